@@ -1,0 +1,53 @@
+/**
+ * Starts a host: storage, pub/sub, the component's instance pool and the HTTP server.
+ * `main.ts` calls this for the CLI; tests call it in-process or through the CLI.
+ */
+import { join } from 'node:path';
+import { loadComponent } from './component.ts';
+import type { HostConfig } from './config.ts';
+import { guestEnvironment } from './guest-env.ts';
+import { hostImports } from './imports.ts';
+import type { HostLogger } from './log.ts';
+import { InstancePool } from './pool.ts';
+import { localPubSub } from './pubsub/local.ts';
+import { startServer } from './server.ts';
+import { openStorage } from './storage/open.ts';
+import type { StorageBackend } from './storage/types.ts';
+
+export const DEFAULT_COMPONENT_DIR = join(import.meta.dirname, '..', 'build', 'hosted', 'transpiled');
+
+export interface RunningHost {
+  readonly port: number;
+  readonly pool: InstancePool;
+  stop(): Promise<void>;
+}
+
+export interface HostOverrides {
+  /** Use this storage instead of the one the configuration names (tests wrap a backend to inject delays or faults). */
+  storage?: StorageBackend;
+  componentDir?: string;
+}
+
+export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logger: HostLogger, overrides: HostOverrides = {}): Promise<RunningHost> {
+  const componentDir = overrides.componentDir ?? DEFAULT_COMPONENT_DIR;
+  const storage = overrides.storage ?? (await openStorage(config));
+  const pubsub = localPubSub();
+  const imports = hostImports({ environment: guestEnvironment(config, env, false), storage, pubsub, logger });
+  const component = await loadComponent(componentDir);
+  const pool = new InstancePool(() => component.instantiate(imports), { min: config.instancesMin, max: config.instancesMax }, logger);
+  await pool.warm();
+  const server = await startServer(pool, logger, { port: config.port, host: config.host });
+  let stopping: Promise<void> | undefined;
+  return {
+    port: server.port,
+    pool,
+    stop() {
+      stopping ??= (async () => {
+        await server.close(config.shutdownGraceMs);
+        await pubsub.close();
+        await storage.close();
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * Host configuration from command-line flags and environment variables; a flag wins over its
+ * variable, which wins over the default. Invalid values are reported naming the flag, the
+ * variable and the allowed values (never the value of a secret).
+ */
+import { parseArgs } from 'node:util';
+import * as v from 'valibot';
+
+interface OptionSpec {
+  env: string;
+  default: string;
+  allowed?: readonly string[];
+  kind?: 'port' | 'count' | 'url' | 'text';
+  help: string;
+}
+
+/** Every host option, as data: the README's configuration table follows this list. */
+export const OPTIONS = {
+  port: { env: 'PORT', default: '3000', kind: 'port', help: 'TCP port to listen on' },
+  host: { env: 'HOST', default: '127.0.0.1', help: 'interface to bind' },
+  db: { env: 'DB', default: 'sqlite', allowed: ['sqlite', 'postgres', 'redis'], help: 'storage backend' },
+  'data-dir': { env: 'DATA_DIR', default: './data', help: 'directory of the SQLite database' },
+  transport: { env: 'TRANSPORT', default: 'http', allowed: ['http', 'grpc', 'both'], help: 'what the port serves' },
+  realtime: { env: 'REALTIME', default: 'local', allowed: ['off', 'local', 'polling', 'redis'], help: 'live-update mode' },
+  'postgres-url': { env: 'POSTGRES_URL', default: 'postgres://127.0.0.1:5432/test', kind: 'url', help: 'PostgreSQL connection URL' },
+  'redis-url': { env: 'REDIS_URL', default: 'redis://127.0.0.1:6379', kind: 'url', help: 'Redis connection URL' },
+  'redis-channel': { env: 'REDIS_CHANNEL', default: 'counter-events', help: 'pub/sub channel for counter updates' },
+  'redis-prefix': { env: 'REDIS_PREFIX', default: 'wasi-app:', help: 'prefix of every Redis key this project writes' },
+  'instances-min': { env: 'INSTANCES_MIN', default: '2', kind: 'count', help: 'guest instances created at start' },
+  'instances-max': { env: 'INSTANCES_MAX', default: '1024', kind: 'count', help: 'most guest instances alive at once' },
+  'shutdown-grace-ms': { env: 'SHUTDOWN_GRACE_MS', default: '10000', kind: 'count', help: 'how long shutdown waits for in-flight requests' },
+} as const satisfies Record<string, OptionSpec>;
+
+export type OptionName = keyof typeof OPTIONS;
+type Allowed<K extends OptionName> = (typeof OPTIONS)[K] extends { allowed: readonly (infer A)[] } ? A : never;
+
+export interface HostConfig {
+  port: number;
+  host: string;
+  db: Allowed<'db'>;
+  dataDir: string;
+  transport: Allowed<'transport'>;
+  realtime: Allowed<'realtime'>;
+  postgresUrl: string;
+  redisUrl: string;
+  redisChannel: string;
+  redisPrefix: string;
+  instancesMin: number;
+  instancesMax: number;
+  shutdownGraceMs: number;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const schemas = {
+  port: v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(65535)),
+  count: v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(0)),
+  url: v.pipe(v.string(), v.url()),
+  text: v.pipe(v.string(), v.minLength(1)),
+};
+
+function resolve(name: OptionName, flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv): string | number {
+  const spec: OptionSpec = OPTIONS[name];
+  const fromFlag = flags[name];
+  const raw = fromFlag ?? env[spec.env] ?? spec.default;
+  const source = fromFlag !== undefined ? `--${name}` : env[spec.env] !== undefined ? spec.env : 'default';
+  if (spec.allowed) {
+    if (!spec.allowed.includes(raw)) {
+      throw new ConfigError(`invalid value for --${name} (${spec.env}) from ${source}: allowed values are ${spec.allowed.join(', ')}`);
+    }
+    return raw;
+  }
+  const result = v.safeParse(schemas[spec.kind ?? 'text'], raw);
+  if (!result.success) {
+    const expected = spec.kind === 'port' ? 'a port number 0-65535' : spec.kind === 'count' ? 'a non-negative integer' : spec.kind === 'url' ? 'an absolute URL' : 'a non-empty value';
+    throw new ConfigError(`invalid value for --${name} (${spec.env}) from ${source}: expected ${expected}`);
+  }
+  return result.output;
+}
+
+/** Parses argv and the environment; throws ConfigError on anything invalid or unknown. */
+export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    const options = Object.fromEntries(Object.keys(OPTIONS).map((k) => [k, { type: 'string' as const }]));
+    values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new ConfigError(`${error instanceof Error ? error.message : String(error)}; run with --help to list the options`);
+  }
+  const flags = values as Record<string, string | undefined>;
+  const get = <K extends OptionName>(k: K) => resolve(k, flags, env);
+  const config: HostConfig = {
+    port: get('port') as number,
+    host: get('host') as string,
+    db: get('db') as HostConfig['db'],
+    dataDir: get('data-dir') as string,
+    transport: get('transport') as HostConfig['transport'],
+    realtime: get('realtime') as HostConfig['realtime'],
+    postgresUrl: get('postgres-url') as string,
+    redisUrl: get('redis-url') as string,
+    redisChannel: get('redis-channel') as string,
+    redisPrefix: get('redis-prefix') as string,
+    instancesMin: get('instances-min') as number,
+    instancesMax: get('instances-max') as number,
+    shutdownGraceMs: get('shutdown-grace-ms') as number,
+  };
+  if (config.instancesMax < 1 || config.instancesMin > config.instancesMax) {
+    throw new ConfigError('invalid value for --instances-max (INSTANCES_MAX): must be at least 1 and at least --instances-min');
+  }
+  return config;
+}
+
+export function helpText(): string {
+  const rows = Object.entries(OPTIONS).map(([name, spec]: [string, OptionSpec]) => {
+    const allowed = spec.allowed ? ` (${spec.allowed.join('|')})` : '';
+    return `  --${name.padEnd(18)} ${spec.env.padEnd(18)} ${spec.help}${allowed}; default ${spec.default}`;
+  });
+  return ['Usage: npm start -- [options]', '', '  flag                 variable           meaning', ...rows].join('\n');
+}

@@ -1,0 +1,149 @@
+/**
+ * One HTTP exchange between a Node request/response pair (HTTP/1.1 or HTTP/2 compat API)
+ * and the guest's wasi:http resources: the request body streams in, the response head is
+ * sent when the guest sets it, body chunks are written as they come, trailers at the end.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import type { FieldEntry } from './wasi/http-fields.ts';
+import { HOP_BY_HOP } from './wasi/http-fields.ts';
+import { BodySource, IncomingRequest } from './wasi/http-incoming.ts';
+import { ResponseOutparam, type BodyTarget, type ResponseTarget } from './wasi/http-response.ts';
+
+export type NodeRequest = IncomingMessage | Http2ServerRequest;
+export type NodeResponse = ServerResponse | Http2ServerResponse;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Request body bytes buffered before the host stops reading from the socket. */
+const INCOMING_HIGH_WATER = 1_048_576;
+
+function requestHeaders(req: NodeRequest): FieldEntry[] {
+  const raw = req.rawHeaders;
+  const entries: FieldEntry[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (name.startsWith(':') || HOP_BY_HOP.has(name)) continue;
+    entries.push([name, encoder.encode(raw[i + 1]!)]);
+  }
+  return entries;
+}
+
+function trailerEntries(req: NodeRequest): FieldEntry[] | undefined {
+  const raw = req.rawTrailers;
+  if (!raw || raw.length === 0) return undefined;
+  const entries: FieldEntry[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) entries.push([raw[i]!.toLowerCase(), encoder.encode(raw[i + 1]!)]);
+  return entries;
+}
+
+function streamBody(req: NodeRequest): BodySource {
+  const source = new BodySource();
+  req.on('data', (chunk: Buffer) => {
+    source.queue.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    if (source.queue.buffered > INCOMING_HIGH_WATER) {
+      req.pause();
+      void source.queue.whenDrained().then(() => req.resume());
+    }
+  });
+  req.on('end', () => source.finish(trailerEntries(req)));
+  req.on('aborted', () => source.fail('the client aborted the request'));
+  req.on('error', (error: Error) => source.fail(error.message));
+  return source;
+}
+
+export function toIncomingRequest(req: NodeRequest, secure: boolean): IncomingRequest {
+  const authority = ('authority' in req && typeof req.authority === 'string' && req.authority) || req.headers.host || 'localhost';
+  return new IncomingRequest({
+    method: req.method ?? 'GET',
+    pathWithQuery: req.url ?? '/',
+    scheme: secure ? 'https' : 'http',
+    authority,
+    headers: requestHeaders(req),
+    body: streamBody(req),
+  });
+}
+
+function nodeHeaders(entries: FieldEntry[]): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of entries) {
+    if (HOP_BY_HOP.has(name)) continue;
+    const text = decoder.decode(value);
+    const prev = out[name];
+    out[name] = prev === undefined ? text : Array.isArray(prev) ? [...prev, text] : [prev, text];
+  }
+  return out;
+}
+
+/** The state of one exchange, observable by the server after the guest returns. */
+export class Exchange implements ResponseTarget {
+  readonly outparam = new ResponseOutparam(this);
+  readonly #res: NodeResponse;
+  #started = false;
+  #finished = false;
+
+  constructor(res: NodeResponse) {
+    this.#res = res;
+  }
+
+  get started(): boolean {
+    return this.#started;
+  }
+  get finished(): boolean {
+    return this.#finished;
+  }
+
+  start(status: number, headers: FieldEntry[]): BodyTarget {
+    const res = this.#res;
+    this.#started = true;
+    res.statusCode = status;
+    for (const [name, value] of Object.entries(nodeHeaders(headers))) res.setHeader(name, value);
+    // Send the head now: a streaming response must reach the client before its first chunk.
+    if (!res.headersSent) (res as ServerResponse).writeHead(status);
+    if ('flushHeaders' in res) res.flushHeaders();
+    let congested = false;
+    let drainWaiters: Array<() => void> = [];
+    const wake = () => {
+      congested = false;
+      for (const w of drainWaiters.splice(0)) w();
+    };
+    res.on('drain', wake);
+    res.on('close', wake);
+    const exchange = this;
+    return {
+      get closed() {
+        return res.destroyed || res.writableEnded;
+      },
+      get congested() {
+        return congested;
+      },
+      write(bytes) {
+        if (res.destroyed || res.writableEnded) return false;
+        const ok = (res as ServerResponse).write(bytes);
+        if (!ok) congested = true;
+        return ok;
+      },
+      whenWritable() {
+        if (!congested || res.destroyed) return Promise.resolve();
+        return new Promise<void>((resolve) => drainWaiters.push(resolve));
+      },
+      finish(trailers) {
+        exchange.#finished = true;
+        if (res.destroyed || res.writableEnded) return;
+        if (trailers && trailers.length > 0) res.addTrailers(nodeHeaders(trailers) as Record<string, string>);
+        res.end();
+      },
+      abort() {
+        exchange.#finished = true;
+        res.destroy();
+      },
+    };
+  }
+
+  fail(): void {
+    this.#started = true;
+    this.#finished = true;
+    this.#res.destroy();
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * The environment the guest sees (wasi:cli/environment): the host's resolved settings plus the
+ * application's own variables. The rest of the host's environment stays out of the guest.
+ */
+import type { HostConfig } from './config.ts';
+
+/** Variables passed through as they are: the auth service's settings and the log level. */
+const PASS_THROUGH = [/^AUTH_/, /^LOG_LEVEL$/];
+
+export function guestEnvironment(config: HostConfig, env: NodeJS.ProcessEnv, grpcSupported: boolean): Array<[string, string]> {
+  const out: Array<[string, string]> = [
+    ['APP_RUNTIME', 'node-host'],
+    ['APP_GRPC_SUPPORTED', String(grpcSupported)],
+    ['TRANSPORT', config.transport],
+    ['REALTIME', config.realtime],
+    ['REDIS_CHANNEL', config.redisChannel],
+  ];
+  for (const [key, value] of Object.entries(env)) {
+    if (value !== undefined && PASS_THROUGH.some((re) => re.test(key))) out.push([key, value]);
+  }
+  return out;
+}

@@ -1,0 +1,30 @@
+/** Assembles every import the hosted component needs: WASI (one module per package) and app:platform. */
+import type { HostLogger } from './log.ts';
+import { storageImports } from './platform/storage-imports.ts';
+import { pubsubImports } from './platform/pubsub-imports.ts';
+import type { PubSubBackend } from './pubsub/types.ts';
+import type { StorageBackend } from './storage/types.ts';
+import { cliImports } from './wasi/cli.ts';
+import { clocksImports } from './wasi/clocks.ts';
+import { filesystemImports } from './wasi/filesystem.ts';
+import { httpImports } from './wasi/http.ts';
+import { ioImports } from './wasi/io.ts';
+import { randomImports } from './wasi/random.ts';
+
+export function hostImports(options: {
+  environment: Array<[string, string]>;
+  storage: StorageBackend;
+  pubsub: PubSubBackend;
+  logger: HostLogger;
+}): Record<string, unknown> {
+  return {
+    ...ioImports,
+    ...clocksImports,
+    ...randomImports,
+    ...cliImports(options.environment),
+    ...filesystemImports,
+    ...httpImports,
+    ...storageImports(options.storage, options.logger),
+    ...pubsubImports(options.pubsub, options.logger),
+  };
+}

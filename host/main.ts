@@ -1,0 +1,68 @@
+/**
+ * `npm start`: the Node host CLI. Exit codes: 0 after a clean shutdown, 1 on a start failure,
+ * 2 on invalid configuration.
+ */
+import { existsSync } from 'node:fs';
+import { parseEnv } from 'node:util';
+import { readFileSync } from 'node:fs';
+import { ConfigError, helpText, loadConfig } from './config.ts';
+import { startHost } from './app.ts';
+import { describeError, jsonLogger } from './log.ts';
+
+/** Reads `.env` for local runs; variables already set in the environment win. */
+function loadDotEnv(path = '.env'): void {
+  if (!existsSync(path)) return;
+  const parsed = parseEnv(readFileSync(path, 'utf8'));
+  for (const [key, value] of Object.entries(parsed)) if (process.env[key] === undefined) process.env[key] = value;
+}
+
+const logger = jsonLogger();
+const argv = process.argv.slice(2);
+if (argv.includes('--help') || argv.includes('-h')) {
+  console.log(helpText());
+  process.exit(0);
+}
+
+loadDotEnv();
+let config;
+try {
+  config = loadConfig(argv, process.env);
+} catch (error) {
+  if (error instanceof ConfigError) {
+    logger.log('error', error.message, { code: 'config_invalid' });
+    process.stderr.write(`error: ${error.message}\n`);
+    process.exit(2);
+  }
+  throw error;
+}
+
+try {
+  const started = performance.now();
+  const host = await startHost(config, process.env, logger);
+  logger.log('info', `listening on http://${config.host}:${host.port}`, {
+    code: 'host_listening',
+    port: host.port,
+    db: config.db,
+    transport: config.transport,
+    realtime: config.realtime,
+    startup_ms: Math.round(performance.now() - started),
+  });
+  const shutdown = (signal: string) => {
+    logger.log('info', 'shutting down', { code: 'host_stopping', signal });
+    host.stop().then(
+      () => {
+        logger.log('info', 'stopped', { code: 'host_stopped' });
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.log('error', 'shutdown failed', { code: 'host_stop_failed', error: describeError(error) });
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+} catch (error) {
+  logger.log('error', 'the host could not start', { code: 'host_start_failed', error: describeError(error) });
+  process.exit(1);
+}

@@ -1,0 +1,33 @@
+/** The app:platform storage imports (event-store, projection-store, key-value) over one backend. */
+import type { StorageBackend } from '../storage/types.ts';
+import type { HostLogger } from '../log.ts';
+import { guard } from './guard.ts';
+
+export function storageImports(storage: StorageBackend, logger: HostLogger) {
+  const { events, projections, keyValue } = storage;
+  const g = <A extends unknown[], R>(op: string, fn: (...args: A) => R | Promise<R>) => guard(logger, op, fn);
+  return {
+    'app:platform/types': {},
+    'app:platform/event-store': {
+      append: g('append', events.append.bind(events)),
+      readStream: g('read-stream', events.readStream.bind(events)),
+      streamRevision: g('stream-revision', events.streamRevision.bind(events)),
+      readAll: g('read-all', events.readAll.bind(events)),
+      headSequence: g('head-sequence', events.headSequence.bind(events)),
+      countByType: g('count-by-type', events.countByType.bind(events)),
+    },
+    'app:platform/projection-store': {
+      checkpoint: g('checkpoint', projections.checkpoint.bind(projections)),
+      commit: g('commit', projections.commit.bind(projections)),
+      getDocument: g('get-document', projections.getDocument.bind(projections)),
+      listDocuments: g('list-documents', projections.listDocuments.bind(projections)),
+    },
+    'app:platform/key-value': {
+      get: g('kv-get', keyValue.get.bind(keyValue)),
+      set: g('kv-set', keyValue.set.bind(keyValue)),
+      take: g('kv-take', keyValue.take.bind(keyValue)),
+      increment: g('kv-increment', keyValue.increment.bind(keyValue)),
+      delete: g('kv-delete', keyValue.delete.bind(keyValue)),
+    },
+  };
+}

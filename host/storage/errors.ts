@@ -1,0 +1,58 @@
+/**
+ * Storage failures as the WIT `platform-error` variant. jco passes an error's own `payload`
+ * property to the guest as the `err` side of a `result`, so backends throw these.
+ */
+import type { ExpectedRevision } from './types.ts';
+
+export type PlatformError =
+  | { tag: 'conflict'; val: { streamId: string; expected: ExpectedRevision; actual: bigint } }
+  | { tag: 'unavailable'; val: string }
+  | { tag: 'invalid'; val: string }
+  | { tag: 'internal'; val: string };
+
+export class StorageFailure extends Error {
+  readonly payload: PlatformError;
+  constructor(payload: PlatformError) {
+    super(payload.tag === 'conflict' ? `revision conflict on ${payload.val.streamId}` : `${payload.tag}: ${payload.val}`);
+    this.name = 'StorageFailure';
+    this.payload = payload;
+  }
+  get code(): PlatformError['tag'] {
+    return this.payload.tag;
+  }
+  static conflict(streamId: string, expected: ExpectedRevision, actual: bigint): StorageFailure {
+    return new StorageFailure({ tag: 'conflict', val: { streamId, expected, actual } });
+  }
+  static unavailable(message: string): StorageFailure {
+    return new StorageFailure({ tag: 'unavailable', val: message });
+  }
+  static invalid(message: string): StorageFailure {
+    return new StorageFailure({ tag: 'invalid', val: message });
+  }
+  static internal(message: string): StorageFailure {
+    return new StorageFailure({ tag: 'internal', val: message });
+  }
+}
+
+/** Whether `actual` (0 = no stream) satisfies `expected`. Shared by every backend. */
+export function revisionMatches(expected: ExpectedRevision, actual: bigint): boolean {
+  switch (expected.tag) {
+    case 'any':
+      return true;
+    case 'no-stream':
+      return actual === 0n;
+    case 'stream-exists':
+      return actual > 0n;
+    case 'exact':
+      return actual === expected.val;
+  }
+}
+
+/** Validates arguments every backend checks the same way. */
+export function checkLimit(limit: number): void {
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw StorageFailure.invalid('limit must be 1..=1000');
+}
+
+export function checkName(kind: string, value: string): void {
+  if (value.length === 0 || value.length > 512) throw StorageFailure.invalid(`${kind} must be 1..=512 characters`);
+}

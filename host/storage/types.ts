@@ -1,0 +1,95 @@
+/**
+ * The storage contract every backend implements (SQLite, PostgreSQL, Redis).
+ * It mirrors the WIT interfaces `app:platform/event-store`, `projection-store` and `key-value`
+ * (see wit/), with JS types as jco lowers them: u64 → bigint, option → undefined, variant → {tag, val}.
+ * Failures are thrown as `StorageFailure` (./errors.ts), whose `payload` jco hands to the guest.
+ */
+
+export type Awaitable<T> = T | Promise<T>;
+
+export type ExpectedRevision =
+  | { tag: 'any' }
+  | { tag: 'no-stream' }
+  | { tag: 'stream-exists' }
+  | { tag: 'exact'; val: bigint };
+
+export interface NewEvent {
+  eventType: string;
+  payload: string;
+  metadata: string;
+}
+
+export interface RecordedEvent {
+  sequence: bigint;
+  streamId: string;
+  revision: bigint;
+  eventType: string;
+  payload: string;
+  metadata: string;
+  recordedAt: bigint;
+}
+
+export interface ReadStreamOptions {
+  direction: 'forward' | 'backward';
+  fromRevision?: bigint | undefined;
+  limit: number;
+}
+
+export interface TypeCount {
+  eventType: string;
+  count: bigint;
+}
+
+export interface StoredDocument {
+  collection: string;
+  id: string;
+  body: string;
+  version: bigint;
+}
+
+export interface DocumentKey {
+  collection: string;
+  id: string;
+}
+
+export type DocumentChange =
+  | { tag: 'put'; val: { collection: string; id: string; body: string } }
+  | { tag: 'delete'; val: DocumentKey };
+
+export interface EventStoreBackend {
+  append(streamId: string, expected: ExpectedRevision, events: NewEvent[]): Awaitable<RecordedEvent[]>;
+  readStream(streamId: string, options: ReadStreamOptions): Awaitable<RecordedEvent[]>;
+  streamRevision(streamId: string): Awaitable<bigint>;
+  readAll(afterSequence: bigint, limit: number): Awaitable<RecordedEvent[]>;
+  headSequence(): Awaitable<bigint>;
+  countByType(typePrefix: string): Awaitable<TypeCount[]>;
+}
+
+export interface ProjectionStoreBackend {
+  checkpoint(projection: string): Awaitable<bigint>;
+  commit(projection: string, expected: bigint, next: bigint, changes: DocumentChange[]): Awaitable<boolean>;
+  getDocument(key: DocumentKey): Awaitable<StoredDocument | undefined>;
+  listDocuments(collection: string, afterId: string | undefined, limit: number): Awaitable<StoredDocument[]>;
+}
+
+export interface KeyValueBackend {
+  get(namespace: string, key: string): Awaitable<string | undefined>;
+  set(namespace: string, key: string, value: string, ttlMs: bigint | undefined): Awaitable<void>;
+  take(namespace: string, key: string): Awaitable<string | undefined>;
+  increment(namespace: string, key: string, delta: bigint, ttlMs: bigint): Awaitable<bigint>;
+  delete(namespace: string, key: string): Awaitable<boolean>;
+}
+
+/** One storage backend: all three interfaces over one connection/file, plus lifecycle. */
+export interface StorageBackend {
+  readonly name: string;
+  readonly events: EventStoreBackend;
+  readonly projections: ProjectionStoreBackend;
+  readonly keyValue: KeyValueBackend;
+  /** Deletes this project's data (tables or keys) and nothing else. */
+  reset(): Awaitable<void>;
+  close(): Awaitable<void>;
+}
+
+/** Limits shared by every backend (the WIT documents them). */
+export const MAX_READ_LIMIT = 1000;

@@ -1,0 +1,39 @@
+/** wasi:clocks for the Node host: guest timers become Promise-backed pollables. */
+import { Pollable } from './io.ts';
+
+const origin = process.hrtime.bigint();
+
+/** Nanoseconds since the host started (monotonic). */
+function monotonicNow(): bigint {
+  return process.hrtime.bigint() - origin;
+}
+
+function sleepUntil(deadline: bigint): Pollable {
+  let timer: Promise<void> | undefined;
+  return new Pollable(
+    () => monotonicNow() >= deadline,
+    () => {
+      timer ??= new Promise((resolve) => {
+        const ms = Number((deadline - monotonicNow()) / 1_000_000n);
+        setTimeout(resolve, Math.max(0, ms) + 1);
+      });
+      return timer;
+    },
+  );
+}
+
+export const clocksImports = {
+  'wasi:clocks/monotonic-clock': {
+    now: monotonicNow,
+    resolution: () => 1n,
+    subscribeInstant: (when: bigint) => sleepUntil(when),
+    subscribeDuration: (duration: bigint) => sleepUntil(monotonicNow() + duration),
+  },
+  'wasi:clocks/wall-clock': {
+    now: () => {
+      const ms = Date.now();
+      return { seconds: BigInt(Math.floor(ms / 1000)), nanoseconds: (ms % 1000) * 1_000_000 };
+    },
+    resolution: () => ({ seconds: 0n, nanoseconds: 1_000_000 }),
+  },
+};

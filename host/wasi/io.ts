@@ -1,0 +1,241 @@
+/**
+ * wasi:io (error, poll, streams) for the Node host.
+ *
+ * Every wait is a Promise: the imports `poll`, `pollable.block` and the `blocking-*` stream
+ * methods are transpiled as JSPI suspending imports, so a guest that waits suspends its own
+ * instance while the Node event loop keeps serving everyone else.
+ */
+
+/** wasi:io/error#error: an opaque error with a debug string. */
+export class IoError {
+  readonly #message: string;
+  constructor(message: string) {
+    this.#message = message;
+  }
+  toDebugString(): string {
+    return this.#message;
+  }
+}
+
+/** The payload jco expects a throwing `result<_, stream-error>` method to carry. */
+export type StreamError = { tag: 'closed' } | { tag: 'last-operation-failed'; val: IoError };
+
+export const streamClosed = (): { payload: StreamError } => ({ payload: { tag: 'closed' } });
+export const streamFailed = (message: string): { payload: StreamError } => ({
+  payload: { tag: 'last-operation-failed', val: new IoError(message) },
+});
+
+/** wasi:io/poll#pollable backed by a readiness check and a promise that settles when ready. */
+export class Pollable {
+  readonly #isReady: () => boolean;
+  readonly #whenReady: () => Promise<void>;
+  constructor(isReady: () => boolean, whenReady: () => Promise<void>) {
+    this.#isReady = isReady;
+    this.#whenReady = whenReady;
+  }
+  static resolved(): Pollable {
+    return new Pollable(() => true, () => Promise.resolve());
+  }
+  ready(): boolean {
+    return this.#isReady();
+  }
+  block(): Promise<void> | undefined {
+    return this.#isReady() ? undefined : this.#whenReady();
+  }
+  /** @internal used by `poll` */
+  whenReady(): Promise<void> {
+    return this.#isReady() ? Promise.resolve() : this.#whenReady();
+  }
+}
+
+/** wasi:io/poll#poll: resolves with the indices of the pollables that are ready (at least one). */
+export function poll(pollables: Pollable[]): Uint32Array | Promise<Uint32Array> {
+  const ready = readyIndices(pollables);
+  if (ready.length > 0) return ready;
+  return Promise.race(pollables.map((p) => p.whenReady())).then(() => readyIndices(pollables));
+}
+
+function readyIndices(pollables: Pollable[]): Uint32Array {
+  const out: number[] = [];
+  pollables.forEach((p, i) => {
+    if (p.ready()) out.push(i);
+  });
+  return Uint32Array.from(out);
+}
+
+/** A push-fed byte queue that an InputStream reads from. */
+export class ByteQueue {
+  #chunks: Uint8Array[] = [];
+  #ended = false;
+  #error: string | undefined;
+  #waiters: Array<() => void> = [];
+  #drainWaiters: Array<() => void> = [];
+  #bytes = 0;
+
+  push(chunk: Uint8Array): void {
+    if (chunk.byteLength > 0) {
+      this.#chunks.push(chunk);
+      this.#bytes += chunk.byteLength;
+    }
+    this.#wake();
+  }
+  end(): void {
+    this.#ended = true;
+    this.#wake();
+  }
+  fail(message: string): void {
+    this.#error = message;
+    this.#wake();
+  }
+  get buffered(): number {
+    return this.#bytes;
+  }
+  /** Resolves once a reader has taken everything buffered (used to resume a paused source). */
+  whenDrained(): Promise<void> {
+    if (this.#bytes === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#drainWaiters.push(resolve));
+  }
+  /** True when a read would not wait: data, end or error. */
+  readable(): boolean {
+    return this.#chunks.length > 0 || this.#ended || this.#error !== undefined;
+  }
+  whenReadable(): Promise<void> {
+    if (this.readable()) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+  /** Takes up to `max` bytes without waiting; throws the stream error at end or failure. */
+  take(max: number): Uint8Array {
+    const first = this.#chunks[0];
+    if (first) {
+      const taken = first.byteLength <= max ? first : first.subarray(0, max);
+      if (taken === first) this.#chunks.shift();
+      else this.#chunks[0] = first.subarray(max);
+      this.#bytes -= taken.byteLength;
+      if (this.#bytes === 0) for (const w of this.#drainWaiters.splice(0)) w();
+      return taken;
+    }
+    if (this.#error !== undefined) throw streamFailed(this.#error);
+    if (this.#ended) throw streamClosed();
+    return new Uint8Array(0);
+  }
+  #wake(): void {
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const w of waiters) w();
+  }
+}
+
+/** wasi:io/streams#input-stream over a ByteQueue. */
+export class InputStream {
+  readonly #queue: ByteQueue;
+  constructor(queue: ByteQueue) {
+    this.#queue = queue;
+  }
+  read(len: bigint): Uint8Array {
+    return this.#queue.take(clampLen(len));
+  }
+  blockingRead(len: bigint): Uint8Array | Promise<Uint8Array> {
+    if (this.#queue.readable()) return this.read(len);
+    return this.#queue.whenReadable().then(() => this.read(len));
+  }
+  skip(len: bigint): bigint {
+    return BigInt(this.read(len).byteLength);
+  }
+  blockingSkip(len: bigint): bigint | Promise<bigint> {
+    const r = this.blockingRead(len);
+    return r instanceof Promise ? r.then((b) => BigInt(b.byteLength)) : BigInt(r.byteLength);
+  }
+  subscribe(): Pollable {
+    return new Pollable(() => this.#queue.readable(), () => this.#queue.whenReadable());
+  }
+}
+
+function clampLen(len: bigint): number {
+  return Number(len > 1_048_576n ? 1_048_576n : len);
+}
+
+/** Where an OutputStream's bytes go. */
+export interface ByteSink {
+  /** Writes bytes; returns false when the sink wants the writer to wait (backpressure). */
+  write(bytes: Uint8Array): boolean;
+  /** Resolves when the sink accepts more bytes (or is closed). */
+  whenWritable(): Promise<void>;
+  /** True when writing is no longer possible (peer gone, stream finished). */
+  readonly closed: boolean;
+  /** True while the sink asks writers to wait. */
+  readonly congested: boolean;
+}
+
+/** How many bytes `check-write` permits at once when the sink is not congested. */
+const WRITE_BUDGET = 65_536n;
+
+/** wasi:io/streams#output-stream over a ByteSink. */
+export class OutputStream {
+  readonly #sink: ByteSink;
+  constructor(sink: ByteSink) {
+    this.#sink = sink;
+  }
+  checkWrite(): bigint {
+    if (this.#sink.closed) throw streamClosed();
+    return this.#sink.congested ? 0n : WRITE_BUDGET;
+  }
+  write(contents: Uint8Array): void {
+    if (this.#sink.closed) throw streamClosed();
+    // Copy: the view points into guest memory, which the guest reuses after the call returns.
+    this.#sink.write(contents.slice());
+  }
+  blockingWriteAndFlush(contents: Uint8Array): void | Promise<void> {
+    this.write(contents);
+    return this.blockingFlush();
+  }
+  flush(): void {
+    if (this.#sink.closed) throw streamClosed();
+  }
+  blockingFlush(): void | Promise<void> {
+    if (this.#sink.closed) throw streamClosed();
+    if (!this.#sink.congested) return;
+    return this.#sink.whenWritable().then(() => {
+      if (this.#sink.closed) throw streamClosed();
+    });
+  }
+  subscribe(): Pollable {
+    return new Pollable(
+      () => this.#sink.closed || !this.#sink.congested,
+      () => this.#sink.whenWritable(),
+    );
+  }
+  writeZeroes(len: bigint): void {
+    this.write(new Uint8Array(clampLen(len)));
+  }
+  blockingWriteZeroesAndFlush(len: bigint): void | Promise<void> {
+    return this.blockingWriteAndFlush(new Uint8Array(clampLen(len)));
+  }
+  splice(src: InputStream, len: bigint): bigint {
+    const bytes = src.read(len);
+    this.write(bytes);
+    return BigInt(bytes.byteLength);
+  }
+  blockingSplice(src: InputStream, len: bigint): Promise<bigint> {
+    return Promise.resolve(src.blockingRead(len)).then(async (bytes) => {
+      await this.blockingWriteAndFlush(bytes);
+      return BigInt(bytes.byteLength);
+    });
+  }
+}
+
+/** A sink writing synchronously to a file descriptor's Node stream (stdout, stderr). */
+export function processSink(stream: NodeJS.WriteStream): ByteSink {
+  return {
+    write: (bytes) => stream.write(bytes),
+    whenWritable: () => Promise.resolve(),
+    closed: false,
+    congested: false,
+  };
+}
+
+/** The wasi:io import objects. */
+export const ioImports = {
+  'wasi:io/error': { Error: IoError },
+  'wasi:io/poll': { Pollable, poll },
+  'wasi:io/streams': { InputStream, OutputStream },
+};

@@ -1,0 +1,125 @@
+/**
+ * `npm run build`: bundle src/ with esbuild, componentize with componentize-js, transpile with
+ * jco for the Node host (JSPI). Each step hashes its inputs and is skipped when they did not
+ * change. Prints what it did and how long it took.
+ *
+ *   node scripts/build.ts [--force] [--variant hosted|standalone|all]
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+import { componentize } from '@bytecodealliance/componentize-js';
+import { execFileSync } from 'node:child_process';
+
+const root = join(import.meta.dirname, '..');
+const { values } = parseArgs({ options: { force: { type: 'boolean', default: false }, variant: { type: 'string', default: 'hosted' } } });
+
+const WASI = '0.2.12';
+const PLATFORM = 'app:platform';
+/** Imports that may wait: transpiled as JSPI suspending imports so a waiting guest never blocks the host. */
+const ASYNC_IMPORTS = [
+  `wasi:io/poll@${WASI}#poll`,
+  `wasi:io/poll@${WASI}#[method]pollable.block`,
+  `wasi:io/streams@${WASI}#[method]input-stream.blocking-read`,
+  `wasi:io/streams@${WASI}#[method]input-stream.blocking-skip`,
+  `wasi:io/streams@${WASI}#[method]output-stream.blocking-flush`,
+  `wasi:io/streams@${WASI}#[method]output-stream.blocking-write-and-flush`,
+  `wasi:io/streams@${WASI}#[method]output-stream.blocking-write-zeroes-and-flush`,
+  `wasi:io/streams@${WASI}#[method]output-stream.blocking-splice`,
+  ...['append', 'read-stream', 'stream-revision', 'read-all', 'head-sequence', 'count-by-type'].map((f) => `${PLATFORM}/event-store@0.1.0#${f}`),
+  ...['checkpoint', 'commit', 'get-document', 'list-documents'].map((f) => `${PLATFORM}/projection-store@0.1.0#${f}`),
+  ...['get', 'set', 'take', 'increment', 'delete'].map((f) => `${PLATFORM}/key-value@0.1.0#${f}`),
+  `${PLATFORM}/pubsub@0.1.0#publish`,
+  `${PLATFORM}/pubsub@0.1.0#subscribe`,
+  `${PLATFORM}/pubsub@0.1.0#[method]subscription.next`,
+];
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => join(dir, f))
+    .filter((f) => statSync(f).isFile() && !/\.test\.tsx?$/.test(f))
+    .sort();
+}
+
+function hashOf(files: string[], extra: string): string {
+  const h = createHash('sha256').update(extra);
+  for (const f of files) h.update(relative(root, f)).update(readFileSync(f));
+  return h.digest('hex');
+}
+
+/** Runs `work` unless the stamp says its inputs and outputs are unchanged. */
+async function step(name: string, inputs: string[], outputs: string[], extra: string, work: () => Promise<string>): Promise<void> {
+  const stampFile = join(root, 'build', '.stamps', `${name}.sha256`);
+  const hash = hashOf(inputs, extra);
+  const upToDate = !values.force && outputs.every((o) => existsSync(o)) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === hash;
+  if (upToDate) {
+    console.log(`  ${name.padEnd(24)} skipped (inputs unchanged)`);
+    return;
+  }
+  const started = performance.now();
+  const detail = await work();
+  mkdirSync(join(root, 'build', '.stamps'), { recursive: true });
+  writeFileSync(stampFile, hash);
+  console.log(`  ${name.padEnd(24)} ${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s  ${detail}`);
+}
+
+const mb = (n: number) => `${(n / 1_048_576).toFixed(1)} MB`;
+
+async function buildVariant(variant: 'hosted' | 'standalone'): Promise<void> {
+  const out = join(root, 'build', variant);
+  mkdirSync(out, { recursive: true });
+  const bundle = join(out, 'bundle.js');
+  const wasm = join(out, 'component.wasm');
+  const transpiled = join(out, 'transpiled');
+  const sources = [...filesUnder(join(root, 'src')), ...filesUnder(join(root, 'static')), join(root, 'package-lock.json')];
+
+  await step(`${variant}: bundle`, sources, [bundle], variant, async () => {
+    await build({
+      entryPoints: [join(root, 'src', `${variant}.ts`)],
+      bundle: true,
+      format: 'esm',
+      platform: 'neutral',
+      target: 'es2022',
+      mainFields: ['module', 'main'],
+      external: ['wasi:*', 'app:*'],
+      outfile: bundle,
+      minify: false,
+      legalComments: 'none',
+      logLevel: 'warning',
+    });
+    return `${(statSync(bundle).size / 1024).toFixed(0)} KiB JS`;
+  });
+
+  await step(`${variant}: componentize`, [bundle, ...filesUnder(join(root, 'wit'))], [wasm], variant, async () => {
+    const { component } = await componentize({ sourcePath: bundle, witPath: join(root, 'wit'), worldName: variant });
+    writeFileSync(wasm, component);
+    return `${mb(component.byteLength)} component (world ${variant})`;
+  });
+
+  if (variant !== 'hosted') return;
+  await step(`${variant}: transpile`, [wasm], [join(transpiled, 'component.js')], ASYNC_IMPORTS.join(','), async () => {
+    rmSync(transpiled, { recursive: true, force: true });
+    // The jco CLI is the documented, stable surface for these options.
+    execFileSync(
+      join(root, 'node_modules', '.bin', 'jco'),
+      [
+        'transpile', wasm, '-o', transpiled, '--name', 'component', '--quiet', '--no-typescript', '--no-wasi-shim',
+        '--instantiation', 'async', '--async-mode', 'jspi',
+        '--async-imports', ...ASYNC_IMPORTS,
+        '--async-exports', `wasi:http/incoming-handler@${WASI}#handle`,
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    const files = readdirSync(transpiled);
+    return `${files.length} files for the Node host (JSPI)`;
+  });
+}
+
+const started = performance.now();
+const variants = values.variant === 'all' ? (['hosted', 'standalone'] as const) : [values.variant as 'hosted' | 'standalone'];
+console.log(`build (${variants.join(', ')})`);
+for (const v of variants) await buildVariant(v);
+console.log(`build done in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -1,0 +1,42 @@
+/**
+ * The component's configuration, read from its environment (wasi:cli/environment): the Node
+ * host passes its resolved settings; under `wasmtime serve` the launcher passes `--env`.
+ */
+import * as v from 'valibot';
+import { AppError } from './errors.ts';
+
+const schema = v.object({
+  TRANSPORT: v.optional(v.picklist(['http', 'grpc', 'both']), 'http'),
+  REALTIME: v.optional(v.picklist(['off', 'local', 'polling', 'redis']), 'local'),
+  REDIS_CHANNEL: v.optional(v.pipe(v.string(), v.minLength(1)), 'counter-events'),
+  APP_RUNTIME: v.optional(v.string(), 'unknown'),
+  APP_GRPC_SUPPORTED: v.optional(v.picklist(['true', 'false']), 'false'),
+});
+
+export interface AppConfig {
+  transport: 'http' | 'grpc' | 'both';
+  realtime: 'off' | 'local' | 'polling' | 'redis';
+  realtimeChannel: string;
+  runtime: string;
+  grpcSupported: boolean;
+  /** Every variable, for features that read their own (the auth service). */
+  env: ReadonlyMap<string, string>;
+}
+
+export function parseConfig(entries: ReadonlyArray<readonly [string, string]>): AppConfig {
+  const env = new Map(entries);
+  const result = v.safeParse(schema, Object.fromEntries(env));
+  if (!result.success) {
+    const names = [...new Set(result.issues.map((issue) => v.getDotPath(issue) ?? 'environment'))].join(', ');
+    throw new AppError('configuration', `invalid configuration: ${names}`);
+  }
+  const c = result.output;
+  return {
+    transport: c.TRANSPORT,
+    realtime: c.REALTIME,
+    realtimeChannel: c.REDIS_CHANNEL,
+    runtime: c.APP_RUNTIME,
+    grpcSupported: c.APP_GRPC_SUPPORTED === 'true',
+    env,
+  };
+}

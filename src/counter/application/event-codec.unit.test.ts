@@ -1,0 +1,31 @@
+/** Stored-event encoding of counter events. */
+import { describe, expect, it } from 'vitest';
+import type { CounterEvent } from '../domain/counter.ts';
+import { decodeEvent, encodeEvent } from './event-codec.ts';
+
+describe('event codec', () => {
+  it('round-trips every event type with the documented payloads', () => {
+    const cases: [CounterEvent, string][] = [
+      [{ type: 'incremented', amount: 3 }, '{"amount":3}'],
+      [{ type: 'decremented', amount: 4 }, '{"amount":4}'],
+      [{ type: 'reset_performed', previous: -7 }, '{"previous":-7}'],
+    ];
+    for (const [event, payload] of cases) {
+      const stored = encodeEvent(event);
+      expect(stored).toEqual({ eventType: event.type, payload, metadata: '{}' });
+      expect(decodeEvent(stored)).toEqual(event);
+    }
+  });
+
+  it('rejects unknown types and malformed payloads as internal errors', () => {
+    for (const stored of [
+      { eventType: 'exploded', payload: '{}' },
+      { eventType: 'incremented', payload: 'not json' },
+      { eventType: 'incremented', payload: '[1]' },
+      { eventType: 'decremented', payload: '{"amount":1.5}' },
+      { eventType: 'reset_performed', payload: '{"amount":1}' },
+    ]) {
+      expect(() => decodeEvent(stored)).toThrow(expect.objectContaining({ code: 'internal', message: 'internal error' }));
+    }
+  });
+});

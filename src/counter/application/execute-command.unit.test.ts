@@ -1,0 +1,176 @@
+/** executeCounterCommand over the in-memory platform: effects, view, retries, best-effort steps. */
+import { describe, expect, it } from 'vitest';
+import { AppError, StoreError } from '../../errors.ts';
+import { COUNTER_STREAM_ID, type CounterCommand } from '../domain/counter.ts';
+import { TEST_CHANNEL, testCounterDeps, type TestCounterDeps } from '../testing.ts';
+import { encodeEvent } from './event-codec.ts';
+import { executeCounterCommand } from './execute-command.ts';
+import { getCounterView } from './get-view.ts';
+import { COUNTER_PROJECTION } from './projection.ts';
+import { readSnapshot } from './snapshot.ts';
+
+const inc = (amount: number): CounterCommand => ({ type: 'increment', amount });
+const dec = (amount: number): CounterCommand => ({ type: 'decrement', amount });
+const reset: CounterCommand = { type: 'reset' };
+
+async function run(deps: TestCounterDeps, ...commands: CounterCommand[]) {
+  let view;
+  for (const command of commands) view = await executeCounterCommand(deps, command);
+  return view!;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+describe('executeCounterCommand', () => {
+  it('applies increment, decrement and reset', async () => {
+    const deps = testCounterDeps();
+    expect((await run(deps, inc(5))).count).toBe(5);
+    expect((await run(deps, dec(7))).count).toBe(-2);
+    expect((await run(deps, reset)).count).toBe(0);
+    expect((await run(deps, inc(1), inc(2))).count).toBe(3);
+  });
+
+  it('stores the documented event types and payloads', async () => {
+    const deps = testCounterDeps();
+    await run(deps, inc(4), dec(1), reset);
+    const stored = deps.platform.events.readStream(COUNTER_STREAM_ID, { direction: 'forward', limit: 10 });
+    expect(stored.map((e) => [e.revision, e.eventType, e.payload])).toEqual([
+      [1n, 'incremented', '{"amount":4}'],
+      [2n, 'decremented', '{"amount":1}'],
+      [3n, 'reset_performed', '{"previous":3}'],
+    ]);
+  });
+
+  it('returns the view: count, 5 newest events newest first, last sequence, realtime flag', async () => {
+    const deps = testCounterDeps({ realtime: { enabled: false } });
+    // Another stream shares the global sequence, so sequences and revisions differ.
+    deps.platform.events.append('user-1', { tag: 'any' }, [{ eventType: 'user_registered', payload: '{}', metadata: '{}' }]);
+    const view = await run(deps, inc(1), inc(2), inc(3), dec(1), inc(5), inc(6));
+    expect(Object.keys(view).sort()).toEqual(['count', 'last_sequence', 'latest_events', 'realtime_enabled']);
+    expect(view.count).toBe(16);
+    expect(view.realtime_enabled).toBe(false);
+    expect(view.last_sequence).toBe(7);
+    expect(view.latest_events.map((e) => e.revision)).toEqual([6, 5, 4, 3, 2]);
+    expect(view.latest_events.map((e) => e.sequence)).toEqual([7, 6, 5, 4, 3]);
+    expect(view.latest_events[0]).toEqual({
+      sequence: 7,
+      event_type: 'incremented',
+      revision: 6,
+      payload: '{"amount":6}',
+      recorded_at: '2025-01-01T00:00:00.000Z',
+    });
+  });
+
+  it('rejects invalid commands without writing or retrying', async () => {
+    const deps = testCounterDeps();
+    const error = await rejection(executeCounterCommand(deps, inc(0)));
+    expect([error.code, error.message]).toEqual(['validation', 'amount must be positive']);
+    expect(deps.platform.events.headSequence()).toBe(0n);
+    expect(deps.platform.sleeps).toEqual([]);
+  });
+
+  it('rejects a result outside i32 as a domain error', async () => {
+    const deps = testCounterDeps();
+    await run(deps, inc(2_147_483_647));
+    expect((await rejection(executeCounterCommand(deps, inc(1)))).code).toBe('domain');
+  });
+
+  it('retries after losing a concurrency race and includes the competing write', async () => {
+    const deps = testCounterDeps();
+    await run(deps, inc(1));
+    // A competing writer appends just before our append: our expected revision is now stale.
+    deps.platform.faults.beforeNext('append', () => {
+      deps.platform.events.append(COUNTER_STREAM_ID, { tag: 'any' }, [encodeEvent({ type: 'incremented', amount: 10 })]);
+    });
+    const view = await executeCounterCommand(deps, inc(100));
+    expect(view.count).toBe(111);
+    expect(deps.platform.sleeps).toHaveLength(1);
+    expect(view.latest_events.map((e) => e.payload)).toEqual(['{"amount":100}', '{"amount":10}', '{"amount":1}']);
+  });
+
+  it('retries when two writers race to create the stream (no-stream expectation)', async () => {
+    const deps = testCounterDeps();
+    deps.platform.faults.beforeNext('append', () => {
+      deps.platform.events.append(COUNTER_STREAM_ID, { tag: 'no-stream' }, [encodeEvent({ type: 'incremented', amount: 2 })]);
+    });
+    expect((await executeCounterCommand(deps, inc(3))).count).toBe(5);
+  });
+
+  it('gives up with concurrency after the attempt budget, backing off with growing ceilings', async () => {
+    const deps = testCounterDeps({ retry: { random: () => 1 } });
+    deps.platform.faults.failAlways('append', new StoreError('conflict', 'revision conflict'));
+    const error = await rejection(executeCounterCommand(deps, inc(1)));
+    expect(error.code).toBe('concurrency');
+    expect(error.message).not.toContain('revision conflict');
+    expect(deps.platform.faults.calls('append')).toBe(25);
+    expect(deps.platform.sleeps).toHaveLength(24);
+    expect(deps.platform.sleeps.slice(0, 8)).toEqual([2, 4, 8, 16, 32, 64, 100, 100]);
+  });
+
+  it('maps other store failures to store, without retrying', async () => {
+    const deps = testCounterDeps();
+    deps.platform.failNext('append');
+    const error = await rejection(executeCounterCommand(deps, inc(1)));
+    expect([error.code, error.message]).toEqual(['store', 'storage is unavailable, try again later']);
+    expect(deps.platform.faults.calls('append')).toBe(1);
+  });
+
+  it('reports a view read failure after commit as store, and logs that it was committed', async () => {
+    const deps = testCounterDeps();
+    // First readStream loads the aggregate; the second (latest events) fails.
+    deps.platform.faults.beforeNext('readStream', () => {});
+    deps.platform.failNext('readStream');
+    expect((await rejection(executeCounterCommand(deps, inc(1)))).code).toBe('store');
+    expect(deps.platform.events.headSequence()).toBe(1n);
+    expect(deps.platform.logger.withCode('view_read_failed')[0]?.fields['committed_sequence']).toBe(1);
+  });
+
+  it('publishes {view, last_sequence} on the realtime channel', async () => {
+    const deps = testCounterDeps();
+    const subscription = deps.platform.pubsub.subscribe(TEST_CHANNEL);
+    const view = await run(deps, inc(2));
+    expect(JSON.parse(subscription.next(0) ?? 'null')).toEqual({ view, last_sequence: view.last_sequence });
+    expect(subscription.next(0)).toBeUndefined();
+  });
+
+  it('does not publish when realtime is disabled', async () => {
+    const deps = testCounterDeps({ realtime: { enabled: false } });
+    await run(deps, inc(2));
+    expect(deps.platform.pubsub.published).toEqual([]);
+    expect(deps.platform.faults.calls('publish')).toBe(0);
+  });
+
+  it('logs a publish failure and still succeeds', async () => {
+    const deps = testCounterDeps();
+    deps.platform.failNext('publish');
+    const view = await executeCounterCommand(deps, inc(3));
+    expect(view.count).toBe(3);
+    const [entry] = deps.platform.logger.withCode('realtime_publish_failed');
+    expect(entry?.level).toBe('warn');
+    expect(getCounterView(deps).count).toBe(3);
+  });
+
+  it('advances the projection after each command', async () => {
+    const deps = testCounterDeps();
+    await run(deps, inc(3), dec(1));
+    expect(deps.platform.projections.checkpoint(COUNTER_PROJECTION)).toBe(2n);
+    expect(readSnapshot(deps.platform)).toEqual({ count: 2, revision: 2, last_sequence: 2 });
+  });
+
+  it('logs a projection failure and still succeeds; the next command catches up', async () => {
+    const deps = testCounterDeps();
+    deps.platform.failNext('commit');
+    expect((await executeCounterCommand(deps, inc(3))).count).toBe(3);
+    expect(deps.platform.logger.withCode('projection_failed')).toHaveLength(1);
+    expect(readSnapshot(deps.platform)).toBeUndefined();
+    expect((await executeCounterCommand(deps, inc(4))).count).toBe(7);
+    expect(readSnapshot(deps.platform)).toEqual({ count: 7, revision: 2, last_sequence: 2 });
+  });
+});

@@ -1,0 +1,86 @@
+/** The counter projection: folding, checkpoints, paging, other streams and competing workers. */
+import { describe, expect, it } from 'vitest';
+import type { NewEvent } from '../../platform/ports.ts';
+import { createMemoryPlatform, type MemoryPlatform } from '../../platform/testing/memory-platform.ts';
+import { COUNTER_STREAM_ID } from '../domain/counter.ts';
+import { encodeEvent } from './event-codec.ts';
+import { COUNTER_PROJECTION, runCounterProjection } from './projection.ts';
+import { readSnapshot } from './snapshot.ts';
+
+const incremented = (amount: number): NewEvent => encodeEvent({ type: 'incremented', amount });
+const other: NewEvent = { eventType: 'user_registered', payload: '{}', metadata: '{}' };
+
+function append(platform: MemoryPlatform, streamId: string, events: NewEvent[]): void {
+  platform.events.append(streamId, { tag: 'any' }, events);
+}
+
+describe('runCounterProjection', () => {
+  it('does nothing on an empty store', () => {
+    const platform = createMemoryPlatform();
+    expect(runCounterProjection(platform)).toEqual({ checkpoint: 0n, applied: 0, superseded: false });
+    expect(platform.faults.calls('commit')).toBe(0);
+  });
+
+  it('folds counter events into the document and moves the checkpoint', () => {
+    const platform = createMemoryPlatform();
+    append(platform, COUNTER_STREAM_ID, [incremented(2), incremented(3)]);
+    expect(runCounterProjection(platform)).toEqual({ checkpoint: 2n, applied: 2, superseded: false });
+    expect(readSnapshot(platform)).toEqual({ count: 5, revision: 2, last_sequence: 2 });
+  });
+
+  it('skips other streams but still advances past them', () => {
+    const platform = createMemoryPlatform();
+    append(platform, COUNTER_STREAM_ID, [incremented(2)]);
+    append(platform, 'user-1', [other, other]);
+    runCounterProjection(platform);
+    expect(platform.projections.checkpoint(COUNTER_PROJECTION)).toBe(3n);
+    expect(readSnapshot(platform)).toEqual({ count: 2, revision: 1, last_sequence: 1 });
+  });
+
+  it('moves the checkpoint without writing the document when a page has no counter events', () => {
+    const platform = createMemoryPlatform();
+    append(platform, 'user-1', [other]);
+    runCounterProjection(platform);
+    expect(platform.projections.checkpoint(COUNTER_PROJECTION)).toBe(1n);
+    expect(readSnapshot(platform)).toBeUndefined();
+  });
+
+  it('is idempotent', () => {
+    const platform = createMemoryPlatform();
+    append(platform, COUNTER_STREAM_ID, [incremented(2)]);
+    runCounterProjection(platform);
+    expect(runCounterProjection(platform).applied).toBe(0);
+    expect(readSnapshot(platform)?.count).toBe(2);
+  });
+
+  it('pages through large backlogs, committing each page of 500', () => {
+    const platform = createMemoryPlatform();
+    append(platform, COUNTER_STREAM_ID, Array.from({ length: 1200 }, () => incremented(1)));
+    expect(runCounterProjection(platform)).toEqual({ checkpoint: 1200n, applied: 1200, superseded: false });
+    expect(platform.faults.calls('commit')).toBe(3);
+    expect(readSnapshot(platform)).toEqual({ count: 1200, revision: 1200, last_sequence: 1200 });
+  });
+
+  it('stops quietly when another worker commits first', () => {
+    const platform = createMemoryPlatform();
+    append(platform, COUNTER_STREAM_ID, [incremented(2)]);
+    platform.faults.beforeNext('commit', () => runCounterProjection(platform));
+    expect(runCounterProjection(platform)).toMatchObject({ superseded: true });
+    expect(readSnapshot(platform)).toEqual({ count: 2, revision: 1, last_sequence: 1 });
+  });
+
+  it('tolerates a document that moved ahead between reading the checkpoint and the document', () => {
+    const platform = createMemoryPlatform();
+    append(platform, COUNTER_STREAM_ID, [incremented(2), incremented(5)]);
+    platform.faults.beforeNext('getDocument', () => runCounterProjection(platform));
+    expect(runCounterProjection(platform)).toMatchObject({ superseded: true });
+    expect(readSnapshot(platform)).toEqual({ count: 7, revision: 2, last_sequence: 2 });
+  });
+
+  it('throws on a stored event it cannot decode', () => {
+    const platform = createMemoryPlatform();
+    append(platform, COUNTER_STREAM_ID, [{ eventType: 'incremented', payload: '{"amount":"x"}', metadata: '{}' }]);
+    expect(() => runCounterProjection(platform)).toThrow();
+    expect(platform.projections.checkpoint(COUNTER_PROJECTION)).toBe(0n);
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * The counter aggregate as a pure decider: commands in, events out, state folded from events.
+ * No I/O here; the application layer loads, appends and publishes.
+ */
+import { AppError } from '../../errors.ts';
+import { AMOUNT_MESSAGES, INT32_MAX, OUT_OF_RANGE_MESSAGE, isInt32 } from './int32.ts';
+
+export const COUNTER_AGGREGATE = 'counter';
+export const COUNTER_ID = 'global';
+/** Stream id of the single global counter: `<aggregate>-<id>`. */
+export const COUNTER_STREAM_ID = `${COUNTER_AGGREGATE}-${COUNTER_ID}`;
+
+export type CounterCommand =
+  | { type: 'increment'; amount: number }
+  | { type: 'decrement'; amount: number }
+  | { type: 'reset' };
+
+/** Domain events; `type` is the stored event_type. */
+export type CounterEvent =
+  | { type: 'incremented'; amount: number }
+  | { type: 'decremented'; amount: number }
+  | { type: 'reset_performed'; previous: number };
+
+export interface CounterState {
+  readonly value: number;
+}
+
+export const initialState: CounterState = { value: 0 };
+
+/** Rejects anything that is not a positive i32; the first failing rule gives the message. */
+export function validateAmount(amount: number): void {
+  if (typeof amount !== 'number' || !Number.isInteger(amount)) {
+    throw new AppError('validation', AMOUNT_MESSAGES.notInteger);
+  }
+  if (amount <= 0) throw new AppError('validation', AMOUNT_MESSAGES.notPositive);
+  if (amount > INT32_MAX) throw new AppError('validation', AMOUNT_MESSAGES.tooLarge);
+}
+
+function checkedResult(value: number): number {
+  if (!isInt32(value)) throw new AppError('domain', OUT_OF_RANGE_MESSAGE);
+  return value;
+}
+
+/** Decides which events a command produces against the current state; throws AppError. */
+export function decide(command: CounterCommand, state: CounterState): CounterEvent[] {
+  switch (command.type) {
+    case 'increment':
+      validateAmount(command.amount);
+      checkedResult(state.value + command.amount);
+      return [{ type: 'incremented', amount: command.amount }];
+    case 'decrement':
+      validateAmount(command.amount);
+      checkedResult(state.value - command.amount);
+      return [{ type: 'decremented', amount: command.amount }];
+    case 'reset':
+      // Always recorded, even at 0: a reset is an auditable user action.
+      return [{ type: 'reset_performed', previous: state.value }];
+  }
+}
+
+/** Applies one event. Total: events were validated by `decide` before they were stored. */
+export function evolve(state: CounterState, event: CounterEvent): CounterState {
+  switch (event.type) {
+    case 'incremented':
+      return { value: state.value + event.amount };
+    case 'decremented':
+      return { value: state.value - event.amount };
+    case 'reset_performed':
+      return { value: 0 };
+  }
+}
+
+/** Folds events from a starting state (replay). */
+export function fold(state: CounterState, events: readonly CounterEvent[]): CounterState {
+  return events.reduce(evolve, state);
+}

@@ -1,0 +1,65 @@
+/**
+ * AppError → HTTP, in one table, for every HTTP adapter (counter REST, the top-level app, auth).
+ * Responses use the envelope {"error":{"code","message"}}; messages are the public AppError text.
+ */
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { AppError, type AppErrorCode } from '../errors.ts';
+import type { Logger } from '../platform/ports.ts';
+import { failureDetail } from './application/failure-detail.ts';
+
+const STATUS_BY_CODE: Record<AppErrorCode, ContentfulStatusCode> = {
+  validation: 400,
+  domain: 400,
+  not_found: 404,
+  method_not_allowed: 405,
+  concurrency: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  internal: 500,
+  configuration: 500,
+  store: 503,
+};
+
+export interface ErrorEnvelope {
+  error: { code: AppErrorCode; message: string };
+}
+
+export function statusForCode(code: AppErrorCode): ContentfulStatusCode {
+  return STATUS_BY_CODE[code];
+}
+
+export function errorEnvelope(error: AppError): ErrorEnvelope {
+  return { error: { code: error.code, message: error.message } };
+}
+
+/**
+ * The error response for `error`; when `logger` is given the failure is logged first with its
+ * code, method and path (never the body). 5xx failures log at `error` with the internal cause.
+ */
+export function errorResponse(c: Context, error: AppError, logger?: Logger, headers?: Record<string, string>): Response {
+  const status = statusForCode(error.code);
+  if (logger) logFailure(logger, c, error, status);
+  return c.json(errorEnvelope(error), status, { 'Cache-Control': 'no-store', ...headers });
+}
+
+/** 404 `not_found` for unknown routes (the top-level app's notFound handler). */
+export function notFoundResponse(c: Context, logger?: Logger): Response {
+  return errorResponse(c, new AppError('not_found', 'no route matches this path'), logger);
+}
+
+/** 405 `method_not_allowed` with the `Allow` header listing the path's methods. */
+export function methodNotAllowedResponse(c: Context, allowed: readonly string[], logger?: Logger): Response {
+  const error = new AppError('method_not_allowed', `method ${c.req.method} is not allowed here`);
+  return errorResponse(c, error, logger, { Allow: allowed.join(', ') });
+}
+
+function logFailure(logger: Logger, c: Context, error: AppError, status: number): void {
+  const fields: Record<string, unknown> = { code: error.code, status, method: c.req.method, path: c.req.path };
+  if (status >= 500) {
+    fields['detail'] = failureDetail(error);
+    logger.log('error', 'request failed', fields);
+  } else {
+    logger.log('warn', 'request rejected', fields);
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * The exported `wasi:http/incoming-handler`. Exported explicitly (not through a fetch event)
+ * so one instance serves request after request.
+ */
+import type { IncomingRequest, ResponseOutparam } from 'wasi:http/types@0.2.12';
+import { toRequest } from './request.ts';
+import { writeFallback, writeResponse } from './response.ts';
+
+export type FetchHandler = (request: Request) => Response | Promise<Response>;
+
+export function createIncomingHandler(fetchHandler: FetchHandler, onError: (error: unknown) => void) {
+  return {
+    async handle(request: IncomingRequest, outparam: ResponseOutparam): Promise<void> {
+      let response: Response;
+      try {
+        response = await fetchHandler(toRequest(request));
+      } catch (error) {
+        onError(error);
+        await writeFallback(outparam, 500, 'internal error');
+        return;
+      }
+      await writeResponse(response, outparam);
+    },
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * The Platform ports bound to the hosted world's WIT imports (app:platform/*), implemented by
+ * whichever host runs the component (the Node host: SQLite, PostgreSQL or Redis).
+ */
+import * as events from 'app:platform/event-store@0.1.0';
+import * as projections from 'app:platform/projection-store@0.1.0';
+import * as kv from 'app:platform/key-value@0.1.0';
+import * as pubsub from 'app:platform/pubsub@0.1.0';
+import type { EventStore, KeyValue, Platform, ProjectionStore, PubSub } from '../ports.ts';
+import { consoleLogger } from '../log.ts';
+import { call } from './errors.ts';
+
+const eventStore: EventStore = {
+  append: (streamId, expected, list) => call(() => events.append(streamId, expected, list)),
+  readStream: (streamId, options) => call(() => events.readStream(streamId, options)),
+  streamRevision: (streamId) => call(() => events.streamRevision(streamId)),
+  readAll: (after, limit) => call(() => events.readAll(after, limit)),
+  headSequence: () => call(() => events.headSequence()),
+  countByType: (prefix) => call(() => events.countByType(prefix)),
+};
+
+const projectionStore: ProjectionStore = {
+  checkpoint: (name) => call(() => projections.checkpoint(name)),
+  commit: (name, expected, next, changes) => call(() => projections.commit(name, expected, next, changes)),
+  getDocument: (key) => call(() => projections.getDocument(key)),
+  listDocuments: (collection, afterId, limit) => call(() => projections.listDocuments(collection, afterId, limit)),
+};
+
+const keyValue: KeyValue = {
+  get: (ns, key) => call(() => kv.get(ns, key)),
+  set: (ns, key, value, ttl) => call(() => kv.set(ns, key, value, ttl)),
+  take: (ns, key) => call(() => kv.take(ns, key)),
+  increment: (ns, key, delta, ttl) => call(() => kv.increment(ns, key, delta, ttl)),
+  delete: (ns, key) => call(() => kv.delete(ns, key)),
+};
+
+const realtime: PubSub = {
+  publish: (channel, message) => call(() => pubsub.publish(channel, message)),
+  subscribe: (channel) => {
+    const subscription = call(() => pubsub.subscribe(channel));
+    return { next: (timeoutMs) => call(() => subscription.next(timeoutMs)) };
+  },
+};
+
+export function hostedPlatform(): Platform {
+  return {
+    events: eventStore,
+    projections: projectionStore,
+    keyValue,
+    pubsub: realtime,
+    logger: consoleLogger(),
+    now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  };
+}

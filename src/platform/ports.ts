@@ -1,0 +1,112 @@
+/**
+ * Ports: what the application needs from the platform. The hosted binding (WIT imports) and
+ * the standalone binding (files on wasi:filesystem) implement them; tests use in-memory fakes.
+ * Calls are synchronous because WIT imports are synchronous for the guest (on the Node host a
+ * waiting call suspends the instance through JSPI). Failures are thrown as `StoreError`.
+ */
+
+export type ExpectedRevision =
+  | { tag: 'any' }
+  | { tag: 'no-stream' }
+  | { tag: 'stream-exists' }
+  | { tag: 'exact'; val: bigint };
+
+export interface NewEvent {
+  eventType: string;
+  /** JSON text */
+  payload: string;
+  /** JSON text */
+  metadata: string;
+}
+
+export interface RecordedEvent {
+  sequence: bigint;
+  streamId: string;
+  revision: bigint;
+  eventType: string;
+  payload: string;
+  metadata: string;
+  /** milliseconds since the Unix epoch */
+  recordedAt: bigint;
+}
+
+export interface ReadStreamOptions {
+  direction: 'forward' | 'backward';
+  fromRevision?: bigint;
+  limit: number;
+}
+
+export interface TypeCount {
+  eventType: string;
+  count: bigint;
+}
+
+export interface EventStore {
+  append(streamId: string, expected: ExpectedRevision, events: NewEvent[]): RecordedEvent[];
+  readStream(streamId: string, options: ReadStreamOptions): RecordedEvent[];
+  streamRevision(streamId: string): bigint;
+  readAll(afterSequence: bigint, limit: number): RecordedEvent[];
+  headSequence(): bigint;
+  countByType(typePrefix: string): TypeCount[];
+}
+
+export interface StoredDocument {
+  collection: string;
+  id: string;
+  body: string;
+  version: bigint;
+}
+
+export interface DocumentKey {
+  collection: string;
+  id: string;
+}
+
+export type DocumentChange =
+  | { tag: 'put'; val: { collection: string; id: string; body: string } }
+  | { tag: 'delete'; val: DocumentKey };
+
+export interface ProjectionStore {
+  checkpoint(projection: string): bigint;
+  commit(projection: string, expected: bigint, next: bigint, changes: DocumentChange[]): boolean;
+  getDocument(key: DocumentKey): StoredDocument | undefined;
+  listDocuments(collection: string, afterId: string | undefined, limit: number): StoredDocument[];
+}
+
+export interface KeyValue {
+  get(namespace: string, key: string): string | undefined;
+  set(namespace: string, key: string, value: string, ttlMs: bigint | undefined): void;
+  take(namespace: string, key: string): string | undefined;
+  increment(namespace: string, key: string, delta: bigint, ttlMs: bigint): bigint;
+  delete(namespace: string, key: string): boolean;
+}
+
+/** A subscription's wait: the next message, or undefined on timeout. */
+export interface Subscription {
+  next(timeoutMs: number): string | undefined;
+}
+
+export interface PubSub {
+  publish(channel: string, message: string): void;
+  subscribe(channel: string): Subscription;
+}
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** Structured logging: one JSON object per line. Never pass secrets in `fields`. */
+export interface Logger {
+  log(level: LogLevel, message: string, fields?: Record<string, unknown>): void;
+}
+
+/** Everything the application reaches outside itself. */
+export interface Platform {
+  events: EventStore;
+  projections: ProjectionStore;
+  keyValue: KeyValue;
+  pubsub: PubSub;
+  logger: Logger;
+  /** Wall-clock milliseconds since the Unix epoch. */
+  now(): number;
+  /** Waits; used for bounded retry back-off. */
+  sleep(ms: number): Promise<void>;
+}

@@ -1,0 +1,102 @@
+/**
+ * In-memory EventStore with the WIT semantics: atomic appends under an ExpectedRevision,
+ * 1-based stream revisions, one gap-free global sequence, reads in both directions.
+ */
+import { StoreError } from '../../errors.ts';
+import type { EventStore, ExpectedRevision, NewEvent, ReadStreamOptions, RecordedEvent, TypeCount } from '../ports.ts';
+import { checkJson, checkLimit, checkName, revisionMatches } from './checks.ts';
+import type { Faults } from './faults.ts';
+
+export class MemoryEventStore implements EventStore {
+  /** Every event in global order: index = sequence - 1. */
+  readonly #all: RecordedEvent[] = [];
+  readonly #streams = new Map<string, RecordedEvent[]>();
+  readonly #faults: Faults;
+  readonly #now: () => number;
+
+  constructor(faults: Faults, now: () => number) {
+    this.#faults = faults;
+    this.#now = now;
+  }
+
+  append(streamId: string, expected: ExpectedRevision, events: NewEvent[]): RecordedEvent[] {
+    this.#faults.enter('append');
+    checkName('stream id', streamId);
+    if (events.length === 0) throw new StoreError('invalid', 'events must not be empty');
+    for (const event of events) {
+      checkName('event type', event.eventType);
+      checkJson('payload', event.payload);
+      checkJson('metadata', event.metadata);
+    }
+    const stream = this.#streams.get(streamId) ?? [];
+    const actual = BigInt(stream.length);
+    if (!revisionMatches(expected, actual)) {
+      throw new StoreError('conflict', `revision conflict on ${streamId}: expected ${describe(expected)}, actual ${actual}`);
+    }
+    const recordedAt = BigInt(Math.trunc(this.#now()));
+    const recorded = events.map((event, index): RecordedEvent => ({
+      sequence: BigInt(this.#all.length + index + 1),
+      streamId,
+      revision: actual + BigInt(index + 1),
+      eventType: event.eventType,
+      payload: event.payload,
+      metadata: event.metadata,
+      recordedAt,
+    }));
+    this.#all.push(...recorded);
+    this.#streams.set(streamId, [...stream, ...recorded]);
+    return recorded.map(copy);
+  }
+
+  readStream(streamId: string, options: ReadStreamOptions): RecordedEvent[] {
+    this.#faults.enter('readStream');
+    checkName('stream id', streamId);
+    checkLimit(options.limit);
+    const stream = this.#streams.get(streamId) ?? [];
+    const from = options.fromRevision;
+    if (options.direction === 'forward') {
+      const start = from === undefined ? 0 : Math.max(0, Number(from) - 1);
+      return stream.slice(start, start + options.limit).map(copy);
+    }
+    // Backward: from `from` (inclusive) or the end, newest first.
+    const end = from === undefined ? stream.length : Math.min(stream.length, Number(from));
+    return stream.slice(Math.max(0, end - options.limit), Math.max(0, end)).reverse().map(copy);
+  }
+
+  streamRevision(streamId: string): bigint {
+    this.#faults.enter('streamRevision');
+    checkName('stream id', streamId);
+    return BigInt(this.#streams.get(streamId)?.length ?? 0);
+  }
+
+  readAll(afterSequence: bigint, limit: number): RecordedEvent[] {
+    this.#faults.enter('readAll');
+    checkLimit(limit);
+    const start = Number(afterSequence < 0n ? 0n : afterSequence);
+    return this.#all.slice(start, start + limit).map(copy);
+  }
+
+  headSequence(): bigint {
+    this.#faults.enter('headSequence');
+    return BigInt(this.#all.length);
+  }
+
+  countByType(typePrefix: string): TypeCount[] {
+    this.#faults.enter('countByType');
+    const counts = new Map<string, bigint>();
+    for (const event of this.#all) {
+      if (event.eventType.startsWith(typePrefix)) counts.set(event.eventType, (counts.get(event.eventType) ?? 0n) + 1n);
+    }
+    return [...counts.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([eventType, count]) => ({ eventType, count }));
+  }
+}
+
+function copy(event: RecordedEvent): RecordedEvent {
+  return { ...event };
+}
+
+function describe(expected: ExpectedRevision): string {
+  return expected.tag === 'exact' ? `exact(${expected.val})` : expected.tag;
+}

@@ -1,0 +1,67 @@
+/**
+ * A complete in-memory Platform for unit tests: faithful stores, a manual clock, recorded sleeps
+ * and logs, and failure injection (`platform.failNext('publish')`).
+ */
+import type { Platform } from '../ports.ts';
+import { Faults, type FaultOp } from './faults.ts';
+import { MemoryEventStore } from './memory-event-store.ts';
+import { MemoryKeyValue } from './memory-key-value.ts';
+import { MemoryProjectionStore } from './memory-projection-store.ts';
+import { MemoryPubSub } from './memory-pubsub.ts';
+import { RecordingLogger } from './recording-logger.ts';
+
+export { Faults, type FaultOp } from './faults.ts';
+export { RecordingLogger, type LogEntry } from './recording-logger.ts';
+
+export interface ManualClock {
+  /** Current fake time, epoch ms. */
+  now: number;
+  advance(ms: number): void;
+}
+
+export interface MemoryPlatform extends Platform {
+  readonly events: MemoryEventStore;
+  readonly projections: MemoryProjectionStore;
+  readonly keyValue: MemoryKeyValue;
+  readonly pubsub: MemoryPubSub;
+  readonly logger: RecordingLogger;
+  readonly faults: Faults;
+  readonly clock: ManualClock;
+  /** Every `sleep` duration requested, in order. Sleeping advances the clock and returns at once. */
+  readonly sleeps: number[];
+  /** Shorthand for `faults.failNext`. */
+  failNext(op: FaultOp, error?: Error, times?: number): void;
+}
+
+/** 2025-01-01T00:00:00.000Z: a fixed start keeps timestamps in assertions deterministic. */
+export const DEFAULT_START_MS = Date.UTC(2025, 0, 1);
+
+export function createMemoryPlatform(options: { startMs?: number } = {}): MemoryPlatform {
+  const faults = new Faults();
+  const clock: ManualClock = {
+    now: options.startMs ?? DEFAULT_START_MS,
+    advance(ms) {
+      clock.now += ms;
+    },
+  };
+  const now = (): number => clock.now;
+  const sleeps: number[] = [];
+  return {
+    events: new MemoryEventStore(faults, now),
+    projections: new MemoryProjectionStore(faults),
+    keyValue: new MemoryKeyValue(faults, now),
+    pubsub: new MemoryPubSub(faults),
+    logger: new RecordingLogger(),
+    faults,
+    clock,
+    sleeps,
+    now,
+    async sleep(ms) {
+      sleeps.push(ms);
+      clock.advance(ms);
+    },
+    failNext(op, error, times) {
+      faults.failNext(op, error, times);
+    },
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * The host never blocks: while one guest waits on a slow storage call, other requests are
+ * served by other instances. Storage is wrapped so appends take 400 ms (an asynchronous wait,
+ * as PostgreSQL or Redis calls are); reads stay fast.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHost as startInProcess, type RunningHost } from '../../host/app.ts';
+import { loadConfig } from '../../host/config.ts';
+import { jsonLogger } from '../../host/log.ts';
+import { openSqliteStorage } from '../../host/storage/sqlite/index.ts';
+import type { StorageBackend } from '../../host/storage/types.ts';
+import { tempDataDir } from '../support/host-process.ts';
+
+const APPEND_DELAY_MS = 400;
+
+function withSlowAppends(storage: StorageBackend): StorageBackend {
+  const events = storage.events;
+  return {
+    ...storage,
+    name: storage.name,
+    reset: () => storage.reset(),
+    close: () => storage.close(),
+    projections: storage.projections,
+    keyValue: storage.keyValue,
+    events: {
+      ...events,
+      readStream: events.readStream.bind(events),
+      streamRevision: events.streamRevision.bind(events),
+      readAll: events.readAll.bind(events),
+      headSequence: events.headSequence.bind(events),
+      countByType: events.countByType.bind(events),
+      append: async (...args) => {
+        await new Promise((r) => setTimeout(r, APPEND_DELAY_MS));
+        return events.append(...args);
+      },
+    },
+  };
+}
+
+let host: RunningHost;
+beforeAll(async () => {
+  const config = loadConfig(['--port', '0', '--instances-min', '2'], {});
+  const storage = withSlowAppends(openSqliteStorage({ path: join(tempDataDir(), 'app.sqlite') }));
+  host = await startInProcess(config, {}, jsonLogger(() => undefined), { storage });
+});
+afterAll(async () => {
+  await host?.stop();
+});
+
+describe('non-blocking host', () => {
+  it('serves reads while several commands wait on storage', async () => {
+    const url = `http://127.0.0.1:${host.port}`;
+    const order: string[] = [];
+    const increments = Array.from({ length: 8 }, (_, i) =>
+      fetch(`${url}/api/counter/increment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' }).then(async (r) => {
+        expect(r.status).toBe(200);
+        await r.arrayBuffer();
+        order.push(`increment-${i}`);
+      }),
+    );
+    // Give the increments time to reach their slow append.
+    await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 5; i++) {
+      const view = await fetch(`${url}/api/counter/view`);
+      expect(view.status).toBe(200);
+      await view.arrayBuffer();
+      order.push(`view-${i}`);
+    }
+    await Promise.all(increments);
+    // All five reads finished before the first command could have left its wait.
+    expect(order.slice(0, 5)).toEqual(['view-0', 'view-1', 'view-2', 'view-3', 'view-4']);
+    const final = (await (await fetch(`${url}/api/counter/view`)).json()) as { count: number };
+    expect(final.count).toBe(8);
+    // Several instances were busy at once: the pool grew past its minimum.
+    expect(host.pool.stats.alive).toBeGreaterThan(2);
+  });
+});
