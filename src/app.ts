@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import type { AppConfig } from './config.ts';
 import type { Platform } from './platform/ports.ts';
 import { counterRestRoutes } from './counter/rest.ts';
+import { counterStreamRoutes } from './counter/stream.ts';
 import { errorResponse, notFoundResponse } from './counter/http-errors.ts';
 import { AppError } from './errors.ts';
 
@@ -17,7 +18,11 @@ export const GRPC_MODE_NOT_FOUND =
 export function buildApp(platform: Platform, config: AppConfig): Hono {
   const deps = {
     platform,
-    realtime: { enabled: config.realtime !== 'off', channel: config.realtimeChannel },
+    realtime: {
+      enabled: config.realtime !== 'off',
+      channel: config.realtimeChannel,
+      delivery: config.realtime === 'polling' ? ('polling' as const) : ('pubsub' as const),
+    },
   };
   const app = new Hono();
 
@@ -26,6 +31,7 @@ export function buildApp(platform: Platform, config: AppConfig): Hono {
   }
 
   app.route('/', counterRestRoutes(deps));
+  app.route('/', counterStreamRoutes(deps));
 
   app.notFound((c) => notFoundResponse(c));
   app.onError((error, c) => errorResponse(c, AppError.from(error), platform.logger));

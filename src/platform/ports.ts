@@ -84,6 +84,8 @@ export interface KeyValue {
 /** A subscription's wait: the next message, or undefined on timeout. */
 export interface Subscription {
   next(timeoutMs: number): string | undefined;
+  /** Ends the subscription; later `next` calls are not allowed. */
+  close(): void;
 }
 
 export interface PubSub {

@@ -7,6 +7,13 @@ export interface RealtimeConfig {
   enabled: boolean;
   /** PubSub channel the views are published on. */
   channel: string;
+  /**
+   * How streams learn of new state: `pubsub` waits for wake-ups on the channel (local or Redis);
+   * `polling` re-reads the store on an interval and nothing is published. Default `pubsub`.
+   */
+  delivery?: 'pubsub' | 'polling';
+  /** Interval of polling delivery, and of the fallback re-read while pub/sub is failing. Default 500 ms. */
+  pollIntervalMs?: number;
 }
 
 export interface CounterDeps {

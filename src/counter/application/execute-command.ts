@@ -67,7 +67,7 @@ function buildView(deps: CounterDeps, { state, recorded }: Committed): CounterVi
 
 /** Best effort: realtime delivery is a wake-up, never a reason to fail a committed command. */
 function publish(deps: CounterDeps, view: CounterView): void {
-  if (!deps.realtime.enabled) return;
+  if (!deps.realtime.enabled || deps.realtime.delivery === 'polling') return;
   try {
     deps.platform.pubsub.publish(deps.realtime.channel, encodeRealtimeMessage(view));
   } catch (error) {

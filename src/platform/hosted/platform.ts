@@ -38,7 +38,10 @@ const realtime: PubSub = {
   publish: (channel, message) => call(() => pubsub.publish(channel, message)),
   subscribe: (channel) => {
     const subscription = call(() => pubsub.subscribe(channel));
-    return { next: (timeoutMs) => call(() => subscription.next(timeoutMs)) };
+    return {
+      next: (timeoutMs) => call(() => subscription.next(timeoutMs)),
+      close: () => subscription[Symbol.dispose](),
+    };
   },
 };
 

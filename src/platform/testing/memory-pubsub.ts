@@ -18,6 +18,11 @@ class MemorySubscription implements Subscription {
     this.#faults.enter('next');
     return this.queue.shift();
   }
+
+  closed = false;
+  close(): void {
+    this.closed = true;
+  }
 }
 
 export class MemoryPubSub implements PubSub {

@@ -1,0 +1,78 @@
+/**
+ * `npm run bench`: GET view and POST increment at concurrency 16 on
+ *   (a) this project's Node host (JSPI, instance pool),
+ *   (b) the stock way to serve a JS component on Node: preview2-shim's HTTPServer (`jco serve`),
+ *   (c) the same Hono routes natively on Node, without WebAssembly (the ceiling),
+ * all on SQLite, in one run. Prints a table and writes docs/bench-http.md.
+ *
+ *   node bench/http.ts [--duration-ms 5000] [--only a,b,c]
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { freePort, tempDataDir } from '../test/support/host-process.ts';
+import { runLoad, type LoadResult } from './load.ts';
+
+const root = join(import.meta.dirname, '..');
+const { values } = parseArgs({ options: { 'duration-ms': { type: 'string', default: '5000' }, only: { type: 'string', default: 'a,b,c' } } });
+const durationMs = Number(values['duration-ms']);
+const CONCURRENCY = 16;
+
+const targets = [
+  { key: 'a', name: '(a) Node host (JSPI + pool)', script: ['host/main.ts', '--instances-min', '4'], portFlag: true },
+  { key: 'b', name: '(b) preview2-shim HTTPServer', script: ['bench/servers/stock-shim.ts'], portFlag: false },
+  { key: 'c', name: '(c) native Hono on Node', script: ['bench/servers/native.ts'], portFlag: false },
+].filter((t) => values.only.split(',').includes(t.key));
+
+async function startTarget(script: string[], portFlag: boolean) {
+  const port = await freePort();
+  const dataDir = tempDataDir('bench-');
+  const args = portFlag ? [...script, '--port', String(port), '--data-dir', dataDir] : script;
+  const child = spawn(process.execPath, args.map((a, i) => (i === 0 ? join(root, a) : a)), {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (c: Buffer) => {
+      if (c.toString().includes('host_listening')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
+  });
+  child.stdout.resume();
+  return { url: `http://127.0.0.1:${port}`, stop: () => new Promise<void>((r) => { child.once('exit', () => r()); child.kill('SIGKILL'); }) };
+}
+
+type Row = { target: string; route: string; result: LoadResult };
+const rows: Row[] = [];
+for (const target of targets) {
+  const server = await startTarget(target.script, target.portFlag);
+  try {
+    const common = { concurrency: CONCURRENCY, durationMs, warmupMs: Math.min(2000, durationMs / 2) };
+    rows.push({ target: target.name, route: 'GET /api/counter/view', result: await runLoad({ ...common, url: `${server.url}/api/counter/view`, method: 'GET' }) });
+    rows.push({
+      target: target.name,
+      route: 'POST /api/counter/increment',
+      result: await runLoad({ ...common, url: `${server.url}/api/counter/increment`, method: 'POST', body: '{"amount":1}', headers: { 'content-type': 'application/json' } }),
+    });
+  } finally {
+    await server.stop();
+  }
+}
+
+const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 0) : 'n/a');
+const header = '| target | route | req/s | p50 ms | p99 ms | errors |\n|---|---|---:|---:|---:|---:|';
+const lines = rows.map((r) => `| ${r.target} | ${r.route} | ${fmt(r.result.throughput)} | ${fmt(r.result.p50)} | ${fmt(r.result.p99)} | ${r.result.errors} |`);
+const get = (key: string, route: string) => rows.find((r) => r.target.startsWith(`(${key})`) && r.route.startsWith(route))?.result;
+const ratios: string[] = [];
+const a = get('a', 'GET'), b = get('b', 'GET'), c = get('c', 'GET');
+if (a && b) ratios.push(`(a)/(b) GET view throughput: ${(a.throughput / b.throughput).toFixed(1)}× (goal ≥ 20×)`);
+if (a && c) ratios.push(`(a)/(c) GET view throughput: ${((a.throughput / c.throughput) * 100).toFixed(0)}% (goal ≥ 35%)`);
+const ap = get('a', 'POST');
+if (a && ap) ratios.push(`(a) p99: GET ${fmt(a.p99)} ms, POST ${fmt(ap.p99)} ms (goal ≤ 25 ms)`);
+const table = [header, ...lines].join('\n');
+const report = `Concurrency ${CONCURRENCY}, ${durationMs} ms measured per row after warm-up, SQLite, one 2-core machine, load generator on the same machine.\n\n${table}\n\n${ratios.map((r) => `- ${r}`).join('\n')}\n`;
+console.log(report);
+mkdirSync(join(root, 'docs'), { recursive: true });
+writeFileSync(join(root, 'docs', 'bench-http.md'), `# HTTP benchmark (npm run bench)\n\nMeasured ${new Date().toISOString().slice(0, 10)}.\n\n${report}`);

@@ -1,0 +1,76 @@
+/**
+ * A small closed-loop load generator: `concurrency` workers send requests back to back over
+ * keep-alive connections for `durationMs`, after a warm-up; reports throughput and latency percentiles.
+ */
+import http from 'node:http';
+
+export interface LoadResult {
+  requests: number;
+  errors: number;
+  throughput: number;
+  p50: number;
+  p99: number;
+}
+
+export interface LoadSpec {
+  url: string;
+  method: 'GET' | 'POST';
+  body?: string;
+  headers?: Record<string, string>;
+  concurrency: number;
+  durationMs: number;
+  warmupMs: number;
+}
+
+function once(agent: http.Agent, spec: LoadSpec): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(spec.url, { method: spec.method, agent, headers: spec.headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(spec.body);
+  });
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: spec.concurrency });
+  const latencies: number[] = [];
+  let errors = 0;
+  let measuring = false;
+  const warmEnd = performance.now() + spec.warmupMs;
+  const end = warmEnd + spec.durationMs;
+  const worker = async () => {
+    while (performance.now() < end) {
+      const t0 = performance.now();
+      let ok = false;
+      try {
+        ok = (await once(agent, spec)) < 400;
+      } catch {
+        ok = false;
+      }
+      const t1 = performance.now();
+      if (t0 >= warmEnd) {
+        measuring = true;
+        if (ok) latencies.push(t1 - t0);
+        else errors++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: spec.concurrency }, worker));
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    errors,
+    throughput: measuring ? latencies.length / (spec.durationMs / 1000) : 0,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
+}

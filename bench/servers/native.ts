@@ -1,0 +1,32 @@
+/**
+ * Benchmark target (c), the ceiling: the same Hono application run natively on Node, without
+ * WebAssembly, over the same SQLite backend.
+ */
+import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import { buildApp } from '../../src/app.ts';
+import { parseConfig } from '../../src/config.ts';
+import { call } from '../../src/platform/hosted/errors.ts';
+import { consoleLogger } from '../../src/platform/log.ts';
+import type { Platform } from '../../src/platform/ports.ts';
+import { openSqliteStorage } from '../../host/storage/sqlite/index.ts';
+
+const storage = openSqliteStorage({ path: join(process.env.DATA_DIR ?? './data/bench-native', 'app.sqlite') });
+const wrap = <T extends object>(target: T): T =>
+  new Proxy(target, { get: (t, k) => { const f = Reflect.get(t, k) as unknown; return typeof f === 'function' ? (...a: unknown[]) => call(() => (f as (...x: unknown[]) => unknown).apply(t, a)) : f; } });
+const listeners = new Set<(m: string) => void>();
+const platform: Platform = {
+  events: wrap(storage.events) as unknown as Platform['events'],
+  projections: wrap(storage.projections) as unknown as Platform['projections'],
+  keyValue: wrap(storage.keyValue) as unknown as Platform['keyValue'],
+  pubsub: {
+    publish: (_c, m) => listeners.forEach((l) => l(m)),
+    subscribe: () => ({ next: () => undefined, close: () => undefined }),
+  },
+  logger: consoleLogger(),
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+};
+const app = buildApp(platform, parseConfig([['REALTIME', 'local']]));
+const port = Number(process.env.PORT ?? 3000);
+serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, () => console.log(JSON.stringify({ code: 'host_listening', port })));

@@ -1,0 +1,26 @@
+/**
+ * Benchmark target (b): the same component served the stock way on Node — preview2-shim's
+ * HTTPServer, as `jco serve` does — with a synchronous (non-JSPI) transpile and the project's
+ * imports mapped to synchronous SQLite implementations.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const root = join(import.meta.dirname, '..', '..');
+const out = join(root, 'build', 'bench-stock');
+const platformDir = join(import.meta.dirname, 'stock-platform');
+if (!existsSync(join(out, 'component.js'))) {
+  const maps = ['types', 'event-store', 'projection-store', 'key-value', 'pubsub'].flatMap((i) => ['--map', `app:platform/${i}=${pathToFileURL(join(platformDir, `${i}.js`)).href}`]);
+  execFileSync(join(root, 'node_modules', '.bin', 'jco'), ['transpile', join(root, 'build', 'hosted', 'component.wasm'), '-o', out, '--name', 'component', '--quiet', '--no-typescript', ...maps], { stdio: 'inherit' });
+}
+process.env.TRANSPORT ??= 'http';
+const { HTTPServer } = await import('@bytecodealliance/preview2-shim/http');
+const { _setEnv } = await import('@bytecodealliance/preview2-shim/cli');
+_setEnv({ TRANSPORT: 'http', REALTIME: 'local', APP_RUNTIME: 'preview2-shim' });
+const component = (await import(pathToFileURL(join(out, 'component.js')).href)) as { incomingHandler: { handle: unknown } };
+const server = new HTTPServer(component.incomingHandler);
+const port = Number(process.env.PORT ?? 3000);
+server.listen(port, '127.0.0.1');
+console.log(JSON.stringify({ code: 'host_listening', port }));
