@@ -16,7 +16,10 @@ if (!existsSync(join(out, 'component.js'))) {
   execFileSync(join(root, 'node_modules', '.bin', 'jco'), ['transpile', join(root, 'build', 'hosted', 'component.wasm'), '-o', out, '--name', 'component', '--quiet', '--no-typescript', ...maps], { stdio: 'inherit' });
 }
 process.env.TRANSPORT ??= 'http';
-const { HTTPServer } = await import('@bytecodealliance/preview2-shim/http');
+// The package's types describe the browser build; on Node the http module also exports HTTPServer.
+const { HTTPServer } = (await import('@bytecodealliance/preview2-shim/http')) as unknown as {
+  HTTPServer: new (handler: unknown) => { listen(port: number, host: string): void };
+};
 const { _setEnv } = await import('@bytecodealliance/preview2-shim/cli');
 _setEnv({ TRANSPORT: 'http', REALTIME: 'local', APP_RUNTIME: 'preview2-shim' });
 const component = (await import(pathToFileURL(join(out, 'component.js')).href)) as { incomingHandler: { handle: unknown } };
