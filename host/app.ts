@@ -30,7 +30,7 @@ export interface HostOverrides {
 
 export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logger: HostLogger, overrides: HostOverrides = {}): Promise<RunningHost> {
   const componentDir = overrides.componentDir ?? DEFAULT_COMPONENT_DIR;
-  const storage = overrides.storage ?? (await openStorage(config));
+  const storage = overrides.storage ?? (await openStorage(config, logger));
   const pubsub = localPubSub();
   const imports = hostImports({ environment: guestEnvironment(config, env, false), storage, pubsub, logger });
   const component = await loadComponent(componentDir);

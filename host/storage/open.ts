@@ -2,13 +2,19 @@
 import { join } from 'node:path';
 import type { HostConfig } from '../config.ts';
 import { openSqliteStorage } from './sqlite/index.ts';
+import { openPostgresStorage } from './postgres/index.ts';
+import { describeError, type HostLogger } from '../log.ts';
 import type { StorageBackend } from './types.ts';
 
-export async function openStorage(config: HostConfig): Promise<StorageBackend> {
+export async function openStorage(config: HostConfig, logger: HostLogger): Promise<StorageBackend> {
   switch (config.db) {
     case 'sqlite':
       return openSqliteStorage({ path: join(config.dataDir, 'app.sqlite') });
     case 'postgres':
+      return openPostgresStorage({
+        url: config.postgresUrl,
+        onPoolError: (error: unknown) => logger.log('warn', 'a PostgreSQL connection failed', { code: 'store', error: describeError(error) }),
+      });
     case 'redis':
       throw new Error(`--db ${config.db} is not available in this build`);
   }

@@ -1,0 +1,130 @@
+/**
+ * The PostgreSQL storage backend: a pg Pool over one schema of a shared database, for several
+ * hosts serving one store. Every method returns a Promise (the guest suspends through JSPI while
+ * the query runs) and fails only with StorageFailure (errors.ts maps everything).
+ */
+import { StorageFailure } from '../errors.ts';
+import type { StorageBackend, TypeCount } from '../types.ts';
+import { createAppend, type Append } from './append.ts';
+import {
+  createPool,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_POOL_SIZE,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+  type PgContext,
+} from './connection.ts';
+import { createCountByType } from './count-by-type.ts';
+import { guardAll, toStorageFailure } from './errors.ts';
+import { createHeadSequence } from './head-sequence.ts';
+import { createKeyValue, type PostgresKeyValue } from './key-value.ts';
+import { migrate } from './migrations.ts';
+import { createProjections, type PostgresProjections } from './projections.ts';
+import { createReadAll, type ReadAll } from './read-all.ts';
+import { createReadStream, type ReadStream } from './read-stream.ts';
+import { createReset } from './reset.ts';
+import { createStreamRevision } from './stream-revision.ts';
+import { DEFAULT_SCHEMA, tablesIn } from './tables.ts';
+
+export { SCHEMA_VERSION, MIGRATIONS, type Migration } from './migrations.ts';
+export { DEFAULT_SCHEMA } from './tables.ts';
+
+export interface PostgresStorageOptions {
+  /** Connection URL, e.g. postgres://user@127.0.0.1:5432/app. */
+  url: string;
+  /** The schema holding every table of this store (created if missing). Default `wasi_app`. */
+  schema?: string;
+  /** Connections per host. Default 10. */
+  poolSize?: number;
+  /** How long getting a connection may take before `unavailable`. Default 2000 ms. */
+  connectTimeoutMs?: number;
+  /** Server-side statement timeout (lock waits included) before `unavailable`. Default 10000 ms. */
+  statementTimeoutMs?: number;
+  /** Errors of idle pooled connections (server restart, network loss), e.g. to log them. */
+  onPoolError?: (error: Error) => void;
+}
+
+export interface PostgresEventStore {
+  append: Append;
+  readStream: ReadStream;
+  streamRevision(streamId: string): Promise<bigint>;
+  readAll: ReadAll;
+  headSequence(): Promise<bigint>;
+  countByType(typePrefix: string): Promise<TypeCount[]>;
+}
+
+/** A StorageBackend whose methods all return Promises. */
+export interface PostgresStorage extends StorageBackend {
+  readonly schema: string;
+  readonly events: PostgresEventStore;
+  readonly projections: PostgresProjections;
+  readonly keyValue: PostgresKeyValue;
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function positiveInteger(kind: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${kind} must be a positive integer`);
+  return value;
+}
+
+/**
+ * Connects, creates the schema and applies pending migrations (once, even with several hosts
+ * starting together), and returns the backend. Fails with StorageFailure `unavailable` when the
+ * server cannot be reached.
+ */
+export async function openPostgresStorage(options: PostgresStorageOptions): Promise<PostgresStorage> {
+  let context: PgContext;
+  try {
+    const tables = tablesIn(options.schema ?? DEFAULT_SCHEMA);
+    const pool = createPool({
+      url: options.url,
+      poolSize: positiveInteger('poolSize', options.poolSize, DEFAULT_POOL_SIZE),
+      connectTimeoutMs: positiveInteger('connectTimeoutMs', options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS),
+      statementTimeoutMs: positiveInteger('statementTimeoutMs', options.statementTimeoutMs, DEFAULT_STATEMENT_TIMEOUT_MS),
+      applicationName: `wasi-app:${tables.schemaName}`,
+      onPoolError: options.onPoolError ?? (() => {}),
+    });
+    context = { pool, tables };
+  } catch (error) {
+    // A malformed URL or option: nothing to retry.
+    throw error instanceof RangeError || error instanceof TypeError ? StorageFailure.invalid(error.message) : toStorageFailure(error);
+  }
+  const { pool, tables } = context;
+  try {
+    await migrate(context);
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw toStorageFailure(error);
+  }
+
+  const streamRevision = createStreamRevision(context);
+  const events: PostgresEventStore = guardAll({
+    append: createAppend(context, streamRevision),
+    readStream: createReadStream(context),
+    streamRevision,
+    readAll: createReadAll(context),
+    headSequence: createHeadSequence(context),
+    countByType: createCountByType(context),
+  });
+
+  let closing: Promise<void> | undefined;
+  const lifecycle = guardAll({
+    reset: createReset(context),
+    async close(): Promise<void> {
+      // Idempotent: a host shutting down may close twice (pg-pool throws on a second end()).
+      closing ??= pool.end();
+      await closing;
+    },
+  });
+
+  return {
+    name: 'postgres',
+    schema: tables.schemaName,
+    events,
+    projections: guardAll(createProjections(context)),
+    keyValue: guardAll(createKeyValue(context)),
+    reset: lifecycle.reset,
+    close: lifecycle.close,
+  };
+}
