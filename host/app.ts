@@ -10,6 +10,7 @@ import { hostImports } from './imports.ts';
 import type { HostLogger } from './log.ts';
 import { InstancePool } from './pool.ts';
 import { localPubSub } from './pubsub/local.ts';
+import { redisPubSub } from './pubsub/redis.ts';
 import { startServer } from './server.ts';
 import { openStorage } from './storage/open.ts';
 import type { StorageBackend } from './storage/types.ts';
@@ -31,7 +32,10 @@ export interface HostOverrides {
 export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logger: HostLogger, overrides: HostOverrides = {}): Promise<RunningHost> {
   const componentDir = overrides.componentDir ?? DEFAULT_COMPONENT_DIR;
   const storage = overrides.storage ?? (await openStorage(config, logger));
-  const pubsub = localPubSub();
+  const pubsub =
+    config.realtime === 'redis'
+      ? redisPubSub({ url: config.redisUrl, onError: (error: unknown) => logger.log('warn', 'the Redis subscriber failed', { code: 'realtime_subscribe_failed', error: String(error) }) })
+      : localPubSub();
   const imports = hostImports({ environment: guestEnvironment(config, env, false), storage, pubsub, logger });
   const component = await loadComponent(componentDir);
   const pool = new InstancePool(() => component.instantiate(imports), { min: config.instancesMin, max: config.instancesMax }, logger);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { HostConfig } from '../config.ts';
 import { openSqliteStorage } from './sqlite/index.ts';
 import { openPostgresStorage } from './postgres/index.ts';
+import { openRedisStorage } from './redis/index.ts';
 import { describeError, type HostLogger } from '../log.ts';
 import type { StorageBackend } from './types.ts';
 
@@ -16,6 +17,10 @@ export async function openStorage(config: HostConfig, logger: HostLogger): Promi
         onPoolError: (error: unknown) => logger.log('warn', 'a PostgreSQL connection failed', { code: 'store', error: describeError(error) }),
       });
     case 'redis':
-      throw new Error(`--db ${config.db} is not available in this build`);
+      return openRedisStorage({
+        url: config.redisUrl,
+        prefix: config.redisPrefix,
+        onError: (error: unknown) => logger.log('warn', 'a Redis connection failed', { code: 'store', error: describeError(error) }),
+      });
   }
 }

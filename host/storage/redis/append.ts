@@ -1,0 +1,118 @@
+/**
+ * event-store.append: one Lua script checks the expected revision and writes the whole batch,
+ * atomically (Redis runs a script with nothing interleaved), so the check and the writes see
+ * the same stream state and two racing writers cannot both win. All or nothing: the script
+ * checks everything before its first write.
+ *
+ * For each event it assigns the next global sequence (INCRBY on `<prefix>seq`, only after the
+ * check passed, so a conflict leaves no gap), stores the record, pushes the sequence on the
+ * stream's list (revision = position), adds it to the global index and counts its type.
+ * recorded-at comes from the Redis server clock (TIME), so every host agrees on it.
+ */
+import type { Redis } from 'ioredis';
+import { checkName, revisionMatches, StorageFailure } from '../errors.ts';
+import type { ExpectedRevision, NewEvent, RecordedEvent } from '../types.ts';
+import { eventBody } from './event-records.ts';
+import type { RedisKeys } from './keys.ts';
+import { defineScript, INVALID_REPLY } from './script.ts';
+import { arrayReply, stringReply, u64Arg, u64Reply } from './values.ts';
+
+export type Append = (streamId: string, expected: ExpectedRevision, events: NewEvent[]) => Promise<RecordedEvent[]>;
+
+/**
+ * KEYS: seq, events, stream, all, types
+ * ARGV: expected tag, exact revision (decimal, '' unless exact), n, then type and body per event
+ * Returns {'conflict', actual} or {'ok', first sequence, revision before, recorded-at}.
+ */
+export const APPEND_LUA = `
+local actual = redis.call('LLEN', KEYS[3])
+local tag = ARGV[1]
+local ok
+if tag == 'any' then ok = true
+elseif tag == 'no-stream' then ok = actual == 0
+elseif tag == 'stream-exists' then ok = actual > 0
+elseif tag == 'exact' then ok = string.format('%.0f', actual) == ARGV[2]
+else return redis.error_reply('${INVALID_REPLY} unknown expected-revision ' .. tag) end
+if not ok then return {'conflict', string.format('%.0f', actual)} end
+
+local n = tonumber(ARGV[3])
+local head = tonumber(redis.call('GET', KEYS[1]) or '0')
+if head + n > 9007199254740991 then
+  return redis.error_reply('${INVALID_REPLY} the global sequence would pass 2^53')
+end
+local last = redis.call('INCRBY', KEYS[1], n)
+local first = last - n + 1
+local time = redis.call('TIME')
+local at = string.format('%.0f', tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000))
+
+local pushed = {}
+for i = 0, n - 1 do
+  local seq = string.format('%.0f', first + i)
+  local rev = string.format('%.0f', actual + i + 1)
+  redis.call('HSET', KEYS[2], seq, '["' .. seq .. '","' .. rev .. '","' .. at .. '",' .. ARGV[5 + 2 * i] .. ']')
+  redis.call('ZADD', KEYS[4], seq, seq)
+  redis.call('HINCRBY', KEYS[5], ARGV[4 + 2 * i], 1)
+  pushed[#pushed + 1] = seq
+  -- unpack() is bounded by the Lua C stack: push in chunks
+  if #pushed == 500 then
+    redis.call('RPUSH', KEYS[3], unpack(pushed))
+    pushed = {}
+  end
+end
+if #pushed > 0 then redis.call('RPUSH', KEYS[3], unpack(pushed)) end
+return {'ok', string.format('%.0f', first), string.format('%.0f', actual), at}
+`;
+
+function checkExpected(expected: ExpectedRevision): void {
+  if (typeof expected !== 'object' || expected === null) throw StorageFailure.invalid('unknown expected-revision');
+  switch (expected.tag) {
+    case 'any':
+    case 'no-stream':
+    case 'stream-exists':
+      return;
+    case 'exact':
+      u64Arg('exact revision', expected.val);
+      return;
+    default:
+      throw StorageFailure.invalid('unknown expected-revision');
+  }
+}
+
+export function createAppend(redis: Redis, keys: RedisKeys): Append {
+  const script = defineScript(redis, 'wasiAppAppend', APPEND_LUA);
+
+  return async function append(streamId, expected, events) {
+    checkName('stream id', streamId);
+    checkExpected(expected);
+    for (const event of events) checkName('event type', event.eventType);
+
+    if (events.length === 0) {
+      // Nothing to write: only the expectation is checked.
+      const actual = BigInt(await redis.llen(keys.stream(streamId)));
+      if (!revisionMatches(expected, actual)) throw StorageFailure.conflict(streamId, expected, actual);
+      return [];
+    }
+
+    const args: string[] = [expected.tag, expected.tag === 'exact' ? expected.val.toString() : '', String(events.length)];
+    for (const event of events) args.push(event.eventType, eventBody(streamId, event));
+    const reply = arrayReply(
+      await script([keys.sequence, keys.events, keys.stream(streamId), keys.all, keys.types], args),
+      'append reply',
+    );
+
+    if (reply[0] === 'conflict') throw StorageFailure.conflict(streamId, expected, u64Reply(reply[1], 'revision'));
+    if (reply[0] !== 'ok') throw StorageFailure.internal(`redis: unexpected append reply ${String(reply[0])}`);
+    const first = u64Reply(reply[1], 'sequence');
+    const before = u64Reply(reply[2], 'revision');
+    const recordedAt = u64Reply(stringReply(reply[3], 'recorded-at'), 'recorded-at');
+    return events.map((event, index): RecordedEvent => ({
+      sequence: first + BigInt(index),
+      streamId,
+      revision: before + BigInt(index + 1),
+      eventType: event.eventType,
+      payload: event.payload,
+      metadata: event.metadata,
+      recordedAt,
+    }));
+  };
+}
