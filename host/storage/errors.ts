@@ -56,3 +56,26 @@ export function checkLimit(limit: number): void {
 export function checkName(kind: string, value: string): void {
   if (value.length === 0 || value.length > 512) throw StorageFailure.invalid(`${kind} must be 1..=512 characters`);
 }
+
+/**
+ * Wraps every method of an object of async functions so that whatever it throws or rejects with
+ * becomes a StorageFailure through the backend's own `toFailure` mapping.
+ */
+export function guardAllAsync<T extends object>(toFailure: (error: unknown) => StorageFailure, methods: T): T {
+  const guarded: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(methods)) {
+    if (typeof value !== 'function') {
+      guarded[key] = value;
+      continue;
+    }
+    const fn = value as (...args: unknown[]) => Promise<unknown>;
+    guarded[key] = async (...args: unknown[]) => {
+      try {
+        return await fn(...args);
+      } catch (error) {
+        throw toFailure(error);
+      }
+    };
+  }
+  return guarded as T;
+}

@@ -11,7 +11,7 @@
  * - everything else is `internal`.
  */
 import { DatabaseError } from 'pg';
-import { StorageFailure } from '../errors.ts';
+import { StorageFailure, guardAllAsync } from '../errors.ts';
 
 /** SQLSTATE classes that mean "the server cannot serve this right now". */
 const UNAVAILABLE_CLASSES = new Map<string, string>([
@@ -126,22 +126,7 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
   return sqlState(error) === '23505' && stringProperty(error, 'constraint') === constraint;
 }
 
-/** Wraps a function so that whatever it throws or rejects with is a StorageFailure. */
-export function guard<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
-  return async (...args: A): Promise<R> => {
-    try {
-      return await fn(...args);
-    } catch (error) {
-      throw toStorageFailure(error);
-    }
-  };
-}
-
-/** Applies `guard` to every method of an object of async functions. */
+/** Applies the shared guard (../errors.ts) with this backend's error mapping. */
 export function guardAll<T extends object>(methods: T): T {
-  const guarded: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(methods)) {
-    guarded[key] = typeof value === 'function' ? guard(value as (...args: unknown[]) => Promise<unknown>) : value;
-  }
-  return guarded as T;
+  return guardAllAsync(toStorageFailure, methods);
 }

@@ -2,7 +2,7 @@
  * The single place where ioredis / Redis / network errors become WIT `platform-error`s.
  * Everything the Redis backend throws passes through `toStorageFailure`.
  */
-import { StorageFailure } from '../errors.ts';
+import { StorageFailure, guardAllAsync } from '../errors.ts';
 import { INVALID_REPLY } from './script.ts';
 
 /** errno codes of a server that cannot be reached (refused, reset, timed out, no route, DNS). */
@@ -82,22 +82,7 @@ export function toStorageFailure(error: unknown): StorageFailure {
   return StorageFailure.internal(message);
 }
 
-/** Wraps an async function so that whatever it throws or rejects with is a StorageFailure. */
-export function guard<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
-  return async (...args: A): Promise<R> => {
-    try {
-      return await fn(...args);
-    } catch (error) {
-      throw toStorageFailure(error);
-    }
-  };
-}
-
-/** Applies `guard` to every method of an object of async functions. */
+/** Applies the shared guard (../errors.ts) with this backend's error mapping. */
 export function guardAll<T extends object>(methods: T): T {
-  const guarded: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(methods)) {
-    guarded[key] = typeof value === 'function' ? guard(value as (...args: unknown[]) => Promise<unknown>) : value;
-  }
-  return guarded as T;
+  return guardAllAsync(toStorageFailure, methods);
 }
