@@ -1,7 +1,8 @@
 /**
  * The host never blocks: while one guest waits on a slow storage call, other requests are
- * served by other instances. Storage is wrapped so appends take 400 ms (an asynchronous wait,
- * as PostgreSQL or Redis calls are); reads stay fast.
+ * served by other instances. Storage is wrapped so every append waits on a gate the test opens
+ * (an asynchronous wait, as PostgreSQL or Redis calls are); reads stay fast. The gate makes the
+ * ordering deterministic however loaded the machine is.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,9 +13,13 @@ import { openSqliteStorage } from '../../host/storage/sqlite/index.ts';
 import type { StorageBackend } from '../../host/storage/types.ts';
 import { tempDataDir } from '../support/host-process.ts';
 
-const APPEND_DELAY_MS = 400;
+let openGate: () => void = () => undefined;
+const gate = new Promise<void>((resolve) => {
+  openGate = resolve;
+});
+let appendsWaiting = 0;
 
-function withSlowAppends(storage: StorageBackend): StorageBackend {
+function withGatedAppends(storage: StorageBackend): StorageBackend {
   const events = storage.events;
   return {
     ...storage,
@@ -31,7 +36,8 @@ function withSlowAppends(storage: StorageBackend): StorageBackend {
       headSequence: events.headSequence.bind(events),
       countByType: events.countByType.bind(events),
       append: async (...args) => {
-        await new Promise((r) => setTimeout(r, APPEND_DELAY_MS));
+        appendsWaiting++;
+        await gate;
         return events.append(...args);
       },
     },
@@ -41,7 +47,7 @@ function withSlowAppends(storage: StorageBackend): StorageBackend {
 let host: RunningHost;
 beforeAll(async () => {
   const config = loadConfig(['--port', '0', '--instances-min', '2'], {});
-  const storage = withSlowAppends(openSqliteStorage({ path: join(tempDataDir(), 'app.sqlite') }));
+  const storage = withGatedAppends(openSqliteStorage({ path: join(tempDataDir(), 'app.sqlite') }));
   host = await startInProcess(config, {}, jsonLogger(() => undefined), { storage });
 });
 afterAll(async () => {
@@ -59,17 +65,18 @@ describe('non-blocking host', () => {
         order.push(`increment-${i}`);
       }),
     );
-    // Give the increments time to reach their slow append.
-    await new Promise((r) => setTimeout(r, 100));
+    // Wait until several commands are parked inside their append.
+    while (appendsWaiting < 3) await new Promise((r) => setTimeout(r, 10));
     for (let i = 0; i < 5; i++) {
       const view = await fetch(`${url}/api/counter/view`);
       expect(view.status).toBe(200);
       await view.arrayBuffer();
       order.push(`view-${i}`);
     }
+    // All five reads were served while the commands were still waiting.
+    expect(order).toEqual(['view-0', 'view-1', 'view-2', 'view-3', 'view-4']);
+    openGate();
     await Promise.all(increments);
-    // All five reads finished before the first command could have left its wait.
-    expect(order.slice(0, 5)).toEqual(['view-0', 'view-1', 'view-2', 'view-3', 'view-4']);
     const final = (await (await fetch(`${url}/api/counter/view`)).json()) as { count: number };
     expect(final.count).toBe(8);
     // Several instances were busy at once: the pool grew past its minimum.
