@@ -7,6 +7,7 @@
 import { Hono } from 'hono';
 import type { AppConfig } from './config.ts';
 import type { Platform } from './platform/ports.ts';
+import { CounterMemory } from './counter/application/current-counter.ts';
 import { counterRestRoutes } from './counter/rest.ts';
 import { counterStreamRoutes } from './counter/stream.ts';
 import { errorResponse, notFoundResponse } from './counter/http-errors.ts';
@@ -23,6 +24,8 @@ export function buildApp(platform: Platform, config: AppConfig): Hono {
       channel: config.realtimeChannel,
       delivery: config.realtime === 'polling' ? ('polling' as const) : ('pubsub' as const),
     },
+    // The app is built once per guest instance, so this memory is the instance's own.
+    memory: new CounterMemory(),
   };
   const app = new Hono();
 

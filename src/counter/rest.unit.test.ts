@@ -253,7 +253,7 @@ describe('counter REST routes: failures', () => {
 
   it('logs every failure with its code, never the request body', async () => {
     const { app, platform } = setup();
-    platform.failNext('getDocument');
+    platform.failNext('readStream');
     await app.request('/api/counter/view');
     await app.request('/api/counter/increment', json({ amount: 0, secret: 'hunter2' }));
     await app.request('/api/counter/increment', { method: 'POST', body: 'hunter2' });

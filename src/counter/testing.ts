@@ -1,5 +1,6 @@
 /** Test support: CounterDeps over the in-memory platform, with deterministic retry jitter. */
 import { createMemoryPlatform, type MemoryPlatform } from '../platform/testing/memory-platform.ts';
+import { CounterMemory } from './application/current-counter.ts';
 import type { CounterDeps, RealtimeConfig } from './application/deps.ts';
 import type { RetryPolicy } from './application/retry.ts';
 
@@ -9,10 +10,14 @@ export interface TestCounterDeps extends CounterDeps {
 
 export const TEST_CHANNEL = 'counter-test';
 
-export function testCounterDeps(options: { realtime?: Partial<RealtimeConfig>; retry?: Partial<RetryPolicy> } = {}): TestCounterDeps {
+/** Like production, deps carry an instance memory unless `memory: false`. */
+export function testCounterDeps(
+  options: { realtime?: Partial<RealtimeConfig>; retry?: Partial<RetryPolicy>; memory?: boolean } = {},
+): TestCounterDeps {
   return {
     platform: createMemoryPlatform(),
     realtime: { enabled: true, channel: TEST_CHANNEL, ...options.realtime },
     retry: { maxAttempts: 25, baseDelayMs: 2, maxDelayMs: 100, random: () => 0.5, ...options.retry },
+    ...(options.memory === false ? {} : { memory: new CounterMemory() }),
   };
 }

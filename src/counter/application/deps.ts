@@ -1,5 +1,6 @@
 /** What the counter application needs from its caller: the platform ports and realtime settings. */
 import type { Platform } from '../../platform/ports.ts';
+import type { CounterMemory } from './current-counter.ts';
 import type { RetryPolicy } from './retry.ts';
 
 export interface RealtimeConfig {
@@ -21,4 +22,6 @@ export interface CounterDeps {
   realtime: RealtimeConfig;
   /** Conflict-retry tuning; defaults to DEFAULT_RETRY_POLICY. Tests pass small values. */
   retry?: RetryPolicy;
+  /** The instance's memory of the counter (one per guest instance); without it every read loads in full. */
+  memory?: CounterMemory;
 }

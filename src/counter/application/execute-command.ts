@@ -3,29 +3,23 @@
  * load + decide + append (retrying conflicts), build the view, publish it, advance the projection.
  */
 import { AppError, storeFailure } from '../../errors.ts';
-import type { Platform, RecordedEvent } from '../../platform/ports.ts';
-import { COUNTER_STREAM_ID, decide, fold, type CounterCommand, type CounterState } from '../domain/counter.ts';
+import type { Platform } from '../../platform/ports.ts';
+import { COUNTER_STREAM_ID, decide, fold, type CounterCommand } from '../domain/counter.ts';
+import { afterCommit, currentCounter, type CounterMemory, type KnownCounter } from './current-counter.ts';
 import type { CounterDeps } from './deps.ts';
 import { encodeEvent } from './event-codec.ts';
 import { failureDetail } from './failure-detail.ts';
-import { loadCounter } from './load-counter.ts';
 import { runCounterProjection } from './projection.ts';
 import { DEFAULT_RETRY_POLICY, retryOnConflict } from './retry.ts';
-import { encodeRealtimeMessage, latestEvents, type CounterView } from './view.ts';
-
-interface Committed {
-  state: CounterState;
-  /** the events just appended, in order; never empty */
-  recorded: RecordedEvent[];
-}
+import { encodeRealtimeMessage, toEventLog, type CounterView } from './view.ts';
 
 /** Executes a command; throws AppError (validation, domain, concurrency, store, internal). */
 export async function executeCounterCommand(deps: CounterDeps, command: CounterCommand): Promise<CounterView> {
   const { platform } = deps;
-  let committed: Committed;
+  let committed: KnownCounter;
   try {
     const sleep = (ms: number): Promise<void> => platform.sleep(ms); // keep `this` for class-based platforms
-    committed = await retryOnConflict(sleep, deps.retry ?? DEFAULT_RETRY_POLICY, () => attempt(platform, command));
+    committed = await retryOnConflict(sleep, deps.retry ?? DEFAULT_RETRY_POLICY, () => attempt(platform, command, deps.memory));
   } catch (error) {
     throw storeFailure(error);
   }
@@ -35,34 +29,26 @@ export async function executeCounterCommand(deps: CounterDeps, command: CounterC
   return view;
 }
 
-/** One optimistic attempt: load, decide, append expecting the revision we loaded. */
-function attempt(platform: Platform, command: CounterCommand): Committed {
-  const { state, revision } = loadCounter(platform);
-  const events = decide(command, state);
-  const expected = revision === 0n ? { tag: 'no-stream' as const } : { tag: 'exact' as const, val: revision };
+/** One optimistic attempt: read the current state, decide, append expecting the revision read. */
+function attempt(platform: Platform, command: CounterCommand, memory: CounterMemory | undefined): KnownCounter {
+  const base = currentCounter(platform, memory);
+  const events = decide(command, base.state);
+  const expected = base.revision === 0n ? { tag: 'no-stream' as const } : { tag: 'exact' as const, val: base.revision };
   const recorded = platform.events.append(COUNTER_STREAM_ID, expected, events.map(encodeEvent));
-  return { state: fold(state, events), recorded };
+  if (recorded.length === 0) throw new AppError('internal', undefined, { cause: new Error('append returned no events') });
+  const committed = afterCommit(base, fold(base.state, events), recorded);
+  if (memory) memory.known = committed;
+  return committed;
 }
 
-function buildView(deps: CounterDeps, { state, recorded }: Committed): CounterView {
-  const last = recorded.at(-1);
-  if (last === undefined) throw new AppError('internal', undefined, { cause: new Error('append returned no events') });
-  try {
-    return {
-      count: state.value,
-      latest_events: latestEvents(deps.platform, last.revision),
-      last_sequence: Number(last.sequence),
-      realtime_enabled: deps.realtime.enabled,
-    };
-  } catch (error) {
-    // The command is already committed; say so in the log, since the caller only sees an error.
-    deps.platform.logger.log('error', 'counter view read failed after commit', {
-      code: 'view_read_failed',
-      committed_sequence: Number(last.sequence),
-      detail: failureDetail(error),
-    });
-    throw storeFailure(error);
-  }
+/** The view right after the commit: the count it produced and the events up to it, no read needed. */
+function buildView(deps: CounterDeps, committed: KnownCounter): CounterView {
+  return {
+    count: committed.state.value,
+    latest_events: committed.latest.map(toEventLog),
+    last_sequence: Number(committed.latest[0]?.sequence ?? 0n),
+    realtime_enabled: deps.realtime.enabled,
+  };
 }
 
 /** Best effort: realtime delivery is a wake-up, never a reason to fail a committed command. */

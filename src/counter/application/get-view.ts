@@ -1,18 +1,17 @@
-/** The counter query: current count (snapshot + tail) with the newest events. */
+/** The counter query: current count with the newest events. */
 import { storeFailure } from '../../errors.ts';
+import { currentCounter } from './current-counter.ts';
 import type { CounterDeps } from './deps.ts';
-import { loadCounter } from './load-counter.ts';
-import { latestEvents, type CounterView } from './view.ts';
+import { toEventLog, type CounterView } from './view.ts';
 
 /** Throws AppError ('store' when storage fails). */
 export function getCounterView(deps: CounterDeps): CounterView {
   try {
-    const { state, revision } = loadCounter(deps.platform);
-    const latest = latestEvents(deps.platform, revision);
+    const { state, latest } = currentCounter(deps.platform, deps.memory);
     return {
       count: state.value,
-      latest_events: latest,
-      last_sequence: latest[0]?.sequence ?? 0,
+      latest_events: latest.map(toEventLog),
+      last_sequence: Number(latest[0]?.sequence ?? 0n),
       realtime_enabled: deps.realtime.enabled,
     };
   } catch (error) {

@@ -1,6 +1,5 @@
 /** The CounterView and EventLog shapes returned by every surface, and how they are read. */
-import type { Platform, RecordedEvent } from '../../platform/ports.ts';
-import { COUNTER_STREAM_ID } from '../domain/counter.ts';
+import type { RecordedEvent } from '../../platform/ports.ts';
 
 export interface EventLog {
   sequence: number;
@@ -36,20 +35,6 @@ export function toEventLog(event: RecordedEvent): EventLog {
     payload: event.payload,
     recorded_at: new Date(Number(event.recordedAt)).toISOString(),
   };
-}
-
-/**
- * The newest events up to and including `revision`, newest first. Reading from a known revision
- * (rather than the stream end) keeps the list consistent with the count it is shown with.
- */
-export function latestEvents(platform: Platform, revision: bigint): EventLog[] {
-  if (revision === 0n) return [];
-  const events = platform.events.readStream(COUNTER_STREAM_ID, {
-    direction: 'backward',
-    fromRevision: revision,
-    limit: LATEST_EVENTS_LIMIT,
-  });
-  return events.map(toEventLog);
 }
 
 export function encodeRealtimeMessage(view: CounterView): string {
