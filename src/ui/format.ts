@@ -44,6 +44,12 @@ export function formatCount(count: number): string {
   return count < 0 ? `\u2212${digits}` : digits;
 }
 
+/** Size step of the count for its shown length, so ten digits still fit a phone's width. */
+export function countSize(shown: string): 's' | 'm' | 'l' {
+  if (shown.length <= 5) return 's';
+  return shown.length <= 9 ? 'm' : 'l';
+}
+
 /** `HH:MM:SS` in UTC (the server cannot know the reader's zone, and both sides must agree). */
 export function formatTime(recordedAt: string): string {
   const date = new Date(recordedAt);

@@ -5,7 +5,7 @@
  */
 import type { FC } from 'hono/jsx';
 import type { CounterView } from '../counter/application/view.ts';
-import { BATCH_DEFAULT, BATCH_MAX, BATCH_MIN, formatCount, ledgerRow, STATUS_LABELS } from './format.ts';
+import { BATCH_DEFAULT, BATCH_MAX, BATCH_MIN, countSize, formatCount, ledgerRow, STATUS_LABELS } from './format.ts';
 
 export interface PageAssets {
   script: string;
@@ -102,7 +102,7 @@ export const CounterPage: FC<{ view: CounterView; assets: PageAssets }> = ({ vie
           <h1 id="count-label" class="eyebrow">
             Current count
           </h1>
-          <output id="count" class="count" aria-live="polite" aria-atomic="true" data-count={String(view.count)}>
+          <output id="count" class="count" aria-live="polite" aria-atomic="true" data-count={String(view.count)} data-size={countSize(formatCount(view.count))}>
             {formatCount(view.count)}
           </output>
           <p class="meta">

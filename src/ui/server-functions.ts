@@ -34,6 +34,8 @@ export const SERVER_FUNCTION_PATHS = {
 
 export type ServerFunctionName = keyof typeof SERVER_FUNCTION_PATHS;
 
+const FUNCTION_BY_PATH = new Map(Object.entries(SERVER_FUNCTION_PATHS).map(([name, path]) => [path as string, name as ServerFunctionName]));
+
 /** Every status in the shared table for an error is 4xx or 5xx; typed so the client's `res.ok` narrows. */
 type FailureStatus = ClientErrorStatusCode | ServerErrorStatusCode;
 
@@ -59,7 +61,7 @@ export function serverFunctionRoutes(deps: CounterDeps) {
   const logger = deps.platform.logger;
 
   /** Logs the failure with its code (never the body), then answers with the error envelope. */
-  const fail = (c: Context, name: ServerFunctionName, error: AppError) => {
+  const fail = (c: Context, name: ServerFunctionName | 'unknown', error: AppError) => {
     const status = statusForCode(error.code) as FailureStatus;
     const fields: Record<string, unknown> = { code: error.code, status, function: name };
     if (status >= 500) logger.log('error', 'server function failed', { ...fields, detail: failureDetail(error) });
@@ -81,9 +83,6 @@ export function serverFunctionRoutes(deps: CounterDeps) {
       onError: (c) => fail(c, name, new AppError('payload_too_large', 'request body exceeds 256 KiB')),
     });
 
-  /** Which function a path belongs to, for failures raised before a handler runs (validation). */
-  const nameOf = (path: string): ServerFunctionName =>
-    (Object.keys(SERVER_FUNCTION_PATHS) as ServerFunctionName[]).find((n) => SERVER_FUNCTION_PATHS[n] === path) ?? 'get_counter_view';
 
   return new Hono()
     .get(SERVER_FUNCTION_PATHS.get_counter_view, (c) => run(c, 'get_counter_view', () => getCounterView(deps)))
@@ -96,7 +95,8 @@ export function serverFunctionRoutes(deps: CounterDeps) {
     .post(SERVER_FUNCTION_PATHS.reset_count, limit('reset_count'), (c) =>
       run(c, 'reset_count', () => executeCounterCommand(deps, { type: 'reset' })),
     )
-    .onError((error, c) => fail(c, nameOf(c.req.path), asAppError(error)));
+    // Failures raised before a handler runs (input validation) arrive here.
+    .onError((error, c) => fail(c, FUNCTION_BY_PATH.get(c.req.path) ?? 'unknown', asAppError(error)));
 }
 
 /** The typed route table the browser client is generated from (`hc<ServerFunctionRoutes>`). */

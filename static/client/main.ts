@@ -50,7 +50,11 @@ renderView(el, store.current, false);
 if (store.current.realtime_enabled) {
   connectLive(() => store.current.last_sequence, {
     view: (next) => store.offer(next),
-    state: (state) => status.stream(state),
+    state: (state) => {
+      status.stream(state);
+      // The stream recovered: a failure it reported is over.
+      if (state === 'open' && el.errorPanel.dataset['code'] === 'stream') hideError(el);
+    },
     failure: (message) => showError(el, { code: 'stream', message }),
   });
 } else {

@@ -1,6 +1,6 @@
 /** Renders views, the status and failures into the server-rendered page (the same markup page.tsx makes). */
 import type { CounterView, EventLog } from '../../src/counter/application/view.ts';
-import { formatCount, ledgerRow, STATUS_LABELS, type UiStatus } from '../../src/ui/format.ts';
+import { countSize, formatCount, ledgerRow, STATUS_LABELS, type UiStatus } from '../../src/ui/format.ts';
 import type { PageElements } from './elements.ts';
 
 const ERROR_TITLES: Record<string, string> = {
@@ -35,8 +35,10 @@ function eventItem(event: EventLog): HTMLLIElement {
 }
 
 export function renderView(el: PageElements, view: CounterView, animate: boolean): void {
-  el.count.textContent = formatCount(view.count);
+  const shown = formatCount(view.count);
+  el.count.textContent = shown;
   el.count.dataset['count'] = String(view.count);
+  el.count.dataset['size'] = countSize(shown);
   el.lastSequence.textContent = `#${view.last_sequence}`;
   el.realtimeNote.textContent = view.realtime_enabled ? 'live updates on' : 'live updates off';
   el.ledger.replaceChildren(...view.latest_events.map(eventItem));

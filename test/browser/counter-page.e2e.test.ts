@@ -162,6 +162,19 @@ describe.skipIf(!chromiumTool)('counter page in Chromium', () => {
       const before = await shownCount(phone.page);
       await phone.page.tap('#increment-one');
       await countBecomes(phone.page, before + 1);
+
+      // The widest count there is (ten digits and a sign) still fits.
+      await fetch(`${host.url}/api/counter/reset`, { method: 'POST' });
+      await fetch(`${host.url}/api/counter/decrement?amount=2147483647`, { method: 'POST' });
+      await countBecomes(phone.page, -2147483647);
+      const wide = await phone.page.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        count: document.getElementById('count')!.getBoundingClientRect(),
+        lines: Math.round(document.getElementById('count')!.getBoundingClientRect().height / parseFloat(getComputedStyle(document.getElementById('count')!).lineHeight)),
+      }));
+      expect(wide.scrollWidth).toBeLessThanOrEqual(390);
+      expect(wide.count.right).toBeLessThanOrEqual(390);
+      expect(wide.lines).toBe(1);
       expect(phone.problems).toEqual([]);
     } finally {
       await phone.close();
