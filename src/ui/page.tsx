@@ -92,8 +92,10 @@ export const CounterPage: FC<{ view: CounterView; assets: PageAssets }> = ({ vie
             <img src={assets.icon} alt="" width="28" height="28" />
             <span>Counter</span>
           </div>
-          <p id="status" class="status" data-status="ready" role="status">
+          {/* Not a live region: it changes on every click; failures are announced by the error panel. */}
+          <p id="status" class="status" data-status="ready">
             <span class="status-dot" aria-hidden="true"></span>
+            <span class="visually-hidden">Status: </span>
             <span id="status-label">{STATUS_LABELS.ready}</span>
           </p>
         </header>
