@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { componentize } from '@bytecodealliance/componentize-js';
 import { execFileSync } from 'node:child_process';
+import { buildStaticAssets, GENERATED_MODULE } from './static-assets.ts';
 
 const root = join(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { force: { type: 'boolean', default: false }, variant: { type: 'string', default: 'hosted' } } });
@@ -87,6 +88,8 @@ async function buildVariant(variant: 'hosted' | 'standalone'): Promise<void> {
       external: ['wasi:*', 'app:*'],
       outfile: bundle,
       minify: false,
+      jsx: 'automatic',
+      jsxImportSource: 'hono/jsx',
       legalComments: 'none',
       logLevel: 'warning',
     });
@@ -140,5 +143,9 @@ function patchDebugLog(file: string): void {
 const started = performance.now();
 const variants = values.variant === 'all' ? (['hosted', 'standalone'] as const) : [values.variant as 'hosted' | 'standalone'];
 console.log(`build (${variants.join(', ')})`);
+// The UI's static files, embedded in every variant's bundle (src/ui/generated/, gitignored).
+const generatedAssets = join(root, ...GENERATED_MODULE);
+const clientSources = [...filesUnder(join(root, 'static')), ...filesUnder(join(root, 'src')).filter((f) => f !== generatedAssets), join(root, 'package-lock.json')];
+await step('static assets', clientSources, [generatedAssets], '', () => buildStaticAssets(root));
 for (const v of variants) await buildVariant(v);
 console.log(`build done in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -12,6 +12,7 @@ import { counterRestRoutes } from './counter/rest.ts';
 import { counterStreamRoutes } from './counter/stream.ts';
 import { errorResponse, notFoundResponse } from './counter/http-errors.ts';
 import { AppError } from './errors.ts';
+import { counterUiRoutes } from './ui/index.ts';
 
 export const GRPC_MODE_NOT_FOUND =
   'This component runs in gRPC mode: only gRPC requests are served here. Use the gRPC endpoint (content type application/grpc).';
@@ -35,6 +36,7 @@ export function buildApp(platform: Platform, config: AppConfig): Hono {
 
   app.route('/', counterRestRoutes(deps));
   app.route('/', counterStreamRoutes(deps));
+  app.route('/', counterUiRoutes(deps));
 
   app.notFound((c) => notFoundResponse(c));
   app.onError((error, c) => errorResponse(c, AppError.from(error), platform.logger));

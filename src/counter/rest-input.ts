@@ -70,3 +70,8 @@ export function readAmountFromQuery(c: Context): number {
   if (values.length > 1) throw new AppError('validation', 'amount must be given once');
   return validated(AmountQuerySchema, values[0]);
 }
+
+/** `{"amount": n}` already parsed from JSON, validated as REST validates it (the server functions reuse it). */
+export function readAmountFromJsonValue(body: unknown): number {
+  return validated(IncrementBodySchema, body);
+}

@@ -1,0 +1,151 @@
+/**
+ * The counter page, rendered on the server with Hono JSX from the current CounterView. The client
+ * script (static/client/main.ts) takes it over: it reads the embedded view, wires the controls
+ * and keeps the page live. Element ids here are the contract with the client script.
+ */
+import type { FC } from 'hono/jsx';
+import type { CounterView } from '../counter/application/view.ts';
+import { BATCH_DEFAULT, BATCH_MAX, BATCH_MIN, countSize, formatCount, ledgerRow, STATUS_LABELS } from './format.ts';
+
+export interface PageAssets {
+  script: string;
+  stylesheet: string;
+  icon: string;
+}
+
+/** JSON inside <script>: `<`, `>`, `&` and line separators escaped so the text cannot end the element. */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+const Ledger: FC<{ view: CounterView }> = ({ view }) => (
+  <section class="card ledger" aria-labelledby="ledger-title">
+    <div class="card-head">
+      <h2 id="ledger-title">Latest events</h2>
+      <span class="hint">newest first · times in UTC</span>
+    </div>
+    <ol id="ledger" class="ledger-list">
+      {view.latest_events.map((event) => {
+        const row = ledgerRow(event);
+        return (
+          <li class={`event event-${row.tone}`}>
+            <span class="event-type">{row.label}</span>
+            <span class="event-seq">{row.sequence}</span>
+            <span class="event-rev">{row.revision}</span>
+            <time class="event-time" datetime={row.datetime}>
+              {row.time}
+            </time>
+            <code class="event-payload">{row.payload}</code>
+          </li>
+        );
+      })}
+    </ol>
+    <p id="ledger-empty" class="empty" hidden={view.latest_events.length > 0}>
+      No events yet. Press +1 to record the first one.
+    </p>
+  </section>
+);
+
+const Batch: FC = () => (
+  <section class="card batch" aria-labelledby="batch-title">
+    <div class="card-head">
+      <h2 id="batch-title">Batch</h2>
+      <span class="hint">
+        {BATCH_MIN}–{BATCH_MAX}
+      </span>
+    </div>
+    <div class="batch-amount">
+      <label for="batch-range">Amount</label>
+      <input id="batch-range" type="range" min={BATCH_MIN} max={BATCH_MAX} step="1" value={BATCH_DEFAULT} />
+      <label class="visually-hidden" for="batch-amount">
+        Amount (number)
+      </label>
+      <input id="batch-amount" type="number" min={BATCH_MIN} max={BATCH_MAX} step="1" value={BATCH_DEFAULT} inputmode="numeric" />
+    </div>
+    <div class="batch-buttons">
+      <button id="batch-decrement" type="button" class="button button-quiet">
+        Subtract <span class="batch-value">{BATCH_DEFAULT}</span>
+      </button>
+      <button id="batch-increment" type="button" class="button button-primary">
+        Add <span class="batch-value">{BATCH_DEFAULT}</span>
+      </button>
+    </div>
+  </section>
+);
+
+export const CounterPage: FC<{ view: CounterView; assets: PageAssets }> = ({ view, assets }) => (
+  <html lang="en">
+    <head>
+      <meta charset="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <meta name="color-scheme" content="light dark" />
+      <meta name="description" content="An event-sourced counter, live across every open tab." />
+      <title>Counter</title>
+      <link rel="icon" type="image/svg+xml" href={assets.icon} />
+      <link rel="stylesheet" href={assets.stylesheet} />
+      <script type="module" src={assets.script}></script>
+    </head>
+    <body>
+      <main class="shell">
+        <header class="topbar">
+          <div class="brand">
+            <img src={assets.icon} alt="" width="28" height="28" />
+            <span>Counter</span>
+          </div>
+          {/* Not a live region: it changes on every click; failures are announced by the error panel. */}
+          <p id="status" class="status" data-status="ready">
+            <span class="status-dot" aria-hidden="true"></span>
+            <span class="visually-hidden">Status: </span>
+            <span id="status-label">{STATUS_LABELS.ready}</span>
+          </p>
+        </header>
+
+        <section class="card hero" aria-labelledby="count-label">
+          <h1 id="count-label" class="eyebrow">
+            Current count
+          </h1>
+          <output id="count" class="count" aria-live="polite" aria-atomic="true" data-count={String(view.count)} data-size={countSize(formatCount(view.count))}>
+            {formatCount(view.count)}
+          </output>
+          <p class="meta">
+            <span>
+              last sequence <span id="last-sequence">#{view.last_sequence}</span>
+            </span>
+            <span id="realtime-note">{view.realtime_enabled ? 'live updates on' : 'live updates off'}</span>
+          </p>
+          <div class="steps" role="group" aria-label="Change the count by one">
+            <button id="decrement-one" type="button" class="button step" aria-label="Decrement by 1">
+              −1
+            </button>
+            <button id="reset" type="button" class="button step step-reset" aria-label="Reset to 0">
+              Reset
+            </button>
+            <button id="increment-one" type="button" class="button step step-up" aria-label="Increment by 1">
+              +1
+            </button>
+          </div>
+        </section>
+
+        <div id="error-panel" class="error-panel" role="alert" hidden>
+          <div>
+            <strong id="error-title">Something went wrong</strong>
+            <p id="error-message"></p>
+          </div>
+          <button id="error-dismiss" type="button" class="button button-quiet">
+            Dismiss
+          </button>
+        </div>
+
+        <div class="grid">
+          <Batch />
+          <Ledger view={view} />
+        </div>
+
+        <footer class="footer">
+          Event-sourced on a WebAssembly component · <a href="/api/get_counter_view">view JSON</a>
+        </footer>
+        <script id="initial-view" type="application/json" dangerouslySetInnerHTML={{ __html: scriptSafeJson(view) }}></script>
+      </main>
+    </body>
+  </html>
+);

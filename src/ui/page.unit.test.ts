@@ -1,0 +1,75 @@
+/** `GET /`: the server-rendered page with the current view, its assets and its security headers. */
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { StoreError } from '../errors.ts';
+import { executeCounterCommand } from '../counter/application/execute-command.ts';
+import { testCounterDeps } from '../counter/testing.ts';
+import { scriptSafeJson } from './page.tsx';
+import { PAGE_CSP, uiRoutes } from './routes.tsx';
+import type { StaticAsset } from './static-assets.ts';
+
+const asset = (name: string, file: string): StaticAsset => ({ name, file, hash: 'h', contentType: 'text/plain', encoding: 'utf8', data: '' });
+const ASSETS = [asset('app.js', 'app.aaa.js'), asset('styles.css', 'styles.bbb.css'), asset('icon.svg', 'icon.ccc.svg')];
+
+function setup() {
+  const deps = testCounterDeps();
+  const app = new Hono();
+  app.route('/', uiRoutes(deps, ASSETS));
+  return { app, deps };
+}
+
+describe('GET / (the counter page)', () => {
+  it('renders the current count, the ledger and the embedded view', async () => {
+    const { app, deps } = setup();
+    await executeCounterCommand(deps, { type: 'increment', amount: 1500 });
+    await executeCounterCommand(deps, { type: 'decrement', amount: 2734 });
+    const response = await app.request('/');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await response.text();
+    expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(html).toContain('data-count="-1234"');
+    expect(html).toContain('>\u22121\u2009234</output>');
+    expect(html.match(/<li class="event event-/g)).toHaveLength(2);
+    expect(html).toContain('<span class="event-seq">#2</span>');
+    expect(html).toContain('{&quot;amount&quot;:2734}');
+    const embedded = /<script id="initial-view" type="application\/json">(.*?)<\/script>/.exec(html)?.[1];
+    expect(JSON.parse(embedded ?? '')).toMatchObject({ count: -1234, last_sequence: 2, realtime_enabled: true });
+  });
+
+  it('links the hashed script, stylesheet and icon, and labels every control', async () => {
+    const { app } = setup();
+    const html = await (await app.request('/')).text();
+    expect(html).toContain('<script type="module" src="/pkg/app.aaa.js"></script>');
+    expect(html).toContain('<link rel="stylesheet" href="/pkg/styles.bbb.css"/>');
+    expect(html).toContain('<link rel="icon" type="image/svg+xml" href="/pkg/icon.ccc.svg"/>');
+    expect(html).toMatch(/<output id="count"[^>]*aria-live="polite"/);
+    for (const id of ['batch-range', 'batch-amount']) {
+      expect(html).toMatch(new RegExp(`<label[^>]*for="${id}"`));
+      expect(html).toContain(`<input id="${id}"`);
+    }
+  });
+
+  it('sends a strict CSP and no caching', async () => {
+    const { app } = setup();
+    const response = await app.request('/');
+    expect(response.headers.get('content-security-policy')).toBe(PAGE_CSP);
+    expect(PAGE_CSP).toContain("script-src 'self'");
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('answers a storage failure with the store error envelope', async () => {
+    const { app, deps } = setup();
+    deps.platform.faults.failAlways('readStream', new StoreError('unavailable', 'down'));
+    deps.platform.faults.failAlways('getDocument', new StoreError('unavailable', 'down'));
+    const response = await app.request('/');
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('store');
+  });
+
+  it('scriptSafeJson() cannot close the script element', () => {
+    const text = scriptSafeJson({ payload: '</script><script>alert(1)</script>&\u2028' });
+    expect(text).not.toMatch(/[<>&\u2028]/);
+    expect(JSON.parse(text)).toEqual({ payload: '</script><script>alert(1)</script>&\u2028' });
+  });
+});

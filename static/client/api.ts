@@ -1,0 +1,46 @@
+/**
+ * The server functions, called through Hono's typed RPC client generated from the server's route
+ * types (src/ui/server-functions.ts), and their outcomes as data the page can show.
+ */
+import { hc } from 'hono/client';
+import * as v from 'valibot';
+import type { CounterView } from '../../src/counter/application/view.ts';
+import type { ServerFunctionRoutes } from '../../src/ui/server-functions.ts';
+import { CounterViewSchema, ErrorEnvelopeSchema } from './view-schema.ts';
+
+const client = hc<ServerFunctionRoutes>(location.origin);
+
+export const serverFunctions = {
+  getCounterView: () => client.api.get_counter_view.$get(),
+  increment: (amount: number) => client.api.increment_count.$post({ json: { amount } }),
+  decrement: (amount: number) => client.api.decrement_count.$post({ json: { amount } }),
+  reset: () => client.api.reset_count.$post(),
+};
+
+export type Outcome =
+  | { ok: true; view: CounterView }
+  /** `serious`: the service or the network failed (not the caller's input). */
+  | { ok: false; code: string; message: string; serious: boolean };
+
+/** Waits for a server-function call and turns every result, including a network failure, into an Outcome. */
+export async function settle(call: () => Promise<Response>): Promise<Outcome> {
+  let response: Response;
+  let body: unknown;
+  try {
+    response = await call();
+    body = await response.json();
+  } catch {
+    return { ok: false, code: 'network', message: 'The server could not be reached. Check the connection and try again.', serious: true };
+  }
+  if (response.ok) {
+    const view = v.safeParse(CounterViewSchema, body);
+    if (view.success) return { ok: true, view: view.output };
+  } else {
+    const envelope = v.safeParse(ErrorEnvelopeSchema, body);
+    if (envelope.success) {
+      const { code, message } = envelope.output.error;
+      return { ok: false, code, message, serious: response.status >= 500 };
+    }
+  }
+  return { ok: false, code: 'internal', message: `Unexpected answer from the server (HTTP ${response.status}).`, serious: true };
+}

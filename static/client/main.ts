@@ -1,0 +1,65 @@
+/**
+ * The counter page's client: takes over the server-rendered page (src/ui/page.tsx),
+ * sends commands through the typed server functions, and follows the live stream.
+ */
+import { serverFunctions, settle, type Outcome } from './api.ts';
+import { bindBatch } from './batch.ts';
+import { findElements } from './elements.ts';
+import { connectLive } from './live.ts';
+import { hideError, renderStatus, renderView, showError } from './render.ts';
+import { StatusTracker } from './status.ts';
+import { ViewStore } from './view-store.ts';
+import { CounterViewSchema, parseJson } from './view-schema.ts';
+
+const el = findElements();
+const initial = parseJson(CounterViewSchema, el.initialView.textContent ?? '');
+if (!initial) throw new Error('the page carries no initial counter view');
+
+const store = new ViewStore(initial);
+store.onChange((view) => renderView(el, view, true));
+const status = new StatusTracker((s) => renderStatus(el, s));
+const batchAmount = bindBatch(el);
+
+/** Runs one server function: the answer updates the page at once (if newer than what is shown). */
+async function run(call: () => Promise<Response>): Promise<void> {
+  status.begin();
+  const outcome: Outcome = await settle(call);
+  status.end(!outcome.ok && outcome.serious);
+  if (outcome.ok) {
+    store.offer(outcome.view);
+    hideError(el);
+  } else {
+    showError(el, outcome);
+  }
+}
+
+el.incrementOne.addEventListener('click', () => void run(() => serverFunctions.increment(1)));
+el.decrementOne.addEventListener('click', () => void run(() => serverFunctions.decrement(1)));
+el.reset.addEventListener('click', () => void run(() => serverFunctions.reset()));
+el.batchIncrement.addEventListener('click', () => void run(() => serverFunctions.increment(batchAmount())));
+el.batchDecrement.addEventListener('click', () => void run(() => serverFunctions.decrement(batchAmount())));
+el.errorDismiss.addEventListener('click', () => hideError(el));
+
+// A page restored from the back/forward cache, or shown again without a live stream, may be stale.
+const refresh = (): void => void run(() => serverFunctions.getCounterView());
+window.addEventListener('pageshow', (event) => {
+  if (event.persisted) refresh();
+});
+
+renderView(el, store.current, false);
+if (store.current.realtime_enabled) {
+  connectLive(() => store.current.last_sequence, {
+    view: (next) => store.offer(next),
+    state: (state) => {
+      status.stream(state);
+      // The stream recovered: a failure it reported is over.
+      if (state === 'open' && el.errorPanel.dataset['code'] === 'stream') hideError(el);
+    },
+    failure: (message) => showError(el, { code: 'stream', message }),
+  });
+} else {
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') refresh();
+  });
+}
+document.documentElement.dataset['ready'] = 'true';

@@ -1,0 +1,69 @@
+/** Renders views, the status and failures into the server-rendered page (the same markup page.tsx makes). */
+import type { CounterView, EventLog } from '../../src/counter/application/view.ts';
+import { countSize, formatCount, ledgerRow, STATUS_LABELS, type UiStatus } from '../../src/ui/format.ts';
+import type { PageElements } from './elements.ts';
+
+const ERROR_TITLES: Record<string, string> = {
+  validation: 'Check the amount',
+  domain: 'Out of range',
+  concurrency: 'Busy, try again',
+  store: 'Storage unavailable',
+  network: 'Offline',
+  stream: 'Live updates interrupted',
+};
+
+function span(className: string, text: string): HTMLSpanElement {
+  const element = document.createElement('span');
+  element.className = className;
+  element.textContent = text;
+  return element;
+}
+
+function eventItem(event: EventLog): HTMLLIElement {
+  const row = ledgerRow(event);
+  const item = document.createElement('li');
+  item.className = `event event-${row.tone}`;
+  const time = document.createElement('time');
+  time.className = 'event-time';
+  time.dateTime = row.datetime;
+  time.textContent = row.time;
+  const payload = document.createElement('code');
+  payload.className = 'event-payload';
+  payload.textContent = row.payload;
+  item.append(span('event-type', row.label), span('event-seq', row.sequence), span('event-rev', row.revision), time, payload);
+  return item;
+}
+
+export function renderView(el: PageElements, view: CounterView, animate: boolean): void {
+  const shown = formatCount(view.count);
+  el.count.textContent = shown;
+  el.count.dataset['count'] = String(view.count);
+  el.count.dataset['size'] = countSize(shown);
+  el.lastSequence.textContent = `#${view.last_sequence}`;
+  el.realtimeNote.textContent = view.realtime_enabled ? 'live updates on' : 'live updates off';
+  el.ledger.replaceChildren(...view.latest_events.map(eventItem));
+  el.ledgerEmpty.hidden = view.latest_events.length > 0;
+  if (animate) {
+    // Restart the CSS pulse: remove, force a style flush, add again.
+    el.count.classList.remove('pulse');
+    void el.count.offsetWidth;
+    el.count.classList.add('pulse');
+  }
+}
+
+export function renderStatus(el: PageElements, status: UiStatus): void {
+  el.status.dataset['status'] = status;
+  el.statusLabel.textContent = STATUS_LABELS[status];
+}
+
+export function showError(el: PageElements, failure: { code: string; message: string }): void {
+  el.errorTitle.textContent = ERROR_TITLES[failure.code] ?? 'Something went wrong';
+  el.errorMessage.textContent = failure.message;
+  el.errorPanel.dataset['code'] = failure.code;
+  el.errorPanel.hidden = false;
+}
+
+export function hideError(el: PageElements): void {
+  el.errorPanel.hidden = true;
+  delete el.errorPanel.dataset['code'];
+}
