@@ -1,0 +1,4 @@
+import { Hono } from 'hono';
+export function providerRoutes(): Hono {
+  return new Hono();
+}
