@@ -8,16 +8,15 @@
  * "first" is the first call on an instance (key parsing, curve tables, cold code).
  * Prints a table and writes docs/bench-oauth-signatures.md.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exportJWK, exportPKCS8, generateKeyPair, SignJWT } from 'jose';
-import { freePort } from '../test/support/host-process.ts';
 import { requireTool } from '../test/support/tools.ts';
 import { buildProbe } from '../test/oauth/probe/build-probe.ts';
 import { timeOperation, type BenchInput } from '../test/oauth/probe/ops.ts';
 import { pureOps } from '../test/oauth/probe/pure-ops.ts';
 import { serveProbe } from '../test/oauth/probe/serve-probe.ts';
+import { wasmtimeServe } from '../test/oauth/probe/wasmtime-serve.ts';
 import { hostSignaturesImports } from './oauth-signatures/host-signatures.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -43,18 +42,6 @@ async function overHttp(url: string, input: BenchInput): Promise<{ firstMs: numb
   return (await response.json()) as { firstMs: number; msPerOp: number };
 }
 
-async function wasmtimeServe(wasm: string, path: string): Promise<{ url: string; stop(): void }> {
-  const port = await freePort();
-  const child = spawn(path, ['serve', '-S', 'cli=y', '--addr', `127.0.0.1:${port}`, wasm], { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    const onData = (c: Buffer) => c.toString().includes('Serving HTTP') && resolve();
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`wasmtime exited with ${code}`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
-}
-
 const rows: Row[] = [];
 const cases = await inputs();
 const fmt = (n: number) => (n < 1 ? n.toFixed(3) : n < 10 ? n.toFixed(2) : n.toFixed(1));
@@ -77,11 +64,11 @@ for (const [target, dir, extra] of [
 
 const wasmtime = requireTool('wasmtime');
 if (wasmtime) {
-  const served = await wasmtimeServe(pure.wasm, wasmtime.path);
+  const served = await wasmtimeServe(wasmtime.path, pure.wasm);
   try {
     for (const input of cases) rows.push({ target: '(c) pure JS in the guest, wasmtime serve', op: input.op, ...(await overHttp(served.url, input)) });
   } finally {
-    served.stop();
+    await served.stop();
   }
 }
 

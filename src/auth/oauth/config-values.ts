@@ -50,7 +50,7 @@ export class EnvReader {
     const value = this.raw(name) ?? fallback;
     if (value === undefined) return undefined;
     const parsed = v.safeParse(v.pipe(v.string(), v.url()), value);
-    const url = parsed.success && URL.canParse(value) ? new URL(value) : undefined;
+    const url = parsed.success ? parseUrl(value) : undefined;
     if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
       this.problem(name, 'must be an absolute http(s) URL');
       return undefined;
@@ -60,6 +60,15 @@ export class EnvReader {
       return undefined;
     }
     return url;
+  }
+}
+
+/** `new URL` without throwing (`URL.canParse` does not exist inside the component). */
+export function parseUrl(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
   }
 }
 
