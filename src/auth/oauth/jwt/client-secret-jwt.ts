@@ -41,6 +41,8 @@ export function signClientSecretJwt(input: ClientSecretJwtInput): { jwt: string;
 export interface ClientSecretSource {
   /** The current client secret, re-signed when it is within the refresh margin of expiry. */
   current(now?: number): string;
+  /** `exp` (seconds) of the secret `current` last returned */
+  expiresAt(): number;
 }
 
 /** A cached signer: parses the key once, signs on first use and again shortly before expiry. */
@@ -57,5 +59,6 @@ export function cachedClientSecretJwt(input: Omit<ClientSecretJwtInput, 'now'>):
       }
       return cached.jwt;
     },
+    expiresAt: () => cached?.expiresAt ?? 0,
   };
 }

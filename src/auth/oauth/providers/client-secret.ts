@@ -1,22 +1,30 @@
 /**
  * The client secret sent to the token endpoint: the configured secret (provider_a, provider_b),
- * the pre-generated JWT, or a JWT this guest instance signs and caches (provider_c).
+ * the pre-generated JWT, or a JWT signed here (provider_c), cached per guest instance and, when
+ * the caller passes a shared `secretCache`, across instances.
  */
 import type { ProviderSettings } from '../config.ts';
-import { cachedClientSecretJwt, type ClientSecretSource } from '../jwt/client-secret-jwt.ts';
+import { CLIENT_SECRET_REFRESH_MARGIN_SEC, cachedClientSecretJwt, type ClientSecretSource } from '../jwt/client-secret-jwt.ts';
+import type { SecretCache } from './types.ts';
 
 /** One signer per (team, key, client, audience) per guest instance: the key is parsed once. */
 const signers = new Map<string, ClientSecretSource>();
 
-export function clientSecretFor(settings: ProviderSettings, now: number): string {
+export function clientSecretFor(settings: ProviderSettings, now: number, shared?: SecretCache): string {
   const auth = settings.clientAuthentication;
   if (auth.kind !== 'signed_jwt') return auth.secret;
   const audience = settings.endpoints.issuer ?? '';
-  const key = JSON.stringify([auth.teamId, auth.keyId, settings.clientId, audience, auth.privateKeyPem.length]);
-  let signer = signers.get(key);
+  const cacheKey = `oauth-client-secret:${settings.id}:${auth.teamId}:${auth.keyId}:${settings.clientId}:${audience}`;
+  const cached = shared?.get(cacheKey);
+  if (cached) return cached;
+  let signer = signers.get(cacheKey);
   if (!signer) {
     signer = cachedClientSecretJwt({ teamId: auth.teamId, keyId: auth.keyId, clientId: settings.clientId, audience, privateKey: auth.privateKeyPem });
-    signers.set(key, signer);
+    signers.set(cacheKey, signer);
   }
-  return signer.current(now);
+  const secret = signer.current(now);
+  // Shared until the refresh margin before its expiry, so no instance sends an almost-expired secret.
+  const ttlMs = (signer.expiresAt() - Math.floor(now / 1000) - CLIENT_SECRET_REFRESH_MARGIN_SEC) * 1000;
+  if (shared && ttlMs > 0) shared.set(cacheKey, secret, ttlMs);
+  return secret;
 }

@@ -113,3 +113,19 @@ describe('provider_c', () => {
     expect(new URLSearchParams(await requests[0]!.text()).get('client_secret')).toBe('pre-generated');
   });
 });
+
+describe('clientSecretFor()', () => {
+  it('signs provider_c secrets once and shares them through the cache until the refresh margin', async () => {
+    const { clientSecretFor } = await import('./client-secret.ts');
+    const signer = await testSigner('ES256', 'KEY1');
+    const settings: ProviderSettings = { ...c, clientAuthentication: { kind: 'signed_jwt', teamId: 'TEAM1', keyId: 'KEY1', privateKeyPem: signer.pkcs8 } };
+    const store = new Map<string, { value: string; ttlMs: number }>();
+    const cache = { get: (k: string) => store.get(k)?.value, set: (k: string, value: string, ttlMs: number) => void store.set(k, { value, ttlMs }) };
+    const now = 1_800_000_000_000;
+    const first = clientSecretFor(settings, now, cache);
+    expect([...store.values()]).toEqual([{ value: first, ttlMs: 240_000 }]);
+    store.set([...store.keys()][0]!, { value: 'shared-by-another-instance', ttlMs: 1 });
+    expect(clientSecretFor(settings, now + 1000, cache)).toBe('shared-by-another-instance');
+    expect(clientSecretFor(b, now)).toBe('b-secret');
+  });
+});

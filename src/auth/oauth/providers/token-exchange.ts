@@ -23,7 +23,7 @@ export async function exchangeCode(settings: ProviderSettings, input: CallbackIn
     code: input.code,
     redirect_uri: settings.redirectUri,
     client_id: settings.clientId,
-    client_secret: clientSecretFor(settings, deps.now()),
+    client_secret: clientSecretFor(settings, deps.now(), deps.secretCache),
   });
   if (input.codeVerifier !== undefined) form.set('code_verifier', input.codeVerifier);
   return fetchJson(deps, 'token_exchange_failed', settings.endpoints.tokenUrl, {

@@ -35,6 +35,16 @@ export interface ProviderDeps {
   fetch: typeof fetch;
   /** milliseconds since the epoch */
   now(): number;
+  /**
+   * Optional store shared by all guest instances (the WIT key-value) for provider_c's signed
+   * client secret, so one instance signs and the others reuse it until shortly before expiry.
+   */
+  secretCache?: SecretCache;
+}
+
+export interface SecretCache {
+  get(key: string): string | undefined;
+  set(key: string, value: string, ttlMs: number): void;
 }
 
 export interface OAuthProvider {
