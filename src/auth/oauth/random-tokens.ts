@@ -16,10 +16,13 @@ export function randomToken(bytes = 32): string {
 export const generateState = (): string => randomToken();
 export const generateNonce = (): string => randomToken();
 
-/** Lowercase hex SHA-256 of a state: the key a state record is stored and looked up by. */
-export function hashState(state: string): string {
-  return Array.from(sha256(encoder.encode(state)), (b) => b.toString(16).padStart(2, '0')).join('');
+/** Lowercase hex SHA-256 of a string. */
+export function sha256Hex(value: string): string {
+  return Array.from(sha256(encoder.encode(value)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
+
+/** The key a state record is stored and looked up by (hex SHA-256 of the state). */
+export const hashState = (state: string): string => sha256Hex(state);
 
 /** A PKCE code verifier: 43 characters from the unreserved set (RFC 7636 §4.1). */
 export const generateCodeVerifier = (): string => randomToken();

@@ -3,6 +3,7 @@
  * the pre-generated JWT, or a JWT signed here (provider_c), cached per guest instance and, when
  * the caller passes a shared `secretCache`, across instances.
  */
+import { sha256Hex } from '../random-tokens.ts';
 import type { ProviderSettings } from '../config.ts';
 import { CLIENT_SECRET_REFRESH_MARGIN_SEC, cachedClientSecretJwt, type ClientSecretSource } from '../jwt/client-secret-jwt.ts';
 import type { SecretCache } from './types.ts';
@@ -14,7 +15,9 @@ export function clientSecretFor(settings: ProviderSettings, now: number, shared?
   const auth = settings.clientAuthentication;
   if (auth.kind !== 'signed_jwt') return auth.secret;
   const audience = settings.endpoints.issuer ?? '';
-  const cacheKey = `oauth-client-secret:${settings.id}:${auth.teamId}:${auth.keyId}:${settings.clientId}:${audience}`;
+  // A digest of the key (never the key) in the cache key: a replaced key gets a fresh secret.
+  const keyDigest = sha256Hex(auth.privateKeyPem).slice(0, 16);
+  const cacheKey = `oauth-client-secret:${settings.id}:${auth.teamId}:${auth.keyId}:${settings.clientId}:${audience}:${keyDigest}`;
   const cached = shared?.get(cacheKey);
   if (cached) return cached;
   let signer = signers.get(cacheKey);
