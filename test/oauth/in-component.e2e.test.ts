@@ -10,7 +10,10 @@ import { startOAuthFixture, type OAuthFixture } from '../support/oauth-provider/
 import { followAuthorization } from '../support/oauth-provider/follow-authorization.ts';
 import { requireTool } from '../support/tools.ts';
 import { buildProbe, type BuiltProbe } from './probe/build-probe.ts';
-import { serveProbe } from './probe/serve-probe.ts';
+import { startHost } from '../../host/app.ts';
+import { loadConfig } from '../../host/config.ts';
+import { jsonLogger } from '../../host/log.ts';
+import { freePort, tempDataDir } from '../support/host-process.ts';
 import { wasmtimeServe } from './probe/wasmtime-serve.ts';
 
 const wasmtime = requireTool('wasmtime');
@@ -24,8 +27,15 @@ beforeAll(async () => {
 }, 600_000);
 afterAll(() => fixture?.provider.stop());
 
+/** The project's host (host/app.ts startHost) serving the probe component instead of the service. */
+async function startNodeHost() {
+  const config = loadConfig(['--port', String(await freePort()), '--data-dir', tempDataDir('oauth-probe-'), '--instances-min', '1'], {});
+  const host = await startHost(config, {}, jsonLogger(() => {}), { componentDir: built.transpiled });
+  return { url: `http://127.0.0.1:${host.port}`, stop: () => host.stop() };
+}
+
 const runtimes = [
-  { name: 'Node host (JSPI, instance pool)', start: async () => serveProbe(built.transpiled), skip: false },
+  { name: 'Node host (JSPI, instance pool)', start: startNodeHost, skip: false },
   { name: 'wasmtime serve', start: async () => wasmtimeServe(wasmtime!.path, built.wasm), skip: !wasmtime },
 ];
 

@@ -1,5 +1,5 @@
 /**
- * Serves a probe component through the project's real Node host pieces (WASI imports, instance
+ * For the benchmark: serves a probe component through the real Node host pieces (WASI imports, instance
  * pool, HTTP server with JSPI), plus any extra imports (the benchmark's host signatures).
  */
 import { join } from 'node:path';
