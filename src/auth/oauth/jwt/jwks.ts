@@ -60,11 +60,14 @@ function toVerificationKey(raw: unknown): VerificationKey | undefined {
   return undefined;
 }
 
+/** Keys read from one JWKS at most: providers publish 2–4; this bounds key-validation work. */
+export const MAX_JWKS_KEYS = 32;
+
 /** Every usable key of a JWKS document (anything unparseable yields an empty list). */
 export function verificationKeys(jwks: unknown): VerificationKey[] {
   const parsed = v.safeParse(jwksSchema, jwks);
   if (!parsed.success) return [];
-  return parsed.output.keys.map(toVerificationKey).filter((k): k is VerificationKey => k !== undefined);
+  return parsed.output.keys.slice(0, MAX_JWKS_KEYS).map(toVerificationKey).filter((k): k is VerificationKey => k !== undefined);
 }
 
 /**

@@ -38,8 +38,11 @@ export interface IdTokenClaims extends JWTPayload {
 }
 
 const encoder = new TextEncoder();
+/** Bounds the work an oversized token can cause (real ID tokens are 1–2 KiB). */
+export const MAX_ID_TOKEN_LENGTH = 16 * 1024;
 
 function decodeParts(token: string) {
+  if (token.length > MAX_ID_TOKEN_LENGTH) throw rejectIdToken('malformed');
   const parts = token.split('.');
   // The signature may be empty (`alg: none`): that is refused below with its own reason.
   if (parts.length !== 3 || parts[0] === '' || parts[1] === '') throw rejectIdToken('malformed');

@@ -117,8 +117,10 @@ describe('verifyIdToken()', () => {
     }
   });
 
-  it('rejects malformed tokens', () => {
+  it('rejects malformed and oversized tokens', async () => {
     for (const token of ['a.b', 'x.y.z', '..', 'a.b.c.d']) expect(rejection(() => verifyIdToken(token, options))).toBe('malformed');
+    const huge = await signToken(rsa, claims({ padding: 'x'.repeat(17 * 1024) }));
+    expect(rejection(() => verifyIdToken(huge, options))).toBe('malformed');
   });
 
   it('ignores JWKS entries it cannot use (encryption keys, other curves, garbage)', async () => {
