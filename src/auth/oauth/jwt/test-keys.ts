@@ -1,0 +1,20 @@
+/** Test helpers (unit tests only): key pairs and signed tokens made with jose on Node's WebCrypto. */
+import { exportJWK, exportPKCS8, generateKeyPair, SignJWT, type JWK, type JWTPayload } from 'jose';
+
+export interface TestSigner {
+  alg: 'RS256' | 'ES256';
+  kid: string;
+  publicJwk: JWK;
+  privateKey: CryptoKey;
+  pkcs8: string;
+}
+
+export async function testSigner(alg: 'RS256' | 'ES256', kid: string): Promise<TestSigner> {
+  const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true });
+  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' };
+  return { alg, kid, publicJwk, privateKey, pkcs8: await exportPKCS8(privateKey) };
+}
+
+export async function signToken(signer: TestSigner, claims: JWTPayload, header: Record<string, unknown> = {}): Promise<string> {
+  return new SignJWT(claims).setProtectedHeader({ alg: signer.alg, kid: signer.kid, ...header }).sign(signer.privateKey);
+}

@@ -1,0 +1,33 @@
+/**
+ * Where to send the browser after sign-in: only a same-site relative path survives; anything that
+ * a browser could resolve to another origin falls back to `/dashboard` (open-redirect defence).
+ */
+
+export const DEFAULT_NEXT_PATH = '/dashboard';
+const MAX_LENGTH = 512;
+
+/** `next` when it is a safe same-site path (`/x`, `/x?y#z`), else `/dashboard`. */
+export function safeNextPath(next: string | null | undefined): string {
+  if (typeof next !== 'string' || next === '' || next.length > MAX_LENGTH) return DEFAULT_NEXT_PATH;
+  // One leading slash, then not a second slash or backslash ("//host", "/\host" are protocol-relative).
+  if (!next.startsWith('/') || next[1] === '/' || next[1] === '\\') return DEFAULT_NEXT_PATH;
+  // Backslashes (browsers read them as slashes) and control or whitespace characters anywhere.
+  if (/[\\\u0000-\u0020\u007f-\u009f\u2028\u2029]/.test(next)) return DEFAULT_NEXT_PATH;
+  // Encoded tricks: a decoded form must not start a second slash, hold a backslash, control char or scheme.
+  let decoded = next;
+  for (let i = 0; i < 3; i++) {
+    let once: string;
+    try {
+      once = decodeURIComponent(decoded);
+    } catch {
+      return DEFAULT_NEXT_PATH;
+    }
+    if (once === decoded) break;
+    decoded = once;
+    if (!decoded.startsWith('/') || decoded[1] === '/' || /[\\\u0000-\u001f\u007f]/.test(decoded)) return DEFAULT_NEXT_PATH;
+  }
+  // Resolving against a dummy origin must keep that origin (catches anything the rules above missed).
+  const resolved = new URL(next, 'https://same-site.invalid');
+  if (resolved.origin !== 'https://same-site.invalid') return DEFAULT_NEXT_PATH;
+  return `${resolved.pathname}${resolved.search}${resolved.hash}`;
+}

@@ -1,0 +1,78 @@
+/**
+ * Builds an OAuth probe component exactly as scripts/build.ts builds the service (esbuild →
+ * componentize-js 0.23 → jco transpile with JSPI), into build/oauth-probe/<variant>/. Skipped
+ * when the inputs did not change. Used by test/oauth/*.component.test.ts and the benchmark.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { componentize } from '@bytecodealliance/componentize-js';
+import { build } from 'esbuild';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const WASI = '0.2.12';
+
+export type ProbeVariant = 'pure' | 'capability';
+
+const VARIANTS: Record<ProbeVariant, { entry: string; world: string }> = {
+  pure: { entry: 'pure-entry.ts', world: 'standalone' },
+  capability: { entry: 'capability-entry.ts', world: 'signatures-probe' },
+};
+
+/** The waiting WASI imports scripts/build.ts also makes suspending (outgoing HTTP waits on poll). */
+const ASYNC_IMPORTS = [
+  `wasi:io/poll@${WASI}#poll`,
+  `wasi:io/poll@${WASI}#[method]pollable.block`,
+  ...['input-stream.blocking-read', 'input-stream.blocking-skip', 'output-stream.blocking-flush', 'output-stream.blocking-write-and-flush', 'output-stream.blocking-write-zeroes-and-flush', 'output-stream.blocking-splice'].map(
+    (m) => `wasi:io/streams@${WASI}#[method]${m}`,
+  ),
+];
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => join(dir, f))
+    .filter((f) => statSync(f).isFile() && !/\.test\.tsx?$/.test(f))
+    .sort();
+}
+
+export interface BuiltProbe {
+  /** the component file (for wasmtime) */
+  wasm: string;
+  /** jco transpile output (for the Node host) */
+  transpiled: string;
+}
+
+export async function buildProbe(variant: ProbeVariant): Promise<BuiltProbe> {
+  const { entry, world } = VARIANTS[variant];
+  const out = join(ROOT, 'build', 'oauth-probe', variant);
+  const wasm = join(out, 'component.wasm');
+  const transpiled = join(out, 'transpiled');
+  const inputs = [...files(join(ROOT, 'src')), ...files(join(ROOT, 'test', 'oauth', 'probe')), ...files(join(ROOT, 'wit')), join(ROOT, 'package-lock.json')];
+  const hash = createHash('sha256').update(variant);
+  for (const f of inputs) hash.update(f).update(readFileSync(f));
+  const digest = hash.digest('hex');
+  const stamp = join(out, 'stamp');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest && existsSync(join(transpiled, 'component.js'))) return { wasm, transpiled };
+
+  // Build next to the final place, then swap in: parallel test files never see half a build.
+  const staging = `${out}.${process.pid}.tmp`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  const bundle = join(staging, 'bundle.js');
+  await build({
+    entryPoints: [join(import.meta.dirname, entry)], bundle: true, format: 'esm', platform: 'neutral', target: 'es2022',
+    mainFields: ['module', 'main'], external: ['wasi:*', 'app:*'], outfile: bundle, logLevel: 'warning',
+  });
+  const { component } = await componentize({ sourcePath: bundle, witPath: join(ROOT, 'wit'), worldName: world });
+  writeFileSync(join(staging, 'component.wasm'), component);
+  execFileSync(join(ROOT, 'node_modules', '.bin', 'jco'), [
+    'transpile', join(staging, 'component.wasm'), '-o', join(staging, 'transpiled'), '--name', 'component', '--quiet', '--no-typescript', '--no-wasi-shim',
+    '--instantiation', 'async', '--async-mode', 'jspi', '--async-imports', ...ASYNC_IMPORTS, '--async-exports', `wasi:http/incoming-handler@${WASI}#handle`,
+  ], { stdio: ['ignore', 'ignore', 'inherit'] });
+  writeFileSync(join(staging, 'stamp'), digest);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(join(out, '..'), { recursive: true });
+  renameSync(staging, out);
+  return { wasm, transpiled };
+}
