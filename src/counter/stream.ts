@@ -37,6 +37,8 @@ class CounterStream {
   #lastSent: number;
   #subscription: Subscription | undefined;
   #subscribeFailedAt = -Infinity;
+  /** Set while realtime fails and the stream re-reads on an interval instead. */
+  #degraded = false;
   #closed = false;
   #greeted = false;
   #lastWrite = 0;
@@ -114,6 +116,7 @@ class CounterStream {
       subscription.close();
       this.#subscription = undefined;
       this.#subscribeFailedAt = platform.now();
+      this.#degraded = true;
       await platform.sleep(Math.min(pollMs * 2, maxMs));
     }
   }
@@ -125,10 +128,15 @@ class CounterStream {
     if (platform.now() - this.#subscribeFailedAt < 3_000) return undefined;
     try {
       this.#subscription = platform.pubsub.subscribe(realtime.channel);
+      if (this.#degraded) {
+        this.#degraded = false;
+        platform.logger.log('info', 'realtime subscription restored; back to push', { code: 'realtime_resubscribed' });
+      }
       return this.#subscription;
     } catch {
       platform.logger.log('warn', 'realtime subscribe failed; re-reading the store on an interval', { code: 'realtime_subscribe_failed' });
       this.#subscribeFailedAt = platform.now();
+      this.#degraded = true;
       return undefined;
     }
   }

@@ -218,6 +218,28 @@ describe.runIf(reachable)('redis pub/sub', () => {
     }, 10_000);
   });
 
+  it('a dropped connection interrupts every listener once, and available is false until it is back', async () => {
+    const proxy = await startTcpProxy(targetOf(REDIS_URL, 6379));
+    proxies.push(proxy);
+    const b = host({ url: proxy.url(REDIS_URL) });
+    expect(b.available).toBe(true); // nothing known yet: (un)subscribes wait for the connection
+    let interruptions = 0;
+    b.listen('x', () => undefined, () => interruptions++);
+    b.listen('y', () => undefined, () => interruptions++);
+    await b.subscribed();
+    expect(b.available).toBe(true);
+
+    await proxy.cut();
+    await until(() => interruptions === 2);
+    expect(b.available).toBe(false);
+    await sleep(500); // failed reconnect attempts do not interrupt again
+    expect(interruptions).toBe(2);
+
+    await proxy.restore();
+    await until(() => b.available, 10_000);
+    expect(interruptions).toBe(2);
+  });
+
   it('close() stops delivery and makes publish fail', async () => {
     const a = host();
     const b = host();
