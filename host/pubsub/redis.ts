@@ -39,6 +39,7 @@ export interface RedisPubSub extends PubSubBackend {
   subscribed(): Promise<void>;
   /** The number of channels with at least one listener in this instance. */
   readonly channelCount: number;
+  readonly available: boolean;
 }
 
 interface Listener {
