@@ -8,7 +8,11 @@
  * interval until it subscribes again. `subscribe` fails `unavailable` while the broker is down,
  * and otherwise returns once the broker confirmed the subscription (a message published after
  * `subscribe` returned is never missed for want of a SUBSCRIBE still in flight).
+ *
+ * A pending `next` also returns none early when the client of the response this guest is
+ * streaming went away (exchange-scope.ts): the guest then writes, sees the body closed and ends.
  */
+import { ClientWatch } from '../exchange-scope.ts';
 import { StorageFailure } from '../storage/errors.ts';
 import { describeError, type HostLogger } from '../log.ts';
 import type { PubSubBackend } from '../pubsub/types.ts';
@@ -21,6 +25,8 @@ export const SUBSCRIBE_TIMEOUT_MS = 2_000;
 const interrupted = () => StorageFailure.unavailable('the realtime subscription was interrupted; re-subscribe');
 
 export function pubsubImports(backend: PubSubBackend, logger: HostLogger) {
+  const clients = new ClientWatch();
+
   class Subscription {
     readonly #queue: string[] = [];
     #waiter: ((outcome: string | undefined | StorageFailure) => void) | undefined;
@@ -55,8 +61,11 @@ export function pubsubImports(backend: PubSubBackend, logger: HostLogger) {
       if (timeoutMs === 0) return undefined;
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => this.#wake(undefined), timeoutMs);
+        // The client of this guest's response left: return early, so the guest writes and finds out.
+        const unwatch = clients.watch(() => this.#wake(undefined));
         this.#waiter = (outcome) => {
           clearTimeout(timer);
+          unwatch();
           if (outcome instanceof StorageFailure) reject(outcome);
           else resolve(outcome);
         };

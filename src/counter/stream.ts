@@ -21,6 +21,8 @@ export const STREAM_PATH = '/api/counter/stream';
 export const KEEPALIVE_MS = 15_000;
 const RETRY_HINT_MS = 1_000;
 const DEFAULT_POLL_MS = 500;
+/** A pub/sub wait that returns without a message this much before its timeout ended early on purpose. */
+const EARLY_RETURN_SLACK_MS = 100;
 const encoder = new TextEncoder();
 
 export function dataFrame(view: CounterView): string {
@@ -67,11 +69,16 @@ class CounterStream {
         await this.#deps.platform.sleep(KEEPALIVE_MS - silentFor);
         continue;
       }
-      await this.#wait(KEEPALIVE_MS - silentFor);
+      const woken = await this.#wait(KEEPALIVE_MS - silentFor);
       const frame = this.#refresh();
       if (frame) {
         this.#lastWrite = now();
         return frame;
+      }
+      if (woken === 'check-client') {
+        // A write is the only way to learn the client left; it then fails and the stream ends.
+        this.#lastWrite = now();
+        return ': keepalive\n\n';
       }
     }
   }
@@ -96,18 +103,25 @@ class CounterStream {
     }
   }
 
-  /** Waits for a wake-up (pub/sub) or an interval (polling, or pub/sub failing), at most `maxMs`. */
-  async #wait(maxMs: number): Promise<void> {
+  /**
+   * Waits for a wake-up (pub/sub) or an interval (polling, or pub/sub failing), at most `maxMs`.
+   * 'check-client': the wait ended early without a message, which is how the host says the
+   * client of this response may be gone.
+   */
+  async #wait(maxMs: number): Promise<'check-client' | undefined> {
     const { realtime, platform } = this.#deps;
     const pollMs = realtime.pollIntervalMs ?? DEFAULT_POLL_MS;
-    if (realtime.delivery === 'polling') return platform.sleep(Math.min(pollMs, maxMs));
+    if (realtime.delivery === 'polling') return void (await platform.sleep(Math.min(pollMs, maxMs)));
     const fresh = this.#subscription === undefined;
     const subscription = this.#subscribe();
-    if (!subscription) return platform.sleep(Math.min(pollMs * 2, maxMs));
+    if (!subscription) return void (await platform.sleep(Math.min(pollMs * 2, maxMs)));
     // Just subscribed: re-read once, so a change committed before the subscription is not missed.
-    if (fresh) return;
+    if (fresh) return undefined;
     try {
-      subscription.next(Math.max(1, Math.min(maxMs, KEEPALIVE_MS)));
+      const timeoutMs = Math.max(1, Math.min(maxMs, KEEPALIVE_MS));
+      const started = platform.now();
+      const message = subscription.next(timeoutMs);
+      if (message === undefined && platform.now() - started < timeoutMs - EARLY_RETURN_SLACK_MS) return 'check-client';
     } catch (error) {
       platform.logger.log('warn', 'realtime wait failed; re-reading the store on an interval', {
         code: 'realtime_subscribe_failed',
@@ -119,6 +133,7 @@ class CounterStream {
       this.#degraded = true;
       await platform.sleep(Math.min(pollMs * 2, maxMs));
     }
+    return undefined;
   }
 
   #subscribe(): Subscription | undefined {
