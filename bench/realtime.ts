@@ -85,6 +85,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 
 interface StreamsResult {
+  /** POST latency of the same commands before any stream is open: the part of the delivery time that is not fan-out. */
+  commandAlone: number[];
   openSeconds: number;
   rssIdle: number;
   rssOpen: number;
@@ -92,6 +94,17 @@ interface StreamsResult {
   medianFrame: number[];
   getBefore: LoadResult;
   getDuring: LoadResult;
+  /** Again after the streams closed: tells the streams' cost from the machine's load drifting. */
+  getAfter: LoadResult;
+}
+
+async function timedCommands(url: string, count: number, each: (sequence: number, started: number) => Promise<void>): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    const sequence = await increment(url);
+    await each(sequence, started);
+    await sleep(200);
+  }
 }
 
 async function benchStreams(): Promise<StreamsResult> {
@@ -103,6 +116,8 @@ async function benchStreams(): Promise<StreamsResult> {
     await increment(host.url);
     const getSpec = { url: `${host.url}/api/counter/view`, method: 'GET' as const, concurrency: CONCURRENCY, durationMs: DURATION_MS, warmupMs: 1000 };
     const getBefore = await runLoad(getSpec);
+    const commandAlone: number[] = [];
+    await timedCommands(host.url, COMMANDS, async (_sequence, started) => void commandAlone.push(performance.now() - started));
     const rssIdle = rssMiB(host.pid);
 
     const openStart = performance.now();
@@ -117,17 +132,17 @@ async function benchStreams(): Promise<StreamsResult> {
 
     const lastFrame: number[] = [];
     const medianFrame: number[] = [];
-    for (let i = 0; i < COMMANDS; i++) {
-      const started = performance.now();
-      const sequence = await increment(host.url);
+    await timedCommands(host.url, COMMANDS, async (sequence, started) => {
       const arrivals = await Promise.all(clients.map((client) => client.arrival(sequence)));
       const latencies = arrivals.map((at) => at - started).sort((a, b) => a - b);
       lastFrame.push(latencies.at(-1)!);
       medianFrame.push(percentile(latencies, 50));
-      await sleep(200);
-    }
+    });
     const getDuring = await runLoad(getSpec);
-    return { openSeconds, rssIdle, rssOpen, lastFrame, medianFrame, getBefore, getDuring };
+    for (const client of clients.splice(0)) client.close();
+    await sleep(2000); // the guests notice their clients left and return to the pool
+    const getAfter = await runLoad(getSpec);
+    return { commandAlone, openSeconds, rssIdle, rssOpen, lastFrame, medianFrame, getBefore, getDuring, getAfter };
   } finally {
     for (const client of clients) client.close();
     agent.destroy();
@@ -187,12 +202,14 @@ if (parts.includes('streams')) {
   const sortedLast = [...s.lastFrame].sort((a, b) => a - b);
   const sortedMedian = [...s.medianFrame].sort((a, b) => a - b);
   const perStream = (s.rssOpen - s.rssIdle) / CLIENTS;
+  const sortedAlone = [...s.commandAlone].sort((a, b) => a - b);
   const p99Last = percentile(sortedLast, 99);
   sections.push(
     `One host (SQLite, realtime local), ${CLIENTS} concurrent SSE clients, ${COMMANDS} commands:\n\n` +
       [
         '| measure | value | goal |',
         '|---|---:|---:|',
+        `| POST increment alone, no streams open, p50 / p99 | ${fmt(percentile(sortedAlone, 50))} / ${fmt(percentile(sortedAlone, 99))} ms | |`,
         `| open ${CLIENTS} streams (${OPEN_BATCH} at a time) | ${fmt(s.openSeconds, 1)} s | |`,
         `| host RSS before streams | ${fmt(s.rssIdle)} MiB | |`,
         `| host RSS with ${CLIENTS} streams open | ${fmt(s.rssOpen)} MiB | |`,
@@ -202,7 +219,8 @@ if (parts.includes('streams')) {
         `| command → median client's frame, p50 | ${fmt(percentile(sortedMedian, 50))} ms | |`,
         `| GET /api/counter/view p99, no streams (c=${CONCURRENCY}) | ${fmt(s.getBefore.p99, 1)} ms | |`,
         `| GET /api/counter/view p99, ${CLIENTS} streams open (c=${CONCURRENCY}) | ${fmt(s.getDuring.p99, 1)} ms | ≤ 50 ms ${s.getDuring.p99 <= 50 ? '✓' : '✗'} |`,
-        `| GET /api/counter/view req/s, no streams / ${CLIENTS} open | ${fmt(s.getBefore.throughput)} / ${fmt(s.getDuring.throughput)} | |`,
+        `| GET /api/counter/view p99, after the streams closed (c=${CONCURRENCY}) | ${fmt(s.getAfter.p99, 1)} ms | |`,
+        `| GET /api/counter/view req/s: before / ${CLIENTS} open / after | ${fmt(s.getBefore.throughput)} / ${fmt(s.getDuring.throughput)} / ${fmt(s.getAfter.throughput)} | |`,
       ].join('\n'),
   );
 }
