@@ -170,7 +170,10 @@ class CounterStream {
       }
       return this.#subscription;
     } catch {
-      platform.logger.log('warn', 'realtime subscribe failed; re-reading the store on an interval', { code: 'realtime_subscribe_failed' });
+      // Logged once per outage, not at every retry (hundreds of streams retry every few seconds).
+      if (!this.#degraded) {
+        platform.logger.log('warn', 'realtime subscribe failed; re-reading the store on an interval', { code: 'realtime_subscribe_failed' });
+      }
       this.#subscribeFailedAt = platform.now();
       this.#degraded = true;
       return undefined;
