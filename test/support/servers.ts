@@ -11,7 +11,7 @@ import { deletePrefixed } from '../../host/storage/redis/index.ts';
 
 export const POSTGRES_URL = withDefaultUser(process.env['POSTGRES_URL'] ?? 'postgres://127.0.0.1:5432/test');
 export const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-export const inCi = !['', '0', 'false'].includes((process.env['CI'] ?? '').toLowerCase());
+export { inCi } from './tools.ts';
 
 async function postgresAnswers(): Promise<string | undefined> {
   const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
