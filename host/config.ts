@@ -10,7 +10,7 @@ interface OptionSpec {
   env: string;
   default: string;
   allowed?: readonly string[];
-  kind?: 'port' | 'count' | 'url' | 'text';
+  kind?: 'port' | 'count' | 'url' | 'identifier' | 'text';
   help: string;
 }
 
@@ -23,6 +23,7 @@ export const OPTIONS = {
   transport: { env: 'TRANSPORT', default: 'http', allowed: ['http', 'grpc', 'both'], help: 'what the port serves' },
   realtime: { env: 'REALTIME', default: 'local', allowed: ['off', 'local', 'polling', 'redis'], help: 'live-update mode' },
   'postgres-url': { env: 'POSTGRES_URL', default: 'postgres://127.0.0.1:5432/test', kind: 'url', help: 'PostgreSQL connection URL' },
+  'postgres-schema': { env: 'POSTGRES_SCHEMA', default: 'wasi_app', kind: 'identifier', help: 'PostgreSQL schema holding every table of this project' },
   'redis-url': { env: 'REDIS_URL', default: 'redis://127.0.0.1:6379', kind: 'url', help: 'Redis connection URL' },
   'redis-channel': { env: 'REDIS_CHANNEL', default: 'counter-events', help: 'pub/sub channel for counter updates' },
   'redis-prefix': { env: 'REDIS_PREFIX', default: 'wasi-app:', help: 'prefix of every Redis key this project writes' },
@@ -42,6 +43,7 @@ export interface HostConfig {
   transport: Allowed<'transport'>;
   realtime: Allowed<'realtime'>;
   postgresUrl: string;
+  postgresSchema: string;
   redisUrl: string;
   redisChannel: string;
   redisPrefix: string;
@@ -58,6 +60,8 @@ const schemas = {
   port: v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(65535)),
   count: v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(0)),
   url: v.pipe(v.string(), v.url()),
+  // A PostgreSQL identifier used unquoted-safe: at most 63 bytes, else PostgreSQL truncates it.
+  identifier: v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/)),
   text: v.pipe(v.string(), v.minLength(1)),
 };
 
@@ -74,7 +78,7 @@ function resolve(name: OptionName, flags: Record<string, string | undefined>, en
   }
   const result = v.safeParse(schemas[spec.kind ?? 'text'], raw);
   if (!result.success) {
-    const expected = spec.kind === 'port' ? 'a port number 0-65535' : spec.kind === 'count' ? 'a non-negative integer' : spec.kind === 'url' ? 'an absolute URL' : 'a non-empty value';
+    const expected = spec.kind === 'port' ? 'a port number 0-65535' : spec.kind === 'count' ? 'a non-negative integer' : spec.kind === 'url' ? 'an absolute URL' : spec.kind === 'identifier' ? 'a plain identifier (letters, digits, _ or $; 1-63 characters, not starting with a digit)' : 'a non-empty value';
     throw new ConfigError(`invalid value for --${name} (${spec.env}) from ${source}: expected ${expected}`);
   }
   return result.output;
@@ -99,6 +103,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     transport: get('transport') as HostConfig['transport'],
     realtime: get('realtime') as HostConfig['realtime'],
     postgresUrl: get('postgres-url') as string,
+    postgresSchema: get('postgres-schema') as string,
     redisUrl: get('redis-url') as string,
     redisChannel: get('redis-channel') as string,
     redisPrefix: get('redis-prefix') as string,

@@ -2,19 +2,10 @@
  * `npm start`: the Node host CLI. Exit codes: 0 after a clean shutdown, 1 on a start failure,
  * 2 on invalid configuration.
  */
-import { existsSync } from 'node:fs';
-import { parseEnv } from 'node:util';
-import { readFileSync } from 'node:fs';
 import { ConfigError, helpText, loadConfig } from './config.ts';
 import { startHost } from './app.ts';
+import { loadDotEnv } from './dotenv.ts';
 import { describeError, jsonLogger } from './log.ts';
-
-/** Reads `.env` for local runs; variables already set in the environment win. */
-function loadDotEnv(path = '.env'): void {
-  if (!existsSync(path)) return;
-  const parsed = parseEnv(readFileSync(path, 'utf8'));
-  for (const [key, value] of Object.entries(parsed)) if (process.env[key] === undefined) process.env[key] = value;
-}
 
 const logger = jsonLogger();
 const argv = process.argv.slice(2);

@@ -4,6 +4,7 @@
  * instances are reused because a fresh one is slow until its inline caches warm up.
  * An instance that trapped is discarded: its state can no longer be trusted.
  */
+import { runInExchange } from './exchange-scope.ts';
 import { describeError, type HostLogger } from './log.ts';
 
 export interface GuestInstance {
@@ -55,7 +56,8 @@ export class InstancePool {
     this.#busy++;
     let healthy = true;
     try {
-      await fn(instance);
+      // Imports the guest calls during this exchange can reach its scope (exchange-scope.ts).
+      await runInExchange(() => fn(instance));
     } catch (error) {
       healthy = false;
       throw error;

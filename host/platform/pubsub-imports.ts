@@ -2,60 +2,104 @@
  * The app:platform/pubsub import over a PubSubBackend. A subscription queues messages that
  * arrive while the guest is busy; `next` resolves with the first queued message or after the
  * timeout, so a waiting guest suspends (JSPI) instead of holding the thread.
+ *
+ * When the broker connection drops, a subscription is interrupted: its pending and later `next`
+ * calls fail `unavailable`, so the guest knows wake-ups may be lost and re-reads the store on an
+ * interval until it subscribes again. `subscribe` fails `unavailable` while the broker is down,
+ * and otherwise returns once the broker confirmed the subscription (a message published after
+ * `subscribe` returned is never missed for want of a SUBSCRIBE still in flight).
+ *
+ * A pending `next` also returns none early when the client of the response this guest is
+ * streaming went away (exchange-scope.ts): the guest then writes, sees the body closed and ends.
  */
+import { ClientWatch } from '../exchange-scope.ts';
 import { StorageFailure } from '../storage/errors.ts';
 import { describeError, type HostLogger } from '../log.ts';
 import type { PubSubBackend } from '../pubsub/types.ts';
 
 /** Bound on queued messages per subscription: they are wake-ups, older ones add nothing. */
 const MAX_QUEUED = 64;
+/** How long `subscribe` waits for the broker to confirm before failing `unavailable`. */
+export const SUBSCRIBE_TIMEOUT_MS = 2_000;
+
+const interrupted = () => StorageFailure.unavailable('the realtime subscription was interrupted; re-subscribe');
 
 export function pubsubImports(backend: PubSubBackend, logger: HostLogger) {
+  const clients = new ClientWatch();
+
   class Subscription {
     readonly #queue: string[] = [];
-    #waiter: ((message: string | undefined) => void) | undefined;
+    #waiter: ((outcome: string | undefined | StorageFailure) => void) | undefined;
+    #interrupted = false;
     readonly #stop: () => void;
 
     constructor(channel: string) {
-      this.#stop = backend.listen(channel, (message) => {
-        if (this.#waiter) {
-          const wake = this.#waiter;
-          this.#waiter = undefined;
-          wake(message);
-          return;
-        }
-        this.#queue.push(message);
-        if (this.#queue.length > MAX_QUEUED) this.#queue.shift();
-      });
+      this.#stop = backend.listen(
+        channel,
+        (message) => {
+          if (this.#waiter) return this.#wake(message);
+          this.#queue.push(message);
+          if (this.#queue.length > MAX_QUEUED) this.#queue.shift();
+        },
+        () => {
+          this.#interrupted = true;
+          this.#wake(interrupted());
+        },
+      );
+    }
+
+    #wake(outcome: string | undefined | StorageFailure): void {
+      const wake = this.#waiter;
+      this.#waiter = undefined;
+      wake?.(outcome);
     }
 
     next(timeoutMs: number): string | undefined | Promise<string | undefined> {
       const queued = this.#queue.shift();
       if (queued !== undefined) return queued;
+      if (this.#interrupted) throw interrupted();
       if (timeoutMs === 0) return undefined;
-      return new Promise((resolve) => {
-        const timer = setTimeout(() => {
-          this.#waiter = undefined;
-          resolve(undefined);
-        }, timeoutMs);
-        this.#waiter = (message) => {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => this.#wake(undefined), timeoutMs);
+        // The client of this guest's response left: return early, so the guest writes and finds out.
+        const unwatch = clients.watch(() => this.#wake(undefined));
+        this.#waiter = (outcome) => {
           clearTimeout(timer);
-          resolve(message);
+          unwatch();
+          if (outcome instanceof StorageFailure) reject(outcome);
+          else resolve(outcome);
         };
       });
     }
 
     [Symbol.dispose](): void {
       this.#stop();
-      this.#waiter?.(undefined);
-      this.#waiter = undefined;
+      this.#wake(undefined);
+    }
+  }
+
+  async function confirmed(subscription: Subscription): Promise<Subscription> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), SUBSCRIBE_TIMEOUT_MS)));
+    try {
+      if ((await Promise.race([backend.subscribed!(), timedOut])) === 'timeout') {
+        subscription[Symbol.dispose]();
+        throw StorageFailure.unavailable('the realtime broker did not confirm the subscription in time');
+      }
+      return subscription;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
   return {
     'app:platform/pubsub': {
       Subscription,
-      subscribe: (channel: string) => new Subscription(channel),
+      subscribe: (channel: string): Subscription | Promise<Subscription> => {
+        if (backend.available === false) throw StorageFailure.unavailable('the realtime broker is unavailable');
+        const subscription = new Subscription(channel);
+        return backend.subscribed === undefined ? subscription : confirmed(subscription);
+      },
       publish: (channel: string, message: string): void | Promise<void> => {
         const fail = (error: unknown): never => {
           logger.log('warn', 'publish failed', { code: 'realtime_publish_failed', error: describeError(error) });

@@ -10,7 +10,10 @@
  *   queues its (un)subscribe commands while disconnected, reconnects with a capped backoff, and
  *   ioredis re-subscribes every channel after a reconnect (`autoResubscribe`). Messages sent
  *   while it was disconnected are lost: the WIT promises best effort only, and subscribers treat
- *   messages as wake-ups and re-read the durable store.
+ *   messages as wake-ups and re-read the durable store. When the connection drops, every
+ *   listener's `onInterrupted` is called (its subscription then fails, and the guest's stream
+ *   falls back to re-reading the store on an interval), and `available` stays false until the
+ *   subscriber is connected again.
  */
 import type { Redis } from 'ioredis';
 import { StorageFailure } from '../storage/errors.ts';
@@ -36,10 +39,12 @@ export interface RedisPubSub extends PubSubBackend {
   subscribed(): Promise<void>;
   /** The number of channels with at least one listener in this instance. */
   readonly channelCount: number;
+  readonly available: boolean;
 }
 
 interface Listener {
   readonly onMessage: (message: string) => void;
+  readonly onInterrupted: (() => void) | undefined;
 }
 
 export function redisPubSub(options: RedisPubSubOptions): RedisPubSub {
@@ -58,6 +63,9 @@ export function redisPubSub(options: RedisPubSubOptions): RedisPubSub {
   publisher.on('ready', () => (publisherWasReady = true));
 
   let subscriber: Redis | undefined;
+  /** True from the subscriber's first 'ready' until its connection drops; again after it is back. */
+  let subscriberUp = false;
+  let subscriberWasUp = false;
   const listeners = new Map<string, Set<Listener>>();
   const pending = new Set<Promise<unknown>>();
   let closed = false;
@@ -85,6 +93,19 @@ export function redisPubSub(options: RedisPubSubOptions): RedisPubSub {
     }
   }
 
+  /** Tells every listener that messages may have been lost while the connection was down. */
+  function interruptAll(): void {
+    for (const set of listeners.values()) {
+      for (const listener of [...set]) {
+        try {
+          listener.onInterrupted?.();
+        } catch (error) {
+          onError(error);
+        }
+      }
+    }
+  }
+
   function subscriberConnection(): Redis {
     if (subscriber !== undefined) return subscriber;
     subscriber = createRedisClient(options.url, connection, {
@@ -101,6 +122,15 @@ export function redisPubSub(options: RedisPubSubOptions): RedisPubSub {
       commandTimeout: undefined,
     });
     subscriber.on('message', (channel: string, message: string) => deliver(channel, message));
+    subscriber.on('ready', () => {
+      subscriberUp = subscriberWasUp = true;
+    });
+    // 'close' fires for every failed reconnect attempt too: only the drop itself interrupts.
+    subscriber.on('close', () => {
+      if (!subscriberUp) return;
+      subscriberUp = false;
+      if (!closed) interruptAll();
+    });
     return subscriber;
   }
 
@@ -126,6 +156,11 @@ export function redisPubSub(options: RedisPubSubOptions): RedisPubSub {
       return listeners.size;
     },
 
+    get available() {
+      // Before the first connection there is nothing to report: (un)subscribes wait in the queue.
+      return !closed && (subscriberUp || !subscriberWasUp);
+    },
+
     async publish(channel, message) {
       if (closed) throw StorageFailure.unavailable('redis pub/sub is closed');
       // Only right after start is it worth waiting: later, "not ready" means Redis is down.
@@ -140,11 +175,11 @@ export function redisPubSub(options: RedisPubSubOptions): RedisPubSub {
       }
     },
 
-    listen(channel, onMessage) {
+    listen(channel, onMessage, onInterrupted) {
       if (closed) throw StorageFailure.unavailable('redis pub/sub is closed');
       const name = prefix + channel;
       // A fresh object per call: the same callback listening twice counts twice.
-      const listener: Listener = { onMessage };
+      const listener: Listener = { onMessage, onInterrupted };
       let set = listeners.get(name);
       if (set === undefined) {
         set = new Set();

@@ -2,7 +2,15 @@
 export interface PubSubBackend {
   readonly name: string;
   publish(channel: string, message: string): void | Promise<void>;
-  /** Calls `onMessage` for every message on `channel` until the returned function is called. */
-  listen(channel: string, onMessage: (message: string) => void): () => void;
+  /**
+   * Calls `onMessage` for every message on `channel` until the returned function is called.
+   * `onInterrupted` is called when the broker connection drops: messages may have been lost
+   * and none arrive until it is back, so a listener should stop relying on them.
+   */
+  listen(channel: string, onMessage: (message: string) => void, onInterrupted?: () => void): () => void;
+  /** False while the broker connection is known to be down (a new listener would hear nothing). */
+  readonly available?: boolean;
+  /** Resolves once every (un)subscribe issued so far reached the broker. */
+  subscribed?(): Promise<void>;
   close(): void | Promise<void>;
 }

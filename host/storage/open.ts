@@ -14,6 +14,7 @@ export async function openStorage(config: HostConfig, logger: HostLogger): Promi
     case 'postgres':
       return openPostgresStorage({
         url: config.postgresUrl,
+        schema: config.postgresSchema,
         onPoolError: (error: unknown) => logger.log('warn', 'a PostgreSQL connection failed', { code: 'store', error: describeError(error) }),
       });
     case 'redis':

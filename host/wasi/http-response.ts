@@ -4,6 +4,7 @@
  * `response-outparam.set`; body bytes follow as the guest writes them; `outgoing-body.finish`
  * ends the response with optional trailers.
  */
+import { currentExchange } from '../exchange-scope.ts';
 import { Fields, type FieldEntry } from './http-fields.ts';
 import { OutputStream, type ByteSink } from './io.ts';
 
@@ -108,6 +109,7 @@ export class OutgoingResponse {
   send(target: ResponseTarget): void {
     const sink = target.start(this.#status, this.#headers.entries());
     (this.#body ??= new OutgoingBody()).pending.attach(sink);
+    currentExchange()?.attach(sink);
   }
 }
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../support/host-process.ts';
 import { counterFrame, openSse } from '../support/sse.ts';
 
-// Open streams end only at the grace period on shutdown (a closed client is noticed at the next write).
+// Open streams end only at the grace period on shutdown (in polling and off modes a closed client is noticed at the next write).
 const SHORT_GRACE = ['--shutdown-grace-ms', '500'];
 
 const increment = (url: string, amount = 1) =>

@@ -7,11 +7,11 @@
  * except under CI=true where it fails.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, connect as tcpConnect, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { redisPubSub, type RedisPubSub, type RedisPubSubOptions } from '../../host/pubsub/redis.ts';
 import { StorageFailure } from '../../host/storage/errors.ts';
+import { startTcpProxy, targetOf, type TcpProxy } from '../support/tcp-proxy.ts';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
@@ -47,62 +47,12 @@ async function until(check: () => boolean | Promise<boolean>, ms = 5_000): Promi
   }
 }
 
-/** A TCP proxy in front of Redis: `cut()` drops every connection and refuses new ones; `restore()` listens again. */
-interface Proxy {
-  readonly url: string;
-  cut(): Promise<void>;
-  restore(): Promise<void>;
-}
-
-async function startProxy(targetUrl: string): Promise<Proxy> {
-  const target = new URL(targetUrl);
-  const sockets = new Set<Socket>();
-  function handle(client: Socket): void {
-    const upstream = tcpConnect(Number(target.port || 6379), target.hostname);
-    sockets.add(client);
-    sockets.add(upstream);
-    client.pipe(upstream);
-    upstream.pipe(client);
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    client.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
-  }
-  const listen = (server: Server, port: number) =>
-    new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => resolve());
-    });
-  let server: Server | undefined = createServer(handle);
-  await listen(server, 0);
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    async cut() {
-      const current = server;
-      server = undefined;
-      const closed = current === undefined ? Promise.resolve() : new Promise<void>((resolve) => current.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
-      sockets.clear();
-      await closed;
-    },
-    async restore() {
-      server = createServer(handle);
-      await listen(server, port);
-    },
-  };
-}
-
 describe.runIf(reachable)('redis pub/sub', () => {
   const PREFIX = `test:pubsub-redis:${randomUUID()}:`;
   const admin = reachable ? new Redis(REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
   admin?.on('error', () => undefined);
   const opened: RedisPubSub[] = [];
-  const proxies: Proxy[] = [];
+  const proxies: TcpProxy[] = [];
 
   function host(options: Partial<RedisPubSubOptions> = {}): RedisPubSub {
     const pubsub = redisPubSub({ url: REDIS_URL, prefix: PREFIX, ...options });
@@ -226,10 +176,10 @@ describe.runIf(reachable)('redis pub/sub', () => {
   });
 
   it('after Redis comes back, publishing works again and the subscriber resubscribes by itself', async () => {
-    const proxy = await startProxy(REDIS_URL);
+    const proxy = await startTcpProxy(targetOf(REDIS_URL, 6379));
     proxies.push(proxy);
     const a = host(); // direct
-    const b = host({ url: proxy.url }); // behind the proxy
+    const b = host({ url: proxy.url(REDIS_URL) }); // behind the proxy
     const heard: string[] = [];
     b.listen('live', (m) => heard.push(m));
     await b.subscribed();
@@ -266,6 +216,28 @@ describe.runIf(reachable)('redis pub/sub', () => {
         return false;
       }
     }, 10_000);
+  });
+
+  it('a dropped connection interrupts every listener once, and available is false until it is back', async () => {
+    const proxy = await startTcpProxy(targetOf(REDIS_URL, 6379));
+    proxies.push(proxy);
+    const b = host({ url: proxy.url(REDIS_URL) });
+    expect(b.available).toBe(true); // nothing known yet: (un)subscribes wait for the connection
+    let interruptions = 0;
+    b.listen('x', () => undefined, () => interruptions++);
+    b.listen('y', () => undefined, () => interruptions++);
+    await b.subscribed();
+    expect(b.available).toBe(true);
+
+    await proxy.cut();
+    await until(() => interruptions === 2);
+    expect(b.available).toBe(false);
+    await sleep(500); // failed reconnect attempts do not interrupt again
+    expect(interruptions).toBe(2);
+
+    await proxy.restore();
+    await until(() => b.available, 10_000);
+    expect(interruptions).toBe(2);
   });
 
   it('close() stops delivery and makes publish fail', async () => {

@@ -10,7 +10,7 @@
  * except under CI, where it fails.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, connect, type Server, type Socket } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { StorageFailure } from '../../host/storage/errors.ts';
@@ -25,6 +25,7 @@ import {
   type PostgresStorageOptions,
 } from '../../host/storage/postgres/index.ts';
 import { runStorageContract } from './contract.ts';
+import { startTcpProxy, targetOf } from '../support/tcp-proxy.ts';
 
 const URL_ = withDefaultUser(process.env['POSTGRES_URL'] ?? 'postgres://127.0.0.1:5432/test');
 const CI = !['', '0', 'false'].includes((process.env['CI'] ?? '').toLowerCase());
@@ -78,47 +79,6 @@ async function failureOf(call: () => unknown): Promise<StorageFailure> {
 }
 
 const event = (eventType: string, payload = '{}') => ({ eventType, payload, metadata: '{}' });
-
-/** A TCP forwarder to the real server that can "crash" (drop every connection, refuse new ones) and come back. */
-function tcpProxy(target: { host: string; port: number }) {
-  const sockets = new Set<Socket>();
-  let server: Server | undefined;
-  let port = 0;
-  return {
-    get port() {
-      return port;
-    },
-    async start(): Promise<void> {
-      const listening = createServer((client) => {
-        const upstream = connect(target.port, target.host);
-        sockets.add(client).add(upstream);
-        const drop = () => {
-          client.destroy();
-          upstream.destroy();
-          sockets.delete(client);
-          sockets.delete(upstream);
-        };
-        for (const socket of [client, upstream]) socket.on('error', drop).on('close', drop);
-        client.pipe(upstream).pipe(client);
-      });
-      await new Promise<void>((resolve, reject) => {
-        listening.once('error', reject);
-        listening.listen(port, '127.0.0.1', () => resolve());
-      });
-      const address = listening.address();
-      if (address === null || typeof address === 'string') throw new Error('proxy has no port');
-      port = address.port;
-      server = listening;
-    },
-    async stop(): Promise<void> {
-      const listening = server;
-      server = undefined;
-      for (const socket of sockets) socket.destroy();
-      sockets.clear();
-      if (listening !== undefined) await new Promise<void>((resolve) => listening.close(() => resolve()));
-    },
-  };
-}
 
 if (unreachable !== undefined) {
   describe('postgres backend', () => {
@@ -337,21 +297,16 @@ if (unreachable !== undefined) {
     });
 
     it('survives the server going away and recovers by itself when it returns', async () => {
-      const target = new URL(URL_);
-      const proxy = tcpProxy({ host: target.hostname || '127.0.0.1', port: Number(target.port || 5432) });
-      await proxy.start();
+      const proxy = await startTcpProxy(targetOf(URL_, 5432));
       const poolErrors: Error[] = [];
       try {
-        const viaProxy = new URL(URL_);
-        viaProxy.hostname = '127.0.0.1';
-        viaProxy.port = String(proxy.port);
-        const storage = await open({ url: viaProxy.href, onPoolError: (error) => poolErrors.push(error) });
+        const storage = await open({ url: proxy.url(URL_), onPoolError: (error) => poolErrors.push(error) });
         await storage.reset();
         await storage.events.append('s', { tag: 'no-stream' }, [event('before')]);
         await storage.keyValue.set('ns', 'k', 'v', undefined);
 
         // The server goes away: every connection drops, new ones are refused.
-        await proxy.stop();
+        await proxy.cut();
         await expect.poll(() => poolErrors.length).toBeGreaterThan(0);
         for (const call of [
           () => storage.events.append('s', { tag: 'any' }, [event('lost')]),
@@ -364,12 +319,12 @@ if (unreachable !== undefined) {
         }
 
         // It comes back on the same address: the pool reconnects on its own.
-        await proxy.start();
+        await proxy.restore();
         expect(await storage.events.headSequence()).toBe(1n);
         expect(await storage.keyValue.get('ns', 'k')).toBe('v');
         expect((await storage.events.append('s', { tag: 'exact', val: 1n }, [event('after')]))[0]?.sequence).toBe(2n);
       } finally {
-        await proxy.stop();
+        await proxy.close();
       }
     });
 

@@ -9,7 +9,6 @@
  * except under CI=true where it fails.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, connect as tcpConnect, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { StorageFailure, type PlatformError } from '../../host/storage/errors.ts';
@@ -23,6 +22,7 @@ import {
   type RedisStorageOptions,
 } from '../../host/storage/redis/index.ts';
 import { runStorageContract } from './contract.ts';
+import { startTcpProxy, targetOf, type TcpProxy } from '../support/tcp-proxy.ts';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
@@ -76,87 +76,6 @@ async function eventually<T>(call: () => Promise<T>, ms = 10_000): Promise<T> {
   }
 }
 
-/**
- * A TCP proxy in front of Redis: `cut()` drops every connection and refuses new ones (Redis
- * "goes away"), `restore()` listens again on the same port, `stall()` stops forwarding bytes
- * (a hung server or a black-holed network) until `unstall()`.
- */
-interface Proxy {
-  readonly url: string;
-  cut(): Promise<void>;
-  restore(): Promise<void>;
-  stall(): void;
-  unstall(): void;
-  close(): Promise<void>;
-}
-
-async function startProxy(targetUrl: string): Promise<Proxy> {
-  const target = new URL(targetUrl);
-  const sockets = new Set<Socket>();
-  let stalled = false;
-  let held: (() => void)[] = [];
-
-  function pipe(from: Socket, to: Socket): void {
-    from.on('data', (chunk: Buffer) => {
-      if (stalled) held.push(() => to.write(chunk));
-      else to.write(chunk);
-    });
-  }
-
-  function handle(client: Socket): void {
-    const upstream = tcpConnect(Number(target.port || 6379), target.hostname);
-    sockets.add(client);
-    sockets.add(upstream);
-    pipe(client, upstream);
-    pipe(upstream, client);
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    client.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
-  }
-
-  const listen = (server: Server, port: number) =>
-    new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => resolve());
-    });
-  const stop = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
-
-  let server: Server | undefined = createServer(handle);
-  await listen(server, 0);
-  const port = (server.address() as AddressInfo).port;
-
-  const cut = async () => {
-    const closing = server === undefined ? Promise.resolve() : stop(server);
-    server = undefined;
-    stalled = false;
-    held = [];
-    for (const socket of sockets) socket.destroy();
-    sockets.clear();
-    await closing;
-  };
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    cut,
-    async restore() {
-      server = createServer(handle);
-      await listen(server, port);
-    },
-    stall() {
-      stalled = true;
-    },
-    unstall() {
-      stalled = false;
-      for (const send of held.splice(0)) send();
-    },
-    close: cut,
-  };
-}
-
 describe.runIf(reachable)('redis storage', () => {
   const admin = reachable ? new Redis(REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
   admin?.on('error', () => undefined);
@@ -181,7 +100,7 @@ describe.runIf(reachable)('redis storage', () => {
   describe('redis backend specifics', () => {
     const opened: RedisStorage[] = [];
     const planted: string[] = [];
-    const proxies: Proxy[] = [];
+    const proxies: TcpProxy[] = [];
 
     async function open(options: Partial<RedisStorageOptions> = {}): Promise<RedisStorage> {
       const storage = await openRedisStorage({ url: REDIS_URL, prefix: PREFIX, ...options });
@@ -189,8 +108,8 @@ describe.runIf(reachable)('redis storage', () => {
       return storage;
     }
 
-    async function proxy(): Promise<Proxy> {
-      const started = await startProxy(REDIS_URL);
+    async function proxy(): Promise<TcpProxy> {
+      const started = await startTcpProxy(targetOf(REDIS_URL, 6379));
       proxies.push(started);
       return started;
     }
@@ -304,7 +223,7 @@ describe.runIf(reachable)('redis storage', () => {
 
     it('fails unavailable at once while Redis is away, and recovers by itself when it returns', async () => {
       const p = await proxy();
-      const s = await open({ url: p.url });
+      const s = await open({ url: p.url(REDIS_URL) });
       await s.reset();
       await s.events.append('s', { tag: 'no-stream' }, [event('a')]);
 
@@ -327,7 +246,7 @@ describe.runIf(reachable)('redis storage', () => {
 
     it('a call in flight when the connection drops fails unavailable and is not replayed', async () => {
       const p = await proxy();
-      const s = await open({ url: p.url });
+      const s = await open({ url: p.url(REDIS_URL) });
       await s.reset();
       p.stall();
       const pending = failure(() => s.events.append('s', { tag: 'any' }, [event('lost')]));
@@ -345,7 +264,7 @@ describe.runIf(reachable)('redis storage', () => {
 
     it('a reply that never comes fails unavailable after the command timeout', async () => {
       const p = await proxy();
-      const s = await open({ url: p.url, commandTimeoutMs: 300 });
+      const s = await open({ url: p.url(REDIS_URL), commandTimeoutMs: 300 });
       p.stall();
       const started = Date.now();
       expect(await failure(() => s.events.headSequence())).toMatchObject({ tag: 'unavailable' });

@@ -1,4 +1,5 @@
 /** The CounterView and EventLog shapes returned by every surface, and how they are read. */
+import * as v from 'valibot';
 import type { RecordedEvent } from '../../platform/ports.ts';
 
 export interface EventLog {
@@ -40,4 +41,31 @@ export function toEventLog(event: RecordedEvent): EventLog {
 export function encodeRealtimeMessage(view: CounterView): string {
   const message: RealtimeMessage = { view, last_sequence: view.last_sequence };
   return JSON.stringify(message);
+}
+
+const eventLogSchema = v.object({
+  sequence: v.number(),
+  event_type: v.string(),
+  revision: v.number(),
+  payload: v.string(),
+  recorded_at: v.string(),
+});
+const realtimeMessageSchema = v.object({
+  view: v.object({
+    count: v.number(),
+    latest_events: v.array(eventLogSchema),
+    last_sequence: v.number(),
+    realtime_enabled: v.boolean(),
+  }),
+  last_sequence: v.number(),
+});
+
+/** The view a realtime message carries, or undefined if it is not one (a wake-up only, then). */
+export function decodeRealtimeMessage(text: string): CounterView | undefined {
+  try {
+    const parsed = v.safeParse(realtimeMessageSchema, JSON.parse(text));
+    return parsed.success ? parsed.output.view : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -42,6 +42,13 @@ export class MemoryPubSub implements PubSub {
     for (const subscription of this.#subscribers.get(channel) ?? []) subscription.queue.push(message);
   }
 
+  /** The queue of the first subscription to `channel` (tests replace what it will receive). */
+  queueOf(channel: string): string[] {
+    const subscription = this.#subscribers.get(channel)?.[0];
+    if (subscription === undefined) throw new Error(`nothing subscribed to ${channel}`);
+    return subscription.queue;
+  }
+
   subscribe(channel: string): Subscription {
     this.#faults.enter('subscribe');
     checkName('channel', channel);

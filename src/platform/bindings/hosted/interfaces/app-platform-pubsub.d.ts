@@ -14,7 +14,9 @@ declare module 'app:platform/pubsub@0.1.0' {
     private constructor();
     /**
     * Waits up to `timeout-ms` for the next message; none on timeout.
-    * Asynchronous on the host: a waiting guest holds no thread.
+    * Asynchronous on the host: a waiting guest holds no thread. May return none before the
+    * timeout when the host wants the guest to check on its caller (the client of the response
+    * it is streaming went away): a write then fails and the guest can stop.
     */
     next(timeoutMs: number): string | undefined;
     [Symbol.dispose](): void;

@@ -1,0 +1,244 @@
+/**
+ * `npm run bench:realtime`: what live updates cost on one host, and increment throughput per
+ * storage backend, in one run.
+ *
+ *  1. One host (SQLite, realtime local), N concurrent SSE clients (default 500): time to open
+ *     them, host RSS before and with them open, time from one command to the LAST client's frame
+ *     (p50/p99 over several commands), and REST GET p99 without streams and while they are open.
+ *  2. POST increment throughput at concurrency 16 on SQLite, PostgreSQL (a random schema) and
+ *     Redis (a random prefix).
+ *
+ * Prints the tables and writes docs/bench-realtime.md.
+ *
+ *   node bench/realtime.ts [--clients 500] [--commands 20] [--duration-ms 3000] [--only streams,throughput]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { freePort, tempDataDir } from '../test/support/host-process.ts';
+import { isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../test/support/servers.ts';
+import { percentile, runLoad, type LoadResult } from './load.ts';
+import { openBenchSse, type BenchSseClient } from './sse-clients.ts';
+
+const root = join(import.meta.dirname, '..');
+const { values } = parseArgs({
+  options: {
+    clients: { type: 'string', default: '500' },
+    commands: { type: 'string', default: '20' },
+    'duration-ms': { type: 'string', default: '3000' },
+    only: { type: 'string', default: 'streams,throughput' },
+  },
+});
+const CLIENTS = Number(values.clients);
+const COMMANDS = Number(values.commands);
+const DURATION_MS = Number(values['duration-ms']);
+const CONCURRENCY = 16;
+/** Streams are opened this many at a time (a fresh guest instance is created for each). */
+const OPEN_BATCH = 25;
+const parts = values.only.split(',');
+
+interface Host {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+async function startHost(args: string[]): Promise<Host> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [join(root, 'host', 'main.ts'), '--port', String(port), '--data-dir', tempDataDir('bench-rt-'), ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('host_listening')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`host exited with ${code}`)));
+  });
+  child.stdout!.resume();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
+  };
+}
+
+/** Resident set size of a process in MiB (Linux /proc). */
+function rssMiB(pid: number): number {
+  const match = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : NaN;
+}
+
+async function increment(url: string): Promise<number> {
+  const response = await fetch(`${url}/api/counter/increment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' });
+  if (response.status !== 200) throw new Error(`increment answered ${response.status}`);
+  return ((await response.json()) as { last_sequence: number }).last_sequence;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+
+interface StreamsResult {
+  /** POST latency of the same commands before any stream is open: the part of the delivery time that is not fan-out. */
+  commandAlone: number[];
+  openSeconds: number;
+  rssIdle: number;
+  rssOpen: number;
+  lastFrame: number[];
+  medianFrame: number[];
+  getBefore: LoadResult;
+  getDuring: LoadResult;
+  /** Again after the streams closed: tells the streams' cost from the machine's load drifting. */
+  getAfter: LoadResult;
+}
+
+async function timedCommands(url: string, count: number, each: (sequence: number, started: number) => Promise<void>): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    const sequence = await increment(url);
+    await each(sequence, started);
+    await sleep(200);
+  }
+}
+
+async function benchStreams(): Promise<StreamsResult> {
+  // Each open stream holds one guest instance: the pool must allow all of them, plus room for REST.
+  const host = await startHost(['--instances-min', '4', '--instances-max', String(CLIENTS + 64), '--shutdown-grace-ms', '100']);
+  const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+  const clients: BenchSseClient[] = [];
+  try {
+    await increment(host.url);
+    const getSpec = { url: `${host.url}/api/counter/view`, method: 'GET' as const, concurrency: CONCURRENCY, durationMs: DURATION_MS, warmupMs: 1000 };
+    const getBefore = await runLoad(getSpec);
+    const commandAlone: number[] = [];
+    await timedCommands(host.url, COMMANDS, async (_sequence, started) => void commandAlone.push(performance.now() - started));
+    const rssIdle = rssMiB(host.pid);
+
+    const openStart = performance.now();
+    while (clients.length < CLIENTS) {
+      const batch = Array.from({ length: Math.min(OPEN_BATCH, CLIENTS - clients.length) }, () => openBenchSse(`${host.url}/api/counter/stream`, agent));
+      clients.push(...batch);
+      await Promise.all(batch.map((client) => client.opened));
+    }
+    const openSeconds = (performance.now() - openStart) / 1000;
+    await sleep(1000); // let every stream reach its pub/sub wait
+    const rssOpen = rssMiB(host.pid);
+
+    const lastFrame: number[] = [];
+    const medianFrame: number[] = [];
+    await timedCommands(host.url, COMMANDS, async (sequence, started) => {
+      const arrivals = await Promise.all(clients.map((client) => client.arrival(sequence)));
+      const latencies = arrivals.map((at) => at - started).sort((a, b) => a - b);
+      lastFrame.push(latencies.at(-1)!);
+      medianFrame.push(percentile(latencies, 50));
+    });
+    const getDuring = await runLoad(getSpec);
+    for (const client of clients.splice(0)) client.close();
+    await sleep(2000); // the guests notice their clients left and return to the pool
+    const getAfter = await runLoad(getSpec);
+    return { commandAlone, openSeconds, rssIdle, rssOpen, lastFrame, medianFrame, getBefore, getDuring, getAfter };
+  } finally {
+    for (const client of clients) client.close();
+    agent.destroy();
+    await host.stop();
+  }
+}
+
+interface ThroughputRow {
+  backend: string;
+  concurrency: number;
+  result: LoadResult;
+}
+
+async function benchThroughput(): Promise<ThroughputRow[]> {
+  const rows: ThroughputRow[] = [];
+  const unavailable = await sharedServers();
+  const servers = isolation('bench');
+  const backends: Array<{ backend: string; args: string[] }> = [{ backend: 'sqlite', args: ['--db', 'sqlite'] }];
+  if (unavailable === undefined) {
+    backends.push(
+      { backend: 'postgres', args: ['--db', 'postgres', '--postgres-url', POSTGRES_URL, '--postgres-schema', servers.schema()] },
+      { backend: 'redis', args: ['--db', 'redis', '--redis-url', REDIS_URL, '--redis-prefix', servers.prefix()] },
+    );
+  } else {
+    console.error(`skipping postgres and redis: ${unavailable}`);
+  }
+  try {
+    for (const { backend, args } of backends) {
+      const host = await startHost([...args, '--instances-min', '4']);
+      try {
+        // c=1: the cost of one command; c=16: writers racing on the one counter stream.
+        for (const concurrency of [1, CONCURRENCY]) {
+          const result = await runLoad({
+            url: `${host.url}/api/counter/increment`,
+            method: 'POST',
+            body: '{"amount":1}',
+            headers: { 'content-type': 'application/json' },
+            concurrency,
+            durationMs: DURATION_MS,
+            warmupMs: 1000,
+          });
+          rows.push({ backend, concurrency, result });
+        }
+      } finally {
+        await host.stop();
+      }
+    }
+  } finally {
+    await servers.cleanup();
+  }
+  return rows;
+}
+
+const sections: string[] = [];
+if (parts.includes('streams')) {
+  const s = await benchStreams();
+  const sortedLast = [...s.lastFrame].sort((a, b) => a - b);
+  const sortedMedian = [...s.medianFrame].sort((a, b) => a - b);
+  const perStream = (s.rssOpen - s.rssIdle) / CLIENTS;
+  const sortedAlone = [...s.commandAlone].sort((a, b) => a - b);
+  const p99Last = percentile(sortedLast, 99);
+  sections.push(
+    `One host (SQLite, realtime local), ${CLIENTS} concurrent SSE clients, ${COMMANDS} commands:\n\n` +
+      [
+        '| measure | value | goal |',
+        '|---|---:|---:|',
+        `| POST increment alone, no streams open, p50 / p99 | ${fmt(percentile(sortedAlone, 50))} / ${fmt(percentile(sortedAlone, 99))} ms | |`,
+        `| open ${CLIENTS} streams (${OPEN_BATCH} at a time) | ${fmt(s.openSeconds, 1)} s | |`,
+        `| host RSS before streams | ${fmt(s.rssIdle)} MiB | |`,
+        `| host RSS with ${CLIENTS} streams open | ${fmt(s.rssOpen)} MiB | |`,
+        `| RSS per open stream (one guest instance each) | ${fmt(perStream, 1)} MiB | |`,
+        `| command → last client's frame, p50 | ${fmt(percentile(sortedLast, 50))} ms | |`,
+        `| command → last client's frame, p99 | ${fmt(p99Last)} ms | ≤ 1000 ms ${p99Last <= 1000 ? '✓' : '✗'} |`,
+        `| command → median client's frame, p50 | ${fmt(percentile(sortedMedian, 50))} ms | |`,
+        `| GET /api/counter/view p99, no streams (c=${CONCURRENCY}) | ${fmt(s.getBefore.p99, 1)} ms | |`,
+        `| GET /api/counter/view p99, ${CLIENTS} streams open (c=${CONCURRENCY}) | ${fmt(s.getDuring.p99, 1)} ms | ≤ 50 ms ${s.getDuring.p99 <= 50 ? '✓' : '✗'} |`,
+        `| GET /api/counter/view p99, after the streams closed (c=${CONCURRENCY}) | ${fmt(s.getAfter.p99, 1)} ms | |`,
+        `| GET /api/counter/view req/s: before / ${CLIENTS} open / after | ${fmt(s.getBefore.throughput)} / ${fmt(s.getDuring.throughput)} / ${fmt(s.getAfter.throughput)} | |`,
+      ].join('\n'),
+  );
+}
+if (parts.includes('throughput')) {
+  const rows = await benchThroughput();
+  sections.push(
+    `POST /api/counter/increment per backend, ${DURATION_MS} ms measured after 1 s warm-up, realtime local:\n\n` +
+      [
+        '| backend | concurrency | req/s | p50 ms | p99 ms | errors |',
+        '|---|---:|---:|---:|---:|---:|',
+        ...rows.map((r) => `| ${r.backend} | ${r.concurrency} | ${fmt(r.result.throughput)} | ${fmt(r.result.p50, 1)} | ${fmt(r.result.p99, 1)} | ${r.result.errors} |`),
+      ].join('\n'),
+  );
+}
+
+const report = `${sections.join('\n\n')}\n\nEverything on one 2-core machine shared with other work; the load generator and the ${CLIENTS} clients compete with the host for the same cores.\n`;
+console.log(report);
+if (parts.includes('streams') && parts.includes('throughput')) {
+  mkdirSync(join(root, 'docs'), { recursive: true });
+  writeFileSync(join(root, 'docs', 'bench-realtime.md'), `# Realtime benchmark (npm run bench:realtime)\n\nMeasured ${new Date().toISOString().slice(0, 10)}.\n\n${report}`);
+}

@@ -1,0 +1,63 @@
+/**
+ * Many light SSE clients for benchmarks: raw node:http connections (one socket each) that only
+ * track the highest `id:` received and when each id first arrived.
+ */
+import http from 'node:http';
+
+export interface BenchSseClient {
+  /** Resolves at the first frame (the retry hint): the stream is open and its guest is running. */
+  readonly opened: Promise<void>;
+  /** Resolves with the arrival time (performance.now()) of the first frame with id ≥ `sequence`. */
+  arrival(sequence: number): Promise<number>;
+  close(): void;
+}
+
+export function openBenchSse(url: string, agent: http.Agent): BenchSseClient {
+  let highest = -1;
+  const waiters: Array<{ sequence: number; resolve: (at: number) => void }> = [];
+  let markOpen: () => void = () => undefined;
+  let failOpen: (error: Error) => void = () => undefined;
+  const opened = new Promise<void>((resolve, reject) => {
+    markOpen = resolve;
+    failOpen = reject;
+  });
+  const request = http.get(url, { agent, headers: { accept: 'text/event-stream' } }, (response) => {
+    if (response.statusCode !== 200) {
+      failOpen(new Error(`stream answered ${response.statusCode}`));
+      response.resume();
+      return;
+    }
+    let buffer = '';
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      const at = performance.now();
+      buffer += chunk;
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        markOpen();
+        const id = /^id: (\d+)$/m.exec(frame);
+        if (id) highest = Math.max(highest, Number(id[1]));
+      }
+      for (let i = waiters.length - 1; i >= 0; i--) {
+        const waiter = waiters[i]!;
+        if (highest >= waiter.sequence) {
+          waiters.splice(i, 1);
+          waiter.resolve(at);
+        }
+      }
+    });
+    response.on('error', () => undefined);
+  });
+  request.on('error', (error) => failOpen(error));
+  return {
+    opened,
+    arrival(sequence) {
+      return new Promise((resolve) => waiters.push({ sequence, resolve }));
+    },
+    close() {
+      request.destroy();
+    },
+  };
+}
