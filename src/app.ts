@@ -2,7 +2,8 @@
  * The application's single HTTP entry point, in routing order:
  * 1. gRPC detection (when the host supports gRPC and transport is grpc or both)
  * 2. transport grpc: every other request gets a plain-text 404
- * 3. REST  4. the stream  5. static files, UI and server functions.
+ * 3. REST  4. the stream  5. the auth service (API and pages)  6. static files, UI and server functions.
+ * `GET /api/health` answers 200 once the configuration is valid: the host probes it at start.
  */
 import { Hono } from 'hono';
 import type { AppConfig } from './config.ts';
@@ -11,6 +12,7 @@ import { counterRestRoutes } from './counter/rest.ts';
 import { counterStreamRoutes } from './counter/stream.ts';
 import { errorResponse, notFoundResponse } from './counter/http-errors.ts';
 import { AppError } from './errors.ts';
+import { authRoutes, buildAuthDeps } from './auth/index.ts';
 
 export const GRPC_MODE_NOT_FOUND =
   'This component runs in gRPC mode: only gRPC requests are served here. Use the gRPC endpoint (content type application/grpc).';
@@ -24,6 +26,8 @@ export function buildApp(platform: Platform, config: AppConfig): Hono {
       delivery: config.realtime === 'polling' ? ('polling' as const) : ('pubsub' as const),
     },
   };
+  // Validated before any route exists: a misconfiguration fails every request, and the start.
+  const auth = buildAuthDeps(platform, config.env);
   const app = new Hono();
 
   if (config.transport === 'grpc') {
@@ -32,6 +36,8 @@ export function buildApp(platform: Platform, config: AppConfig): Hono {
 
   app.route('/', counterRestRoutes(deps));
   app.route('/', counterStreamRoutes(deps));
+  app.route('/', authRoutes(auth));
+  app.get('/api/health', (c) => c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' }));
 
   app.notFound((c) => notFoundResponse(c));
   app.onError((error, c) => errorResponse(c, AppError.from(error), platform.logger));
