@@ -5,6 +5,7 @@
  * No provider-specific rewriting (dots, "+tags"): those are different addresses.
  */
 import { AppError } from '../../errors.ts';
+import { nfkc } from './unicode.ts';
 
 /** RFC 5321 limits: 64 octets local part, 254 for the whole path. */
 const MAX_LENGTH = 254;
@@ -12,7 +13,7 @@ const MAX_LOCAL = 64;
 const SHAPE = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:.]+$/u;
 
 export function normalizeEmail(input: string): string {
-  const email = input.normalize('NFKC').trim().toLowerCase();
+  const email = nfkc(input).trim().toLowerCase();
   const at = email.indexOf('@');
   if (email.length > MAX_LENGTH || !SHAPE.test(email) || at > MAX_LOCAL || email.includes('..')) {
     throw new AppError('validation', 'email must be a valid address');
