@@ -38,7 +38,8 @@ export interface AuthConfig {
 }
 
 export function parseAuthConfig(env: ReadonlyMap<string, string>): AuthConfig {
-  const input = Object.fromEntries([...env].filter(([key]) => key.startsWith('AUTH_')));
+  // An empty value (`AUTH_X=` copied from .env.example) means unset.
+  const input = Object.fromEntries([...env].filter(([key, value]) => key.startsWith('AUTH_') && value !== ''));
   const result = v.safeParse(schema, input);
   if (!result.success) {
     const names = [...new Set(result.issues.map((issue) => v.getDotPath(issue) ?? 'AUTH_*'))].sort().join(', ');
