@@ -99,6 +99,28 @@ describe('POST /api/auth/password/login', () => {
   });
 });
 
+describe('password hashing on the host', () => {
+  it('does not block other requests: reads finish while logins are hashing', async () => {
+    const { email } = await register(host.url);
+    const finished: string[] = [];
+    // Four logins keep scrypt busy on the host's thread pool (several hundred ms each).
+    const logins = Array.from({ length: 4 }, () =>
+      postJson(host.url, '/api/auth/password/login', { email, password: PASSWORD }).then(async (r) => {
+        expect(r.status).toBe(200);
+        secrets.add(sessionIdFrom(r)!);
+        finished.push('login');
+      }),
+    );
+    const reads = Array.from({ length: 5 }, () => fetch(`${host.url}/api/auth/capabilities`).then(async (r) => {
+      await r.arrayBuffer();
+      finished.push('read');
+    }));
+    await Promise.all([...logins, ...reads]);
+    // Every read completed before the last login did.
+    expect(finished.lastIndexOf('read')).toBeLessThan(finished.lastIndexOf('login'));
+  });
+});
+
 describe('POST /api/auth/logout', () => {
   it('revokes the session and clears the cookie', async () => {
     const { sessionId } = await register(host.url);
