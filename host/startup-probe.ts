@@ -28,5 +28,6 @@ export async function probeGuestConfiguration(host: string, port: number, logger
     // not an envelope: not a configuration answer
   }
   if (envelope.error?.code === 'configuration') throw new ConfigError(`component ${String(envelope.error.message)}`);
-  logger.log('warn', 'the start-up probe got an unexpected answer', { code: 'startup_probe_failed', status: response.status });
+  // Other answers (e.g. the gRPC-only transport's 404) say nothing about configuration.
+  if (response.status >= 500) logger.log('warn', 'the start-up probe got an unexpected answer', { code: 'startup_probe_failed', status: response.status });
 }

@@ -66,6 +66,9 @@ export function authRestRoutes(deps: AuthDeps): Hono {
 
   app.get(AUTH_PATHS.session, async (c) => c.json(sessionView(await session(c)), 200, NO_STORE));
 
+  /** Form failures become redirects, but are logged with their code like JSON ones. */
+  const logFailure = (c: Context, error: AppError): void => void errorResponse(c, error, logger);
+
   /** Register and login share the shape: read credentials, sign in, answer by mode. */
   const signIn = (form: 'login' | 'register', status: 200 | 201, run: typeof loginWithPassword) => async (c: Context) => {
     const mode = inputMode(c);
@@ -78,7 +81,7 @@ export function authRestRoutes(deps: AuthDeps): Hono {
     } catch (error) {
       if (mode === 'json') throw error;
       const failure = AppError.from(error);
-      errorResponseLogOnly(c, failure);
+      logFailure(c, failure);
       return c.redirect(loginPageUrl(failure.code, next, form), 303);
     }
     logger.log('info', form === 'register' ? 'account registered' : 'signed in', { code: `auth_${form}`, user_id: signedIn.userId });
@@ -87,8 +90,6 @@ export function authRestRoutes(deps: AuthDeps): Hono {
     if (mode === 'form') return c.redirect(safeNextPath(next), 303);
     return c.json({ authenticated: true, user_id: signedIn.userId, email: signedIn.email, expires_at: new Date(signedIn.session.expiresAt).toISOString() }, status);
   };
-  /** Form failures still get logged with their code, like JSON ones. */
-  const errorResponseLogOnly = (c: Context, error: AppError) => void errorResponse(c, error, logger);
 
   app.post(AUTH_PATHS.register, limit, sameSite, signIn('register', 201, registerWithPassword));
   app.post(AUTH_PATHS.login, limit, sameSite, signIn('login', 200, loginWithPassword));
