@@ -37,7 +37,8 @@ export async function loginWithPassword(deps: AuthDeps, input: Credentials): Pro
   try {
     assertNotLocked(deps, emailHash);
     const account = findAccountByEmailHash(platform, emailHash);
-    const tooLong = input.password.length > PASSWORD_MAX_LENGTH * 4;
+    // Policy counts code points (≤ 2 UTF-16 units each): longer cannot be a valid password, skip the KDF.
+    const tooLong = input.password.length > PASSWORD_MAX_LENGTH * 2;
     const matches = !tooLong && platform.passwords.verify(input.password, account?.passwordHash ?? dummy(platform));
     if (!account?.passwordHash || !matches) {
       recordLoginFailure(deps, emailHash);
