@@ -12,6 +12,7 @@ import { InstancePool } from './pool.ts';
 import { localPubSub } from './pubsub/local.ts';
 import { redisPubSub } from './pubsub/redis.ts';
 import { startServer } from './server.ts';
+import { probeGuestConfiguration } from './startup-probe.ts';
 import { openStorage } from './storage/open.ts';
 import type { StorageBackend } from './storage/types.ts';
 
@@ -41,6 +42,14 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
   const pool = new InstancePool(() => component.instantiate(imports), { min: config.instancesMin, max: config.instancesMax }, logger);
   await pool.warm();
   const server = await startServer(pool, logger, { port: config.port, host: config.host });
+  try {
+    await probeGuestConfiguration(config.host, server.port, logger);
+  } catch (error) {
+    await server.close(0);
+    await pubsub.close();
+    await storage.close();
+    throw error;
+  }
   let stopping: Promise<void> | undefined;
   return {
     port: server.port,

@@ -54,6 +54,11 @@ try {
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
 } catch (error) {
+  if (error instanceof ConfigError) {
+    logger.log('error', error.message, { code: 'config_invalid' });
+    process.stderr.write(`error: ${error.message}\n`);
+    process.exit(2);
+  }
   logger.log('error', 'the host could not start', { code: 'host_start_failed', error: describeError(error) });
   process.exit(1);
 }

@@ -35,6 +35,7 @@ const ASYNC_IMPORTS = [
   `${PLATFORM}/pubsub@0.1.0#publish`,
   `${PLATFORM}/pubsub@0.1.0#subscribe`,
   `${PLATFORM}/pubsub@0.1.0#[method]subscription.next`,
+  ...['hash', 'verify'].map((f) => `${PLATFORM}/password-hashing@0.1.0#${f}`),
 ];
 
 function filesUnder(dir: string): string[] {
@@ -91,6 +92,8 @@ async function buildVariant(variant: 'hosted' | 'standalone'): Promise<void> {
       jsx: 'automatic',
       jsxImportSource: 'hono/jsx',
       legalComments: 'none',
+      jsx: 'automatic',
+      jsxImportSource: 'hono/jsx',
       logLevel: 'warning',
     });
     return `${(statSync(bundle).size / 1024).toFixed(0)} KiB JS`;

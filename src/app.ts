@@ -2,7 +2,8 @@
  * The application's single HTTP entry point, in routing order:
  * 1. gRPC detection (when the host supports gRPC and transport is grpc or both)
  * 2. transport grpc: every other request gets a plain-text 404
- * 3. REST  4. the stream  5. static files, UI and server functions.
+ * 3. REST  4. the stream  5. the auth service (API and pages)  6. static files, UI and server functions.
+ * `GET /api/health` answers 200 once the configuration is valid: the host probes it at start.
  */
 import { Hono } from 'hono';
 import type { AppConfig } from './config.ts';
@@ -12,6 +13,7 @@ import { counterRestRoutes } from './counter/rest.ts';
 import { counterStreamRoutes } from './counter/stream.ts';
 import { errorResponse, notFoundResponse } from './counter/http-errors.ts';
 import { AppError } from './errors.ts';
+import { authRoutes, buildAuthDeps } from './auth/index.ts';
 import { counterUiRoutes } from './ui/index.ts';
 
 export const GRPC_MODE_NOT_FOUND =
@@ -28,6 +30,8 @@ export function buildApp(platform: Platform, config: AppConfig): Hono {
     // The app is built once per guest instance, so this memory is the instance's own.
     memory: new CounterMemory(),
   };
+  // Validated before any route exists: a misconfiguration fails every request, and the start.
+  const auth = buildAuthDeps(platform, config.env);
   const app = new Hono();
 
   if (config.transport === 'grpc') {
@@ -36,6 +40,8 @@ export function buildApp(platform: Platform, config: AppConfig): Hono {
 
   app.route('/', counterRestRoutes(deps));
   app.route('/', counterStreamRoutes(deps));
+  app.route('/', authRoutes(auth));
+  app.get('/api/health', (c) => c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' }));
   app.route('/', counterUiRoutes(deps));
 
   app.notFound((c) => notFoundResponse(c));

@@ -8,6 +8,11 @@ export const APP_ERROR_CODES = [
   'validation',
   'domain',
   'concurrency',
+  'conflict',
+  'unauthorized',
+  'invalid_credentials',
+  'forbidden',
+  'rate_limited',
   'store',
   'not_found',
   'method_not_allowed',
@@ -24,6 +29,10 @@ const GENERIC_MESSAGES: Partial<Record<AppErrorCode, string>> = {
   store: 'storage is unavailable, try again later',
   internal: 'internal error',
   configuration: 'the service is misconfigured',
+  unauthorized: 'authentication is required',
+  invalid_credentials: 'invalid email or password',
+  forbidden: 'not allowed',
+  rate_limited: 'too many attempts, try again later',
 };
 
 export class AppError extends Error {
@@ -38,6 +47,15 @@ export class AppError extends Error {
   static from(error: unknown): AppError {
     if (error instanceof AppError) return error;
     return new AppError('internal', undefined, { cause: error });
+  }
+}
+
+/** `rate_limited` with the wait the client should honour (sent as `Retry-After`). */
+export class RateLimitedError extends AppError {
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number) {
+    super('rate_limited');
+    this.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
   }
 }
 

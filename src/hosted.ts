@@ -5,6 +5,7 @@
 import { getEnvironment } from 'wasi:cli/environment@0.2.12';
 import { buildApp } from './app.ts';
 import { parseConfig } from './config.ts';
+import { AppError } from './errors.ts';
 import { createIncomingHandler } from './http/handler.ts';
 import { hostedPlatform } from './platform/hosted/platform.ts';
 
@@ -17,7 +18,20 @@ function application(): ReturnType<typeof buildApp> {
   return app;
 }
 
-export const incomingHandler = createIncomingHandler(
-  (request) => application().fetch(request),
-  (error) => platform.logger.log('error', 'request failed before a response', { code: 'internal', error: String(error) }),
+/**
+ * A configuration problem answers every request with the `configuration` envelope, whose
+ * message names the variables (never values); the host's start-up probe reads it and stops.
+ */
+function handle(request: Request): Response | Promise<Response> {
+  try {
+    return application().fetch(request);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'configuration') throw error;
+    platform.logger.log('error', error.message, { code: 'config_invalid' });
+    return Response.json({ error: { code: error.code, message: error.message } }, { status: 500, headers: { 'Cache-Control': 'no-store' } });
+  }
+}
+
+export const incomingHandler = createIncomingHandler(handle, (error) =>
+  platform.logger.log('error', 'request failed before a response', { code: 'internal', error: String(error) }),
 );

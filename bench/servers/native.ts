@@ -9,6 +9,7 @@ import { parseConfig } from '../../src/config.ts';
 import { call } from '../../src/platform/hosted/errors.ts';
 import { consoleLogger } from '../../src/platform/log.ts';
 import type { Platform } from '../../src/platform/ports.ts';
+import { MemoryPasswordHasher } from '../../src/platform/testing/memory-password-hasher.ts';
 import { openSqliteStorage } from '../../host/storage/sqlite/index.ts';
 
 const storage = openSqliteStorage({ path: join(process.env.DATA_DIR ?? './data/bench-native', 'app.sqlite') });
@@ -23,6 +24,8 @@ const platform: Platform = {
     publish: (_c, m) => listeners.forEach((l) => l(m)),
     subscribe: () => ({ next: () => undefined, close: () => undefined }),
   },
+  // The counter benchmark never hashes passwords; the auth routes need some hasher to exist.
+  passwords: new MemoryPasswordHasher(),
   logger: consoleLogger(),
   now: () => Date.now(),
   sleep: (ms) => new Promise((r) => setTimeout(r, ms)),

@@ -4,7 +4,7 @@
  */
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { AppError, type AppErrorCode } from '../errors.ts';
+import { AppError, RateLimitedError, type AppErrorCode } from '../errors.ts';
 import type { Logger } from '../platform/ports.ts';
 import { failureDetail } from './application/failure-detail.ts';
 
@@ -14,6 +14,11 @@ const STATUS_BY_CODE: Record<AppErrorCode, ContentfulStatusCode> = {
   not_found: 404,
   method_not_allowed: 405,
   concurrency: 409,
+  conflict: 409,
+  unauthorized: 401,
+  invalid_credentials: 401,
+  forbidden: 403,
+  rate_limited: 429,
   payload_too_large: 413,
   unsupported_media_type: 415,
   internal: 500,
@@ -38,6 +43,7 @@ export function errorEnvelope(error: AppError): ErrorEnvelope {
  * code, method and path (never the body). 5xx failures log at `error` with the internal cause.
  */
 export function errorResponse(c: Context, error: AppError, logger?: Logger, headers?: Record<string, string>): Response {
+  if (error instanceof RateLimitedError) headers = { 'Retry-After': String(error.retryAfterSeconds), ...headers };
   const status = statusForCode(error.code);
   if (logger) logFailure(logger, c, error, status);
   return c.json(errorEnvelope(error), status, { 'Cache-Control': 'no-store', ...headers });

@@ -93,6 +93,16 @@ export interface PubSub {
   subscribe(channel: string): Subscription;
 }
 
+/**
+ * Password hashing (a host capability: a KDF is too slow in the guest's interpreter). `hash`
+ * returns a self-describing string (algorithm, parameters, salt); `verify` compares in constant
+ * time and throws StoreError 'invalid' for a string it does not understand.
+ */
+export interface PasswordHasher {
+  hash(password: string): string;
+  verify(password: string, encoded: string): boolean;
+}
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** Structured logging: one JSON object per line. Never pass secrets in `fields`. */
@@ -106,6 +116,7 @@ export interface Platform {
   projections: ProjectionStore;
   keyValue: KeyValue;
   pubsub: PubSub;
+  passwords: PasswordHasher;
   logger: Logger;
   /** Wall-clock milliseconds since the Unix epoch. */
   now(): number;

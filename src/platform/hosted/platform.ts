@@ -6,7 +6,8 @@ import * as events from 'app:platform/event-store@0.1.0';
 import * as projections from 'app:platform/projection-store@0.1.0';
 import * as kv from 'app:platform/key-value@0.1.0';
 import * as pubsub from 'app:platform/pubsub@0.1.0';
-import type { EventStore, KeyValue, Platform, ProjectionStore, PubSub } from '../ports.ts';
+import * as passwordHashing from 'app:platform/password-hashing@0.1.0';
+import type { EventStore, KeyValue, PasswordHasher, Platform, ProjectionStore, PubSub } from '../ports.ts';
 import { consoleLogger } from '../log.ts';
 import { call } from './errors.ts';
 
@@ -45,12 +46,18 @@ const realtime: PubSub = {
   },
 };
 
+const passwords: PasswordHasher = {
+  hash: (password) => call(() => passwordHashing.hash(password)),
+  verify: (password, encoded) => call(() => passwordHashing.verify(password, encoded)),
+};
+
 export function hostedPlatform(): Platform {
   return {
     events: eventStore,
     projections: projectionStore,
     keyValue,
     pubsub: realtime,
+    passwords,
     logger: consoleLogger(),
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

@@ -8,6 +8,7 @@ import { MemoryEventStore } from './memory-event-store.ts';
 import { MemoryKeyValue } from './memory-key-value.ts';
 import { MemoryProjectionStore } from './memory-projection-store.ts';
 import { MemoryPubSub } from './memory-pubsub.ts';
+import { MemoryPasswordHasher } from './memory-password-hasher.ts';
 import { RecordingLogger } from './recording-logger.ts';
 
 export { Faults, type FaultOp } from './faults.ts';
@@ -24,6 +25,7 @@ export interface MemoryPlatform extends Platform {
   readonly projections: MemoryProjectionStore;
   readonly keyValue: MemoryKeyValue;
   readonly pubsub: MemoryPubSub;
+  readonly passwords: MemoryPasswordHasher;
   readonly logger: RecordingLogger;
   readonly faults: Faults;
   readonly clock: ManualClock;
@@ -51,6 +53,7 @@ export function createMemoryPlatform(options: { startMs?: number } = {}): Memory
     projections: new MemoryProjectionStore(faults),
     keyValue: new MemoryKeyValue(faults, now),
     pubsub: new MemoryPubSub(faults),
+    passwords: new MemoryPasswordHasher(),
     logger: new RecordingLogger(),
     faults,
     clock,

@@ -1,0 +1,33 @@
+/**
+ * The start-up probe: one request to the component's `GET /api/health` before the host
+ * announces it is listening. The guest validates its configuration (e.g. AUTH_*) when it builds
+ * its application; if that fails it answers with the `configuration` error envelope naming the
+ * variables (never values), and the start stops with a ConfigError (exit code 2).
+ * The host stays domain-agnostic: it only knows the error envelope.
+ */
+import { ConfigError } from './config.ts';
+import { describeError, type HostLogger } from './log.ts';
+
+export const HEALTH_PATH = '/api/health';
+
+export async function probeGuestConfiguration(host: string, port: number, logger: HostLogger): Promise<void> {
+  const target = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  let response: Response;
+  try {
+    response = await fetch(`http://${target}:${port}${HEALTH_PATH}`, { signal: AbortSignal.timeout(30_000) });
+  } catch (error) {
+    logger.log('warn', 'the start-up probe could not reach the component', { code: 'startup_probe_failed', error: describeError(error) });
+    return;
+  }
+  const text = await response.text();
+  if (response.ok) return;
+  let envelope: { error?: { code?: unknown; message?: unknown } } = {};
+  try {
+    envelope = JSON.parse(text) as typeof envelope;
+  } catch {
+    // not an envelope: not a configuration answer
+  }
+  if (envelope.error?.code === 'configuration') throw new ConfigError(`component ${String(envelope.error.message)}`);
+  // Other answers (e.g. the gRPC-only transport's 404) say nothing about configuration.
+  if (response.status >= 500) logger.log('warn', 'the start-up probe got an unexpected answer', { code: 'startup_probe_failed', status: response.status });
+}

@@ -1,0 +1,34 @@
+/**
+ * Accounts by email: the stream `auth-email-<sha256(normalized email)>` is created with
+ * no-stream by the registration that claims the email, so an email belongs to one account even
+ * with many hosts on one store. Its first event says who owns it and, for password accounts,
+ * holds the password hash.
+ */
+import type { Platform } from '../../platform/ports.ts';
+import type { ExternalUserRegistered, PasswordUserRegistered } from '../domain/events.ts';
+import { payloadOf } from './event-codec.ts';
+import { authStoreFailure } from './store-failure.ts';
+import { authStreams } from './streams.ts';
+
+export interface Account {
+  userId: string;
+  email: string;
+  /** Absent for accounts created by an external sign-in. */
+  passwordHash: string | undefined;
+}
+
+export function findAccountByEmailHash(platform: Platform, emailHash: string): Account | undefined {
+  let first;
+  try {
+    first = platform.events.readStream(authStreams.email(emailHash), { direction: 'forward', limit: 1 })[0];
+  } catch (error) {
+    throw authStoreFailure(error);
+  }
+  if (!first) return undefined;
+  if (first.eventType === 'auth_password_user_registered') {
+    const data = payloadOf<PasswordUserRegistered>(first);
+    return { userId: data.user_id, email: data.email, passwordHash: data.password_hash };
+  }
+  const data = payloadOf<ExternalUserRegistered>(first);
+  return { userId: data.user_id, email: data.email ?? '', passwordHash: undefined };
+}

@@ -1,0 +1,23 @@
+/** What the auth application needs from its caller: the platform ports and its configuration. */
+import type { Platform } from '../../platform/ports.ts';
+import type { AuthConfig } from '../config.ts';
+
+/** An OAuth provider offered on /login and in capabilities (supplied by src/auth/oauth/). */
+export interface OfferedProvider {
+  /** `provider_a`, `provider_b`, `provider_c` */
+  id: string;
+  /** Human label for the sign-in button. */
+  label: string;
+  /** Path that starts the sign-in (it receives `?next=`). */
+  startPath: string;
+}
+
+export interface AuthDeps {
+  platform: Platform;
+  config: AuthConfig;
+  /**
+   * Extension point for OAuth: the providers currently enabled and credentialed. The password
+   * core offers none; the OAuth wiring passes its own function.
+   */
+  offeredProviders?: () => OfferedProvider[];
+}

@@ -1,0 +1,15 @@
+/** The auth application's public surface, for the adapters (REST, pages) and the OAuth flow. */
+export type { AuthDeps, OfferedProvider } from './deps.ts';
+export { registerWithPassword, type Credentials, type SignedIn } from './register.ts';
+export { loginWithPassword } from './login.ts';
+export { issueSession, findActiveSession, revokeSession, type ActiveSession, type IssuedSession, type IssueSessionInput } from './sessions.ts';
+export { SESSION_COOKIE, sessionCookie, clearedSessionCookie, sessionIdFromCookieHeader } from './session-cookie.ts';
+export { linkOrCreateUserForExternalIdentity, type ExternalIdentity, type LinkedAccount } from './external-identity.ts';
+export { authorizeSystemAdmin, bearerToken, SYSTEM_ADMIN_ROLE } from './system-token.ts';
+export { getStorageStatus, type StorageStatus } from './storage-status.ts';
+export { AUTH_PROJECTION, AUTH_COLLECTIONS, runAuthProjection } from './projection.ts';
+export { authEvent } from './event-codec.ts';
+export { randomToken, sha256Hex } from './secrets.ts';
+export { authStoreFailure, isConflict } from './store-failure.ts';
+export { safeNextPath, DEFAULT_AFTER_SIGN_IN } from '../domain/safe-redirect.ts';
+export { AUTH_EVENT_TYPES, type AuthEventType } from '../domain/events.ts';

@@ -1,0 +1,55 @@
+/**
+ * Password login. A wrong email and a wrong password fail the same way (`invalid_credentials`)
+ * and cost the same: an unknown email is verified against a dummy hash. Failures count towards
+ * the per-email lock (429 with Retry-After), checked before any hashing.
+ */
+import { AppError } from '../../errors.ts';
+import type { Platform } from '../../platform/ports.ts';
+import { normalizeEmail } from '../domain/email.ts';
+import type { PasswordLoginSucceeded } from '../domain/events.ts';
+import { PASSWORD_MAX_LENGTH } from '../domain/password-policy.ts';
+import { findAccountByEmailHash } from './accounts.ts';
+import type { AuthDeps } from './deps.ts';
+import { authEvent } from './event-codec.ts';
+import { assertNotLocked, clearLoginFailures, recordLoginFailure } from './rate-limit.ts';
+import type { Credentials, SignedIn } from './register.ts';
+import { sha256Hex } from './secrets.ts';
+import { issueSession } from './sessions.ts';
+import { authStoreFailure } from './store-failure.ts';
+import { authStreams } from './streams.ts';
+
+/** One dummy hash per instance, made with the host's current parameters so timing matches. */
+let dummyHash: string | undefined;
+function dummy(platform: Platform): string {
+  dummyHash ??= platform.passwords.hash(crypto.randomUUID());
+  return dummyHash;
+}
+
+export async function loginWithPassword(deps: AuthDeps, input: Credentials): Promise<SignedIn> {
+  const { platform } = deps;
+  let email: string;
+  try {
+    email = normalizeEmail(input.email);
+  } catch {
+    throw new AppError('invalid_credentials');
+  }
+  const emailHash = await sha256Hex(email);
+  try {
+    assertNotLocked(deps, emailHash);
+    const account = findAccountByEmailHash(platform, emailHash);
+    // Policy counts code points (≤ 2 UTF-16 units each): longer cannot be a valid password, skip the KDF.
+    const tooLong = input.password.length > PASSWORD_MAX_LENGTH * 2;
+    const matches = !tooLong && platform.passwords.verify(input.password, account?.passwordHash ?? dummy(platform));
+    if (!account?.passwordHash || !matches) {
+      recordLoginFailure(deps, emailHash);
+      throw new AppError('invalid_credentials');
+    }
+    clearLoginFailures(deps, emailHash);
+    const data: PasswordLoginSucceeded = { user_id: account.userId };
+    platform.events.append(authStreams.user(account.userId), { tag: 'any' }, [authEvent('auth_password_login_succeeded', data)]);
+    const session = await issueSession(deps, { userId: account.userId, email: account.email, aal: 'aal1', method: 'password' });
+    return { userId: account.userId, email: account.email, session };
+  } catch (error) {
+    throw authStoreFailure(error);
+  }
+}

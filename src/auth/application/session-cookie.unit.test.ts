@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { clearedSessionCookie, sessionCookie, sessionIdFromCookieHeader } from './session-cookie.ts';
+import { randomToken } from './secrets.ts';
+
+describe('session cookie', () => {
+  it('carries the id with HttpOnly, SameSite=Lax, Path=/ and Secure only when asked', () => {
+    expect(sessionCookie('abc', 60, true)).toBe('wasi_auth_dev_session=abc; Max-Age=60; Path=/; HttpOnly; SameSite=Lax; Secure');
+    expect(sessionCookie('abc', 60, false)).toBe('wasi_auth_dev_session=abc; Max-Age=60; Path=/; HttpOnly; SameSite=Lax');
+    expect(clearedSessionCookie(false)).toMatch(/^wasi_auth_dev_session=; Max-Age=0; Expires=Thu, 01 Jan 1970/);
+  });
+
+  it('reads only a well-formed id from the Cookie header', () => {
+    const id = randomToken(32);
+    expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(sessionIdFromCookieHeader(`other=1; wasi_auth_dev_session=${id}; x=y`)).toBe(id);
+    expect(sessionIdFromCookieHeader('wasi_auth_dev_session=short')).toBeUndefined();
+    expect(sessionIdFromCookieHeader(`xwasi_auth_dev_session=${id}`)).toBeUndefined();
+    expect(sessionIdFromCookieHeader(undefined)).toBeUndefined();
+  });
+});

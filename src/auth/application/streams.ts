@@ -1,0 +1,16 @@
+/**
+ * Stream names of the auth service. Secrets and personal data never appear in a name: emails,
+ * session ids and external subjects are SHA-256 hashed first.
+ */
+export const authStreams = {
+  user: (userId: string) => `auth-user-${userId}`,
+  email: (emailHash: string) => `auth-email-${emailHash}`,
+  session: (sessionHash: string) => `auth-session-${sessionHash}`,
+  identity: (provider: string, subjectHash: string) => `auth-identity-${provider}-${subjectHash}`,
+} as const;
+
+/** Key-value namespaces (rate limiting). */
+export const authNamespaces = {
+  loginFailures: 'auth-login-failures',
+  loginLock: 'auth-login-lock',
+} as const;

@@ -1,0 +1,68 @@
+/**
+ * The auth service's events: kinds and payloads. Every kind starts with `auth_` so
+ * `count-by-type("auth_")` counts exactly them. Payloads never hold a password, a session id or
+ * a token; a password *hash* lives only in the registration event (it is what login verifies).
+ */
+
+/** Every kind this service writes; storage status reports each (0 when none yet). */
+export const AUTH_EVENT_TYPES = [
+  'auth_password_user_registered',
+  'auth_external_user_registered',
+  'auth_password_login_succeeded',
+  'auth_session_issued',
+  'auth_session_revoked',
+  // Written by the OAuth flow (src/auth/oauth/).
+  'auth_oauth_state_created',
+  'auth_oauth_state_consumed',
+  'auth_external_identity_linked',
+] as const;
+
+export type AuthEventType = (typeof AUTH_EVENT_TYPES)[number];
+
+export type AssuranceLevel = 'aal1' | 'aal2';
+
+/** In stream `auth-email-<sha256(email)>`, created with no-stream: the claim that makes emails unique. */
+export interface PasswordUserRegistered {
+  user_id: string;
+  email: string;
+  password_hash: string;
+}
+
+/** In stream `auth-email-<hash>` (when the provider gave an email) for an account made by an external sign-in. */
+export interface ExternalUserRegistered {
+  user_id: string;
+  email: string | null;
+  provider: string;
+}
+
+/** In stream `auth-user-<user id>`. */
+export interface PasswordLoginSucceeded {
+  user_id: string;
+}
+
+/** In stream `auth-session-<sha256(session id)>`, created with no-stream. */
+export interface SessionIssued {
+  user_id: string;
+  email: string | null;
+  aal: AssuranceLevel;
+  /** `password` or `oauth:<provider>` */
+  method: string;
+  /** epoch ms */
+  issued_at: number;
+  /** epoch ms */
+  expires_at: number;
+}
+
+export interface SessionRevoked {
+  user_id: string;
+  /** epoch ms */
+  revoked_at: number;
+}
+
+/** In stream `auth-identity-<provider>-<sha256(subject)>`, created with no-stream. */
+export interface ExternalIdentityLinked {
+  user_id: string;
+  provider: string;
+  subject_hash: string;
+  email: string | null;
+}

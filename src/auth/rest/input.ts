@@ -1,0 +1,54 @@
+/**
+ * Input of the password routes: a JSON body (API clients) or an HTML form post (the /login page,
+ * which works without JavaScript). The mode decides how the answer is shaped: JSON, or a redirect.
+ */
+import type { Context } from 'hono';
+import * as v from 'valibot';
+import { AppError } from '../../errors.ts';
+import type { Credentials } from '../application/index.ts';
+
+export type InputMode = 'json' | 'form';
+
+export interface CredentialsInput {
+  mode: InputMode;
+  credentials: Credentials;
+  /** Requested destination after sign-in (made safe by the caller). */
+  next: string | undefined;
+}
+
+const CredentialsSchema = v.object(
+  {
+    email: v.string('email must be a string'),
+    password: v.string('password must be a string'),
+    next: v.optional(v.string()),
+  },
+  'body must be a JSON object with string "email" and "password"',
+);
+
+/** JSON or form, by Content-Type; anything else is 415. Empty form values are missing values. */
+export function inputMode(c: Context): InputMode {
+  const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/json') return 'json';
+  if (type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data') return 'form';
+  throw new AppError('unsupported_media_type', 'send application/json or a form');
+}
+
+async function rawBody(c: Context, mode: InputMode): Promise<unknown> {
+  if (mode === 'form') {
+    const form = await c.req.parseBody();
+    return Object.fromEntries(Object.entries(form).filter(([, value]) => typeof value === 'string'));
+  }
+  try {
+    return await c.req.json();
+  } catch (error) {
+    throw new AppError('validation', 'request body is not valid JSON', { cause: error });
+  }
+}
+
+export async function readCredentials(c: Context): Promise<CredentialsInput> {
+  const mode = inputMode(c);
+  const result = v.safeParse(CredentialsSchema, await rawBody(c, mode));
+  if (!result.success) throw new AppError('validation', result.issues[0]?.message ?? 'invalid body');
+  const { email, password, next } = result.output;
+  return { mode, credentials: { email, password }, next };
+}

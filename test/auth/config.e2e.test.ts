@@ -1,0 +1,54 @@
+/**
+ * A bad AUTH_* configuration stops the host at start (exit code 2) with a message naming the
+ * variables and never their values; `.env` is read and the real environment wins over it.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { freePort, runHostCli, tempDataDir } from '../support/host-process.ts';
+
+describe('auth configuration at start', () => {
+  it('exits 2 naming every bad variable, never a value', async () => {
+    const secret = 'too-short-but-secret';
+    const port = await freePort();
+    const { code, output } = await runHostCli(['--port', String(port), '--data-dir', tempDataDir()], {
+      AUTH_COOKIE_SECURE: 'sometimes',
+      AUTH_SYSTEM_TOKEN_SECRET: secret,
+      AUTH_SESSION_TTL_SECONDS: '-5',
+    });
+    expect(code).toBe(2);
+    expect(output).toContain('invalid configuration: AUTH_COOKIE_SECURE, AUTH_SESSION_TTL_SECONDS, AUTH_SYSTEM_TOKEN_SECRET');
+    expect(output).toContain('"code":"config_invalid"');
+    expect(output).not.toContain(secret);
+    expect(output).not.toContain('sometimes');
+    expect(output).not.toContain('"code":"host_listening"');
+  });
+
+  it('reads .env from the working directory, and the real environment wins over it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'auth-env-'));
+    writeFileSync(join(dir, '.env'), 'AUTH_COOKIE_SECURE=definitely\nAUTH_SESSION_TTL_SECONDS=nope\n');
+    const port = await freePort();
+    const { spawn } = await import('node:child_process');
+    const run = (env: Record<string, string>) =>
+      new Promise<{ code: number | null; output: string }>((resolve) => {
+        const child = spawn(process.execPath, [join(import.meta.dirname, '..', '..', 'host', 'main.ts'), '--port', String(port), '--data-dir', tempDataDir()], {
+          cwd: dir,
+          env: { ...process.env, ...env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let output = '';
+        child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+        child.once('exit', (code) => resolve({ code, output }));
+      });
+    const fromFile = await run({});
+    expect(fromFile.code).toBe(2);
+    expect(fromFile.output).toContain('invalid configuration: AUTH_COOKIE_SECURE, AUTH_SESSION_TTL_SECONDS');
+    // The environment fixes one variable; the file's other bad value still stops the start.
+    const mixed = await run({ AUTH_COOKIE_SECURE: 'false' });
+    expect(mixed.code).toBe(2);
+    expect(mixed.output).toContain('invalid configuration: AUTH_SESSION_TTL_SECONDS');
+    expect(mixed.output).not.toContain('AUTH_COOKIE_SECURE');
+  });
+});

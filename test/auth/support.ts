@@ -1,0 +1,54 @@
+/** Helpers of the auth end-to-end suites: JSON calls, cookies, error envelopes, unique emails. */
+import { expect } from 'vitest';
+
+export const PASSWORD = 'correct horse battery staple';
+export const SESSION_COOKIE = 'wasi_auth_dev_session';
+export const TOKEN_SECRET = 'test-secret-0123456789-abcdefghijklmnop';
+
+let counter = 0;
+/** An email no other test (or run) uses. */
+export function uniqueEmail(tag = 'user'): string {
+  counter += 1;
+  return `${tag}-${Date.now().toString(36)}-${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+export function postJson(base: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), redirect: 'manual' });
+}
+
+export function postForm(base: string, path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString(), redirect: 'manual' });
+}
+
+/** The session id from a response's Set-Cookie (undefined when none or cleared). */
+export function sessionIdFrom(response: Response): string | undefined {
+  const header = response.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+  const value = header?.slice(SESSION_COOKIE.length + 1).split(';')[0];
+  return value ? value : undefined;
+}
+
+export function cookieHeader(sessionId: string): Record<string, string> {
+  return { cookie: `${SESSION_COOKIE}=${sessionId}` };
+}
+
+export async function expectError(response: Response, status: number, code: string, message?: string): Promise<void> {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/application\/json/);
+  const body = (await response.json()) as { error: { code: string; message: string } };
+  expect(body.error.code).toBe(code);
+  expect(typeof body.error.message).toBe('string');
+  if (message !== undefined) expect(body.error.message).toBe(message);
+}
+
+export async function register(base: string, email = uniqueEmail(), password = PASSWORD): Promise<{ email: string; sessionId: string; userId: string }> {
+  const response = await postJson(base, '/api/auth/password/register', { email, password });
+  expect(response.status).toBe(201);
+  const body = (await response.json()) as { user_id: string };
+  return { email, sessionId: sessionIdFrom(response)!, userId: body.user_id };
+}
+
+export async function sessionOf(base: string, sessionId?: string): Promise<Record<string, unknown>> {
+  const response = await fetch(`${base}/api/auth/session`, { headers: sessionId ? cookieHeader(sessionId) : {} });
+  expect(response.status).toBe(200);
+  return (await response.json()) as Record<string, unknown>;
+}
