@@ -92,8 +92,6 @@ async function buildVariant(variant: 'hosted' | 'standalone'): Promise<void> {
       jsx: 'automatic',
       jsxImportSource: 'hono/jsx',
       legalComments: 'none',
-      jsx: 'automatic',
-      jsxImportSource: 'hono/jsx',
       logLevel: 'warning',
     });
     return `${(statSync(bundle).size / 1024).toFixed(0)} KiB JS`;
