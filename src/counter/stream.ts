@@ -1,17 +1,12 @@
 /**
- * `GET /api/counter/stream`: server-sent events of the counter's state.
- *
- * The durable store is the source of truth. Realtime messages are only wake-ups (they may be
- * lost or duplicated): after each wake the stream re-reads the store and sends one frame for the
- * whole new state if it is newer than the last one sent — so frames coalesce, and a stream never
- * sends a state older than one it already sent. While pub/sub fails, the stream re-reads on an
- * interval and tries to subscribe again.
+ * `GET /api/counter/stream`: server-sent events of the counter's state. The watching itself
+ * (catch-up, pub/sub wake + re-read, polling fallback) is the application's CounterWatch, shared
+ * with gRPC WatchCounter; this file only frames it as SSE with keepalives.
  */
 import { Hono } from 'hono';
 import { AppError } from '../errors.ts';
-import type { Subscription } from '../platform/ports.ts';
 import type { CounterDeps } from './application/deps.ts';
-import { getCounterView } from './application/get-view.ts';
+import { CounterWatch } from './application/watch-counter.ts';
 import type { CounterView } from './application/view.ts';
 import { errorResponse } from './http-errors.ts';
 import { parseStartPosition } from './stream-position.ts';
@@ -20,7 +15,6 @@ export const STREAM_PATH = '/api/counter/stream';
 /** A comment line after this much silence keeps proxies from closing an idle stream. */
 export const KEEPALIVE_MS = 15_000;
 const RETRY_HINT_MS = 1_000;
-const DEFAULT_POLL_MS = 500;
 const encoder = new TextEncoder();
 
 export function dataFrame(view: CounterView): string {
@@ -33,42 +27,34 @@ export function errorFrame(message: string): string {
 
 /** The producer behind one SSE response; each `next()` yields the next text to send. */
 class CounterStream {
-  readonly #deps: CounterDeps;
-  #lastSent: number;
-  #subscription: Subscription | undefined;
-  #subscribeFailedAt = -Infinity;
-  #closed = false;
+  readonly #watch: CounterWatch;
+  readonly #now: () => number;
   #greeted = false;
+  #closed = false;
   #lastWrite = 0;
 
   constructor(deps: CounterDeps, start: number) {
-    this.#deps = deps;
-    this.#lastSent = start;
+    this.#watch = new CounterWatch(deps, start);
+    this.#now = () => deps.platform.now();
   }
 
   async next(): Promise<string> {
-    const now = () => this.#deps.platform.now();
     if (!this.#greeted) {
       this.#greeted = true;
-      this.#lastWrite = now();
+      this.#lastWrite = this.#now();
       // The catch-up frame (if anything is newer than the start position) follows at once.
-      return `retry: ${RETRY_HINT_MS}\n\n${this.#refresh() ?? ''}`;
+      return `retry: ${RETRY_HINT_MS}\n\n${frameFor(this.#watch.refresh())}`;
     }
     for (;;) {
       if (this.#closed) return '';
-      const silentFor = now() - this.#lastWrite;
+      const silentFor = this.#now() - this.#lastWrite;
       if (silentFor >= KEEPALIVE_MS) {
-        this.#lastWrite = now();
+        this.#lastWrite = this.#now();
         return ': keepalive\n\n';
       }
-      if (!this.#deps.realtime.enabled) {
-        await this.#deps.platform.sleep(KEEPALIVE_MS - silentFor);
-        continue;
-      }
-      await this.#wait(KEEPALIVE_MS - silentFor);
-      const frame = this.#refresh();
+      const frame = frameFor(await this.#watch.next(KEEPALIVE_MS - silentFor));
       if (frame) {
-        this.#lastWrite = now();
+        this.#lastWrite = this.#now();
         return frame;
       }
     }
@@ -76,62 +62,14 @@ class CounterStream {
 
   close(): void {
     this.#closed = true;
-    this.#subscription?.close();
-    this.#subscription = undefined;
+    this.#watch.close();
   }
+}
 
-  /** A frame for the current state if it is newer than what was sent; an error frame on storage failure. */
-  #refresh(): string | undefined {
-    try {
-      const view = getCounterView(this.#deps);
-      if (view.last_sequence <= this.#lastSent) return undefined;
-      this.#lastSent = view.last_sequence;
-      return dataFrame(view);
-    } catch (error) {
-      const appError = AppError.from(error);
-      this.#deps.platform.logger.log('warn', 'stream could not read the store', { code: appError.code });
-      return errorFrame(appError.message);
-    }
-  }
-
-  /** Waits for a wake-up (pub/sub) or an interval (polling, or pub/sub failing), at most `maxMs`. */
-  async #wait(maxMs: number): Promise<void> {
-    const { realtime, platform } = this.#deps;
-    const pollMs = realtime.pollIntervalMs ?? DEFAULT_POLL_MS;
-    if (realtime.delivery === 'polling') return platform.sleep(Math.min(pollMs, maxMs));
-    const fresh = this.#subscription === undefined;
-    const subscription = this.#subscribe();
-    if (!subscription) return platform.sleep(Math.min(pollMs * 2, maxMs));
-    // Just subscribed: re-read once, so a change committed before the subscription is not missed.
-    if (fresh) return;
-    try {
-      subscription.next(Math.max(1, Math.min(maxMs, KEEPALIVE_MS)));
-    } catch (error) {
-      platform.logger.log('warn', 'realtime wait failed; re-reading the store on an interval', {
-        code: 'realtime_subscribe_failed',
-        error: AppError.from(error).code,
-      });
-      subscription.close();
-      this.#subscription = undefined;
-      this.#subscribeFailedAt = platform.now();
-      await platform.sleep(Math.min(pollMs * 2, maxMs));
-    }
-  }
-
-  #subscribe(): Subscription | undefined {
-    if (this.#subscription) return this.#subscription;
-    const { realtime, platform } = this.#deps;
-    // After a failure, try again only every few seconds; meanwhile the caller polls the store.
-    if (platform.now() - this.#subscribeFailedAt < 3_000) return undefined;
-    try {
-      this.#subscription = platform.pubsub.subscribe(realtime.channel);
-      return this.#subscription;
-    } catch {
-      platform.logger.log('warn', 'realtime subscribe failed; re-reading the store on an interval', { code: 'realtime_subscribe_failed' });
-      this.#subscribeFailedAt = platform.now();
-      return undefined;
-    }
-  }
+/** A data frame for a new state, an error frame for a storage failure (the stream stays open). */
+function frameFor(result: CounterView | AppError | undefined): string {
+  if (result === undefined) return '';
+  return result instanceof AppError ? errorFrame(result.message) : dataFrame(result);
 }
 
 export function counterStreamRoutes(deps: CounterDeps): Hono {

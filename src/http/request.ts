@@ -23,6 +23,10 @@ function bodyStream(request: IncomingRequest): ReadableStream<Uint8Array> {
     stream[Symbol.dispose]();
     IncomingBody.finish(body)[Symbol.dispose]();
   };
+  // highWaterMark 0: pull only when the application is waiting for bytes. With the default (1)
+  // the stream would pull again right after handing out a chunk, and a blocking read there
+  // suspends the whole instance before the application sees that chunk (a bidirectional gRPC
+  // call would wait for a message the client only sends after our reply).
   return new ReadableStream<Uint8Array>({
     pull(controller) {
       try {
@@ -42,12 +46,28 @@ function bodyStream(request: IncomingRequest): ReadableStream<Uint8Array> {
     cancel() {
       finish();
     },
-  });
+  }, { highWaterMark: 0 });
 }
 
 function isClosed(error: unknown): boolean {
   const payload = (error as { payload?: { tag?: string } } | undefined)?.payload ?? error;
   return (payload as { tag?: string } | undefined)?.tag === 'closed';
+}
+
+/**
+ * Bodies of message streams (gRPC), by Request. StarlingMonkey's Request does not hand out body
+ * chunks before the whole body has arrived, which a bidirectional call cannot wait for, so such
+ * a Request gets no body and its reader takes the adapter's stream from here.
+ */
+const streamingBodies = new WeakMap<Request, ReadableStream<Uint8Array>>();
+
+function isMessageStream(headers: Headers): boolean {
+  return /^application\/grpc/i.test(headers.get('content-type') ?? '');
+}
+
+/** The request's body as chunks arrive: the adapter's own stream for message streams, else `request.body`. */
+export function streamingBodyOf(request: Request): ReadableStream<Uint8Array> | null {
+  return streamingBodies.get(request) ?? request.body;
 }
 
 export function toRequest(request: IncomingRequest): Request {
@@ -57,5 +77,11 @@ export function toRequest(request: IncomingRequest): Request {
   const headers = new Headers();
   for (const [name, value] of request.headers().entries()) headers.append(name, decoder.decode(value));
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  return new Request(url, { method, headers, body: hasBody ? bodyStream(request) : null });
+  const body = hasBody ? bodyStream(request) : null;
+  if (body && isMessageStream(headers)) {
+    const out = new Request(url, { method, headers });
+    streamingBodies.set(out, body);
+    return out;
+  }
+  return new Request(url, { method, headers, body });
 }
