@@ -60,6 +60,8 @@ function routeConnection(socket: net.Socket, h1: http.Server, h2: http2.Http2Ser
     socket.pause();
     socket.unshift(seen);
     (isPreface ? h2 : h1).emit('connection', socket);
+    // The HTTP/1.1 parser reads the bytes put back through 'data' events; HTTP/2 reads them itself.
+    if (!isPreface) socket.resume();
   };
   const onError = () => {
     clearTimeout(timer);

@@ -5,7 +5,6 @@
  * Limits: `grpc-timeout` deadlines (DEADLINE_EXCEEDED), message size and count (RESOURCE_EXHAUSTED).
  */
 import { create, fromBinary, toBinary, type DescMessage } from '@bufbuild/protobuf';
-import { streamingBodyOf } from '../http/request.ts';
 import { withTrailers } from '../http/trailers.ts';
 import { probeClientWhileIdle } from '../http/client-probe.ts';
 import type { Logger } from '../platform/ports.ts';
@@ -46,7 +45,7 @@ export function createGrpcServer(options: GrpcServerOptions): (request: Request)
     const route = options.routes.get(path);
     const refuse = (error: GrpcError) => {
       logCall(options.logger, path, error);
-      void streamingBodyOf(request)?.cancel().catch(() => undefined);
+      void request.body?.cancel().catch(() => undefined);
       return grpcErrorResponse(error);
     };
     if (request.method !== 'POST') return refuse(new GrpcError(GrpcCode.UNIMPLEMENTED, 'gRPC requests must use POST'));
@@ -68,7 +67,7 @@ function runCall(options: GrpcServerOptions, path: string, route: Route, request
     },
     remainingMs: () => (deadlineAt === undefined ? Infinity : Math.max(0, deadlineAt - now())),
   };
-  const reader = new MessageReader(streamingBodyOf(request), options.limits);
+  const reader = new MessageReader(request.body, options.limits);
   const outputs = route.handler(decodeAll(reader, route.method.input), ctx)[Symbol.asyncIterator]();
 
   let settle!: (trailers: Headers) => void;

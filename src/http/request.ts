@@ -54,22 +54,6 @@ function isClosed(error: unknown): boolean {
   return (payload as { tag?: string } | undefined)?.tag === 'closed';
 }
 
-/**
- * Bodies of message streams (gRPC), by Request. StarlingMonkey's Request does not hand out body
- * chunks before the whole body has arrived, which a bidirectional call cannot wait for, so such
- * a Request gets no body and its reader takes the adapter's stream from here.
- */
-const streamingBodies = new WeakMap<Request, ReadableStream<Uint8Array>>();
-
-function isMessageStream(headers: Headers): boolean {
-  return /^application\/grpc/i.test(headers.get('content-type') ?? '');
-}
-
-/** The request's body as chunks arrive: the adapter's own stream for message streams, else `request.body`. */
-export function streamingBodyOf(request: Request): ReadableStream<Uint8Array> | null {
-  return streamingBodies.get(request) ?? request.body;
-}
-
 export function toRequest(request: IncomingRequest): Request {
   const method = methodName(request.method());
   const scheme = request.scheme()?.tag === 'HTTPS' ? 'https' : 'http';
@@ -77,11 +61,5 @@ export function toRequest(request: IncomingRequest): Request {
   const headers = new Headers();
   for (const [name, value] of request.headers().entries()) headers.append(name, decoder.decode(value));
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  const body = hasBody ? bodyStream(request) : null;
-  if (body && isMessageStream(headers)) {
-    const out = new Request(url, { method, headers });
-    streamingBodies.set(out, body);
-    return out;
-  }
-  return new Request(url, { method, headers, body });
+  return new Request(url, { method, headers, body: hasBody ? bodyStream(request) : null });
 }
