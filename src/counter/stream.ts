@@ -86,7 +86,9 @@ export function counterStreamRoutes(deps: CounterDeps): Hono {
       cancel() {
         producer.close();
       },
-    });
+      // highWaterMark 0: produce only when the writer asks, so a frame is sent before the
+      // producer's next (blocking) wait rather than after it.
+    }, { highWaterMark: 0 });
     return new Response(body, {
       status: 200,
       headers: {
