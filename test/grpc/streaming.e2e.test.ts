@@ -54,7 +54,7 @@ describe('gRPC streaming with @grpc/grpc-js', () => {
     await watch.waitFor((m) => m.lastSequence === next.lastSequence, 2_000);
     call.cancel();
     expect((await watch.status).code).toBe(grpc.status.CANCELLED);
-    // Three more watches, each holding an instance; a unary call then needs the cancelled
+    // Two more watches, each holding an instance; a unary call then needs the cancelled
     // watch's instance back (max 3), which it only gets if the guest noticed the cancel.
     const watches = [0, 1].map(() => client.serverStream('WatchCounter', WatchCounterRequestSchema, WatchCounterResponseSchema, { lastSequence: 0n }));
     const collected = watches.map((w) => collect(w));
