@@ -104,7 +104,10 @@ function runCall(options: GrpcServerOptions, path: string, route: Route, request
     // handler waiting for the client's next message would suspend the instance with it unsent.
   }, { highWaterMark: 0 });
   const response = new Response(body, { status: 200, headers: RESPONSE_HEADERS });
-  return probeClientWhileIdle(withTrailers(response, trailers));
+  withTrailers(response, trailers);
+  // Only streaming responses can sit idle long enough for a departed client to matter.
+  const streaming = route.method.methodKind === 'server_streaming' || route.method.methodKind === 'bidi_streaming';
+  return streaming ? probeClientWhileIdle(response) : response;
 }
 
 function deadlineError(): GrpcError {
