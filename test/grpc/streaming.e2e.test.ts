@@ -172,3 +172,21 @@ describe('gRPC streaming with @grpc/grpc-js', () => {
     }
   });
 });
+
+describe('graceful shutdown with an open gRPC stream', () => {
+  it('ends open HTTP/2 streams after the grace period and exits 0', async () => {
+    const host = await startHost({ args: ['--transport', 'both', '--shutdown-grace-ms', '1000'] });
+    const client = new CounterClient(`127.0.0.1:${host.port}`);
+    try {
+      const watch = collect(client.serverStream('WatchCounter', WatchCounterRequestSchema, WatchCounterResponseSchema, { lastSequence: 0n }));
+      await watch.waitFor(() => true);
+      const started = Date.now();
+      expect(await host.stop()).toBe(0);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect((await watch.status).code).not.toBe(grpc.status.OK);
+    } finally {
+      client.close();
+      await host.kill();
+    }
+  });
+});
