@@ -14,7 +14,7 @@ import { counterGrpcEndpoint } from './routes.ts';
 
 const SERVICE = '/counter.v1.CounterService';
 
-function frames<D extends DescMessage>(schema: D, ...messages: Array<MessageInitShape<D>>): Uint8Array {
+function frames<D extends DescMessage>(schema: D, ...messages: Array<MessageInitShape<D>>): Uint8Array<ArrayBuffer> {
   const parts = messages.map((m) => encodeFrame(toBinary(schema, create(schema, m))));
   const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
   let offset = 0;
@@ -25,7 +25,7 @@ function frames<D extends DescMessage>(schema: D, ...messages: Array<MessageInit
   return out;
 }
 
-function request(method: string, body: Uint8Array, headers: Record<string, string> = {}): Request {
+function request(method: string, body: Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}): Request {
   return new Request(`http://localhost${SERVICE}/${method}`, { method: 'POST', headers: { 'content-type': 'application/grpc', ...headers }, body });
 }
 
