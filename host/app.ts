@@ -37,7 +37,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     config.realtime === 'redis'
       ? redisPubSub({ url: config.redisUrl, onError: (error: unknown) => logger.log('warn', 'the Redis subscriber failed', { code: 'realtime_subscribe_failed', error: String(error) }) })
       : localPubSub();
-  const imports = hostImports({ environment: guestEnvironment(config, env, false), storage, pubsub, logger });
+  const imports = hostImports({ environment: guestEnvironment(config, env), storage, pubsub, logger });
   const component = await loadComponent(componentDir);
   const pool = new InstancePool(() => component.instantiate(imports), { min: config.instancesMin, max: config.instancesMax }, logger);
   await pool.warm();

@@ -108,18 +108,23 @@ export class Exchange implements ResponseTarget {
       congested = false;
       for (const w of drainWaiters.splice(0)) w();
     };
+    // 'close' before the end means the client went away (HTTP/1.1 socket closed, HTTP/2 RST_STREAM).
+    let gone = false;
     res.on('drain', wake);
-    res.on('close', wake);
+    res.on('close', () => {
+      gone = true;
+      wake();
+    });
     const exchange = this;
     return {
       get closed() {
-        return res.destroyed || res.writableEnded;
+        return gone || res.destroyed || res.writableEnded;
       },
       get congested() {
         return congested;
       },
       write(bytes) {
-        if (res.destroyed || res.writableEnded) return false;
+        if (gone || res.destroyed || res.writableEnded) return false;
         const ok = (res as ServerResponse).write(bytes);
         if (!ok) congested = true;
         return ok;
@@ -130,7 +135,7 @@ export class Exchange implements ResponseTarget {
       },
       finish(trailers) {
         exchange.#finished = true;
-        if (res.destroyed || res.writableEnded) return;
+        if (gone || res.destroyed || res.writableEnded) return;
         if (trailers && trailers.length > 0) res.addTrailers(nodeHeaders(trailers) as Record<string, string>);
         res.end();
       },
