@@ -38,6 +38,12 @@ const STATUS_BY_APP_CODE: Record<AppErrorCode, GrpcCode> = {
   method_not_allowed: GrpcCode.UNIMPLEMENTED,
   unsupported_media_type: GrpcCode.INVALID_ARGUMENT,
   internal: GrpcCode.INTERNAL,
+  // The auth service's codes, for completeness: no gRPC method raises them today.
+  conflict: GrpcCode.ALREADY_EXISTS,
+  unauthorized: GrpcCode.UNAUTHENTICATED,
+  invalid_credentials: GrpcCode.UNAUTHENTICATED,
+  forbidden: GrpcCode.PERMISSION_DENIED,
+  rate_limited: GrpcCode.RESOURCE_EXHAUSTED,
 };
 
 /** A failure that ends a call with a gRPC status; `message` is public. */
