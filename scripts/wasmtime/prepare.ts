@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -30,7 +30,10 @@ export function prepareStandalone(options: { wasmtime?: string; build?: boolean;
   const stamp = `${PRECOMPILED}.sha256`;
   if (existsSync(PRECOMPILED) && existsSync(stamp) && readFileSync(stamp, 'utf8') === key) return PRECOMPILED;
   const started = performance.now();
-  execFileSync(wasmtime, ['compile', COMPONENT, '-o', PRECOMPILED], { stdio: ['ignore', 'inherit', 'inherit'] });
+  // Compile to a temporary name and rename: a concurrent starter never runs a half-written .cwasm.
+  const temp = `${PRECOMPILED}.${process.pid}.tmp`;
+  execFileSync(wasmtime, ['compile', COMPONENT, '-o', temp], { stdio: ['ignore', 'inherit', 'inherit'] });
+  renameSync(temp, PRECOMPILED);
   writeFileSync(stamp, key);
   log(`  standalone: wasmtime compile ${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s  ${PRECOMPILED}`);
   return PRECOMPILED;
