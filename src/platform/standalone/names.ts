@@ -10,9 +10,14 @@ export function padded(n: bigint): string {
   return n.toString().padStart(20, '0');
 }
 
-/** A fixed-length, filesystem-safe name for any id (stream ids, keys): SHA-256 of its UTF-8. */
+/**
+ * A filesystem-safe, case-preserving name for any id (stream ids, keys): `h` + the hex of its
+ * UTF-8 when that fits a file name, else `s` + SHA-256 hex (hashing is slow in the guest's
+ * interpreter, so the common short ids skip it). Hex, not the id itself: some filesystems fold case.
+ */
 export function hashed(id: string): string {
-  return bytesToHex(sha256(encoder.encode(id)));
+  const bytes = encoder.encode(id);
+  return bytes.byteLength <= 100 ? `h${bytesToHex(bytes)}` : `s${bytesToHex(sha256(bytes))}`;
 }
 
 export function encodeJson(value: unknown): Uint8Array {

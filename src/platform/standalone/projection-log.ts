@@ -38,8 +38,8 @@ interface State {
 
 const LOG = 'projections/log';
 const SNAPSHOT = 'projections/snapshot';
-/** Rewrite the snapshot once a read had to fold this many log files. */
-const SNAPSHOT_EVERY = 16;
+/** Rewrite the snapshot once a read had to fold this many log files (writers also rewrite it after each commit). */
+const SNAPSHOT_EVERY = 8;
 const MAX_RACES = 10_000;
 
 const docKey = (collection: string, id: string) => `${collection}\u0000${id}`;
@@ -88,7 +88,13 @@ export class FileProjectionStore implements ProjectionStore {
     for (let race = 0; race < MAX_RACES; race++) {
       const state = this.#load();
       if ((state.checkpoints.get(projection) ?? 0n) !== expected) return false;
-      if (this.#fs.publish(`${LOG}/${padded(state.asOf + 1n)}`, encodeJson(file))) return true;
+      if (this.#fs.publish(`${LOG}/${padded(state.asOf + 1n)}`, encodeJson(file))) {
+        // Keep the snapshot at the head, so the next reader folds nothing.
+        apply(state, file);
+        state.asOf++;
+        this.#fs.replace(SNAPSHOT, encodeJson(toSnapshot(state)));
+        return true;
+      }
     }
     throw FileStoreFailure.unavailable('projection commit kept losing races');
   }
