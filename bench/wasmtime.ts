@@ -3,20 +3,20 @@
  *   (a) the Node host (JSPI + instance pool, SQLite),
  *   (b) wasmtime serve, a fresh instance per request (the default), file store,
  *   (c) wasmtime serve with instances reused for up to 128 requests (`--instance-reuse 128`),
- * plus how long wasmtime takes to listen with the precompiled .cwasm vs compiling the .wasm at
- * start. Realtime is `polling` everywhere (the only live mode wasmtime has). Prints a table and
- * writes docs/bench-wasmtime.md.
+ * plus how long wasmtime takes to answer its first request from the precompiled .cwasm vs the
+ * .wasm (compiled at start, or found in wasmtime's own compilation cache). Realtime is `polling`
+ * everywhere (the only live mode wasmtime has). Prints a table and writes docs/bench-wasmtime.md.
  *
  *   node bench/wasmtime.ts [--duration-ms 5000] [--skip-jit-start]
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { COMPONENT, prepareStandalone, wasmtimeVersion } from '../scripts/wasmtime/prepare.ts';
+import { COMPONENT, wasmtimeVersion } from '../scripts/wasmtime/prepare.ts';
 import { wasmtimeServeArgs } from '../scripts/wasmtime/serve-args.ts';
 import { freePort, startHost, tempDataDir } from '../test/support/host-process.ts';
-import { startWasmtime } from '../test/support/wasmtime-process.ts';
+import { prepareWasmtimeComponent, startWasmtime } from '../test/support/wasmtime-process.ts';
 import { runLoad, type LoadResult } from './load.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -26,7 +26,8 @@ const CONCURRENCY = 16;
 const wasmtime = process.env['WASMTIME'] ?? 'wasmtime';
 
 console.log('preparing: hosted and standalone builds, wasmtime compile');
-const precompiled = prepareStandalone({ wasmtime });
+execFileSync(process.execPath, [join(root, 'scripts', 'build.ts'), '--variant', 'hosted'], { stdio: ['ignore', 'inherit', 'inherit'] });
+const precompiled = prepareWasmtimeComponent(wasmtime);
 
 interface Target {
   name: string;
@@ -58,11 +59,13 @@ for (const target of targets) {
 }
 
 /** Milliseconds from spawning `wasmtime serve` to its first successful answer. */
-async function timeToServe(component: string): Promise<number> {
+async function timeToServe(component: string, extra: string[] = []): Promise<number> {
   const port = await freePort();
   const config = { port, host: '127.0.0.1', dataDir: tempDataDir('bench-start-'), transport: 'http' as const, realtime: 'polling' as const, instanceReuse: 1 };
   const started = performance.now();
-  const child = spawn(wasmtime, wasmtimeServeArgs(config, component, {}), { stdio: 'ignore' });
+  const args = wasmtimeServeArgs(config, component, {});
+  args.splice(args.length - 1, 0, ...extra);
+  const child = spawn(wasmtime, args, { stdio: 'ignore' });
   try {
     for (;;) {
       try {
@@ -78,7 +81,11 @@ async function timeToServe(component: string): Promise<number> {
 
 console.log('measuring start-up');
 const startRows = [['precompiled .cwasm (`wasmtime compile`, cached by the launcher)', await timeToServe(precompiled)]] as Array<[string, number]>;
-if (!values['skip-jit-start']) startRows.push(['.wasm compiled by wasmtime at start', await timeToServe(COMPONENT)]);
+if (!values['skip-jit-start']) {
+  startRows.push(['.wasm, compiled at start (`-C cache=n`: a first start, or no cache)', await timeToServe(COMPONENT, ['-C', 'cache=n'])]);
+  await timeToServe(COMPONENT); // fills wasmtime's own compilation cache (~/.cache/wasmtime)
+  startRows.push([".wasm, found in wasmtime's compilation cache (a later start)", await timeToServe(COMPONENT)]);
+}
 
 const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 0) : 'n/a');
 const table = [
