@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { helpText, LaunchError, loadLaunchConfig } from './wasmtime/options.ts';
+import { guestLogLine, lineSplitter } from './wasmtime/output.ts';
 import { prepareStandalone } from './wasmtime/prepare.ts';
 import { wasmtimeServeArgs } from './wasmtime/serve-args.ts';
 
@@ -34,13 +35,17 @@ try {
 const wasmtime = process.env['WASMTIME'] ?? 'wasmtime';
 mkdirSync(config.dataDir, { recursive: true });
 const component = prepareStandalone({ wasmtime, log: (line) => console.error(line) });
-const child = spawn(wasmtime, wasmtimeServeArgs(config, component, process.env), { stdio: ['ignore', 'inherit', 'pipe'] });
-child.stderr.on('data', (chunk: Buffer) => {
-  process.stderr.write(chunk);
-  if (chunk.toString().includes('Serving HTTP on')) {
-    log('info', `listening on http://${config.host}:${config.port} (wasmtime serve)`, { code: 'wasmtime_listening', pid: child.pid, dataDir: config.dataDir });
-  }
-});
+const child = spawn(wasmtime, wasmtimeServeArgs(config, component, process.env), { stdio: ['ignore', 'pipe', 'pipe'] });
+child.stdout.on('data', lineSplitter((line) => console.log(guestLogLine(line))));
+child.stderr.on(
+  'data',
+  lineSplitter((line) => {
+    console.error(guestLogLine(line));
+    if (line.startsWith('Serving HTTP on')) {
+      log('info', `listening on http://${config.host}:${config.port} (wasmtime serve)`, { code: 'wasmtime_listening', pid: child.pid, dataDir: config.dataDir });
+    }
+  }),
+);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
 child.once('error', (error) => {
   log('error', `cannot run ${wasmtime}: ${error.message}`, { code: 'wasmtime_missing' });

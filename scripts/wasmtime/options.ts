@@ -13,7 +13,7 @@ export class LaunchError extends Error {
 
 /** The runtime that serves gRPC; named in the refusal so the user knows where to go. */
 export const GRPC_REFUSAL =
-  'gRPC is not available under wasmtime serve (HTTP/1.1 only, no trailers): run the Node host instead, e.g. `npm start -- --transport grpc` (or both)';
+  'gRPC is not available under wasmtime serve (HTTP/1.1 only; gRPC needs HTTP/2): run the Node host instead, e.g. `npm start -- --transport grpc` (or both)';
 
 const OPTIONS = {
   port: { env: 'PORT', default: '3000', help: 'TCP port' },

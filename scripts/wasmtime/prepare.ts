@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -18,8 +18,43 @@ export function wasmtimeVersion(wasmtime: string): string {
   return execFileSync(wasmtime, ['--version'], { encoding: 'utf8' }).trim();
 }
 
+const LOCK = join(OUT, '.prepare.lock');
+const LOCK_STALE_MS = 15 * 60_000;
+
+/**
+ * Runs `work` holding a lock file, so test files (or a test run and a launcher) preparing at the
+ * same time build and compile once instead of overwriting each other's outputs.
+ */
+function exclusively<T>(work: () => T): T {
+  mkdirSync(OUT, { recursive: true });
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      closeSync(openSync(LOCK, 'wx'));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      try {
+        if (Date.now() - statSync(LOCK).mtimeMs > LOCK_STALE_MS) rmSync(LOCK, { force: true }); // left by a killed run
+      } catch {
+        // released meanwhile
+      }
+      Atomics.wait(pause, 0, 0, 200);
+    }
+  }
+  try {
+    return work();
+  } finally {
+    rmSync(LOCK, { force: true });
+  }
+}
+
 /** Returns the path to serve: the up-to-date .cwasm. Logs each step to `log`. */
 export function prepareStandalone(options: { wasmtime?: string; build?: boolean; log?: (line: string) => void } = {}): string {
+  return exclusively(() => prepareUnlocked(options));
+}
+
+function prepareUnlocked(options: { wasmtime?: string; build?: boolean; log?: (line: string) => void }): string {
   const wasmtime = options.wasmtime ?? 'wasmtime';
   const log = options.log ?? ((line: string) => console.error(line));
   if (options.build !== false) {

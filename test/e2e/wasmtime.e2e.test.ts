@@ -200,6 +200,7 @@ describe.skipIf(!wasmtime)('standalone component under wasmtime serve', () => {
       expect(response.status).toBe(500);
       expect(await response.json()).toEqual({ error: { code: 'configuration', message: GRPC_NEEDS_NODE_HOST } });
       expect(GRPC_NEEDS_NODE_HOST).toMatch(/Node host/);
+      await expect.poll(() => server.logs().some((l) => l['code'] === 'config_invalid' && l['source'] === 'component')).toBe(true);
     } finally {
       await server.stop();
     }

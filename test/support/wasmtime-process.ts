@@ -11,6 +11,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { prepareStandalone } from '../../scripts/wasmtime/prepare.ts';
+import { guestLogLine, lineSplitter } from '../../scripts/wasmtime/output.ts';
 import { wasmtimeServeArgs } from '../../scripts/wasmtime/serve-args.ts';
 import { freePort, tempDataDir } from './host-process.ts';
 
@@ -19,7 +20,7 @@ export interface WasmtimeProcess {
   readonly port: number;
   readonly dataDir: string;
   readonly child: ChildProcess;
-  /** Every stdout/stderr line so far (the guest's JSON logs are on stdout). */
+  /** Every stdout/stderr line so far, wasmtime's per-request prefix removed (the guest's JSON logs are on stdout). */
   readonly output: string[];
   logs(): Array<Record<string, unknown>>;
   /** SIGTERM and wait for exit. */
@@ -58,18 +59,14 @@ export async function startWasmtime(options: WasmtimeStartOptions = {}, wasmtime
   const output: string[] = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const listening = new Promise<void>((resolve, reject) => {
-    const collect = (stream: NodeJS.ReadableStream) => {
-      let partial = '';
-      stream.on('data', (chunk: Buffer) => {
-        partial += chunk.toString('utf8');
-        const lines = partial.split('\n');
-        partial = lines.pop() ?? '';
-        for (const line of lines) {
-          output.push(line);
-          if (line.includes('Serving HTTP on')) resolve();
-        }
-      });
-    };
+    const collect = (stream: NodeJS.ReadableStream) =>
+      stream.on(
+        'data',
+        lineSplitter((line) => {
+          output.push(guestLogLine(line));
+          if (line.startsWith('Serving HTTP on')) resolve();
+        }),
+      );
     collect(child.stdout!);
     collect(child.stderr!);
     void exited.then(() => reject(new Error(`wasmtime exited before listening:\n${output.join('\n')}`)));
