@@ -14,6 +14,10 @@
  * that only say where to start looking. Every commit but the newest is fully indexed: before
  * publishing commit H+1 a writer finishes indexing commit H (idempotent), so a crash between a
  * commit and its index is repaired by the next caller.
+ *
+ * In memory, an instance keeps only facts that stay true: the content of immutable files (commits,
+ * revision files), which commits are indexed, and lower bounds (newest commit, stream revisions)
+ * to probe forward from. A `reset` by another store instance on the same directory is not seen.
  */
 import type { EventStore, ExpectedRevision, NewEvent, ReadStreamOptions, RecordedEvent, TypeCount } from '../ports.ts';
 import { checkLimit, checkName, FileStoreFailure } from './failure.ts';
@@ -75,9 +79,31 @@ function recorded(commit: Commit, index: number): RecordedEvent {
   };
 }
 
+/** Bounded memo of immutable facts; cleared wholesale when full (simple and always correct). */
+class Memo<K, V> {
+  readonly #map = new Map<K, V>();
+  get(key: K): V | undefined {
+    return this.#map.get(key);
+  }
+  set(key: K, value: V): void {
+    if (this.#map.size >= 4096) this.#map.clear();
+    this.#map.set(key, value);
+  }
+  clear(): void {
+    this.#map.clear();
+  }
+}
+
 export class FileEventStore implements EventStore {
   readonly #fs: FileSystem;
   readonly #now: () => number;
+  readonly #commits = new Memo<bigint, Commit>();
+  readonly #indexed = new Memo<bigint, true>();
+  /** stream id → a revision known to exist (revision files are never removed) */
+  readonly #revisions = new Memo<string, bigint>();
+  /** revision file path → first sequence of its commit */
+  readonly #revisionFiles = new Memo<string, bigint>();
+  #newest: Commit | undefined;
 
   constructor(fs: FileSystem, now: () => number) {
     this.#fs = fs;
@@ -107,6 +133,8 @@ export class FileEventStore implements EventStore {
         events: commit.events,
       };
       if (!this.#fs.publish(`${LOG}/${padded(commit.first)}`, encodeJson(file))) continue; // lost the race: re-read
+      this.#commits.set(commit.first, commit);
+      this.#newest = commit;
       this.#index(commit);
       this.#fs.replace(HEAD_HINT, encodeText(commit.first.toString()));
       return commit.events.map((_, i) => recorded(commit, i));
@@ -192,8 +220,11 @@ export class FileEventStore implements EventStore {
    * commit up to the returned head is indexed.
    */
   #sync(): { sequence: bigint } {
-    const hint = this.#fs.read(HEAD_HINT);
-    let newest = hint ? this.#read(BigInt(decodeText(hint))) : undefined;
+    let newest = this.#newest;
+    if (!newest) {
+      const hint = this.#fs.read(HEAD_HINT);
+      newest = hint ? this.#read(BigInt(decodeText(hint))) : undefined;
+    }
     let next = newest ? lastOf(newest) + 1n : 1n;
     let steps = 0;
     for (let commit = this.#read(next); commit; commit = this.#read(next)) {
@@ -202,6 +233,7 @@ export class FileEventStore implements EventStore {
       steps++;
     }
     if (!newest) return { sequence: 0n };
+    this.#newest = newest;
     this.#index(newest);
     if (steps >= HINT_REFRESH_STEPS) this.#fs.replace(HEAD_HINT, encodeText(newest.first.toString()));
     return { sequence: lastOf(newest) };
@@ -209,29 +241,42 @@ export class FileEventStore implements EventStore {
 
   /** Creates the commit's revision files, in order (idempotent: any caller may finish another's). */
   #index(commit: Commit): void {
+    if (this.#indexed.get(commit.first)) return;
     const dir = streamDir(commit.stream);
     const last = commit.revision + BigInt(commit.events.length) - 1n;
-    if (this.#fs.exists(`${dir}/${padded(last)}`)) return; // created in order: the last one means all
-    const content = encodeText(commit.first.toString());
-    for (let r = commit.revision; r <= last; r++) this.#fs.publish(`${dir}/${padded(r)}`, content);
-    this.#fs.replace(`${dir}/tip`, encodeText(last.toString()));
+    if (!this.#fs.exists(`${dir}/${padded(last)}`)) {
+      // Created in order, so an existing last file means all of them exist.
+      const content = encodeText(commit.first.toString());
+      for (let r = commit.revision; r <= last; r++) this.#fs.publish(`${dir}/${padded(r)}`, content);
+      this.#fs.replace(`${dir}/tip`, encodeText(last.toString()));
+    }
+    this.#indexed.set(commit.first, true);
   }
 
   /** The stream's revision as of the last sync: the tip hint, then probing forward. */
   #revision(streamId: string): bigint {
     const dir = streamDir(streamId);
-    const tip = this.#fs.read(`${dir}/tip`);
-    let revision = tip ? BigInt(decodeText(tip)) : 0n;
-    // A tip can only be ahead after a reset that raced a writer; be exact anyway.
-    while (revision > 0n && !this.#fs.exists(`${dir}/${padded(revision)}`)) revision--;
+    let revision = this.#revisions.get(streamId);
+    if (revision === undefined) {
+      const tip = this.#fs.read(`${dir}/tip`);
+      revision = tip ? BigInt(decodeText(tip)) : 0n;
+      // A tip can only be ahead after a reset that raced a writer; be exact anyway.
+      while (revision > 0n && !this.#fs.exists(`${dir}/${padded(revision)}`)) revision--;
+    }
     while (this.#fs.exists(`${dir}/${padded(revision + 1n)}`)) revision++;
+    if (revision > 0n) this.#revisions.set(streamId, revision);
     return revision;
   }
 
   #commitOfRevision(streamId: string, revision: bigint): bigint {
-    const bytes = this.#fs.read(`${streamDir(streamId)}/${padded(revision)}`);
+    const path = `${streamDir(streamId)}/${padded(revision)}`;
+    const known = this.#revisionFiles.get(path);
+    if (known !== undefined) return known;
+    const bytes = this.#fs.read(path);
     if (!bytes) throw FileStoreFailure.unavailable('stream index entry vanished');
-    return BigInt(decodeText(bytes));
+    const first = BigInt(decodeText(bytes));
+    this.#revisionFiles.set(path, first);
+    return first;
   }
 
   /** The commit holding `sequence` (commit files are named by their first sequence). */
@@ -244,9 +289,22 @@ export class FileEventStore implements EventStore {
   }
 
   #read(first: bigint): Commit | undefined {
+    const known = this.#commits.get(first);
+    if (known) return known;
     const file = this.#readJson<CommitFile>(`${LOG}/${padded(first)}`);
     if (!file) return undefined;
-    return { first, stream: file.stream, revision: BigInt(file.revision), recordedAt: BigInt(file.recordedAt), events: file.events };
+    const commit = { first, stream: file.stream, revision: BigInt(file.revision), recordedAt: BigInt(file.recordedAt), events: file.events };
+    this.#commits.set(first, commit);
+    return commit;
+  }
+
+  /** Forgets everything remembered (after this store deleted the files). */
+  forget(): void {
+    this.#commits.clear();
+    this.#indexed.clear();
+    this.#revisions.clear();
+    this.#revisionFiles.clear();
+    this.#newest = undefined;
   }
 
   #mustRead(first: bigint): Commit {

@@ -13,7 +13,7 @@ export interface FileStorage {
   events: EventStore;
   projections: ProjectionStore;
   keyValue: KeyValue;
-  /** Deletes everything the store wrote (tests). */
+  /** Deletes everything the store wrote (tests; other store instances on the directory must be closed). */
   reset(): void;
 }
 
@@ -39,12 +39,16 @@ function guarded<T extends object>(target: T): T {
 }
 
 export function openFileStorage(fs: FileSystem, now: () => number = () => Date.now()): FileStorage {
+  const events = new FileEventStore(fs, now);
+  const projections = new FileProjectionStore(fs);
   return {
-    events: guarded(new FileEventStore(fs, now)),
-    projections: guarded(new FileProjectionStore(fs)),
+    events: guarded(events),
+    projections: guarded(projections),
     keyValue: guarded(new FileKeyValue(fs, now)),
     reset() {
       for (const dir of STORE_DIRS) fs.removeTree(dir);
+      events.forget();
+      projections.forget();
     },
   };
 }

@@ -11,6 +11,7 @@
  * Derived: `projections/snapshot` (the folded state as of some file) so a call reads the snapshot
  * plus a short tail instead of the whole log. It is only a cache: any snapshot is a true
  * statement about a prefix of the log, so racing snapshot writers cannot corrupt anything.
+ * An instance also keeps the state it last folded in memory and only folds newer files into it.
  */
 import type { DocumentChange, DocumentKey, ProjectionStore, StoredDocument } from '../ports.ts';
 import { checkLimit, checkName, FileStoreFailure } from './failure.ts';
@@ -59,9 +60,15 @@ function apply(state: State, commit: CommitFile): void {
 
 export class FileProjectionStore implements ProjectionStore {
   readonly #fs: FileSystem;
+  #state: State | undefined;
 
   constructor(fs: FileSystem) {
     this.#fs = fs;
+  }
+
+  /** Forgets the state in memory (after this store deleted the files). */
+  forget(): void {
+    this.#state = undefined;
   }
 
   checkpoint(projection: string): bigint {
@@ -119,8 +126,9 @@ export class FileProjectionStore implements ProjectionStore {
     return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, limit);
   }
 
-  /** The snapshot plus every log file after it. */
+  /** The state in memory (or the snapshot) plus every log file after it. */
   #load(): State {
+    if (this.#state) return this.#foldFrom(this.#state);
     const bytes = this.#fs.read(SNAPSHOT);
     const snapshot = bytes ? decodeJson<Snapshot>(bytes) : undefined;
     const state: State = {
@@ -129,9 +137,9 @@ export class FileProjectionStore implements ProjectionStore {
       documents: new Map(Object.entries(snapshot?.documents ?? {}).map(([key, d]) => [key, { body: d.body, version: BigInt(d.version) }])),
     };
     if (snapshot && !this.#fs.exists(`${LOG}/${padded(state.asOf)}`) && state.asOf > 0n) {
-      return this.#foldFrom(emptyState()); // a snapshot from before a reset
+      return (this.#state = this.#foldFrom(emptyState())); // a snapshot from before a reset
     }
-    return this.#foldFrom(state);
+    return (this.#state = this.#foldFrom(state));
   }
 
   #foldFrom(state: State): State {
