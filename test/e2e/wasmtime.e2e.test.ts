@@ -2,12 +2,14 @@
  * The standalone component under the real `wasmtime serve` (real wasi:filesystem, a fresh
  * instance per request): REST answers identical to the Node host's, 16 clients × 25 concurrent
  * increments with nothing lost, kill -9 of wasmtime mid-traffic with every acknowledged command
- * kept, the SSE stream in polling mode, and the component's own refusal of gRPC.
+ * kept, the SSE stream in polling mode, a missing data directory, and the component's own
+ * refusal of gRPC.
  */
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFileStorage } from '../../src/platform/standalone/file-storage.ts';
 import { GRPC_NEEDS_NODE_HOST } from '../../src/platform/standalone/runtime-config.ts';
-import { startHost, tempDataDir, type HostProcess } from '../support/host-process.ts';
+import { freePort, startHost, tempDataDir, type HostProcess } from '../support/host-process.ts';
 import { counterFrame, openSse } from '../support/sse.ts';
 import { requireTool } from '../support/tools.ts';
 import { prepareWasmtimeComponent, startWasmtime, type WasmtimeProcess } from '../support/wasmtime-process.ts';
@@ -190,6 +192,20 @@ describe.skipIf(!wasmtime)('standalone component under wasmtime serve', () => {
       expect((await view(server.url)).realtime_enabled).toBe(false);
     } finally {
       await server.stop();
+    }
+  }, 120_000);
+
+  it('without its data directory the component answers 503 store, not a crash', async () => {
+    const port = await freePort();
+    // No --dir: the preopen the store needs is missing.
+    const child = spawn(wasmtime!.path, ['serve', '-S', 'cli=y', '--addr', `127.0.0.1:${port}`, '--allow-precompiled', prepareWasmtimeComponent(wasmtime!.path)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      await new Promise<void>((resolve) => child.stderr.on('data', (c: Buffer) => c.toString().includes('Serving HTTP') && resolve()));
+      const response = await fetch(`http://127.0.0.1:${port}/api/counter/view`);
+      expect(response.status).toBe(503);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('store');
+    } finally {
+      child.kill('SIGKILL');
     }
   }, 120_000);
 

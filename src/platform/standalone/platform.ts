@@ -12,19 +12,19 @@ import { preopenedDirectory, wasiFileSystem } from './wasi-file-system.ts';
 /** The guest path the launcher preopens the data directory at (`--dir <data-dir>::/data`). */
 export const DATA_DIR_GUEST_PATH = '/data';
 
-/** Rethrows every failure as a StoreError (the store's failures carry a platform-error payload). */
-function converted<T extends object>(target: T): T {
-  return new Proxy(target, {
-    get(obj, name) {
-      const value = (obj as Record<string | symbol, unknown>)[name];
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        try {
-          return (value as (...a: unknown[]) => unknown).apply(obj, args);
-        } catch (error) {
-          throw toStoreError(error);
-        }
-      };
+/**
+ * A port whose calls resolve `pick()` at call time (the store opens on first use) and rethrow
+ * every failure, opening included, as a StoreError (the store's failures carry a platform-error payload).
+ */
+function lazyPort<T extends object>(pick: () => T): T {
+  return new Proxy({} as T, {
+    get: (_, name) => (...args: unknown[]) => {
+      try {
+        const target = pick() as Record<string | symbol, unknown>;
+        return (target[name] as (...a: unknown[]) => unknown).apply(target, args);
+      } catch (error) {
+        throw toStoreError(error);
+      }
     },
   });
 }
@@ -33,12 +33,10 @@ export function standalonePlatform(guestPath = DATA_DIR_GUEST_PATH): Platform {
   let storage: ReturnType<typeof openFileStorage> | undefined;
   // Opened on first use: preopens are only reachable once the runtime runs the component.
   const store = () => (storage ??= openFileStorage(wasiFileSystem(preopenedDirectory(guestPath))));
-  const lazy = <T extends object>(pick: () => T): T =>
-    converted(new Proxy({} as T, { get: (_, name) => (pick() as Record<string | symbol, unknown>)[name] }));
   return {
-    events: lazy<EventStore>(() => store().events),
-    projections: lazy<ProjectionStore>(() => store().projections),
-    keyValue: lazy<KeyValue>(() => store().keyValue),
+    events: lazyPort<EventStore>(() => store().events),
+    projections: lazyPort<ProjectionStore>(() => store().projections),
+    keyValue: lazyPort<KeyValue>(() => store().keyValue),
     pubsub: noPubSub,
     logger: consoleLogger(),
     now: () => Date.now(),

@@ -6,6 +6,7 @@
 import { getDirectories } from 'wasi:filesystem/preopens@0.2.12';
 import type { Descriptor, ErrorCode } from 'wasi:filesystem/types@0.2.12';
 import { subscribeDuration } from 'wasi:clocks/monotonic-clock@0.2.12';
+import { FileStoreFailure } from './failure.ts';
 import { parentOf, tempPath, type FileSystem } from './file-system.ts';
 
 /** componentize-js throws an imported function's `err` as an Error whose `payload` is the error code. */
@@ -23,7 +24,8 @@ class FsError extends Error {
 
 export function preopenedDirectory(guestPath: string): Descriptor {
   const found = getDirectories().find(([, path]) => path === guestPath);
-  if (!found) throw new Error(`no preopened directory ${guestPath} (wasmtime serve --dir <host>::${guestPath})`);
+  // Unavailable (503 `store`), not a crash: the runtime was started without the data directory.
+  if (!found) throw FileStoreFailure.unavailable(`no preopened directory ${guestPath} (wasmtime serve --dir <host>::${guestPath})`);
   return found[0];
 }
 
