@@ -101,8 +101,9 @@ describe.skipIf(!wasmtime)('standalone component under wasmtime serve', () => {
     }, 120_000);
   });
 
-  it('16 clients × 25 concurrent increments → 400, sequences and revisions contiguous', async () => {
-    const server = await startWasmtime({}, wasmtime!.path);
+  // Reused instances also exercise the store's in-memory facts across requests.
+  it.each([1, 16])('16 clients × 25 concurrent increments → 400, sequences and revisions contiguous (instance reuse %i)', async (instanceReuse) => {
+    const server = await startWasmtime({ instanceReuse }, wasmtime!.path);
     try {
       const statuses: number[] = [];
       const client = async () => {
