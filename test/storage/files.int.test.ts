@@ -6,6 +6,7 @@
  * leftovers (temporary files, a commit whose index was never written), stale locks.
  * The real wasi:filesystem path is proven end to end in test/e2e/wasmtime.e2e.test.ts.
  */
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,6 +99,45 @@ describe('file store specifics', () => {
     expect(results.every((r) => typeof r.conflicts === 'number')).toBe(true);
     // No temporary file survives a clean run.
     expect(readdirSync(join(dir, 'tmp'))).toEqual([]);
+  }, 120_000);
+
+  it('survives SIGKILL at random points: whole batches, contiguous sequences, every acknowledged append', async () => {
+    for (let round = 0; round < 4; round++) {
+      const dir = freshDir();
+      const child = spawn(process.execPath, [join(import.meta.dirname, 'files-crash.worker.ts'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let acknowledged = -1;
+      child.stdout.on('data', (chunk: Buffer) => {
+        const lines = chunk.toString().trim().split('\n');
+        acknowledged = Math.max(acknowledged, Number(lines.at(-1)));
+      });
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      // Let it run a little (a different amount each round), then kill -9 wherever it is.
+      while (acknowledged < 20 + round * 15) await new Promise((resolve) => setTimeout(resolve, 5));
+      child.kill('SIGKILL');
+      await exited;
+
+      const storage = openFileStorage(nodeFileSystem(dir));
+      const all = storage.events.readAll(0n, 1000);
+      expect(all.map((e) => e.sequence)).toEqual(all.map((_, i) => BigInt(i + 1)));
+      const batches = new Map<number, number[]>();
+      for (const e of all) {
+        const { n, i } = JSON.parse(e.payload) as { n: number; i: number };
+        batches.set(n, [...(batches.get(n) ?? []), i]);
+      }
+      const ns = [...batches.keys()];
+      expect(ns).toEqual(ns.map((_, i) => i)); // batches in order, none missing
+      expect(ns.length).toBeGreaterThanOrEqual(acknowledged + 1); // every acknowledged one (the last may be extra)
+      for (const [n, indexes] of batches) expect(indexes).toEqual(Array.from({ length: 1 + (n % 4) }, (_, i) => i)); // whole
+      for (const stream of ['s0', 's1', 's2']) {
+        const own = all.filter((e) => e.streamId === stream);
+        expect(storage.events.streamRevision(stream)).toBe(BigInt(own.length));
+        expect(storage.events.readStream(stream, { direction: 'forward', limit: 1000 })).toEqual(own);
+      }
+      // The store goes on: the next append continues the chain.
+      const [next] = storage.events.append('s0', { tag: 'any' }, [event('after.crash')]);
+      expect(next?.sequence).toBe(BigInt(all.length + 1));
+      expect(storage.keyValue.increment('ns', 'k', 1n, 600_000n)).toBeGreaterThanOrEqual(BigInt(acknowledged + 2));
+    }
   }, 120_000);
 
   it('a commit whose index was never written (killed between the two) is indexed by the next caller', () => {
