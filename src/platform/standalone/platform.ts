@@ -3,6 +3,7 @@
  * preopened data directory, no pub/sub, the guest's own clocks.
  */
 import type { EventStore, KeyValue, Platform, ProjectionStore } from '../ports.ts';
+import { noPasswordHashing } from './no-password-hashing.ts';
 import { consoleLogger } from '../log.ts';
 import { toStoreError } from '../hosted/errors.ts';
 import { openFileStorage } from './file-storage.ts';
@@ -38,6 +39,7 @@ export function standalonePlatform(guestPath = DATA_DIR_GUEST_PATH): Platform {
     projections: lazyPort<ProjectionStore>(() => store().projections),
     keyValue: lazyPort<KeyValue>(() => store().keyValue),
     pubsub: noPubSub,
+    passwords: noPasswordHashing,
     logger: consoleLogger(),
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
