@@ -82,6 +82,18 @@ describe('states that must be refused', () => {
     expect(sessionCookieOf(ok)).toBeDefined();
   });
 
+  it('HEAD neither consumes a state nor issues a session (405); GET afterwards works', async () => {
+    const callback = await authorize(service, 'provider_a');
+    const url = new URL(callback.target);
+    for (const [k, v] of Object.entries(callback.params)) url.searchParams.set(k, v);
+    const head = await fetch(url, { method: 'HEAD', redirect: 'manual' });
+    expect(head.status).toBe(405);
+    expect(head.headers.getSetCookie()).toEqual([]);
+    expect((await fetch(`${service.host.url}/api/auth/oauth/provider_a/start`, { method: 'HEAD', redirect: 'manual' })).status).toBe(405);
+    const ok = await deliver(callback.target, 'GET', callback.params);
+    expect(ok.status).toBe(302);
+  });
+
   it('a reused state → 409 conflict (two racing callbacks: one session)', async () => {
     const callback = await authorize(service, 'provider_b');
     const [first, second] = await Promise.all([deliver(callback.target, 'GET', callback.params, true), deliver(callback.target, 'GET', callback.params, true)]);

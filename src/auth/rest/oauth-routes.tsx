@@ -54,7 +54,12 @@ export function oauthRoutes(deps: OAuthFlowDeps): Hono {
     return c.html(`<!doctype html>${page.toString()}`, status, PRIVATE);
   };
 
+  // Hono runs GET handlers for HEAD: a link checker or prefetcher must neither create states
+  // nor consume one and receive a session.
+  const isHead = (c: Context) => c.req.method === 'HEAD';
+
   app.get(OAUTH_PATHS.start, (c) => {
+    if (isHead(c)) return methodNotAllowedResponse(c, ['GET'], logger);
     const provider = c.req.param('provider');
     const { location } = startOAuthSignIn(deps, provider, c.req.query('next'));
     logger.log('info', 'oauth sign-in started', { code: 'oauth_start', provider, development: deps.config.developmentCallbackBypass });
@@ -70,7 +75,7 @@ export function oauthRoutes(deps: OAuthFlowDeps): Hono {
     return c.redirect(done.next, redirectStatus);
   };
 
-  app.get(OAUTH_PATHS.callback, (c) => callback(c, new URL(c.req.url).searchParams, 302));
+  app.get(OAUTH_PATHS.callback, (c) => (isHead(c) ? methodNotAllowedResponse(c, ['GET', 'POST'], logger) : callback(c, new URL(c.req.url).searchParams, 302)));
 
   app.post(
     OAUTH_PATHS.callback,
@@ -82,8 +87,8 @@ export function oauthRoutes(deps: OAuthFlowDeps): Hono {
     },
   );
 
-  app.all(OAUTH_PATHS.start, (c) => methodNotAllowedResponse(c, ['GET', 'HEAD'], logger));
-  app.all(OAUTH_PATHS.callback, (c) => methodNotAllowedResponse(c, ['GET', 'HEAD', 'POST'], logger));
+  app.all(OAUTH_PATHS.start, (c) => methodNotAllowedResponse(c, ['GET'], logger));
+  app.all(OAUTH_PATHS.callback, (c) => methodNotAllowedResponse(c, ['GET', 'POST'], logger));
 
   app.onError((error, c) => fail(c, error));
   return app;
