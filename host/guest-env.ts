@@ -11,6 +11,8 @@ export function guestEnvironment(config: HostConfig, env: NodeJS.ProcessEnv, grp
   const out: Array<[string, string]> = [
     ['APP_RUNTIME', 'node-host'],
     ['APP_GRPC_SUPPORTED', String(grpcSupported)],
+    // The host holds SSE connections and asks the guest for frames (host/relay/).
+    ['APP_STREAM_RELAY', 'true'],
     ['TRANSPORT', config.transport],
     ['REALTIME', config.realtime],
     ['REDIS_CHANNEL', config.redisChannel],

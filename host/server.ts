@@ -4,7 +4,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Exchange, toIncomingRequest, type NodeRequest, type NodeResponse } from './exchange.ts';
+import { Exchange, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
 import { describeError, type HostLogger } from './log.ts';
 import type { InstancePool } from './pool.ts';
 
@@ -16,8 +16,11 @@ export interface RunningServer {
 
 const FALLBACK_BODY = JSON.stringify({ error: { code: 'internal', message: 'internal error' } });
 
-export function handleExchange(pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse): Promise<void> {
-  const exchange = new Exchange(res);
+/** Makes the response hook of one exchange (the stream relay's, host/relay/hook.ts). */
+export type HookFactory = (req: NodeRequest) => ResponseHook;
+
+export function handleExchange(pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory): Promise<void> {
+  const exchange = new Exchange(res, hook?.(req));
   const incoming = toIncomingRequest(req, false);
   return pool
     .run((instance) => instance.handle(incoming, exchange.outparam))
@@ -36,10 +39,10 @@ export function handleExchange(pool: InstancePool, logger: HostLogger, req: Node
     });
 }
 
-export function startServer(pool: InstancePool, logger: HostLogger, options: { port: number; host: string }): Promise<RunningServer> {
+export function startServer(pool: InstancePool, logger: HostLogger, options: { port: number; host: string; hook?: HookFactory }): Promise<RunningServer> {
   const inFlight = new Set<Promise<void>>();
   const server = http.createServer((req, res) => {
-    const done = handleExchange(pool, logger, req, res);
+    const done = handleExchange(pool, logger, req, res, options.hook);
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
   });

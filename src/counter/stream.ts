@@ -16,6 +16,7 @@ import { decodeRealtimeMessage, type CounterView } from './application/view.ts';
 import { COUNTER_STREAM_ID } from './domain/counter.ts';
 import { errorResponse } from './http-errors.ts';
 import { parseStartPosition } from './stream-position.ts';
+import { answerRelayPoll, openRelayedStream } from './stream-relay.ts';
 
 export const STREAM_PATH = '/api/counter/stream';
 /** A comment line after this much silence keeps proxies from closing an idle stream. */
@@ -181,11 +182,20 @@ class CounterStream {
   }
 }
 
-export function counterStreamRoutes(deps: CounterDeps): Hono {
+export interface StreamOptions {
+  /** The host holds the connections and polls for frames (stream-relay.ts); else the guest streams. */
+  relay?: boolean;
+}
+
+export function counterStreamRoutes(deps: CounterDeps, options: StreamOptions = {}): Hono {
   const app = new Hono();
+  const frames = { dataFrame, errorFrame };
   app.get(STREAM_PATH, (c) => {
+    const poll = options.relay ? answerRelayPoll(c, deps, frames) : undefined;
+    if (poll) return poll;
     const start = parseStartPosition(c.req.header('last-event-id'), c.req.query('last_sequence'));
     if (start instanceof AppError) return errorResponse(c, start, deps.platform.logger);
+    if (options.relay) return openRelayedStream(deps, start, `retry: ${RETRY_HINT_MS}\n\n`, frames);
     const producer = new CounterStream(deps, start);
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
