@@ -12,7 +12,7 @@ export function guestEnvironment(config: HostConfig, env: NodeJS.ProcessEnv, grp
     ['APP_RUNTIME', 'node-host'],
     ['APP_GRPC_SUPPORTED', String(grpcSupported)],
     // The host holds SSE connections and asks the guest for frames (host/relay/).
-    ['APP_STREAM_RELAY', 'true'],
+    ['APP_STREAM_RELAY', String(config.streamRelay === 'on')],
     ['TRANSPORT', config.transport],
     ['REALTIME', config.realtime],
     ['REDIS_CHANNEL', config.redisChannel],
