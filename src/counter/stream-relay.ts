@@ -17,6 +17,7 @@ import type { Context } from 'hono';
 import { AppError } from '../errors.ts';
 import type { CounterDeps } from './application/deps.ts';
 import { getCounterView } from './application/get-view.ts';
+import type { CounterView } from './application/view.ts';
 
 /** Response header: the relay instruction (guest → host). */
 export const RELAY_HEADER = 'x-app-relay';
@@ -28,7 +29,7 @@ export const RELAY_POLL_INTERVAL_MS = 500;
 const UNSIGNED = /^\d{1,16}$/;
 
 interface Frames {
-  dataFrame(view: ReturnType<typeof getCounterView>): string;
+  dataFrame(view: CounterView): string;
   errorFrame(message: string): string;
 }
 
