@@ -102,6 +102,8 @@ interface StreamsResult {
   medianFrame: number[];
   getBefore: LoadResult;
   getDuring: LoadResult;
+  /** One request at a time: the latency itself, without the load generator's own queueing. */
+  getDuringSerial: LoadResult;
   /** Again after the streams closed: tells the streams' cost from the machine's load drifting. */
   getAfter: LoadResult;
 }
@@ -150,10 +152,11 @@ async function benchStreams(design: Design, count: number): Promise<StreamsResul
       medianFrame.push(percentile(latencies, 50));
     });
     const getDuring = await runLoad(getSpec);
+    const getDuringSerial = await runLoad({ ...getSpec, concurrency: 1 });
     for (const client of clients.splice(0)) client.close();
     await sleep(2000); // the guests notice their clients left and return to the pool
     const getAfter = await runLoad(getSpec);
-    return { design, clients: count, commandAlone, openSeconds, rssIdle, rssOpen, lastFrame, medianFrame, getBefore, getDuring, getAfter };
+    return { design, clients: count, commandAlone, openSeconds, rssIdle, rssOpen, lastFrame, medianFrame, getBefore, getDuring, getDuringSerial, getAfter };
   } finally {
     for (const client of clients) client.close();
     agent.destroy();
@@ -229,6 +232,7 @@ if (parts.includes('streams')) {
         row("command → median client's frame, p50", (s) => `${fmt(percentile(sorted(s.medianFrame), 50))} ms`),
         row(`GET /api/counter/view p99, no streams (c=${CONCURRENCY})`, (s) => `${fmt(s.getBefore.p99, 1)} ms`),
         row(`GET /api/counter/view p99, streams open (c=${CONCURRENCY})`, (s) => `${fmt(s.getDuring.p99, 1)} ms`, `≤ 50 ms (${CLIENTS}) ${relay.getDuring.p99 <= 50 ? '✓' : '✗'}`),
+        row('GET /api/counter/view p50 / p99, streams open (c=1)', (s) => `${fmt(s.getDuringSerial.p50, 1)} / ${fmt(s.getDuringSerial.p99, 1)} ms`),
         row(`GET /api/counter/view p99, after the streams closed (c=${CONCURRENCY})`, (s) => `${fmt(s.getAfter.p99, 1)} ms`),
         row('GET /api/counter/view req/s: before / open / after', (s) => `${fmt(s.getBefore.throughput)} / ${fmt(s.getDuring.throughput)} / ${fmt(s.getAfter.throughput)}`),
       ].join('\n'),
