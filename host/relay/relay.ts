@@ -324,15 +324,12 @@ export class StreamRelay {
         this.#logger.log('error', 'a relayed stream poll failed', { code: 'relay_poll_failed', error: describeError(error) });
         this.#deliver(group, from, new Uint8Array(0), from);
         // Retry later: the wake that caused this poll must not be lost.
-        setTimeout(() => this.#pollGroup(this.#groupAt(group)), this.#timings.retryPollMs).unref();
+        setTimeout(() => {
+          const current = group.channel.groups.get(groupKey(group.path, from));
+          if (current) this.#pollGroup(current);
+        }, this.#timings.retryPollMs).unref();
       },
     );
-  }
-
-  /** The group `group`'s clients are in now (itself unless it was merged away). */
-  #groupAt(group: Group): Group {
-    const current = group.channel.groups.get(groupKey(group.path, group.after));
-    return current ?? group;
   }
 
   #deliver(group: Group, from: number, bytes: Uint8Array, reported: number): void {
@@ -349,13 +346,15 @@ export class StreamRelay {
     }
     if (bytes.byteLength > 0) for (const client of [...group.clients]) this.#write(client, bytes);
     const key = groupKey(group.path, from);
+    // Groups are deleted only by their own key holder: another group may own the key by now.
+    const unlist = () => channel.groups.get(key) === group && channel.groups.delete(key);
     if (group.clients.size === 0) {
-      channel.groups.delete(key);
+      unlist();
       return;
     }
     let target = group;
     if (after > from) {
-      channel.groups.delete(key);
+      unlist();
       target = this.#group(channel, group.path, after);
       for (const client of group.clients) {
         target.clients.add(client);

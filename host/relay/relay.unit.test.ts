@@ -132,6 +132,23 @@ describe('StreamRelay', () => {
     relay.close();
   });
 
+  it('retries a failed poll, so the wake that caused it is not lost', async () => {
+    const poller = new ScriptedPoller();
+    let failures = 1;
+    const flaky = (path: string, after: number) => (failures-- > 0 ? Promise.reject(new Error('trap')) : poller.poll(path, after));
+    const codes: string[] = [];
+    const pubsub = localPubSub();
+    const relay = new StreamRelay({ poll: flaky, pubsub, logger: { log: (_l, _m, f) => void codes.push(String(f?.['code'])) }, timings: { retryPollMs: 30 } });
+    const sink = new FakeSink();
+    relay.adopt(sink, PATH, pubsubInstruction(0), relay.mark());
+    await settle(); // the first poll (after subscribing) fails
+    poller.head = 2;
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(codes).toContain('relay_poll_failed');
+    expect(idsOf(sink)).toEqual([2]);
+    relay.close();
+  });
+
   it('polls a client that joined after a wake its opening read may have missed', async () => {
     const poller = new ScriptedPoller();
     const { relay, pubsub } = relayWith(poller);

@@ -6,6 +6,9 @@
  * whole new state if it is newer than the last one sent — so frames coalesce, and a stream never
  * sends a state older than one it already sent. While pub/sub fails, the stream re-reads on an
  * interval and tries to subscribe again.
+ *
+ * This guest-held producer serves `wasmtime serve` and `--stream-relay off`; on the Node host the
+ * host holds the streams and asks the guest for frames instead (stream-relay.ts).
  */
 import { Hono } from 'hono';
 import { AppError, storeFailure } from '../errors.ts';
