@@ -3,7 +3,7 @@
  * the guest's side). The host knows nothing of what a stream carries: only where to listen, how,
  * and the opaque position its clients are at.
  *
- *   response  x-app-relay: channel=<name>; mode=pubsub|polling|off; interval=<ms>; after=<position>
+ *   response  x-app-relay: channel=<name, URI-encoded>; mode=pubsub|polling|off; interval=<ms>; after=<position>
  *   request   x-app-relay-poll: <position>     (host → guest only)
  */
 import * as v from 'valibot';
@@ -41,5 +41,9 @@ export function parseInstruction(value: string): RelayInstruction | undefined {
   const parsed = v.safeParse(schema, fields);
   if (!parsed.success) return undefined;
   const { channel, mode, interval, after } = parsed.output;
-  return { channel, mode, intervalMs: interval, after };
+  try {
+    return { channel: decodeURIComponent(channel), mode, intervalMs: interval, after };
+  } catch {
+    return undefined;
+  }
 }

@@ -143,9 +143,8 @@ describe('StreamRelay', () => {
     relay.adopt(sink, PATH, pubsubInstruction(0), relay.mark());
     await settle(); // the first poll (after subscribing) fails
     poller.head = 2;
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    await expect.poll(() => idsOf(sink)).toEqual([2]);
     expect(codes).toContain('relay_poll_failed');
-    expect(idsOf(sink)).toEqual([2]);
     relay.close();
   });
 
@@ -198,8 +197,7 @@ describe('StreamRelay', () => {
     const { relay } = relayWith(poller, localPubSub(), { keepaliveMs: 40 });
     const sink = new FakeSink();
     relay.adopt(sink, PATH, pubsubInstruction(0), relay.mark());
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(sink.text).toContain(': keepalive\n\n');
+    await expect.poll(() => sink.text).toContain(': keepalive\n\n');
     relay.close();
     expect(sink.closed).toBe(true);
   });
@@ -230,12 +228,10 @@ describe('StreamRelay', () => {
     interrupt!();
     expect(codes).toContain('realtime_subscribe_failed');
     poller.head = 4; // committed, but no wake-up can arrive
-    await new Promise((resolve) => setTimeout(resolve, 80));
-    expect(idsOf(sink)).toEqual([4]);
+    await expect.poll(() => idsOf(sink)).toEqual([4]);
 
     available = true;
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(codes).toContain('realtime_resubscribed');
+    await expect.poll(() => codes).toContain('realtime_resubscribed');
     poller.head = 5;
     local.publish(CHANNEL, 'wake');
     await settle();

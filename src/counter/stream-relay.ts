@@ -50,7 +50,7 @@ function instruction(deps: CounterDeps, after: number): string {
   const { realtime } = deps;
   const mode = !realtime.enabled ? 'off' : realtime.delivery === 'polling' ? 'polling' : 'pubsub';
   const interval = realtime.pollIntervalMs ?? RELAY_POLL_INTERVAL_MS;
-  return `channel=${realtime.channel}; mode=${mode}; interval=${interval}; after=${after}`;
+  return `channel=${encodeURIComponent(realtime.channel)}; mode=${mode}; interval=${interval}; after=${after}`;
 }
 
 function sse(text: string, relay: string): Response {
