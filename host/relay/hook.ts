@@ -40,6 +40,7 @@ export function relayHook(relay: StreamRelay, logger: HostLogger, req: NodeReque
       // A relayed body goes on after the guest's part: it has no length.
       const rest = headers.filter(([name]) => name !== RELAY_HEADER && name !== 'content-length');
       const instruction = parseInstruction(decoder.decode(found[1]));
+      if (req.method !== 'GET') return { headers: rest }; // a HEAD has no body to go on with
       if (!instruction || status !== 200) {
         logger.log('error', 'the guest sent an invalid relay instruction; the stream ends with its body', { code: 'relay_instruction_invalid', status });
         return { headers: rest };
