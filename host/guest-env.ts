@@ -12,6 +12,8 @@ export function guestEnvironment(config: HostConfig, env: NodeJS.ProcessEnv): Ar
     ['APP_RUNTIME', 'node-host'],
     // This host serves HTTP/2 cleartext with response trailers on its port (host/server.ts).
     ['APP_GRPC_SUPPORTED', 'true'],
+    // The host holds SSE connections and asks the guest for frames (host/relay/).
+    ['APP_STREAM_RELAY', String(config.streamRelay === 'on')],
     ['TRANSPORT', config.transport],
     ['REALTIME', config.realtime],
     ['REDIS_CHANNEL', config.redisChannel],

@@ -9,7 +9,7 @@
 import http from 'node:http';
 import http2 from 'node:http2';
 import net, { type AddressInfo } from 'node:net';
-import { Exchange, toIncomingRequest, type NodeRequest, type NodeResponse } from './exchange.ts';
+import { Exchange, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
 import { describeError, type HostLogger } from './log.ts';
 import type { InstancePool } from './pool.ts';
 
@@ -21,8 +21,11 @@ export interface RunningServer {
 
 const FALLBACK_BODY = JSON.stringify({ error: { code: 'internal', message: 'internal error' } });
 
-export function handleExchange(pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse): Promise<void> {
-  const exchange = new Exchange(res);
+/** Makes the response hook of one exchange (the stream relay's, host/relay/hook.ts). */
+export type HookFactory = (req: NodeRequest) => ResponseHook;
+
+export function handleExchange(pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory): Promise<void> {
+  const exchange = new Exchange(res, hook?.(req));
   const incoming = toIncomingRequest(req, false);
   return pool
     .run((instance) => instance.handle(incoming, exchange.outparam))
@@ -71,10 +74,10 @@ function routeConnection(socket: net.Socket, h1: http.Server, h2: http2.Http2Ser
   socket.on('error', onError);
 }
 
-export function startServer(pool: InstancePool, logger: HostLogger, options: { port: number; host: string }): Promise<RunningServer> {
+export function startServer(pool: InstancePool, logger: HostLogger, options: { port: number; host: string; hook?: HookFactory }): Promise<RunningServer> {
   const inFlight = new Set<Promise<void>>();
   const onRequest = (req: NodeRequest, res: NodeResponse) => {
-    const done = handleExchange(pool, logger, req, res);
+    const done = handleExchange(pool, logger, req, res, options.hook);
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
   };

@@ -56,7 +56,7 @@ export function buildApp(platform: Platform, config: AppConfig): Hono {
   }
 
   app.route('/', counterRestRoutes(deps));
-  app.route('/', counterStreamRoutes(deps));
+  app.route('/', counterStreamRoutes(deps, { relay: config.streamRelay }));
   app.route('/', authRoutes(auth));
   app.get('/api/health', (c) => c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' }));
   app.route('/', counterUiRoutes(deps));

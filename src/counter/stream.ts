@@ -2,6 +2,9 @@
  * `GET /api/counter/stream`: server-sent events of the counter's state. The watching itself
  * (catch-up, pub/sub wake + re-read, polling fallback) is the application's CounterWatch, shared
  * with gRPC WatchCounter; this file only frames it as SSE with keepalives.
+ *
+ * This guest-held producer serves `wasmtime serve` and `--stream-relay off`; on the Node host the
+ * host holds the streams and asks the guest for frames instead (stream-relay.ts).
  */
 import { Hono } from 'hono';
 import { AppError } from '../errors.ts';
@@ -10,6 +13,7 @@ import { CHECK_CLIENT, CounterWatch } from './application/watch-counter.ts';
 import type { CounterView } from './application/view.ts';
 import { errorResponse } from './http-errors.ts';
 import { parseStartPosition } from './stream-position.ts';
+import { answerRelayPoll, openRelayedStream } from './stream-relay.ts';
 
 export const STREAM_PATH = '/api/counter/stream';
 /** A comment line after this much silence keeps proxies from closing an idle stream. */
@@ -78,11 +82,20 @@ function frameFor(result: CounterView | AppError | undefined): string {
   return result instanceof AppError ? errorFrame(result.message) : dataFrame(result);
 }
 
-export function counterStreamRoutes(deps: CounterDeps): Hono {
+export interface StreamOptions {
+  /** The host holds the connections and polls for frames (stream-relay.ts); else the guest streams. */
+  relay?: boolean;
+}
+
+export function counterStreamRoutes(deps: CounterDeps, options: StreamOptions = {}): Hono {
   const app = new Hono();
+  const frames = { dataFrame, errorFrame };
   app.get(STREAM_PATH, (c) => {
+    const poll = options.relay ? answerRelayPoll(c, deps, frames) : undefined;
+    if (poll) return poll;
     const start = parseStartPosition(c.req.header('last-event-id'), c.req.query('last_sequence'));
     if (start instanceof AppError) return errorResponse(c, start, deps.platform.logger);
+    if (options.relay) return openRelayedStream(deps, start, `retry: ${RETRY_HINT_MS}\n\n`, frames);
     const producer = new CounterStream(deps, start);
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
