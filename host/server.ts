@@ -49,7 +49,7 @@ const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
 const SNIFF_TIMEOUT_MS = 10_000;
 
 /** Reads just enough of a new connection to tell HTTP/2 prior knowledge from HTTP/1.1, then hands it over. */
-function routeConnection(socket: net.Socket, h1: http.Server, h2: http2.Http2Server): void {
+function routeConnection(socket: net.Socket, h1: http.Server, h2: http2.Http2Server, onHttp2: () => void): void {
   let seen = Buffer.alloc(0);
   const timer = setTimeout(() => socket.destroy(), SNIFF_TIMEOUT_MS);
   const onData = (chunk: Buffer) => {
@@ -62,6 +62,7 @@ function routeConnection(socket: net.Socket, h1: http.Server, h2: http2.Http2Ser
     socket.off('error', onError);
     socket.pause();
     socket.unshift(seen);
+    if (isPreface) onHttp2();
     (isPreface ? h2 : h1).emit('connection', socket);
     // The HTTP/1.1 parser reads the bytes put back through 'data' events; HTTP/2 reads them itself.
     if (!isPreface) socket.resume();
@@ -76,7 +77,27 @@ function routeConnection(socket: net.Socket, h1: http.Server, h2: http2.Http2Ser
 
 export function startServer(pool: InstancePool, logger: HostLogger, options: { port: number; host: string; hook?: HookFactory }): Promise<RunningServer> {
   const inFlight = new Set<Promise<void>>();
+  // Sockets not handed to HTTP/2, with their open HTTP/1.1 exchanges. Node's own idle-connection
+  // tracking (closeIdleConnections) only starts when a server listens itself, which h1 never does.
+  const plainSockets = new Map<net.Socket, number>();
+  let stopping = false;
   const onRequest = (req: NodeRequest, res: NodeResponse) => {
+    if (req.httpVersionMajor < 2) {
+      const socket = req.socket as net.Socket;
+      plainSockets.set(socket, (plainSockets.get(socket) ?? 0) + 1);
+      res.once('close', () => {
+        const open = (plainSockets.get(socket) ?? 1) - 1;
+        if (plainSockets.has(socket)) plainSockets.set(socket, open);
+        if (stopping && open === 0) socket.destroy();
+      });
+      if (stopping) {
+        // A request on a kept-alive connection after shutdown began: refuse it and close.
+        const plain = res as http.ServerResponse;
+        plain.writeHead(503, { connection: 'close', 'retry-after': '1', 'content-type': 'text/plain; charset=utf-8' });
+        plain.end('shutting down\n');
+        return;
+      }
+    }
     const done = handleExchange(pool, logger, req, res, options.hook);
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
@@ -89,7 +110,11 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: { p
     sessions.add(session);
     session.once('close', () => sessions.delete(session));
   });
-  const server = net.createServer((socket) => routeConnection(socket, h1, h2));
+  const server = net.createServer((socket) => {
+    plainSockets.set(socket, 0);
+    socket.once('close', () => plainSockets.delete(socket));
+    routeConnection(socket, h1, h2, () => plainSockets.delete(socket));
+  });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -98,13 +123,15 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: { p
       resolve({
         port,
         async close(graceMs) {
+          stopping = true;
           const closed = new Promise<void>((r) => server.close(() => r()));
-          h1.closeIdleConnections();
+          // Idle kept-alive connections and spare ones that never sent a request go now.
+          for (const [socket, open] of plainSockets) if (open === 0) socket.destroy();
           // GOAWAY: HTTP/2 clients open no new streams; open ones may finish within the grace period.
           for (const session of sessions) session.close();
           const grace = new Promise<void>((r) => setTimeout(r, graceMs).unref());
           await Promise.race([Promise.allSettled([...inFlight]), grace]);
-          h1.closeAllConnections();
+          for (const socket of plainSockets.keys()) socket.destroy();
           for (const session of sessions) session.destroy();
           await closed;
         },
