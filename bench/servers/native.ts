@@ -3,14 +3,32 @@
  * WebAssembly, over the same SQLite backend.
  */
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
-import { buildApp } from '../../src/app.ts';
-import { parseConfig } from '../../src/config.ts';
+import { build } from 'esbuild';
+import type * as AppModule from '../../src/app.ts';
+import type * as ConfigModule from '../../src/config.ts';
 import { call } from '../../src/platform/hosted/errors.ts';
 import { consoleLogger } from '../../src/platform/log.ts';
 import type { Platform } from '../../src/platform/ports.ts';
 import { MemoryPasswordHasher } from '../../src/platform/testing/memory-password-hasher.ts';
 import { openSqliteStorage } from '../../host/storage/sqlite/index.ts';
+
+// Node runs .ts but not .tsx (the pages), so the application is bundled for Node first, exactly
+// as the component's bundle is made, minus the WebAssembly steps.
+const root = join(import.meta.dirname, '..', '..');
+const bundle = join(root, 'build', 'bench-native', 'app.js');
+await build({
+  stdin: { contents: "export { buildApp } from './src/app.ts'; export { parseConfig } from './src/config.ts';", resolveDir: root, loader: 'ts' },
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  outfile: bundle,
+  jsx: 'automatic',
+  jsxImportSource: 'hono/jsx',
+  logLevel: 'warning',
+});
+const { buildApp, parseConfig } = (await import(pathToFileURL(bundle).href)) as typeof AppModule & typeof ConfigModule;
 
 const storage = openSqliteStorage({ path: join(process.env.DATA_DIR ?? './data/bench-native', 'app.sqlite') });
 const wrap = <T extends object>(target: T): T =>

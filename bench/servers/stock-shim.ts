@@ -4,16 +4,23 @@
  * imports mapped to synchronous SQLite implementations.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const root = join(import.meta.dirname, '..', '..');
 const out = join(root, 'build', 'bench-stock');
 const platformDir = join(import.meta.dirname, 'stock-platform');
-if (!existsSync(join(out, 'component.js'))) {
-  const maps = ['types', 'event-store', 'projection-store', 'key-value', 'pubsub'].flatMap((i) => ['--map', `app:platform/${i}=${pathToFileURL(join(platformDir, `${i}.js`)).href}`]);
-  execFileSync(join(root, 'node_modules', '.bin', 'jco'), ['transpile', join(root, 'build', 'hosted', 'component.wasm'), '-o', out, '--name', 'component', '--quiet', '--no-typescript', ...maps], { stdio: 'inherit' });
+const wasm = join(root, 'build', 'hosted', 'component.wasm');
+const maps = ['types', 'event-store', 'projection-store', 'key-value', 'pubsub', 'password-hashing'].flatMap((i) => ['--map', `app:platform/${i}=${pathToFileURL(join(platformDir, `${i}.js`)).href}`]);
+// Transpiled again whenever the component or the import maps change.
+const stamp = createHash('sha256').update(readFileSync(wasm)).update(maps.join(' ')).digest('hex');
+const stampFile = join(out, '.stamp');
+if (!existsSync(join(out, 'component.js')) || !existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== stamp) {
+  rmSync(out, { recursive: true, force: true });
+  execFileSync(join(root, 'node_modules', '.bin', 'jco'), ['transpile', wasm, '-o', out, '--name', 'component', '--quiet', '--no-typescript', ...maps], { stdio: 'inherit' });
+  writeFileSync(stampFile, stamp);
 }
 process.env.TRANSPORT ??= 'http';
 // The package's types describe the browser build; on Node the http module also exports HTTPServer.
