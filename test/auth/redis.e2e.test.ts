@@ -10,23 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deletePrefixed } from '../../host/storage/redis/index.ts';
 import { startHost, type HostProcess } from '../support/host-process.ts';
 import { cookieHeader, expectError, PASSWORD, postJson, register, sessionOf, TOKEN_SECRET } from './support.ts';
+import { redisAnswers } from '../support/servers.ts';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const PREFIX = `test-auth-${process.pid}-${Date.now().toString(36)}:`;
 
-async function reachable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, retryStrategy: () => null, maxRetriesPerRequest: 0 });
-  probe.on('error', () => undefined);
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
-const redisUp = await reachable();
+const redisUp = (await redisAnswers(REDIS_URL)) === undefined;
 if (!redisUp && process.env['CI'] === 'true') throw new Error(`Redis is required under CI=true (${REDIS_URL})`);
 
 describe.runIf(redisUp)('auth on Redis, two hosts', () => {

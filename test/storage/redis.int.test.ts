@@ -23,23 +23,12 @@ import {
 } from '../../host/storage/redis/index.ts';
 import { runStorageContract } from './contract.ts';
 import { startTcpProxy, targetOf, type TcpProxy } from '../support/tcp-proxy.ts';
+import { redisAnswers } from '../support/servers.ts';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
-async function redisReachable(url: string): Promise<boolean> {
-  const probe = new Redis(url, { lazyConnect: true, connectTimeout: 1000, retryStrategy: () => null, maxRetriesPerRequest: 0 });
-  probe.on('error', () => undefined);
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
 
-const reachable = await redisReachable(REDIS_URL);
+const reachable = (await redisAnswers(REDIS_URL)) === undefined;
 
 if (!reachable && process.env['CI'] === 'true') {
   it(`Redis is reachable at ${REDIS_URL} (required under CI=true)`, () => {

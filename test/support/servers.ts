@@ -27,14 +27,15 @@ async function postgresAnswers(): Promise<string | undefined> {
   }
 }
 
-async function redisAnswers(): Promise<string | undefined> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 3000, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+/** Undefined when Redis at `url` answers PING; else why not. */
+export async function redisAnswers(url = REDIS_URL): Promise<string | undefined> {
+  const probe = new Redis(url, { lazyConnect: true, connectTimeout: 3000, retryStrategy: () => null, maxRetriesPerRequest: 0 });
   probe.on('error', () => undefined);
   try {
     await probe.connect();
-    return (await probe.ping()) === 'PONG' ? undefined : `Redis at ${REDIS_URL}: no PONG`;
+    return (await probe.ping()) === 'PONG' ? undefined : `Redis at ${url}: no PONG`;
   } catch (error) {
-    return `Redis at ${REDIS_URL}: ${error instanceof Error ? error.message : String(error)}`;
+    return `Redis at ${url}: ${error instanceof Error ? error.message : String(error)}`;
   } finally {
     probe.disconnect();
   }
