@@ -4,7 +4,7 @@
  * suspends its own instance while the event loop keeps serving others.
  */
 import type { HostLogger } from '../log.ts';
-import { hashPassword, UnrecognizedHash, verifyPassword } from '../password/scrypt.ts';
+import { hashPassword, UnrecognizedHash, verifyPassword } from '../password/index.ts';
 import { StorageFailure } from '../storage/errors.ts';
 import { describeError } from '../log.ts';
 
