@@ -110,7 +110,9 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: { p
     sessions.add(session);
     session.once('close', () => sessions.delete(session));
   });
-  const server = net.createServer((socket) => {
+  // noDelay: http.createServer sets it on the sockets it accepts itself; these come from this
+  // server, and without it a head and body written apart wait on the client's delayed ACK (~40 ms).
+  const server = net.createServer({ noDelay: true }, (socket) => {
     plainSockets.set(socket, 0);
     socket.once('close', () => plainSockets.delete(socket));
     routeConnection(socket, h1, h2, () => plainSockets.delete(socket));
