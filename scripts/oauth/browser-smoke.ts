@@ -18,7 +18,7 @@ import { errorCode, jsonBody, request } from './live/http.ts';
 import type { ToolOutput } from './live/output.ts';
 import { SESSION_COOKIE_NAME } from './live/params.ts';
 import { checkDashboard, checkSession } from './live/session-evidence.ts';
-import { checkEvents, checkProjectionProgress, FLOW_EVENTS, readStorageStatus, storageStatusChecked } from './live/storage-evidence.ts';
+import { checkEvents, checkProjectionProgress, IDENTITY_LINKED, readStorageStatus, SESSION_ISSUED, STATE_CONSUMED, STATE_CREATED, storageStatusChecked } from './live/storage-evidence.ts';
 import { runTool } from './live/tool.ts';
 
 const DEFAULT_TIMEOUT_SECONDS = 300;
@@ -29,6 +29,7 @@ await runTool('browser-smoke', {}, async ({ env, params, out }) => {
   const timeoutSeconds = Number(env.OAUTH_BROWSER_TIMEOUT_SECONDS?.trim() || DEFAULT_TIMEOUT_SECONDS);
   if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 5 || timeoutSeconds > 3600) return out.fail('parameters', 'OAUTH_BROWSER_TIMEOUT_SECONDS must be a whole number of seconds from 5 to 3600');
   if (!headless && process.platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY) return out.fail('parameters', 'no display for a visible browser (DISPLAY is not set): run it on a desktop, or set OAUTH_BROWSER_HEADLESS=true for automated runs');
+  out.line(`OAuth browser smoke for ${providers.join(', ')} against ${baseUrl} (${headless ? 'headless' : 'visible'} Chromium; nothing it sees is printed)`);
   if (!accessToken) out.skip('shared', 'AUTH_SYSTEM_ACCESS_TOKEN is not set: the storage evidence of the login is not checked');
 
   const offered = await offeredProviders(out, baseUrl);
@@ -58,7 +59,7 @@ await runTool('browser-smoke', {}, async ({ env, params, out }) => {
     if (!out.check(provider, login.loginPageOk, login.loginPageOk ? '/login answers 200' : '/login did not answer 200')) return undefined;
     if (offered) {
       const same = login.buttons.length === offered.length && offered.every((id) => login.buttons.includes(id));
-      out.check(provider, same, same ? `/login shows exactly the providers of /api/auth/capabilities (${offered.join(', ')})` : `/login shows ${login.buttons.join(', ') || 'no provider'} but /api/auth/capabilities lists ${offered.join(', ') || 'none'}`);
+      out.check(provider, same, same ? `/login shows exactly the providers of /api/auth/capabilities (${offered.join(', ') || 'none'})` : `/login shows ${login.buttons.join(', ') || 'no provider'} but /api/auth/capabilities lists ${offered.join(', ') || 'none'}`);
     }
     if (!out.check(provider, login.clicked, login.clicked ? `clicked the ${provider} button on /login` : `/login has no ${provider} button`)) return undefined;
     out.check(provider, login.providerOrigin !== undefined, login.providerOrigin ? `the login went to the provider's authorization endpoint (${login.providerOrigin})` : 'the login never left the service: the development callback bypass is on, which live verification must not use');
@@ -78,7 +79,9 @@ await runTool('browser-smoke', {}, async ({ env, params, out }) => {
     if (before) {
       const after = await storageStatusChecked(out, provider, baseUrl, accessToken!, 'after the login');
       if (after) {
-        checkEvents(out, provider, FLOW_EVENTS, after, before);
+        // This login's state, consumption and session are new; a returning account links only once.
+        checkEvents(out, provider, [STATE_CREATED, STATE_CONSUMED, SESSION_ISSUED], after, before);
+        checkEvents(out, provider, [IDENTITY_LINKED], after);
         await checkProjectionProgress(out, provider, after, status, before);
       }
     }

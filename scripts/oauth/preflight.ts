@@ -50,9 +50,10 @@ await runTool('preflight', {}, async ({ env, params, out }) => {
     if (listed) endpoints.set(provider, await inspectStart(provider, entry!.start));
   }
 
-  if (accessToken && before) {
+  if (accessToken && before && started === 0) out.skip('shared', 'no login was started, so storage evidence of OAuth state creation is not checked');
+  else if (accessToken && before) {
     const after = await storageStatusChecked(out, 'shared', baseUrl, accessToken, 'after the login starts');
-    if (after) checkEvents(out, providers.length === 1 ? providers[0]! : 'shared', [STATE_CREATED], after, before, Math.max(started, 1));
+    if (after) checkEvents(out, providers.length === 1 ? providers[0]! : 'shared', [STATE_CREATED], after, before, started);
   }
   out.note('preflight inspects the redirect only and never signs in: it does not replace the browser test. Complete a real provider login with npm run oauth:browser-smoke, then run oauth:callback-evidence and oauth:evidence-report.');
   record();

@@ -8,8 +8,11 @@ import type { Scope, ToolOutput } from './output.ts';
 import { errorCode, jsonBody, request } from './http.ts';
 
 export const STATE_CREATED = 'auth_oauth_state_created';
+export const STATE_CONSUMED = 'auth_oauth_state_consumed';
+export const IDENTITY_LINKED = 'auth_external_identity_linked';
+export const SESSION_ISSUED = 'auth_session_issued';
 /** What a completed provider login writes (spec "States and transitions"). */
-export const FLOW_EVENTS = [STATE_CREATED, 'auth_oauth_state_consumed', 'auth_external_identity_linked', 'auth_session_issued'] as const;
+export const FLOW_EVENTS = [STATE_CREATED, STATE_CONSUMED, IDENTITY_LINKED, SESSION_ISSUED] as const;
 export const PROJECTION = 'auth_projection';
 
 const statusSchema = v.object({

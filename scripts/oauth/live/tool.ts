@@ -2,6 +2,7 @@
  * What every live tool does first and last: read the operator environment and the shared
  * parameters (a parameter problem prints FAIL lines and exits 2), set up the redacting output
  * with every secret the environment holds, and turn an unexpected error into a FAIL line.
+ * Exit code: 0 every check passed, 1 a check failed, 2 a parameter is missing or wrong.
  */
 import { operatorEnv } from '../operator-env.ts';
 import { ToolOutput, secretsOfEnv } from './output.ts';
@@ -30,5 +31,7 @@ export async function runTool(name: string, needs: ParamNeeds, body: (context: T
   } catch (error) {
     out.fail('shared', `${name} stopped on an unexpected error: ${error instanceof Error ? `${error.name}: ${error.message}` : 'unknown'}`);
   }
-  process.exitCode = out.finish(name);
+  const code = out.finish(name);
+  // A parameter found wrong inside a tool (a browser option, say) is a usage error too.
+  process.exitCode = out.checks.some((c) => c.scope === 'parameters' && c.outcome === 'FAIL') ? 2 : code;
 }
