@@ -51,7 +51,7 @@ await runTool('browser-smoke', {}, async ({ env, params, out }) => {
     };
     const before = accessToken ? await storageStatusChecked(out, provider, baseUrl, accessToken, 'before the login') : undefined;
     const login = await loginThroughBrowser(browser, baseUrl, provider, timeoutSeconds * 1000, () =>
-      out.note(`${provider}: finish the provider login in the ${headless ? 'headless ' : ''}browser window; waiting up to ${timeoutSeconds} s for ${baseUrl}/dashboard`),
+      out.note(`${provider}: ${headless ? 'headless run, the provider must complete the login by itself' : 'finish the provider login in the browser window'}; waiting up to ${timeoutSeconds} s for ${baseUrl}/dashboard`),
     );
     out.addSecret(login.cookie?.value);
     if (login.callback) for (const s of secretsOfCallback(login.callback)) out.addSecret(s);
