@@ -29,10 +29,13 @@ describe('secretsOfEnv', () => {
       AUTH_PROVIDER_A_CLIENT_SECRET: 'a-secret-123456', AUTH_PROVIDER_A_CLIENT_ID: 'client-a-public',
       AUTH_PROVIDER_C_PRIVATE_KEY: PEM.replace(/\n/g, '\\n'), AUTH_SYSTEM_ACCESS_TOKEN: 'eyJhbGciOi.token.sig',
       SESSION_COOKIE: 'theme=dark; wasi_auth_dev_session=SESSIONID0123456789', BASE_URL: 'https://auth.example.com',
+      AUTH_PROVIDER_A_TOKEN_URL: 'https://oauth2.provider-a.example/token', AUTH_SYSTEM_TOKEN_ISSUER: 'wasi-counter-auth',
     });
     expect(secrets).toEqual(expect.arrayContaining(['a-secret-123456', 'eyJhbGciOi.token.sig', 'SESSIONID0123456789', 'MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg', 'q83mLh2rJ7hVvN5x0QkWcT4nYpB6sEoD9uZ1aFgHiLmo']));
     expect(secrets).not.toContain('client-a-public');
     expect(secrets).not.toContain('https://auth.example.com');
+    expect(secrets).not.toContain('https://oauth2.provider-a.example/token');
+    expect(secrets).not.toContain('wasi-counter-auth');
   });
 });
 

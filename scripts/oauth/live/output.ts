@@ -40,7 +40,8 @@ export function redact(text: string, secrets: Iterable<string>, expectedEmail?: 
 export function secretsOfEnv(env: Record<string, string>): string[] {
   const out: string[] = [];
   for (const [name, value] of Object.entries(env)) {
-    if (!/(SECRET|PRIVATE_KEY|TOKEN|PASSWORD|COOKIE)/.test(name) || !value.trim()) continue;
+    // Broad on purpose (an unknown *_TOKEN is hidden too); endpoint URLs and JWT claims are not secrets.
+    if (!/(SECRET|PRIVATE_KEY|TOKEN|PASSWORD|COOKIE)/.test(name) || /_(URL|ISSUER|AUDIENCE)$/.test(name) || !value.trim()) continue;
     out.push(value.trim());
     // A PEM (or escaped PEM) may leak line by line: hide each base64 line and the whole body.
     if (value.includes('-----BEGIN')) {
