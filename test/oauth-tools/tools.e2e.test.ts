@@ -105,21 +105,6 @@ async function completeLogin(base: string, provider: string): Promise<string> {
   return sessionId!;
 }
 
-afterAll(() => {
-  expect(runs.length).toBeGreaterThan(10);
-  // Nothing secret in any output of any tool, passing or failing: configured secrets (client
-  // secrets, provider_c's private key), the token secret, every token and session id used.
-  for (const run of runs) {
-    for (const secret of secrets) expect(run.out, `${run.tool} printed a secret`).not.toContain(secret);
-    // nor anything that looks like a random credential (state, nonce, code, session id: base64url)
-    const randomLooking = run.out.match(/[A-Za-z0-9_-]{32,}/g)?.filter((t) => /[a-z]/.test(t) && /[A-Z]/.test(t) && /\d/.test(t)) ?? [];
-    expect(randomLooking, `${run.tool} printed a random-looking value`).toEqual([]);
-    // and no email but the one the run was given as EXPECTED_EMAIL
-    const emails = run.out.match(/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g) ?? [];
-    expect(emails.filter((e) => e !== run.expectedEmail), `${run.tool} printed an email`).toEqual([]);
-  }
-});
-
 describe('every tool: parameters', () => {
   it.each([
     ['preflight', {}, 'BASE_URL is missing'],
@@ -315,5 +300,24 @@ describe('tracker A11 after these runs', () => {
     expect(result.stdout).toContain('REFUSED  A11 stays operator_pending');
     expect(result.stdout).toContain('does not count: its base URL must use https (not a real deployment)');
     expect(readA11(tracker).state).toBe('operator_pending');
+  });
+});
+
+// Last (tests in a file run in order): the whole point of the tools.
+describe('every output of every tool above', () => {
+  it('holds no secret, token, session id, random-looking value or unexpected email', () => {
+    expect(runs.length).toBeGreaterThan(10);
+    expect(secrets.length).toBeGreaterThan(10);
+    // Nothing secret in any output of any tool, passing or failing: configured secrets (client
+    // secrets, provider_c's private key), the token secret, every token and session id used.
+    for (const run of runs) {
+      for (const secret of secrets) expect(run.out, `${run.tool} printed a secret`).not.toContain(secret);
+      // nor anything that looks like a random credential (state, nonce, code, session id: base64url)
+      const randomLooking = run.out.match(/[A-Za-z0-9_-]{32,}/g)?.filter((t) => /[a-z]/.test(t) && /[A-Z]/.test(t) && /\d/.test(t)) ?? [];
+      expect(randomLooking, `${run.tool} printed a random-looking value`).toEqual([]);
+      // and no email but the one the run was given as EXPECTED_EMAIL
+      const emails = run.out.match(/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g) ?? [];
+      expect(emails.filter((e) => e !== run.expectedEmail), `${run.tool} printed an email`).toEqual([]);
+    }
   });
 });
