@@ -3,7 +3,8 @@
  * record: every auth event count (deployment-wide) and the auth projection checkpoint, read with
  * AUTH_SYSTEM_ACCESS_TOKEN. OAUTH_EVIDENCE_MODE=preflight expects OAuth state creation;
  * `callback` expects state creation, consumption, identity linking, session issuance and the
- * projection caught up (recorded for tracker A11 as the `evidence` check of OAUTH_PROVIDERS).
+ * projection caught up (recorded for tracker A11 as the `evidence` check when OAUTH_PROVIDERS names
+ * exactly one provider: the counts are deployment-wide).
  * Prints counts and sequence numbers only. Exit 0 / 1 / 2 (bad parameters).
  *
  *   BASE_URL=https://auth.example.com OAUTH_PROVIDERS=provider_a OAUTH_EVIDENCE_MODE=callback \
@@ -35,6 +36,9 @@ await runTool('evidence-report', { mode: true, token: true }, async ({ env, para
     const again = await readStorageStatus(baseUrl, token);
     return 'status' in again ? again.status : undefined;
   });
-  if (mode === 'callback') recordForA11(out, env, 'evidence', 'oauth:evidence-report', baseUrl, providers.map((provider) => ({ provider, passed: out.failures === 0 })));
-  else out.note('preflight mode shows login starts only; run OAUTH_EVIDENCE_MODE=callback after a completed login for the evidence tracker A11 counts');
+  if (mode !== 'callback') return out.note('preflight mode shows login starts only; run OAUTH_EVIDENCE_MODE=callback after a completed login for the evidence tracker A11 counts');
+  // The counts are deployment-wide, so they count as one provider's evidence only when the
+  // operator names that provider alone (run it after each provider's login).
+  if (!env.OAUTH_PROVIDERS?.trim() || providers.length !== 1) return out.note('not recorded for tracker A11: set OAUTH_PROVIDERS to the one provider whose login this evidence follows');
+  recordForA11(out, env, 'evidence', 'oauth:evidence-report', baseUrl, [{ provider: providers[0]!, passed: out.failures === 0 }]);
 });

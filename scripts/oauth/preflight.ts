@@ -65,8 +65,8 @@ await runTool('preflight', {}, async ({ env, params, out }) => {
     if ('problem' in result) return void out.fail(provider, `login start: ${result.problem}`);
     const { status, headers } = result.response;
     const body = await jsonBody(result.response);
-    started += 1;
     const redirected = status === 302 || status === 303 || status === 307;
+    if (redirected) started += 1;
     if (!out.check(provider, redirected, redirected ? `the login start answers with a redirect (HTTP ${status})` : `the login start must redirect to the provider (it answered HTTP ${status}${errorCode(body) ? `, ${errorCode(body)}` : ''})`)) return undefined;
     const p = envPrefix(provider);
     const inspection = inspectAuthorizationLocation(headers.get('location'), {

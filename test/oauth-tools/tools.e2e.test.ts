@@ -219,6 +219,10 @@ describe('after a completed login', () => {
     const preflightMode = await runTool('evidence-report', { ...local!.operator, OAUTH_EVIDENCE_MODE: 'preflight' });
     expect(fails(preflightMode)).toEqual([]);
     expect(preflightMode.code).toBe(0);
+    // deployment-wide counts are one provider's evidence only when the operator names that provider alone
+    const unnamed = await runTool('evidence-report', { ...local!.operator, OAUTH_EVIDENCE_MODE: 'callback' });
+    expect(unnamed.code).toBe(0);
+    expect(unnamed.out).toContain('not recorded for tracker A11: set OAUTH_PROVIDERS to the one provider whose login this evidence follows');
 
     const recorded = readA11(tracker).results.filter((r) => r.baseUrl === local!.base);
     expect(recorded.filter((r) => r.check === 'callback').map((r) => [r.provider, r.passed])).toEqual([['provider_b', true], ['provider_b', true], ['provider_b', true]]);
