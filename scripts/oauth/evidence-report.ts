@@ -11,7 +11,7 @@
  *     AUTH_SYSTEM_ACCESS_TOKEN=… npm run oauth:evidence-report
  */
 import { recordForA11 } from './live/a11-results.ts';
-import { checkEvents, checkpointOf, checkProjectionProgress, FLOW_EVENTS, PROJECTION, readStorageStatus, STATE_CREATED, storageStatusChecked } from './live/storage-evidence.ts';
+import { checkEvents, checkpointOf, checkProjectionProgress, FLOW_EVENTS, PROJECTION, readStorageStatus, STATE_CREATED } from './live/storage-evidence.ts';
 import { runTool } from './live/tool.ts';
 
 await runTool('evidence-report', { mode: true, token: true }, async ({ env, params, out }) => {
@@ -21,8 +21,9 @@ await runTool('evidence-report', { mode: true, token: true }, async ({ env, para
   out.line(`service:    ${baseUrl}`);
   out.line(`providers:  ${providers.join(', ')}`);
   out.line(`taken at:   ${new Date().toISOString()}`);
-  const status = await storageStatusChecked(out, 'shared', baseUrl, token, 'evidence');
-  if (!status) return;
+  const read = await readStorageStatus(baseUrl, token);
+  if ('problem' in read) return out.fail('shared', `storage status: ${read.problem}`);
+  const { status } = read;
   const kinds = Object.keys(status.events).sort();
   const width = Math.max(...kinds.map((k) => k.length), 10);
   out.line('auth event counts (whole deployment; counts only, no payloads):');
@@ -30,7 +31,7 @@ await runTool('evidence-report', { mode: true, token: true }, async ({ env, para
   out.line(`  ${'total'.padEnd(width)}  ${status.total}`);
   out.line(`projection: ${PROJECTION} checkpoint ${checkpointOf(status) ?? 'none'} (latest sequence ${status.latest_sequence})`);
   out.line('');
-
+  out.pass('shared', 'storage status is readable with AUTH_SYSTEM_ACCESS_TOKEN');
   checkEvents(out, 'shared', mode === 'callback' ? FLOW_EVENTS : [STATE_CREATED], status);
   await checkProjectionProgress(out, 'shared', status, async () => {
     const again = await readStorageStatus(baseUrl, token);
