@@ -39,8 +39,14 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: spec.concurrency });
+export interface LoopSpec {
+  concurrency: number;
+  durationMs: number;
+  warmupMs: number;
+}
+
+/** Runs `once` back to back from `concurrency` workers; `once` resolves true on success. */
+export async function runClosedLoop(once: () => Promise<boolean>, spec: LoopSpec): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
   let measuring = false;
@@ -51,7 +57,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
       const t0 = performance.now();
       let ok = false;
       try {
-        ok = (await once(agent, spec)) < 400;
+        ok = await once();
       } catch {
         ok = false;
       }
@@ -64,7 +70,6 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     }
   };
   await Promise.all(Array.from({ length: spec.concurrency }, worker));
-  agent.destroy();
   latencies.sort((a, b) => a - b);
   return {
     requests: latencies.length,
@@ -73,4 +78,13 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
   };
+}
+
+export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: spec.concurrency });
+  try {
+    return await runClosedLoop(async () => (await once(agent, spec)) < 400, spec);
+  } finally {
+    agent.destroy();
+  }
 }

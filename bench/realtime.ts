@@ -5,12 +5,14 @@
  *  1. One host (SQLite, realtime local), N concurrent SSE clients (default 500): time to open
  *     them, host RSS before and with them open, time from one command to the LAST client's frame
  *     (p50/p99 over several commands), and REST GET p99 without streams and while they are open.
+ *     Twice: with the host holding the streams (`--stream-relay on`, the default) and with each
+ *     stream holding its own guest instance (`--stream-relay off`, fewer clients: 6.5 MiB each).
  *  2. POST increment throughput at concurrency 16 on SQLite, PostgreSQL (a random schema) and
  *     Redis (a random prefix).
  *
  * Prints the tables and writes docs/bench-realtime.md.
  *
- *   node bench/realtime.ts [--clients 500] [--commands 20] [--duration-ms 3000] [--only streams,throughput]
+ *   node bench/realtime.ts [--clients 500] [--guest-held-clients 100] [--commands 20] [--duration-ms 3000] [--only streams,throughput]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -26,16 +28,18 @@ const root = join(import.meta.dirname, '..');
 const { values } = parseArgs({
   options: {
     clients: { type: 'string', default: '500' },
+    'guest-held-clients': { type: 'string', default: '100' },
     commands: { type: 'string', default: '20' },
     'duration-ms': { type: 'string', default: '3000' },
     only: { type: 'string', default: 'streams,throughput' },
   },
 });
 const CLIENTS = Number(values.clients);
+const GUEST_HELD_CLIENTS = Number(values['guest-held-clients']);
 const COMMANDS = Number(values.commands);
 const DURATION_MS = Number(values['duration-ms']);
 const CONCURRENCY = 16;
-/** Streams are opened this many at a time (a fresh guest instance is created for each). */
+/** Streams are opened this many at a time. */
 const OPEN_BATCH = 25;
 const parts = values.only.split(',');
 
@@ -84,7 +88,11 @@ async function increment(url: string): Promise<number> {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 
+type Design = 'relay' | 'guest-held';
+
 interface StreamsResult {
+  design: Design;
+  clients: number;
   /** POST latency of the same commands before any stream is open: the part of the delivery time that is not fan-out. */
   commandAlone: number[];
   openSeconds: number;
@@ -94,6 +102,8 @@ interface StreamsResult {
   medianFrame: number[];
   getBefore: LoadResult;
   getDuring: LoadResult;
+  /** One request at a time: the latency itself, without the load generator's own queueing. */
+  getDuringSerial: LoadResult;
   /** Again after the streams closed: tells the streams' cost from the machine's load drifting. */
   getAfter: LoadResult;
 }
@@ -107,9 +117,12 @@ async function timedCommands(url: string, count: number, each: (sequence: number
   }
 }
 
-async function benchStreams(): Promise<StreamsResult> {
-  // Each open stream holds one guest instance: the pool must allow all of them, plus room for REST.
-  const host = await startHost(['--instances-min', '4', '--instances-max', String(CLIENTS + 64), '--shutdown-grace-ms', '100']);
+async function benchStreams(design: Design, count: number): Promise<StreamsResult> {
+  // Guest-held: each open stream holds one guest instance, so the pool must allow all of them.
+  const host = await startHost([
+    '--stream-relay', design === 'relay' ? 'on' : 'off',
+    '--instances-min', '4', '--instances-max', String(count + 64), '--shutdown-grace-ms', '100',
+  ]);
   const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   const clients: BenchSseClient[] = [];
   try {
@@ -121,8 +134,8 @@ async function benchStreams(): Promise<StreamsResult> {
     const rssIdle = rssMiB(host.pid);
 
     const openStart = performance.now();
-    while (clients.length < CLIENTS) {
-      const batch = Array.from({ length: Math.min(OPEN_BATCH, CLIENTS - clients.length) }, () => openBenchSse(`${host.url}/api/counter/stream`, agent));
+    while (clients.length < count) {
+      const batch = Array.from({ length: Math.min(OPEN_BATCH, count - clients.length) }, () => openBenchSse(`${host.url}/api/counter/stream`, agent));
       clients.push(...batch);
       await Promise.all(batch.map((client) => client.opened));
     }
@@ -139,10 +152,11 @@ async function benchStreams(): Promise<StreamsResult> {
       medianFrame.push(percentile(latencies, 50));
     });
     const getDuring = await runLoad(getSpec);
+    const getDuringSerial = await runLoad({ ...getSpec, concurrency: 1 });
     for (const client of clients.splice(0)) client.close();
     await sleep(2000); // the guests notice their clients left and return to the pool
     const getAfter = await runLoad(getSpec);
-    return { commandAlone, openSeconds, rssIdle, rssOpen, lastFrame, medianFrame, getBefore, getDuring, getAfter };
+    return { design, clients: count, commandAlone, openSeconds, rssIdle, rssOpen, lastFrame, medianFrame, getBefore, getDuring, getDuringSerial, getAfter };
   } finally {
     for (const client of clients) client.close();
     agent.destroy();
@@ -198,29 +212,29 @@ async function benchThroughput(): Promise<ThroughputRow[]> {
 
 const sections: string[] = [];
 if (parts.includes('streams')) {
-  const s = await benchStreams();
-  const sortedLast = [...s.lastFrame].sort((a, b) => a - b);
-  const sortedMedian = [...s.medianFrame].sort((a, b) => a - b);
-  const perStream = (s.rssOpen - s.rssIdle) / CLIENTS;
-  const sortedAlone = [...s.commandAlone].sort((a, b) => a - b);
-  const p99Last = percentile(sortedLast, 99);
+  const runs = [await benchStreams('relay', CLIENTS)];
+  if (GUEST_HELD_CLIENTS > 0) runs.push(await benchStreams('guest-held', GUEST_HELD_CLIENTS));
+  const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+  const row = (measure: string, cell: (s: StreamsResult) => string, goal = '') => `| ${measure} | ${runs.map(cell).join(' | ')} | ${goal} |`;
+  const p99Last = (s: StreamsResult) => percentile(sorted(s.lastFrame), 99);
+  const relay = runs[0]!;
   sections.push(
-    `One host (SQLite, realtime local), ${CLIENTS} concurrent SSE clients, ${COMMANDS} commands:\n\n` +
+    `One host (SQLite, realtime local), ${COMMANDS} commands; the host holds the streams (\`--stream-relay on\`) or each stream holds a guest instance (\`off\`):\n\n` +
       [
-        '| measure | value | goal |',
-        '|---|---:|---:|',
-        `| POST increment alone, no streams open, p50 / p99 | ${fmt(percentile(sortedAlone, 50))} / ${fmt(percentile(sortedAlone, 99))} ms | |`,
-        `| open ${CLIENTS} streams (${OPEN_BATCH} at a time) | ${fmt(s.openSeconds, 1)} s | |`,
-        `| host RSS before streams | ${fmt(s.rssIdle)} MiB | |`,
-        `| host RSS with ${CLIENTS} streams open | ${fmt(s.rssOpen)} MiB | |`,
-        `| RSS per open stream (one guest instance each) | ${fmt(perStream, 1)} MiB | |`,
-        `| command → last client's frame, p50 | ${fmt(percentile(sortedLast, 50))} ms | |`,
-        `| command → last client's frame, p99 | ${fmt(p99Last)} ms | ≤ 1000 ms ${p99Last <= 1000 ? '✓' : '✗'} |`,
-        `| command → median client's frame, p50 | ${fmt(percentile(sortedMedian, 50))} ms | |`,
-        `| GET /api/counter/view p99, no streams (c=${CONCURRENCY}) | ${fmt(s.getBefore.p99, 1)} ms | |`,
-        `| GET /api/counter/view p99, ${CLIENTS} streams open (c=${CONCURRENCY}) | ${fmt(s.getDuring.p99, 1)} ms | ≤ 50 ms ${s.getDuring.p99 <= 50 ? '✓' : '✗'} |`,
-        `| GET /api/counter/view p99, after the streams closed (c=${CONCURRENCY}) | ${fmt(s.getAfter.p99, 1)} ms | |`,
-        `| GET /api/counter/view req/s: before / ${CLIENTS} open / after | ${fmt(s.getBefore.throughput)} / ${fmt(s.getDuring.throughput)} / ${fmt(s.getAfter.throughput)} | |`,
+        `| measure | ${runs.map((s) => `${s.design}, ${s.clients} clients`).join(' | ')} | goal |`,
+        `|---|${runs.map(() => '---:|').join('')}---:|`,
+        row('POST increment alone, no streams open, p50 / p99', (s) => `${fmt(percentile(sorted(s.commandAlone), 50))} / ${fmt(percentile(sorted(s.commandAlone), 99))} ms`),
+        row(`open the streams (${OPEN_BATCH} at a time)`, (s) => `${fmt(s.openSeconds, 1)} s`),
+        row('host RSS before streams / with them open', (s) => `${fmt(s.rssIdle)} / ${fmt(s.rssOpen)} MiB`),
+        row('RSS per open stream', (s) => `${fmt(((s.rssOpen - s.rssIdle) * 1024) / s.clients)} KiB`),
+        row("command → last client's frame, p50", (s) => `${fmt(percentile(sorted(s.lastFrame), 50))} ms`),
+        row("command → last client's frame, p99", (s) => `${fmt(p99Last(s))} ms`, `≤ 1000 ms (${CLIENTS}) ${p99Last(relay) <= 1000 ? '✓' : '✗'}`),
+        row("command → median client's frame, p50", (s) => `${fmt(percentile(sorted(s.medianFrame), 50))} ms`),
+        row(`GET /api/counter/view p99, no streams (c=${CONCURRENCY})`, (s) => `${fmt(s.getBefore.p99, 1)} ms`),
+        row(`GET /api/counter/view p99, streams open (c=${CONCURRENCY})`, (s) => `${fmt(s.getDuring.p99, 1)} ms`, `≤ 50 ms (${CLIENTS}) ${relay.getDuring.p99 <= 50 ? '✓' : '✗'}`),
+        row('GET /api/counter/view p50 / p99, streams open (c=1)', (s) => `${fmt(s.getDuringSerial.p50, 1)} / ${fmt(s.getDuringSerial.p99, 1)} ms`),
+        row(`GET /api/counter/view p99, after the streams closed (c=${CONCURRENCY})`, (s) => `${fmt(s.getAfter.p99, 1)} ms`),
+        row('GET /api/counter/view req/s: before / open / after', (s) => `${fmt(s.getBefore.throughput)} / ${fmt(s.getDuring.throughput)} / ${fmt(s.getAfter.throughput)}`),
       ].join('\n'),
   );
 }

@@ -11,6 +11,9 @@ import type { HostLogger } from './log.ts';
 import { InstancePool } from './pool.ts';
 import { localPubSub } from './pubsub/local.ts';
 import { redisPubSub } from './pubsub/redis.ts';
+import { relayHook } from './relay/hook.ts';
+import { guestPoller } from './relay/poll.ts';
+import { StreamRelay } from './relay/relay.ts';
 import { startServer } from './server.ts';
 import { probeGuestConfiguration } from './startup-probe.ts';
 import { openStorage } from './storage/open.ts';
@@ -21,6 +24,8 @@ export const DEFAULT_COMPONENT_DIR = join(import.meta.dirname, '..', 'build', 'h
 export interface RunningHost {
   readonly port: number;
   readonly pool: InstancePool;
+  /** The host-held SSE streams (host/relay/). */
+  readonly relay: StreamRelay;
   stop(): Promise<void>;
 }
 
@@ -37,14 +42,17 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     config.realtime === 'redis'
       ? redisPubSub({ url: config.redisUrl, onError: (error: unknown) => logger.log('warn', 'the Redis subscriber failed', { code: 'realtime_subscribe_failed', error: String(error) }) })
       : localPubSub();
-  const imports = hostImports({ environment: guestEnvironment(config, env, false), storage, pubsub, logger });
+  const imports = hostImports({ environment: guestEnvironment(config, env), storage, pubsub, logger });
   const component = await loadComponent(componentDir);
   const pool = new InstancePool(() => component.instantiate(imports), { min: config.instancesMin, max: config.instancesMax }, logger);
   await pool.warm();
-  const server = await startServer(pool, logger, { port: config.port, host: config.host });
+  const relay = new StreamRelay({ poll: guestPoller(pool), pubsub, logger });
+  const hook = (req: Parameters<typeof relayHook>[2]) => relayHook(relay, logger, req);
+  const server = await startServer(pool, logger, { port: config.port, host: config.host, hook });
   try {
     await probeGuestConfiguration(config.host, server.port, logger);
   } catch (error) {
+    relay.close();
     await server.close(0);
     await pubsub.close();
     await storage.close();
@@ -54,8 +62,11 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
   return {
     port: server.port,
     pool,
+    relay,
     stop() {
       stopping ??= (async () => {
+        // Relayed streams end at once; the guest's own requests get the grace period.
+        relay.close();
         await server.close(config.shutdownGraceMs);
         await pubsub.close();
         await storage.close();

@@ -29,6 +29,7 @@ export const OPTIONS = {
   'redis-prefix': { env: 'REDIS_PREFIX', default: 'wasi-app:', help: 'prefix of every Redis key this project writes' },
   'instances-min': { env: 'INSTANCES_MIN', default: '2', kind: 'count', help: 'guest instances created at start' },
   'instances-max': { env: 'INSTANCES_MAX', default: '1024', kind: 'count', help: 'most guest instances alive at once' },
+  'stream-relay': { env: 'STREAM_RELAY', default: 'on', allowed: ['on', 'off'], help: 'the host holds SSE streams and asks the guest for frames (off: each stream holds a guest instance)' },
   'shutdown-grace-ms': { env: 'SHUTDOWN_GRACE_MS', default: '10000', kind: 'count', help: 'how long shutdown waits for in-flight requests' },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -49,6 +50,7 @@ export interface HostConfig {
   redisPrefix: string;
   instancesMin: number;
   instancesMax: number;
+  streamRelay: Allowed<'stream-relay'>;
   shutdownGraceMs: number;
 }
 
@@ -109,6 +111,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     redisPrefix: get('redis-prefix') as string,
     instancesMin: get('instances-min') as number,
     instancesMax: get('instances-max') as number,
+    streamRelay: get('stream-relay') as HostConfig['streamRelay'],
     shutdownGraceMs: get('shutdown-grace-ms') as number,
   };
   if (config.instancesMax < 1 || config.instancesMin > config.instancesMax) {

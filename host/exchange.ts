@@ -8,6 +8,7 @@ import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { FieldEntry } from './wasi/http-fields.ts';
 import { HOP_BY_HOP } from './wasi/http-fields.ts';
 import { BodySource, IncomingRequest } from './wasi/http-incoming.ts';
+import { HOST_ONLY_REQUEST_HEADERS } from './relay/headers.ts';
 import { ResponseOutparam, type BodyTarget, type ResponseTarget } from './wasi/http-response.ts';
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
@@ -24,7 +25,7 @@ function requestHeaders(req: NodeRequest): FieldEntry[] {
   const entries: FieldEntry[] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
-    if (name.startsWith(':') || HOP_BY_HOP.has(name)) continue;
+    if (name.startsWith(':') || HOP_BY_HOP.has(name) || HOST_ONLY_REQUEST_HEADERS.has(name)) continue;
     entries.push([name, encoder.encode(raw[i + 1]!)]);
   }
   return entries;
@@ -76,15 +77,23 @@ function nodeHeaders(entries: FieldEntry[]): Record<string, string | string[]> {
   return out;
 }
 
+/** Lets the host keep a response open after the guest's body ends (host/relay/hook.ts). */
+export interface ResponseHook {
+  /** Sees the guest's head: returns the headers to send and, to keep the response open, what to call instead of ending it. */
+  head(status: number, headers: FieldEntry[], res: NodeResponse): { headers: FieldEntry[]; adopt?: () => void };
+}
+
 /** The state of one exchange, observable by the server after the guest returns. */
 export class Exchange implements ResponseTarget {
   readonly outparam = new ResponseOutparam(this);
   readonly #res: NodeResponse;
+  readonly #hook: ResponseHook | undefined;
   #started = false;
   #finished = false;
 
-  constructor(res: NodeResponse) {
+  constructor(res: NodeResponse, hook?: ResponseHook) {
     this.#res = res;
+    this.#hook = hook;
   }
 
   get started(): boolean {
@@ -94,9 +103,10 @@ export class Exchange implements ResponseTarget {
     return this.#finished;
   }
 
-  start(status: number, headers: FieldEntry[]): BodyTarget {
+  start(status: number, guestHeaders: FieldEntry[]): BodyTarget {
     const res = this.#res;
     this.#started = true;
+    const { headers, adopt } = this.#hook?.head(status, guestHeaders, res) ?? { headers: guestHeaders };
     res.statusCode = status;
     for (const [name, value] of Object.entries(nodeHeaders(headers))) res.setHeader(name, value);
     // Send the head now: a streaming response must reach the client before its first chunk.
@@ -108,18 +118,23 @@ export class Exchange implements ResponseTarget {
       congested = false;
       for (const w of drainWaiters.splice(0)) w();
     };
+    // 'close' before the end means the client went away (HTTP/1.1 socket closed, HTTP/2 RST_STREAM).
+    let gone = false;
     res.on('drain', wake);
-    res.on('close', wake);
+    res.on('close', () => {
+      gone = true;
+      wake();
+    });
     const exchange = this;
     return {
       get closed() {
-        return res.destroyed || res.writableEnded;
+        return gone || res.destroyed || res.writableEnded;
       },
       get congested() {
         return congested;
       },
       write(bytes) {
-        if (res.destroyed || res.writableEnded) return false;
+        if (gone || res.destroyed || res.writableEnded) return false;
         const ok = (res as ServerResponse).write(bytes);
         if (!ok) congested = true;
         return ok;
@@ -130,7 +145,8 @@ export class Exchange implements ResponseTarget {
       },
       finish(trailers) {
         exchange.#finished = true;
-        if (res.destroyed || res.writableEnded) return;
+        if (gone || res.destroyed || res.writableEnded) return;
+        if (adopt) return adopt();
         if (trailers && trailers.length > 0) res.addTrailers(nodeHeaders(trailers) as Record<string, string>);
         res.end();
       },

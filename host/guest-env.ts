@@ -7,10 +7,13 @@ import type { HostConfig } from './config.ts';
 /** Variables passed through as they are: the auth service's settings and the log level. */
 const PASS_THROUGH = [/^AUTH_/, /^LOG_LEVEL$/];
 
-export function guestEnvironment(config: HostConfig, env: NodeJS.ProcessEnv, grpcSupported: boolean): Array<[string, string]> {
+export function guestEnvironment(config: HostConfig, env: NodeJS.ProcessEnv): Array<[string, string]> {
   const out: Array<[string, string]> = [
     ['APP_RUNTIME', 'node-host'],
-    ['APP_GRPC_SUPPORTED', String(grpcSupported)],
+    // This host serves HTTP/2 cleartext with response trailers on its port (host/server.ts).
+    ['APP_GRPC_SUPPORTED', 'true'],
+    // The host holds SSE connections and asks the guest for frames (host/relay/).
+    ['APP_STREAM_RELAY', String(config.streamRelay === 'on')],
     ['TRANSPORT', config.transport],
     ['REALTIME', config.realtime],
     ['REDIS_CHANNEL', config.redisChannel],

@@ -1,6 +1,7 @@
 /**
  * A pool of guest instances built from one compiled component. A request borrows an instance
- * for its whole exchange (a streaming response holds it until it ends) and returns it after;
+ * for its whole exchange (a streaming response holds it until it ends; relayed SSE streams end
+ * their guest part at once, host/relay/) and returns it after;
  * instances are reused because a fresh one is slow until its inline caches warm up.
  * An instance that trapped is discarded: its state can no longer be trusted.
  */
@@ -14,7 +15,7 @@ export interface GuestInstance {
 export interface PoolOptions {
   /** instances created at start */
   min: number;
-  /** upper bound on instances alive at once (each open stream holds one) */
+  /** upper bound on instances alive at once (with --stream-relay off, each open stream holds one) */
   max: number;
 }
 

@@ -1,10 +1,15 @@
 /**
  * The HTTP server: every request borrows a guest instance for its exchange.
  * Nothing here blocks the event loop; a guest that waits suspends (JSPI) and others go on.
+ *
+ * One port serves HTTP/1.1 and HTTP/2 cleartext with prior knowledge (as gRPC clients such as
+ * grpcurl use it): each new connection's first bytes are compared with the HTTP/2 connection
+ * preface (RFC 9113 §3.4) and the socket is handed to the matching Node server.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Exchange, toIncomingRequest, type NodeRequest, type NodeResponse } from './exchange.ts';
+import http2 from 'node:http2';
+import net, { type AddressInfo } from 'node:net';
+import { Exchange, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
 import { describeError, type HostLogger } from './log.ts';
 import type { InstancePool } from './pool.ts';
 
@@ -16,8 +21,11 @@ export interface RunningServer {
 
 const FALLBACK_BODY = JSON.stringify({ error: { code: 'internal', message: 'internal error' } });
 
-export function handleExchange(pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse): Promise<void> {
-  const exchange = new Exchange(res);
+/** Makes the response hook of one exchange (the stream relay's, host/relay/hook.ts). */
+export type HookFactory = (req: NodeRequest) => ResponseHook;
+
+export function handleExchange(pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory): Promise<void> {
+  const exchange = new Exchange(res, hook?.(req));
   const incoming = toIncomingRequest(req, false);
   return pool
     .run((instance) => instance.handle(incoming, exchange.outparam))
@@ -36,14 +44,52 @@ export function handleExchange(pool: InstancePool, logger: HostLogger, req: Node
     });
 }
 
-export function startServer(pool: InstancePool, logger: HostLogger, options: { port: number; host: string }): Promise<RunningServer> {
+const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
+/** A connection that sends nothing recognisable within this time is closed. */
+const SNIFF_TIMEOUT_MS = 10_000;
+
+/** Reads just enough of a new connection to tell HTTP/2 prior knowledge from HTTP/1.1, then hands it over. */
+function routeConnection(socket: net.Socket, h1: http.Server, h2: http2.Http2Server): void {
+  let seen = Buffer.alloc(0);
+  const timer = setTimeout(() => socket.destroy(), SNIFF_TIMEOUT_MS);
+  const onData = (chunk: Buffer) => {
+    seen = Buffer.concat([seen, chunk]);
+    const n = Math.min(seen.length, PREFACE.length);
+    const isPreface = seen.subarray(0, n).equals(PREFACE.subarray(0, n));
+    if (isPreface && seen.length < PREFACE.length) return; // could still be HTTP/2: read more
+    clearTimeout(timer);
+    socket.off('data', onData);
+    socket.off('error', onError);
+    socket.pause();
+    socket.unshift(seen);
+    (isPreface ? h2 : h1).emit('connection', socket);
+    // The HTTP/1.1 parser reads the bytes put back through 'data' events; HTTP/2 reads them itself.
+    if (!isPreface) socket.resume();
+  };
+  const onError = () => {
+    clearTimeout(timer);
+    socket.destroy();
+  };
+  socket.on('data', onData);
+  socket.on('error', onError);
+}
+
+export function startServer(pool: InstancePool, logger: HostLogger, options: { port: number; host: string; hook?: HookFactory }): Promise<RunningServer> {
   const inFlight = new Set<Promise<void>>();
-  const server = http.createServer((req, res) => {
-    const done = handleExchange(pool, logger, req, res);
+  const onRequest = (req: NodeRequest, res: NodeResponse) => {
+    const done = handleExchange(pool, logger, req, res, options.hook);
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
+  };
+  const h1 = http.createServer(onRequest);
+  h1.keepAliveTimeout = 5_000;
+  const h2 = http2.createServer({}, onRequest);
+  const sessions = new Set<http2.ServerHttp2Session>();
+  h2.on('session', (session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
   });
-  server.keepAliveTimeout = 5_000;
+  const server = net.createServer((socket) => routeConnection(socket, h1, h2));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -53,10 +99,13 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: { p
         port,
         async close(graceMs) {
           const closed = new Promise<void>((r) => server.close(() => r()));
-          server.closeIdleConnections();
+          h1.closeIdleConnections();
+          // GOAWAY: HTTP/2 clients open no new streams; open ones may finish within the grace period.
+          for (const session of sessions) session.close();
           const grace = new Promise<void>((r) => setTimeout(r, graceMs).unref());
           await Promise.race([Promise.allSettled([...inFlight]), grace]);
-          server.closeAllConnections();
+          h1.closeAllConnections();
+          for (const session of sessions) session.destroy();
           await closed;
         },
       });

@@ -15,9 +15,14 @@ import { errorResponse, notFoundResponse } from './counter/http-errors.ts';
 import { AppError } from './errors.ts';
 import { authRoutes, buildAuthDeps } from './auth/index.ts';
 import { counterUiRoutes } from './ui/index.ts';
+import { counterGrpcEndpoint } from './counter/grpc/routes.ts';
+import { grpcErrorResponse, isGrpcRequest } from './grpc/server.ts';
+import { GrpcCode, GrpcError } from './grpc/status.ts';
 
 export const GRPC_MODE_NOT_FOUND =
   'This component runs in gRPC mode: only gRPC requests are served here. Use the gRPC endpoint (content type application/grpc).';
+
+export const GRPC_DISABLED = 'gRPC is not served here: start the server with transport grpc or both on a host with gRPC support';
 
 export function buildApp(platform: Platform, config: AppConfig): Hono {
   const deps = {
@@ -34,12 +39,24 @@ export function buildApp(platform: Platform, config: AppConfig): Hono {
   const auth = buildAuthDeps(platform, config.env);
   const app = new Hono();
 
+  // 1. gRPC detection by content type. Served only when the host supports gRPC (HTTP/2, trailers)
+  // and transport is grpc or both; otherwise refused with a proper gRPC status, not a REST 404.
+  const grpcEnabled = config.grpcSupported && config.transport !== 'http';
+  const grpc = grpcEnabled ? counterGrpcEndpoint(deps) : undefined;
+  app.use('*', async (c, next) => {
+    if (!isGrpcRequest(c.req.raw)) return next();
+    if (grpc) return grpc(c.req.raw);
+    platform.logger.log('warn', 'gRPC request refused', { code: 'grpc_disabled', transport: config.transport, path: c.req.path });
+    return grpcErrorResponse(new GrpcError(GrpcCode.UNIMPLEMENTED, GRPC_DISABLED));
+  });
+
+  // 2. transport grpc: everything else is a plain-text 404.
   if (config.transport === 'grpc') {
     app.use('*', async (c) => c.text(GRPC_MODE_NOT_FOUND, 404));
   }
 
   app.route('/', counterRestRoutes(deps));
-  app.route('/', counterStreamRoutes(deps));
+  app.route('/', counterStreamRoutes(deps, { relay: config.streamRelay }));
   app.route('/', authRoutes(auth));
   app.get('/api/health', (c) => c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' }));
   app.route('/', counterUiRoutes(deps));

@@ -11,6 +11,7 @@ const schema = v.object({
   REDIS_CHANNEL: v.optional(v.pipe(v.string(), v.minLength(1)), 'counter-events'),
   APP_RUNTIME: v.optional(v.string(), 'unknown'),
   APP_GRPC_SUPPORTED: v.optional(v.picklist(['true', 'false']), 'false'),
+  APP_STREAM_RELAY: v.optional(v.picklist(['true', 'false']), 'false'),
 });
 
 export interface AppConfig {
@@ -19,6 +20,8 @@ export interface AppConfig {
   realtimeChannel: string;
   runtime: string;
   grpcSupported: boolean;
+  /** The host holds SSE connections and polls the guest for frames (the Node host; not wasmtime serve). */
+  streamRelay: boolean;
   /** Every variable, for features that read their own (the auth service). */
   env: ReadonlyMap<string, string>;
 }
@@ -37,6 +40,7 @@ export function parseConfig(entries: ReadonlyArray<readonly [string, string]>): 
     realtimeChannel: c.REDIS_CHANNEL,
     runtime: c.APP_RUNTIME,
     grpcSupported: c.APP_GRPC_SUPPORTED === 'true',
+    streamRelay: c.APP_STREAM_RELAY === 'true',
     env,
   };
 }

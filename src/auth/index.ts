@@ -1,25 +1,58 @@
 /**
- * The auth service's routes for the top-level app: the JSON API under /api/auth and the pages
- * /login and /dashboard. `buildAuthDeps` validates the AUTH_* configuration (throws
- * AppError 'configuration' naming the variables).
+ * The auth service's routes for the top-level app: the JSON API under /api/auth, the OAuth
+ * sign-in routes under /api/auth/oauth, and the pages /login and /dashboard. `buildAuthDeps`
+ * validates the AUTH_* configuration, OAuth included (throws AppError 'configuration' naming the
+ * variables, which the host's start-up probe turns into exit code 2).
  */
 import { Hono } from 'hono';
+import { AppError } from '../errors.ts';
 import type { Platform } from '../platform/ports.ts';
-import type { AuthDeps, OfferedProvider } from './application/index.ts';
+import type { AuthDeps } from './application/index.ts';
 import { parseAuthConfig } from './config.ts';
+import { OAuthConfigError, parseOAuthConfig, type OAuthConfig } from './oauth/config.ts';
+import { offeredProviders } from './oauth/flow/offered.ts';
+import { keyValueSecretCache } from './oauth/flow/secret-cache.ts';
+import { defaultDeps } from './oauth/providers/index.ts';
 import { authPageRoutes } from './pages/routes.tsx';
+import { oauthRoutes } from './rest/oauth-routes.tsx';
 import { authRestRoutes } from './rest/routes.ts';
 
 export { AUTH_PATHS } from './rest/routes.ts';
 export type { AuthDeps } from './application/index.ts';
 
-export function buildAuthDeps(platform: Platform, env: ReadonlyMap<string, string>, offeredProviders?: () => OfferedProvider[]): AuthDeps {
-  return { platform, config: parseAuthConfig(env), ...(offeredProviders ? { offeredProviders } : {}) };
+/** The auth core's dependencies plus the validated OAuth configuration. */
+export interface AuthService extends AuthDeps {
+  oauth: OAuthConfig;
 }
 
-export function authRoutes(deps: AuthDeps): Hono {
+function readOAuthConfig(env: ReadonlyMap<string, string>): OAuthConfig {
+  try {
+    return parseOAuthConfig(env);
+  } catch (error) {
+    // The message names variables and rules, never values.
+    if (error instanceof OAuthConfigError) throw new AppError('configuration', error.message.replace(/^invalid OAuth configuration/, 'invalid configuration'), { cause: error });
+    throw error;
+  }
+}
+
+export function buildAuthDeps(platform: Platform, env: ReadonlyMap<string, string>): AuthService {
+  const config = parseAuthConfig(env);
+  const oauth = readOAuthConfig(env);
+  const offered = offeredProviders(oauth);
+  return { platform, config, oauth, offeredProviders: () => offered };
+}
+
+export function authRoutes(service: AuthService): Hono {
   const app = new Hono();
-  app.route('/', authRestRoutes(deps));
-  app.route('/', authPageRoutes(deps));
+  app.route('/', authRestRoutes(service));
+  app.route(
+    '/',
+    oauthRoutes({
+      auth: service,
+      config: service.oauth,
+      provider: { fetch: defaultDeps.fetch, now: () => service.platform.now(), secretCache: keyValueSecretCache(service.platform.keyValue, service.platform.logger) },
+    }),
+  );
+  app.route('/', authPageRoutes(service));
   return app;
 }

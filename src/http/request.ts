@@ -23,6 +23,10 @@ function bodyStream(request: IncomingRequest): ReadableStream<Uint8Array> {
     stream[Symbol.dispose]();
     IncomingBody.finish(body)[Symbol.dispose]();
   };
+  // highWaterMark 0: pull only when the application is waiting for bytes. With the default (1)
+  // the stream would pull again right after handing out a chunk, and a blocking read there
+  // suspends the whole instance before the application sees that chunk (a bidirectional gRPC
+  // call would wait for a message the client only sends after our reply).
   return new ReadableStream<Uint8Array>({
     pull(controller) {
       try {
@@ -42,7 +46,7 @@ function bodyStream(request: IncomingRequest): ReadableStream<Uint8Array> {
     cancel() {
       finish();
     },
-  });
+  }, { highWaterMark: 0 });
 }
 
 function isClosed(error: unknown): boolean {

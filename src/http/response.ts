@@ -5,6 +5,7 @@
  * streaming producer (SSE) stops.
  */
 import { Fields, OutgoingBody, OutgoingResponse, ResponseOutparam } from 'wasi:http/types@0.2.12';
+import { PROBE_MS, shouldProbeClient } from './client-probe.ts';
 import { trailersOf } from './trailers.ts';
 
 const encoder = new TextEncoder();
@@ -44,9 +45,10 @@ export async function writeResponse(response: Response, outparam: ResponseOutpar
   let clientGone = false;
   if (response.body) {
     const reader = response.body.getReader();
+    const probe = shouldProbeClient(response);
     try {
       for (;;) {
-        const { value, done } = await reader.read();
+        const { value, done } = probe ? await readWhileProbing(reader, stream) : await reader.read();
         if (done) break;
         if (value && value.byteLength > 0) writeChunk(stream, value);
       }
@@ -63,6 +65,22 @@ export async function writeResponse(response: Response, outparam: ResponseOutpar
   }
   const trailers = trailersOf(response);
   OutgoingBody.finish(body, trailers ? toFields(await trailers) : undefined);
+}
+
+/** Reads the next chunk; while the producer is silent, checks every PROBE_MS that the client is still there. */
+async function readWhileProbing(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  stream: ReturnType<OutgoingBody['write']>,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
+  const read = reader.read();
+  for (;;) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tick = new Promise<'tick'>((resolve) => (timer = setTimeout(() => resolve('tick'), PROBE_MS)));
+    const result = await Promise.race([read, tick]);
+    clearTimeout(timer);
+    if (result !== 'tick') return result;
+    stream.checkWrite(); // throws once the client has gone: the caller cancels the producer
+  }
 }
 
 /** Answers with a bare status when even building the response failed. */

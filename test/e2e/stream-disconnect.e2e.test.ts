@@ -1,5 +1,6 @@
 /**
- * A client that closes its SSE connection releases the guest promptly: the host ends the
+ * A client that closes its SSE connection is released promptly. With the stream relay (default)
+ * the host drops it from its channel at once. With `--stream-relay off` the host ends the
  * guest's pending pub/sub wait, the guest writes, finds the body closed and stops, closing its
  * subscription — long before the 15 s keepalive write that used to be the first to notice.
  * Observed from outside through Redis: the host's subscriber leaves the channel once the last
@@ -13,7 +14,8 @@ import { counterFrame, openSse } from '../support/sse.ts';
 const unavailable = await sharedServers();
 if (unavailable !== undefined && inCi) it('needs Redis under CI', () => expect.fail(unavailable));
 
-describe.runIf(unavailable === undefined)('SSE client disconnect', () => {
+// on: the host holds the streams (host/relay/); off: each stream's guest holds it (exchange scope).
+describe.runIf(unavailable === undefined).each(['on', 'off'])('SSE client disconnect (--stream-relay %s)', (relay) => {
   const servers = isolation('disconnect');
   const channel = servers.channel();
   let host: HostProcess;
@@ -21,7 +23,7 @@ describe.runIf(unavailable === undefined)('SSE client disconnect', () => {
 
   beforeAll(async () => {
     // Shutdown waits for in-flight exchanges up to the grace period: a stream still held would show.
-    host = await startHost({ args: ['--realtime', 'redis', '--redis-url', REDIS_URL, '--redis-channel', channel, '--shutdown-grace-ms', '20000'] });
+    host = await startHost({ args: ['--realtime', 'redis', '--redis-url', REDIS_URL, '--redis-channel', channel, '--shutdown-grace-ms', '20000', '--stream-relay', relay] });
   });
   afterAll(async () => {
     await host?.kill();

@@ -7,9 +7,10 @@ export { SESSION_COOKIE, sessionCookie, clearedSessionCookie, sessionIdFromCooki
 export { linkOrCreateUserForExternalIdentity, type ExternalIdentity, type LinkedAccount } from './external-identity.ts';
 export { authorizeSystemAdmin, bearerToken, SYSTEM_ADMIN_ROLE } from './system-token.ts';
 export { getStorageStatus, type StorageStatus } from './storage-status.ts';
-export { AUTH_PROJECTION, AUTH_COLLECTIONS, runAuthProjection } from './projection.ts';
-export { authEvent } from './event-codec.ts';
+export { AUTH_PROJECTION, AUTH_COLLECTIONS, runAuthProjection, runAuthProjectionQuietly } from './projection.ts';
+export { authEvent, payloadOf } from './event-codec.ts';
 export { randomToken, sha256Hex } from './secrets.ts';
 export { authStoreFailure, isConflict } from './store-failure.ts';
+export { authStreams, authNamespaces } from './streams.ts';
 export { safeNextPath, DEFAULT_AFTER_SIGN_IN } from '../domain/safe-redirect.ts';
 export { AUTH_EVENT_TYPES, type AuthEventType } from '../domain/events.ts';

@@ -7,10 +7,13 @@ export const authStreams = {
   email: (emailHash: string) => `auth-email-${emailHash}`,
   session: (sessionHash: string) => `auth-session-${sessionHash}`,
   identity: (provider: string, subjectHash: string) => `auth-identity-${provider}-${subjectHash}`,
+  oauthState: (stateHash: string) => `auth-oauth-state-${stateHash}`,
 } as const;
 
-/** Key-value namespaces (rate limiting). */
+/** Key-value namespaces (rate limiting, OAuth state secrets, provider_c's signed client secret). */
 export const authNamespaces = {
   loginFailures: 'auth-login-failures',
   loginLock: 'auth-login-lock',
+  oauthStateSecrets: 'auth-oauth-state',
+  oauthClientSecrets: 'auth-oauth-client-secret',
 } as const;

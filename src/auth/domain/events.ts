@@ -66,3 +66,23 @@ export interface ExternalIdentityLinked {
   subject_hash: string;
   email: string | null;
 }
+
+/** In stream `auth-oauth-state-<sha256(state)>`, created with no-stream at the start of an OAuth sign-in. */
+export interface OAuthStateCreated {
+  provider: string;
+  /** the safe same-site path to land on after sign-in */
+  next: string;
+  /** epoch ms */
+  created_at: number;
+  /** epoch ms; the callback refuses the state after this */
+  expires_at: number;
+  /** true when made by the development callback bypass (its callback needs no provider) */
+  development: boolean;
+}
+
+/** Appended with the exact revision of the creation: only one callback can consume a state. */
+export interface OAuthStateConsumed {
+  provider: string;
+  /** epoch ms */
+  consumed_at: number;
+}

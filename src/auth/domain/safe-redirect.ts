@@ -1,25 +1,34 @@
 /**
- * Where to send the browser after sign-in: only a same-site relative path. Anything that a
- * browser could read as another origin (`//host`, `/\host`, a scheme, control characters,
- * percent-encoded variants of those) falls back to the default.
+ * Where to send the browser after sign-in (password forms and OAuth alike): only a same-site
+ * relative path. Anything a browser could read as another origin (`//host`, `/\\host`, a scheme,
+ * backslashes, control or whitespace characters, percent-encoded variants of those) falls back
+ * to the default (open-redirect defence).
  */
 export const DEFAULT_AFTER_SIGN_IN = '/dashboard';
+const MAX_LENGTH = 512;
 
+/** `next` when it is a safe same-site path (`/x`, `/x?y#z`), else `fallback`. */
 export function safeNextPath(next: string | null | undefined, fallback = DEFAULT_AFTER_SIGN_IN): string {
-  if (!next || next.length > 2048) return fallback;
+  if (typeof next !== 'string' || next === '' || next.length > MAX_LENGTH) return fallback;
+  // One leading slash, then not a second slash or backslash ("//host", "/\host" are protocol-relative).
+  if (!next.startsWith('/') || next[1] === '/' || next[1] === '\\') return fallback;
+  // Backslashes (browsers read them as slashes) and control or whitespace characters anywhere.
+  if (/[\\\u0000-\u0020\u007f-\u009f\u2028\u2029]/.test(next)) return fallback;
+  // Encoded tricks: a decoded form must not start a second slash, hold a backslash, control char or scheme.
   let decoded = next;
-  try {
-    // Decode repeatedly so `%2F%2F` or `%252F` cannot smuggle a second slash past the checks.
-    for (let i = 0; i < 3 && /%[0-9a-f]{2}/i.test(decoded); i++) decoded = decodeURIComponent(decoded);
-  } catch {
-    return fallback;
+  for (let i = 0; i < 3; i++) {
+    let once: string;
+    try {
+      once = decodeURIComponent(decoded);
+    } catch {
+      return fallback;
+    }
+    if (once === decoded) break;
+    decoded = once;
+    if (!decoded.startsWith('/') || decoded[1] === '/' || /[\\\u0000-\u001f\u007f]/.test(decoded)) return fallback;
   }
-  for (const candidate of [next, decoded]) {
-    if (!candidate.startsWith('/') || candidate.startsWith('//') || candidate.includes('\\')) return fallback;
-    if (/[\u0000-\u001f\u007f]/.test(candidate)) return fallback;
-  }
-  // Resolve against a throwaway origin: the result must stay on it.
-  const resolved = new URL(next, 'http://same.invalid');
-  if (resolved.origin !== 'http://same.invalid') return fallback;
+  // Resolving against a dummy origin must keep that origin (catches anything the rules above missed).
+  const resolved = new URL(next, 'https://same-site.invalid');
+  if (resolved.origin !== 'https://same-site.invalid') return fallback;
   return `${resolved.pathname}${resolved.search}${resolved.hash}`;
 }

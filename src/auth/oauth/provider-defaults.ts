@@ -1,6 +1,6 @@
 /**
  * Default endpoints and scopes of the real providers, used when no override variable is set.
- * `.env.oauth.example` lists the same values (a unit test keeps them equal).
+ * `.env.example` lists the same values (a unit test keeps them equal).
  */
 import type { ProviderId } from './provider-ids.ts';
 

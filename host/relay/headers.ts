@@ -1,0 +1,49 @@
+/**
+ * The relay protocol between the guest and the host, as headers (src/counter/stream-relay.ts is
+ * the guest's side). The host knows nothing of what a stream carries: only where to listen, how,
+ * and the opaque position its clients are at.
+ *
+ *   response  x-app-relay: channel=<name, URI-encoded>; mode=pubsub|polling|off; interval=<ms>; after=<position>
+ *   request   x-app-relay-poll: <position>     (host → guest only)
+ */
+import * as v from 'valibot';
+
+export const RELAY_HEADER = 'x-app-relay';
+export const RELAY_POLL_HEADER = 'x-app-relay-poll';
+
+/** Request headers only the host may send to the guest: dropped from every client request. */
+export const HOST_ONLY_REQUEST_HEADERS: ReadonlySet<string> = new Set([RELAY_POLL_HEADER]);
+
+const count = v.pipe(v.string(), v.regex(/^\d{1,16}$/), v.transform(Number), v.safeInteger());
+const schema = v.object({
+  channel: v.pipe(v.string(), v.minLength(1), v.maxLength(256)),
+  mode: v.picklist(['pubsub', 'polling', 'off']),
+  interval: v.optional(v.pipe(count, v.minValue(10)), '500'),
+  after: count,
+});
+
+export interface RelayInstruction {
+  channel: string;
+  mode: 'pubsub' | 'polling' | 'off';
+  intervalMs: number;
+  /** The position the stream's client is at after what the guest sent. */
+  after: number;
+}
+
+/** Parses the guest's relay header; undefined when it is malformed. */
+export function parseInstruction(value: string): RelayInstruction | undefined {
+  const fields: Record<string, string> = {};
+  for (const part of value.split(';')) {
+    const at = part.indexOf('=');
+    if (at <= 0) return undefined;
+    fields[part.slice(0, at).trim()] = part.slice(at + 1).trim();
+  }
+  const parsed = v.safeParse(schema, fields);
+  if (!parsed.success) return undefined;
+  const { channel, mode, interval, after } = parsed.output;
+  try {
+    return { channel: decodeURIComponent(channel), mode, intervalMs: interval, after };
+  } catch {
+    return undefined;
+  }
+}

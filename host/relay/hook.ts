@@ -1,0 +1,51 @@
+/**
+ * Where the relay meets the HTTP exchange: a guest response carrying `x-app-relay` loses that
+ * header on its way out, and when the guest ends its body the client's response stays open and
+ * is handed to the relay instead of being ended.
+ */
+import type { ServerResponse } from 'node:http';
+import type { NodeRequest, NodeResponse, ResponseHook } from '../exchange.ts';
+import type { HostLogger } from '../log.ts';
+import type { FieldEntry } from '../wasi/http-fields.ts';
+import { parseInstruction, RELAY_HEADER } from './headers.ts';
+import type { RelaySink, StreamRelay } from './relay.ts';
+
+const decoder = new TextDecoder();
+
+function responseSink(res: NodeResponse): RelaySink {
+  return {
+    write: (bytes) => void (res as ServerResponse).write(bytes),
+    get buffered() {
+      return (res as ServerResponse).writableLength ?? 0;
+    },
+    get closed() {
+      return res.destroyed || res.writableEnded;
+    },
+    onClose: (listener) => void res.once('close', listener),
+    end: () => {
+      if (!res.writableEnded && !res.destroyed) res.end();
+    },
+    destroy: () => res.destroy(),
+  };
+}
+
+/** The hook for one exchange; records the wake epoch now, before the guest reads anything. */
+export function relayHook(relay: StreamRelay, logger: HostLogger, req: NodeRequest): ResponseHook {
+  const mark = relay.mark();
+  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  return {
+    head(status, headers: FieldEntry[], res) {
+      const found = headers.find(([name]) => name === RELAY_HEADER);
+      if (!found) return { headers };
+      // A relayed body goes on after the guest's part: it has no length.
+      const rest = headers.filter(([name]) => name !== RELAY_HEADER && name !== 'content-length');
+      const instruction = parseInstruction(decoder.decode(found[1]));
+      if (req.method !== 'GET') return { headers: rest }; // a HEAD has no body to go on with
+      if (!instruction || status !== 200) {
+        logger.log('error', 'the guest sent an invalid relay instruction; the stream ends with its body', { code: 'relay_instruction_invalid', status });
+        return { headers: rest };
+      }
+      return { headers: rest, adopt: () => relay.adopt(responseSink(res), path, instruction, mark) };
+    },
+  };
+}

@@ -1,0 +1,242 @@
+/** The relay's bookkeeping over fake sinks, a scripted poller and a real local pub/sub backend. */
+import { describe, expect, it } from 'vitest';
+import type { HostLogger } from '../log.ts';
+import { localPubSub } from '../pubsub/local.ts';
+import type { PubSubBackend } from '../pubsub/types.ts';
+import type { RelayInstruction } from './headers.ts';
+import type { PollAnswer } from './poll.ts';
+import { StreamRelay, type RelaySink, type RelayTimings } from './relay.ts';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const CHANNEL = 'test-channel';
+const PATH = '/stream';
+
+class FakeSink implements RelaySink {
+  readonly text: string[] = [];
+  closed = false;
+  buffered = 0;
+  #onClose: Array<() => void> = [];
+  write(bytes: Uint8Array): void {
+    this.text.push(decoder.decode(bytes));
+  }
+  onClose(listener: () => void): void {
+    this.#onClose.push(listener);
+  }
+  end(): void {
+    this.disconnect();
+  }
+  destroy(): void {
+    this.disconnect();
+  }
+  disconnect(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const l of this.#onClose.splice(0)) l();
+  }
+}
+
+/** A poller whose answers the test releases one by one; the "store" is a number. */
+class ScriptedPoller {
+  head = 0;
+  readonly calls: number[] = [];
+  readonly #pending: Array<() => void> = [];
+  gated = false;
+  readonly poll = (_path: string, after: number): Promise<PollAnswer> => {
+    this.calls.push(after);
+    const answer = (): PollAnswer => {
+      const now = this.head;
+      return now > after ? { bytes: encoder.encode(`id: ${now}\n\n`), after: now } : { bytes: new Uint8Array(0), after };
+    };
+    if (!this.gated) return Promise.resolve(answer());
+    // The store is read when the poll is released, as a slow guest would.
+    return new Promise((resolve) => this.#pending.push(() => resolve(answer())));
+  };
+  release(): void {
+    this.#pending.shift()?.();
+  }
+  get waiting(): number {
+    return this.#pending.length;
+  }
+}
+
+const silent: HostLogger = { log: () => undefined };
+const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
+const pubsubInstruction = (after: number): RelayInstruction => ({ channel: CHANNEL, mode: 'pubsub', intervalMs: 500, after });
+
+function relayWith(poller: ScriptedPoller, pubsub: PubSubBackend = localPubSub(), timings: Partial<RelayTimings> = {}, logger = silent) {
+  const relay = new StreamRelay({ poll: poller.poll, pubsub, logger, timings });
+  return { relay, pubsub };
+}
+
+const idsOf = (sink: FakeSink) => sink.text.join('').match(/id: \d+/g)?.map((s) => Number(s.slice(4))) ?? [];
+
+describe('StreamRelay', () => {
+  it('answers a wake with one poll per distinct position, written to every client there', async () => {
+    const poller = new ScriptedPoller();
+    const { relay, pubsub } = relayWith(poller);
+    const atZero = Array.from({ length: 50 }, () => new FakeSink());
+    const atThree = Array.from({ length: 20 }, () => new FakeSink());
+    for (const sink of atZero) relay.adopt(sink, PATH, pubsubInstruction(0), relay.mark());
+    for (const sink of atThree) relay.adopt(sink, PATH, pubsubInstruction(3), relay.mark());
+    await settle();
+    expect(relay.stats).toMatchObject({ clients: 70, groups: 2, channels: 1 });
+    const before = poller.calls.length;
+
+    poller.head = 5;
+    pubsub.publish(CHANNEL, 'wake');
+    await settle();
+    expect(poller.calls.slice(before).sort()).toEqual([0, 3]);
+    for (const sink of [...atZero, ...atThree]) expect(idsOf(sink)).toEqual([5]);
+    // Everyone is at 5 now: one group.
+    expect(relay.stats.groups).toBe(1);
+    relay.close();
+  });
+
+  it('never sends a stream backwards when wakes race with a slow poll', async () => {
+    const poller = new ScriptedPoller();
+    const { relay, pubsub } = relayWith(poller);
+    const sink = new FakeSink();
+    relay.adopt(sink, PATH, pubsubInstruction(0), relay.mark());
+    await settle();
+    poller.gated = true;
+    const before = poller.calls.length;
+
+    poller.head = 1;
+    pubsub.publish(CHANNEL, 'wake 1');
+    poller.head = 2;
+    pubsub.publish(CHANNEL, 'wake 2');
+    pubsub.publish(CHANNEL, 'wake 2 again');
+    // One poll in flight for the position, however many wakes.
+    expect(poller.calls.length - before).toBe(1);
+    poller.release();
+    await settle();
+    // Then exactly one more, from the position the first answer moved the client to.
+    expect(poller.calls.slice(before)).toEqual([0, 2]);
+    poller.head = 3;
+    poller.release();
+    await settle();
+    expect(idsOf(sink)).toEqual([2, 3]);
+    relay.close();
+  });
+
+  it('ignores an answer older than the position it polled', async () => {
+    const pubsub = localPubSub();
+    const lying = async (): Promise<PollAnswer> => ({ bytes: encoder.encode('id: 2\n\n'), after: 2 });
+    const relay = new StreamRelay({ poll: lying, pubsub, logger: silent });
+    const sink = new FakeSink();
+    relay.adopt(sink, PATH, pubsubInstruction(7), relay.mark());
+    pubsub.publish(CHANNEL, 'wake');
+    await settle();
+    expect(sink.text).toEqual([]);
+    relay.close();
+  });
+
+  it('retries a failed poll, so the wake that caused it is not lost', async () => {
+    const poller = new ScriptedPoller();
+    let failures = 1;
+    const flaky = (path: string, after: number) => (failures-- > 0 ? Promise.reject(new Error('trap')) : poller.poll(path, after));
+    const codes: string[] = [];
+    const pubsub = localPubSub();
+    const relay = new StreamRelay({ poll: flaky, pubsub, logger: { log: (_l, _m, f) => void codes.push(String(f?.['code'])) }, timings: { retryPollMs: 30 } });
+    const sink = new FakeSink();
+    relay.adopt(sink, PATH, pubsubInstruction(0), relay.mark());
+    await settle(); // the first poll (after subscribing) fails
+    poller.head = 2;
+    await expect.poll(() => idsOf(sink)).toEqual([2]);
+    expect(codes).toContain('relay_poll_failed');
+    relay.close();
+  });
+
+  it('polls a client that joined after a wake its opening read may have missed', async () => {
+    const poller = new ScriptedPoller();
+    const { relay, pubsub } = relayWith(poller);
+    relay.adopt(new FakeSink(), PATH, pubsubInstruction(0), relay.mark());
+    await settle();
+    const mark = relay.mark(); // the late client's exchange starts, its guest reads position 0...
+    poller.head = 1;
+    pubsub.publish(CHANNEL, 'wake'); // ...a command lands before it joins
+    await settle();
+    const late = new FakeSink();
+    relay.adopt(late, PATH, pubsubInstruction(0), mark);
+    await settle();
+    expect(idsOf(late)).toEqual([1]);
+    relay.close();
+  });
+
+  it('frees a disconnected client at once and stops listening when its channel is empty', async () => {
+    const poller = new ScriptedPoller();
+    const local = localPubSub();
+    let listening = 0;
+    const counting: PubSubBackend = {
+      ...local,
+      listen(channel, onMessage, onInterrupted) {
+        listening++;
+        const stop = local.listen(channel, onMessage, onInterrupted);
+        return () => {
+          listening--;
+          stop();
+        };
+      },
+    };
+    const { relay } = relayWith(poller, counting);
+    const sinks = [new FakeSink(), new FakeSink(), new FakeSink()];
+    for (const sink of sinks) relay.adopt(sink, PATH, pubsubInstruction(0), relay.mark());
+    expect(listening).toBe(1); // one subscription per channel, not per client
+    sinks[0]!.disconnect();
+    expect(relay.stats.clients).toBe(2);
+    sinks[1]!.disconnect();
+    sinks[2]!.disconnect();
+    expect(relay.stats).toMatchObject({ clients: 0, groups: 0, channels: 0 });
+    expect(listening).toBe(0);
+    relay.close();
+  });
+
+  it('writes a keepalive comment to a client after the silence limit', async () => {
+    const poller = new ScriptedPoller();
+    const { relay } = relayWith(poller, localPubSub(), { keepaliveMs: 40 });
+    const sink = new FakeSink();
+    relay.adopt(sink, PATH, pubsubInstruction(0), relay.mark());
+    await expect.poll(() => sink.text).toContain(': keepalive\n\n');
+    relay.close();
+    expect(sink.closed).toBe(true);
+  });
+
+  it('re-reads on an interval while pub/sub is interrupted, and returns to push when it is back', async () => {
+    const poller = new ScriptedPoller();
+    const local = localPubSub();
+    let interrupt: (() => void) | undefined;
+    let available = true;
+    const flaky: PubSubBackend = {
+      ...local,
+      get available() {
+        return available;
+      },
+      listen(channel, onMessage, onInterrupted) {
+        interrupt = onInterrupted;
+        return local.listen(channel, onMessage);
+      },
+    };
+    const codes: string[] = [];
+    const logger: HostLogger = { log: (_level, _msg, fields) => void codes.push(String(fields?.['code'])) };
+    const { relay } = relayWith(poller, flaky, { fallbackPollMs: 20, resubscribeMs: 60 }, logger);
+    const sink = new FakeSink();
+    relay.adopt(sink, PATH, pubsubInstruction(0), relay.mark());
+    await settle();
+
+    available = false;
+    interrupt!();
+    expect(codes).toContain('realtime_subscribe_failed');
+    poller.head = 4; // committed, but no wake-up can arrive
+    await expect.poll(() => idsOf(sink)).toEqual([4]);
+
+    available = true;
+    await expect.poll(() => codes).toContain('realtime_resubscribed');
+    poller.head = 5;
+    local.publish(CHANNEL, 'wake');
+    await settle();
+    expect(idsOf(sink)).toEqual([4, 5]);
+    expect(codes.filter((c) => c === 'realtime_subscribe_failed')).toHaveLength(1);
+    relay.close();
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * `npm run serve:wasmtime`: runs the standalone component under `wasmtime serve` on
+ * 127.0.0.1:3000 with its file store in ./data/wasmtime. Refuses gRPC (and any invalid option)
+ * with exit code 2 before building or listening; builds and precompiles only when needed;
+ * forwards SIGINT/SIGTERM to wasmtime and exits with its code.
+ *
+ *   node scripts/serve-wasmtime.ts [--port 3000] [--host 127.0.0.1] [--data-dir ./data/wasmtime]
+ *                                  [--transport http] [--realtime polling|off] [--instance-reuse 1]
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { helpText, LaunchError, loadLaunchConfig } from './wasmtime/options.ts';
+import { guestLogLine, lineSplitter } from './wasmtime/output.ts';
+import { prepareStandalone } from './wasmtime/prepare.ts';
+import { wasmtimeServeArgs } from './wasmtime/serve-args.ts';
+
+const log = (level: string, msg: string, fields: Record<string, unknown> = {}) =>
+  console.log(JSON.stringify({ ts: new Date().toISOString(), level, source: 'launcher', msg, ...fields }));
+
+const argv = process.argv.slice(2);
+if (argv.includes('--help')) {
+  console.log(helpText());
+  process.exit(0);
+}
+
+let config;
+try {
+  config = loadLaunchConfig(argv, process.env);
+} catch (error) {
+  if (!(error instanceof LaunchError)) throw error;
+  log('error', error.message, { code: 'config_invalid' });
+  process.exit(2);
+}
+
+const wasmtime = process.env['WASMTIME'] ?? 'wasmtime';
+mkdirSync(config.dataDir, { recursive: true });
+const component = prepareStandalone({ wasmtime, log: (line) => console.error(line) });
+const child = spawn(wasmtime, wasmtimeServeArgs(config, component, process.env), { stdio: ['ignore', 'pipe', 'pipe'] });
+child.stdout.on('data', lineSplitter((line) => console.log(guestLogLine(line))));
+child.stderr.on(
+  'data',
+  lineSplitter((line) => {
+    console.error(guestLogLine(line));
+    if (line.startsWith('Serving HTTP on')) {
+      log('info', `listening on http://${config.host}:${config.port} (wasmtime serve)`, { code: 'wasmtime_listening', pid: child.pid, dataDir: config.dataDir });
+    }
+  }),
+);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+child.once('error', (error) => {
+  log('error', `cannot run ${wasmtime}: ${error.message}`, { code: 'wasmtime_missing' });
+  process.exit(1);
+});
+child.once('exit', (code, signal) => {
+  log(code === 0 || signal === 'SIGINT' || signal === 'SIGTERM' ? 'info' : 'error', 'wasmtime exited', { code: 'wasmtime_exited', exitCode: code, signal });
+  process.exit(code ?? 0);
+});

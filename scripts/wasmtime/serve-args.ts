@@ -1,0 +1,29 @@
+/**
+ * The `wasmtime serve` command line for the standalone component, shared by the launcher, the
+ * end-to-end tests and the benchmark so all three run it the same way.
+ */
+import type { LaunchConfig } from './options.ts';
+
+/** The guest path the data directory is preopened at (src/platform/standalone/platform.ts). */
+export const GUEST_DATA_DIR = '/data';
+
+/** Variables passed to the guest by name only (`--env NAME` inherits the value), so secrets never sit on a command line. */
+const PASS_THROUGH = [/^AUTH_/, /^LOG_LEVEL$/];
+
+export function wasmtimeServeArgs(config: LaunchConfig, componentPath: string, env: NodeJS.ProcessEnv): string[] {
+  const args = [
+    'serve',
+    '-S', 'cli=y',
+    '--addr', `${config.host}:${config.port}`,
+    '--dir', `${config.dataDir}::${GUEST_DATA_DIR}`,
+    '--env', 'APP_RUNTIME=wasmtime',
+    '--env', 'APP_GRPC_SUPPORTED=false',
+    '--env', `TRANSPORT=${config.transport}`,
+    '--env', `REALTIME=${config.realtime}`,
+  ];
+  for (const name of Object.keys(env).sort()) if (PASS_THROUGH.some((re) => re.test(name))) args.push('--env', name);
+  if (config.instanceReuse > 1) args.push('--max-instance-reuse-count', String(config.instanceReuse));
+  if (componentPath.endsWith('.cwasm')) args.push('--allow-precompiled');
+  args.push(componentPath);
+  return args;
+}

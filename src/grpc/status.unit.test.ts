@@ -1,0 +1,54 @@
+/** AppError → gRPC status (the table the issue fixes), grpc-timeout parsing, grpc-message encoding. */
+import { describe, expect, it } from 'vitest';
+import { AppError, StoreError, storeFailure } from '../errors.ts';
+import { encodeGrpcMessage, GrpcCode, GrpcError } from './status.ts';
+import { parseGrpcTimeout } from './timeout.ts';
+
+describe('GrpcError.from()', () => {
+  it.each([
+    ['validation', GrpcCode.INVALID_ARGUMENT],
+    ['domain', GrpcCode.INVALID_ARGUMENT],
+    ['concurrency', GrpcCode.ABORTED],
+    ['store', GrpcCode.UNAVAILABLE],
+    ['configuration', GrpcCode.UNAVAILABLE],
+    ['internal', GrpcCode.INTERNAL],
+  ] as const)('maps %s to status %i with the public message', (code, status) => {
+    const error = GrpcError.from(new AppError(code, code === 'validation' ? 'amount must be positive' : undefined));
+    expect(error.code).toBe(status);
+    expect(error.appCode).toBe(code);
+    expect(error.message).toBe(new AppError(code, code === 'validation' ? 'amount must be positive' : undefined).message);
+  });
+
+  it('maps repository failures through the shared conversion: conflict → ABORTED, unavailable → UNAVAILABLE', () => {
+    expect(GrpcError.from(storeFailure(new StoreError('conflict', 'x'))).code).toBe(GrpcCode.ABORTED);
+    expect(GrpcError.from(storeFailure(new StoreError('unavailable', 'secret detail'))).message).toBe('storage is unavailable, try again later');
+  });
+
+  it('turns anything unknown into INTERNAL without leaking its text', () => {
+    const error = GrpcError.from(new Error('SELECT * FROM secrets'));
+    expect(error.code).toBe(GrpcCode.INTERNAL);
+    expect(error.message).toBe('internal error');
+  });
+});
+
+describe('parseGrpcTimeout()', () => {
+  it('reads every unit', () => {
+    expect(parseGrpcTimeout('2H')).toBe(7_200_000);
+    expect(parseGrpcTimeout('3M')).toBe(180_000);
+    expect(parseGrpcTimeout('4S')).toBe(4_000);
+    expect(parseGrpcTimeout('250m')).toBe(250);
+    expect(parseGrpcTimeout('1500u')).toBe(1.5);
+    expect(parseGrpcTimeout('2000000n')).toBe(2);
+  });
+  it('is undefined when absent and null when malformed', () => {
+    expect(parseGrpcTimeout(null)).toBeUndefined();
+    for (const bad of ['', '5', 'S', '123456789S', '-1S', '1.5S', '10x']) expect(parseGrpcTimeout(bad)).toBeNull();
+  });
+});
+
+describe('encodeGrpcMessage()', () => {
+  it('percent-encodes non-printable, non-ASCII and % bytes', () => {
+    expect(encodeGrpcMessage('amount must be positive')).toBe('amount must be positive');
+    expect(encodeGrpcMessage('50% é\n')).toBe('50%25 %C3%A9%0A');
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * The Platform ports for the standalone world (`wasmtime serve`): storage in files on the
+ * preopened data directory, no pub/sub, the guest's own clocks.
+ */
+import type { EventStore, KeyValue, Platform, ProjectionStore } from '../ports.ts';
+import { noPasswordHashing } from './no-password-hashing.ts';
+import { consoleLogger } from '../log.ts';
+import { toStoreError } from '../hosted/errors.ts';
+import { openFileStorage } from './file-storage.ts';
+import { noPubSub } from './pubsub-none.ts';
+import { preopenedDirectory, wasiFileSystem } from './wasi-file-system.ts';
+
+/** The guest path the launcher preopens the data directory at (`--dir <data-dir>::/data`). */
+export const DATA_DIR_GUEST_PATH = '/data';
+
+/**
+ * A port whose calls resolve `pick()` at call time (the store opens on first use) and rethrow
+ * every failure, opening included, as a StoreError (the store's failures carry a platform-error payload).
+ */
+function lazyPort<T extends object>(pick: () => T): T {
+  return new Proxy({} as T, {
+    get: (_, name) => (...args: unknown[]) => {
+      try {
+        const target = pick() as Record<string | symbol, unknown>;
+        return (target[name] as (...a: unknown[]) => unknown).apply(target, args);
+      } catch (error) {
+        throw toStoreError(error);
+      }
+    },
+  });
+}
+
+export function standalonePlatform(guestPath = DATA_DIR_GUEST_PATH): Platform {
+  let storage: ReturnType<typeof openFileStorage> | undefined;
+  // Opened on first use: preopens are only reachable once the runtime runs the component.
+  const store = () => (storage ??= openFileStorage(wasiFileSystem(preopenedDirectory(guestPath))));
+  return {
+    events: lazyPort<EventStore>(() => store().events),
+    projections: lazyPort<ProjectionStore>(() => store().projections),
+    keyValue: lazyPort<KeyValue>(() => store().keyValue),
+    pubsub: noPubSub,
+    passwords: noPasswordHashing,
+    logger: consoleLogger(),
+    now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * `npm run serve:wasmtime` (scripts/serve-wasmtime.ts): refuses gRPC and invalid options with
+ * exit code 2 before building or listening; otherwise serves the component under wasmtime with a
+ * data directory it creates, and stops cleanly on SIGTERM.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { freePort, ROOT, tempDataDir } from '../support/host-process.ts';
+import { requireTool } from '../support/tools.ts';
+import { prepareWasmtimeComponent } from '../support/wasmtime-process.ts';
+
+const LAUNCHER = join(ROOT, 'scripts', 'serve-wasmtime.ts');
+
+function launch(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [LAUNCHER, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const listeners = new Set<() => void>();
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const listener of listeners) listener();
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    exited,
+    output: () => output,
+    until: (text: string) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => output.includes(text) && resolve();
+        listeners.add(check);
+        check();
+        void exited.then(() => reject(new Error(`launcher exited before "${text}":\n${output}`)));
+      }),
+  };
+}
+
+const refused = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(false)));
+    socket.once('error', () => resolve(true));
+  });
+
+describe('serve:wasmtime refusals (no wasmtime needed: nothing starts)', () => {
+  it.each([
+    [['--transport', 'grpc'], {}],
+    [['--transport', 'both'], {}],
+    [[], { TRANSPORT: 'grpc' }],
+  ])('%j %j exits 2 naming the Node host, before building or listening', async (args, env) => {
+    const port = await freePort();
+    const run = launch(['--port', String(port), ...args], env);
+    expect(await run.exited).toBe(2);
+    expect(run.output()).toMatch(/Node host/);
+    expect(run.output()).toMatch(/"code":"config_invalid"/);
+    expect(run.output()).not.toMatch(/build \(standalone\)|Serving HTTP/);
+    expect(await refused(port)).toBe(true);
+  });
+
+  it.each([
+    [['--realtime', 'local'], /--realtime \(REALTIME\).*polling, off/],
+    [['--realtime', 'redis'], /--realtime \(REALTIME\).*polling, off/],
+    [['--port', 'x'], /--port \(PORT\)/],
+    [['--instance-reuse', '0'], /--instance-reuse \(INSTANCE_REUSE\)/],
+    [['--nope'], /--help/],
+  ])('%j exits 2 naming the option', async (args, message) => {
+    const run = launch(args);
+    expect(await run.exited).toBe(2);
+    expect(run.output()).toMatch(message);
+  });
+});
+
+const wasmtime = requireTool('wasmtime');
+
+describe.skipIf(!wasmtime)('serve:wasmtime', () => {
+  beforeAll(() => {
+    prepareWasmtimeComponent(wasmtime!.path);
+  }, 600_000);
+
+  it('serves the component on the given port with a data directory it creates; SIGTERM stops it', async () => {
+    const port = await freePort();
+    const dataDir = join(tempDataDir('wasmtime-cli-'), 'nested', 'data');
+    const run = launch(['--port', String(port), '--data-dir', dataDir], { WASMTIME: wasmtime!.path });
+    await run.until('"code":"wasmtime_listening"');
+    const response = await fetch(`http://127.0.0.1:${port}/api/counter/increment`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"amount":2}',
+    });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { count: number }).count).toBe(2);
+    expect(existsSync(join(dataDir, 'events', 'log'))).toBe(true);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    expect(await refused(port)).toBe(true);
+  }, 180_000);
+});

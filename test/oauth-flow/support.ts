@@ -1,0 +1,113 @@
+/**
+ * Helpers of the OAuth flow suites: the real host wired to the local test provider, an operator
+ * token for storage status, and the sign-in steps over plain HTTP (start → provider → callback).
+ * Every value that must never reach a log (codes, states, session ids, secrets) is collected in
+ * `secretsSeen` so a suite can grep the host output for them at the end.
+ */
+import { SignJWT } from 'jose';
+import { expect } from 'vitest';
+import { followAuthorization, type ProviderCallback } from '../support/oauth-provider/follow-authorization.ts';
+import { startOAuthFixture, type OAuthFixture } from '../support/oauth-provider/fixture.ts';
+import { freePort, startHost, type HostProcess } from '../support/host-process.ts';
+
+export const PROVIDERS = ['provider_a', 'provider_b', 'provider_c'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+export const SESSION_COOKIE = 'wasi_auth_dev_session';
+export const TOKEN_SECRET = 'oauth-flow-test-secret-0123456789-abcdefgh';
+export const OAUTH_EVENTS = ['auth_oauth_state_created', 'auth_oauth_state_consumed', 'auth_external_identity_linked', 'auth_session_issued'] as const;
+
+export interface Service {
+  host: HostProcess;
+  fixture: OAuthFixture;
+  /** values that must never appear in the host's output */
+  secretsSeen: Set<string>;
+  stop(): Promise<void>;
+}
+
+/** The host on a known port (the redirect URIs need it) with the local provider configured. */
+export async function startService(extraEnv: Record<string, string> = {}, dropEnv: string[] = []): Promise<Service> {
+  const port = await freePort();
+  const fixture = await startOAuthFixture(`http://127.0.0.1:${port}`);
+  const env: Record<string, string> = { ...fixture.env, AUTH_SYSTEM_TOKEN_SECRET: TOKEN_SECRET, ...extraEnv };
+  for (const name of dropEnv) delete env[name];
+  const host = await startHost({ port, env, timeoutMs: 60_000 });
+  const secretsSeen = new Set<string>(fixture.secrets);
+  return {
+    host,
+    fixture,
+    secretsSeen,
+    async stop() {
+      await host.stop();
+      await fixture.provider.stop();
+    },
+  };
+}
+
+export async function operatorToken(): Promise<string> {
+  return new SignJWT({ aal: 'aal2', roles: ['system_admin'] })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuer('wasi-counter-auth')
+    .setAudience('wasi-counter-auth:storage-status')
+    .setSubject('oauth-flow-test')
+    .setIssuedAt()
+    .setExpirationTime('10m')
+    .sign(new TextEncoder().encode(TOKEN_SECRET));
+}
+
+export async function eventCounts(base: string): Promise<Record<string, number>> {
+  const response = await fetch(`${base}/api/auth/storage/status`, { headers: { authorization: `Bearer ${await operatorToken()}` } });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { events: Record<string, number> }).events;
+}
+
+/** GET start; returns the Location it redirects to (provider URL, or our callback with the bypass). */
+export async function start(service: Service, provider: string, next?: string): Promise<string> {
+  const query = next === undefined ? '' : `?next=${encodeURIComponent(next)}`;
+  const response = await fetch(`${service.host.url}/api/auth/oauth/${provider}/start${query}`, { redirect: 'manual' });
+  expect(response.status).toBe(302);
+  const location = response.headers.get('location')!;
+  const state = new URL(location).searchParams.get('state');
+  if (state) service.secretsSeen.add(state);
+  return location;
+}
+
+/** Start, then let the local provider approve: what the provider sends back to our callback. */
+export async function authorize(service: Service, provider: Provider, next?: string): Promise<ProviderCallback> {
+  const callback = await followAuthorization(await start(service, provider, next));
+  for (const name of ['code', 'state']) if (callback.params[name]) service.secretsSeen.add(callback.params[name]);
+  return callback;
+}
+
+/** Delivers callback parameters to a callback URL (GET query or form post), without following redirects. */
+export function deliver(target: string, method: 'GET' | 'POST', params: Record<string, string>, json = false): Promise<Response> {
+  const headers: Record<string, string> = json ? { accept: 'application/json' } : {};
+  if (method === 'GET') {
+    const url = new URL(target);
+    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+    return fetch(url, { headers, redirect: 'manual' });
+  }
+  return fetch(target, { method: 'POST', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString(), redirect: 'manual' });
+}
+
+export function sessionCookieOf(response: Response): string | undefined {
+  const header = response.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+  return header?.slice(SESSION_COOKIE.length + 1).split(';')[0] || undefined;
+}
+
+/** A failed callback: status, JSON envelope with code and reason, and no session cookie. */
+export async function expectFailure(response: Response, status: number, code: string, reason: string): Promise<void> {
+  expect(response.headers.getSetCookie().filter((c) => c.startsWith(`${SESSION_COOKIE}=`))).toEqual([]);
+  expect(response.status).toBe(status);
+  const body = (await response.json()) as { error: { code: string; message: string; reason?: string } };
+  expect(body.error).toMatchObject({ code, reason });
+  expect(typeof body.error.message).toBe('string');
+}
+
+/** No value from `secrets` anywhere in the host's output. */
+export function expectNoSecretsLogged(service: Service): void {
+  const output = service.host.output.join('\n');
+  expect(service.secretsSeen.size).toBeGreaterThan(0);
+  for (const secret of service.secretsSeen) {
+    if (secret.length >= 8 && output.includes(secret)) throw new Error(`the host output contains a secret value (${secret.length} characters)`);
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * The standalone file store (src/platform/standalone/, the storage of the component under
+ * `wasmtime serve`): the shared storage contract on a node:fs implementation of its FileSystem
+ * port (same link/rename semantics as wasi:filesystem), with a second store instance on the same
+ * directory for cross-instance races; then what only files have: racing worker threads, crash
+ * leftovers (temporary files, a commit whose index was never written), stale locks.
+ * The real wasi:filesystem path is proven end to end in test/e2e/wasmtime.e2e.test.ts.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { afterAll, describe, expect, it } from 'vitest';
+import { StorageFailure } from '../../host/storage/errors.ts';
+import type { StorageBackend } from '../../host/storage/types.ts';
+import { FileStoreFailure } from '../../src/platform/standalone/failure.ts';
+import { openFileStorage, type FileStorage } from '../../src/platform/standalone/file-storage.ts';
+import { padded, hashed } from '../../src/platform/standalone/names.ts';
+import { runStorageContract } from './contract.ts';
+import { nodeFileSystem } from './node-file-system.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'storage-files-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+let counter = 0;
+const freshDir = () => join(root, `store-${++counter}`);
+
+/** The file store seen through the host's StorageBackend contract (its failures as StorageFailure). */
+function asBackend(storage: FileStorage): StorageBackend {
+  const wrap = <T extends object>(target: T): T =>
+    new Proxy(target, {
+      get(obj, name) {
+        const value = (obj as Record<string | symbol, unknown>)[name];
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          try {
+            return (value as (...a: unknown[]) => unknown).apply(obj, args);
+          } catch (error) {
+            if (error instanceof FileStoreFailure) throw new StorageFailure(error.payload);
+            throw error;
+          }
+        };
+      },
+    });
+  return {
+    name: 'files',
+    events: wrap(storage.events),
+    projections: wrap(storage.projections),
+    keyValue: wrap(storage.keyValue),
+    reset: () => storage.reset(),
+    close: () => undefined,
+  };
+}
+
+let currentDir = '';
+runStorageContract(
+  'files (standalone store on node:fs)',
+  async () => {
+    currentDir = freshDir();
+    return asBackend(openFileStorage(nodeFileSystem(currentDir)));
+  },
+  { openSecond: async () => asBackend(openFileStorage(nodeFileSystem(currentDir))) },
+);
+
+const event = (eventType: string, payload = '{}') => ({ eventType, payload, metadata: '{}' });
+
+describe('file store specifics', () => {
+  it('appends from 4 threads racing on one directory stay contiguous (real cross-thread races)', async () => {
+    const dir = freshDir();
+    const WORKERS = 4;
+    const COUNT = 100;
+    const start = new Int32Array(new SharedArrayBuffer(8));
+    start[1] = WORKERS;
+    const results = await Promise.all(
+      Array.from(
+        { length: WORKERS },
+        (_, writer) =>
+          new Promise<{ conflicts: number }>((resolve, reject) => {
+            const worker = new Worker(new URL('./files-writer.worker.ts', import.meta.url), {
+              workerData: { dir, stream: 'counter', count: COUNT, writer, start },
+            });
+            let result: { conflicts: number } | undefined;
+            worker.once('message', (message: { conflicts: number }) => (result = message));
+            worker.once('error', reject);
+            worker.once('exit', (code) => (code === 0 && result ? resolve(result) : reject(new Error(`worker exited ${code}`))));
+          }),
+      ),
+    );
+    const total = WORKERS * COUNT;
+    const storage = openFileStorage(nodeFileSystem(dir));
+    const all = storage.events.readAll(0n, 1000);
+    expect(all.map((e) => e.sequence)).toEqual(Array.from({ length: total }, (_, i) => BigInt(i + 1)));
+    expect(all.map((e) => e.revision)).toEqual(Array.from({ length: total }, (_, i) => BigInt(i + 1)));
+    for (let w = 0; w < WORKERS; w++) {
+      const mine = all.map((e) => JSON.parse(e.payload) as { w: number; n: number }).filter((p) => p.w === w);
+      expect(mine.map((p) => p.n)).toEqual(Array.from({ length: COUNT }, (_, n) => n));
+    }
+    expect(results.every((r) => typeof r.conflicts === 'number')).toBe(true);
+    // No temporary file survives a clean run.
+    expect(readdirSync(join(dir, 'tmp'))).toEqual([]);
+  }, 120_000);
+
+  it('survives SIGKILL at random points: whole batches, contiguous sequences, every acknowledged append', async () => {
+    for (let round = 0; round < 4; round++) {
+      const dir = freshDir();
+      const child = spawn(process.execPath, [join(import.meta.dirname, 'files-crash.worker.ts'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let acknowledged = -1;
+      child.stdout.on('data', (chunk: Buffer) => {
+        const lines = chunk.toString().trim().split('\n');
+        acknowledged = Math.max(acknowledged, Number(lines.at(-1)));
+      });
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      // Let it run a little (a different amount each round), then kill -9 wherever it is.
+      while (acknowledged < 20 + round * 15) await new Promise((resolve) => setTimeout(resolve, 5));
+      child.kill('SIGKILL');
+      await exited;
+
+      const storage = openFileStorage(nodeFileSystem(dir));
+      const all = storage.events.readAll(0n, 1000);
+      expect(all.map((e) => e.sequence)).toEqual(all.map((_, i) => BigInt(i + 1)));
+      const batches = new Map<number, number[]>();
+      for (const e of all) {
+        const { n, i } = JSON.parse(e.payload) as { n: number; i: number };
+        batches.set(n, [...(batches.get(n) ?? []), i]);
+      }
+      const ns = [...batches.keys()];
+      expect(ns).toEqual(ns.map((_, i) => i)); // batches in order, none missing
+      expect(ns.length).toBeGreaterThanOrEqual(acknowledged + 1); // every acknowledged one (the last may be extra)
+      for (const [n, indexes] of batches) expect(indexes).toEqual(Array.from({ length: 1 + (n % 4) }, (_, i) => i)); // whole
+      for (const stream of ['s0', 's1', 's2']) {
+        const own = all.filter((e) => e.streamId === stream);
+        expect(storage.events.streamRevision(stream)).toBe(BigInt(own.length));
+        expect(storage.events.readStream(stream, { direction: 'forward', limit: 1000 })).toEqual(own);
+      }
+      // The store goes on: the next append continues the chain.
+      const [next] = storage.events.append('s0', { tag: 'any' }, [event('after.crash')]);
+      expect(next?.sequence).toBe(BigInt(all.length + 1));
+      expect(storage.keyValue.increment('ns', 'k', 1n, 600_000n)).toBeGreaterThanOrEqual(BigInt(acknowledged + 2));
+    }
+  }, 120_000);
+
+  it('a commit whose index was never written (killed between the two) is indexed by the next caller', () => {
+    const dir = freshDir();
+    const storage = openFileStorage(nodeFileSystem(dir));
+    storage.events.append('s', { tag: 'no-stream' }, [event('a')]);
+    // What a writer killed right after its link(2) leaves: the commit file and nothing else.
+    const commit = { v: 1, stream: 's', revision: '2', recordedAt: String(Date.now()), events: [{ type: 'b', payload: '{}', metadata: '{}' }] };
+    writeFileSync(join(dir, 'events', 'log', padded(2n)), JSON.stringify(commit));
+    const again = openFileStorage(nodeFileSystem(dir));
+    expect(again.events.streamRevision('s')).toBe(2n);
+    expect(again.events.readStream('s', { direction: 'backward', limit: 1 })[0]).toMatchObject({ sequence: 2n, revision: 2n, eventType: 'b' });
+    expect(() => again.events.append('s', { tag: 'exact', val: 1n }, [event('c')])).toThrow(FileStoreFailure);
+    expect(again.events.append('s', { tag: 'exact', val: 2n }, [event('c')])[0]).toMatchObject({ sequence: 3n, revision: 3n });
+    expect(readdirSync(join(dir, 'events', 'streams', hashed('s'))).sort()).toEqual([padded(1n), padded(2n), padded(3n), 'tip']);
+  });
+
+  it('leftover temporary files and a stale head hint do not disturb reads or appends', () => {
+    const dir = freshDir();
+    const storage = openFileStorage(nodeFileSystem(dir));
+    for (let i = 0; i < 5; i++) storage.events.append('s', { tag: 'any' }, [event('a')]);
+    mkdirSync(join(dir, 'tmp'), { recursive: true });
+    writeFileSync(join(dir, 'tmp', 'half-written'), '{"v":1,"stre');
+    writeFileSync(join(dir, 'events', 'head'), '1');
+    expect(storage.events.headSequence()).toBe(5n);
+    expect(storage.events.append('s', { tag: 'exact', val: 5n }, [event('b')])[0]?.sequence).toBe(6n);
+  });
+
+  it('breaks a key-value lock left by a killed instance', () => {
+    const dir = freshDir();
+    const storage = openFileStorage(nodeFileSystem(dir));
+    storage.keyValue.set('ns', 'k', '1', undefined);
+    writeFileSync(join(dir, 'kv', hashed('ns'), `${hashed('k')}.lock`), String(Date.now() - 60_000));
+    expect(storage.keyValue.increment('ns', 'k', 1n, 1000n)).toBe(2n);
+  });
+
+  it('fails unavailable when the data directory is unusable', () => {
+    const file = join(root, `not-a-dir-${++counter}`);
+    writeFileSync(file, 'x');
+    const storage = openFileStorage(nodeFileSystem(file));
+    let failure: unknown;
+    try {
+      storage.events.append('s', { tag: 'any' }, [event('a')]);
+    } catch (error) {
+      failure = error;
+    }
+    expect((failure as FileStoreFailure).payload.tag).toBe('unavailable');
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * Starts the standalone component under the real `wasmtime serve` on a free port with a temp
+ * data directory, exactly as `npm run serve:wasmtime` runs it (same argument builder), for
+ * end-to-end tests. The child is wasmtime itself, so `kill()` is a real `kill -9` of the runtime.
+ *
+ *   const wasmtime = requireTool('wasmtime');
+ *   describe.skipIf(!wasmtime)('…', () => {
+ *     beforeAll(() => prepareWasmtimeComponent(), 600_000);   // build + wasmtime compile, once
+ *     it('…', async () => { const server = await startWasmtime(); … await server.stop(); });
+ *   });
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { prepareStandalone } from '../../scripts/wasmtime/prepare.ts';
+import { guestLogLine, lineSplitter } from '../../scripts/wasmtime/output.ts';
+import { wasmtimeServeArgs } from '../../scripts/wasmtime/serve-args.ts';
+import { freePort, tempDataDir } from './host-process.ts';
+
+export interface WasmtimeProcess {
+  readonly url: string;
+  readonly port: number;
+  readonly dataDir: string;
+  readonly child: ChildProcess;
+  /** Every stdout/stderr line so far, wasmtime's per-request prefix removed (the guest's JSON logs are on stdout). */
+  readonly output: string[];
+  logs(): Array<Record<string, unknown>>;
+  /** SIGTERM and wait for exit. */
+  stop(): Promise<void>;
+  /** SIGKILL (kill -9) and wait for exit. */
+  kill(): Promise<void>;
+}
+
+export interface WasmtimeStartOptions {
+  dataDir?: string;
+  port?: number;
+  realtime?: 'polling' | 'off';
+  instanceReuse?: number;
+  /** Extra guest variables, passed with --env NAME=VALUE after the launcher's own (later wins). */
+  guestEnv?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+let prepared: string | undefined;
+
+/** Builds (when sources changed) and precompiles the standalone component; returns the .cwasm path. */
+export function prepareWasmtimeComponent(wasmtimePath = 'wasmtime'): string {
+  prepared ??= prepareStandalone({ wasmtime: wasmtimePath, log: () => undefined });
+  return prepared;
+}
+
+export async function startWasmtime(options: WasmtimeStartOptions = {}, wasmtimePath = 'wasmtime'): Promise<WasmtimeProcess> {
+  const component = prepareWasmtimeComponent(wasmtimePath);
+  const port = options.port ?? (await freePort());
+  const dataDir = options.dataDir ?? tempDataDir('wasmtime-data-');
+  const config = { port, host: '127.0.0.1', dataDir, transport: 'http' as const, realtime: options.realtime ?? 'polling', instanceReuse: options.instanceReuse ?? 1 };
+  const args = wasmtimeServeArgs(config, component, {});
+  const extra = Object.entries(options.guestEnv ?? {}).flatMap(([k, value]) => ['--env', `${k}=${value}`]);
+  args.splice(args.length - 1, 0, ...extra);
+  const child = spawn(wasmtimePath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const listening = new Promise<void>((resolve, reject) => {
+    const collect = (stream: NodeJS.ReadableStream) =>
+      stream.on(
+        'data',
+        lineSplitter((line) => {
+          output.push(guestLogLine(line));
+          if (line.startsWith('Serving HTTP on')) resolve();
+        }),
+      );
+    collect(child.stdout!);
+    collect(child.stderr!);
+    void exited.then(() => reject(new Error(`wasmtime exited before listening:\n${output.join('\n')}`)));
+  });
+  const timeout = options.timeoutMs ?? 60_000;
+  await Promise.race([
+    listening,
+    new Promise((_, reject) => setTimeout(() => reject(new Error(`wasmtime did not listen within ${timeout} ms:\n${output.join('\n')}`)), timeout).unref()),
+  ]);
+  const signal = async (name: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill(name);
+    await exited;
+  };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    dataDir,
+    child,
+    output,
+    logs: () =>
+      output.flatMap((line) => {
+        try {
+          return [JSON.parse(line) as Record<string, unknown>];
+        } catch {
+          return [];
+        }
+      }),
+    stop: () => signal('SIGTERM'),
+    kill: () => signal('SIGKILL'),
+  };
+}
