@@ -24,7 +24,12 @@ export const GRPC_MODE_NOT_FOUND =
 
 export const GRPC_DISABLED = 'gRPC is not served here: start the server with transport grpc or both on a host with gRPC support';
 
-export function buildApp(platform: Platform, config: AppConfig): Hono {
+/** The entry point every host calls: one request in, one response out. */
+export interface Application {
+  fetch(request: Request): Response | Promise<Response>;
+}
+
+export function buildApp(platform: Platform, config: AppConfig): Application {
   const deps = {
     platform,
     realtime: {
@@ -41,19 +46,14 @@ export function buildApp(platform: Platform, config: AppConfig): Hono {
 
   // 1. gRPC detection by content type. Served only when the host supports gRPC (HTTP/2, trailers)
   // and transport is grpc or both; otherwise refused with a proper gRPC status, not a REST 404.
+  // Steps 1 and 2 run before Hono, not as a '*' middleware: a middleware on every route takes
+  // Hono off its fast path (one handler, no compose) for every request.
   const grpcEnabled = config.grpcSupported && config.transport !== 'http';
   const grpc = grpcEnabled ? counterGrpcEndpoint(deps) : undefined;
-  app.use('*', async (c, next) => {
-    if (!isGrpcRequest(c.req.raw)) return next();
-    if (grpc) return grpc(c.req.raw);
-    platform.logger.log('warn', 'gRPC request refused', { code: 'grpc_disabled', transport: config.transport, path: c.req.path });
+  const refuseGrpc = (request: Request): Response => {
+    platform.logger.log('warn', 'gRPC request refused', { code: 'grpc_disabled', transport: config.transport, path: new URL(request.url).pathname });
     return grpcErrorResponse(new GrpcError(GrpcCode.UNIMPLEMENTED, GRPC_DISABLED));
-  });
-
-  // 2. transport grpc: everything else is a plain-text 404.
-  if (config.transport === 'grpc') {
-    app.use('*', async (c) => c.text(GRPC_MODE_NOT_FOUND, 404));
-  }
+  };
 
   app.route('/', counterRestRoutes(deps));
   app.route('/', counterStreamRoutes(deps, { relay: config.streamRelay }));
@@ -63,5 +63,13 @@ export function buildApp(platform: Platform, config: AppConfig): Hono {
 
   app.notFound((c) => notFoundResponse(c));
   app.onError((error, c) => errorResponse(c, AppError.from(error), platform.logger));
-  return app;
+
+  return {
+    fetch(request) {
+      if (isGrpcRequest(request)) return grpc ? grpc(request) : refuseGrpc(request);
+      // 2. transport grpc: everything else is a plain-text 404.
+      if (config.transport === 'grpc') return new Response(GRPC_MODE_NOT_FOUND, { status: 404, headers: { 'content-type': 'text/plain; charset=UTF-8' } });
+      return app.fetch(request);
+    },
+  };
 }
