@@ -23,6 +23,7 @@ import type { EventStore, ExpectedRevision, NewEvent, ReadStreamOptions, Recorde
 import { checkLimit, checkName, FileStoreFailure } from './failure.ts';
 import type { FileSystem } from './file-system.ts';
 import { decodeJson, decodeText, encodeJson, encodeText, hashed, padded } from './names.ts';
+import { revisionMatches } from '../expected-revision.ts';
 
 interface CommitFile {
   v: 1;
@@ -51,18 +52,6 @@ const HEAD_HINT = 'events/head';
 const COUNTS = 'events/counts';
 const streamDir = (streamId: string) => `events/streams/${hashed(streamId)}`;
 
-function revisionMatches(expected: ExpectedRevision, actual: bigint): boolean {
-  switch (expected.tag) {
-    case 'any':
-      return true;
-    case 'no-stream':
-      return actual === 0n;
-    case 'stream-exists':
-      return actual > 0n;
-    case 'exact':
-      return actual === expected.val;
-  }
-}
 
 const lastOf = (commit: Commit) => commit.first + BigInt(commit.events.length) - 1n;
 

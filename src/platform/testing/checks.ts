@@ -1,6 +1,5 @@
 /** Argument checks every platform backend performs the same way (see wit/), as StoreError 'invalid'. */
 import { StoreError } from '../../errors.ts';
-import type { ExpectedRevision } from '../ports.ts';
 
 export function checkLimit(limit: number): void {
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new StoreError('invalid', 'limit must be 1..=1000');
@@ -19,16 +18,3 @@ export function checkJson(kind: string, text: string): void {
   }
 }
 
-/** Whether `actual` (0 = no stream) satisfies `expected`. */
-export function revisionMatches(expected: ExpectedRevision, actual: bigint): boolean {
-  switch (expected.tag) {
-    case 'any':
-      return true;
-    case 'no-stream':
-      return actual === 0n;
-    case 'stream-exists':
-      return actual > 0n;
-    case 'exact':
-      return actual === expected.val;
-  }
-}

@@ -4,7 +4,8 @@
  */
 import { StoreError } from '../../errors.ts';
 import type { EventStore, ExpectedRevision, NewEvent, ReadStreamOptions, RecordedEvent, TypeCount } from '../ports.ts';
-import { checkJson, checkLimit, checkName, revisionMatches } from './checks.ts';
+import { revisionMatches } from '../expected-revision.ts';
+import { checkJson, checkLimit, checkName } from './checks.ts';
 import type { Faults } from './faults.ts';
 
 export class MemoryEventStore implements EventStore {
