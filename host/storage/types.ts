@@ -91,5 +91,22 @@ export interface StorageBackend {
   close(): Awaitable<void>;
 }
 
+/** A backend part whose every method answers with a Promise (PostgreSQL, Redis). */
+export type AsyncOf<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => Awaitable<infer R> ? (...args: A) => Promise<R> : T[K];
+};
+export type AsyncEventStore = AsyncOf<EventStoreBackend>;
+export type AsyncProjectionStore = AsyncOf<ProjectionStoreBackend>;
+export type AsyncKeyValue = AsyncOf<KeyValueBackend>;
+
+/** A StorageBackend whose methods all return Promises. */
+export interface AsyncStorageBackend extends StorageBackend {
+  readonly events: AsyncEventStore;
+  readonly projections: AsyncProjectionStore;
+  readonly keyValue: AsyncKeyValue;
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** Limits shared by every backend (the WIT documents them). */
 export const MAX_READ_LIMIT = 1000;

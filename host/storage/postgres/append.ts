@@ -24,14 +24,14 @@
  * the revision that won.
  */
 import { checkName, revisionMatches, StorageFailure } from '../errors.ts';
-import type { ExpectedRevision, NewEvent, RecordedEvent } from '../types.ts';
+import type { AsyncEventStore, ExpectedRevision, RecordedEvent } from '../types.ts';
 import type { PgContext } from './connection.ts';
 import { isUniqueViolation } from './errors.ts';
 import type { StreamRevision } from './stream-revision.ts';
 import { transaction } from './transaction.ts';
 import { int, MAX_I64, NOW_MS, param, type Row } from './values.ts';
 
-export type Append = (streamId: string, expected: ExpectedRevision, events: NewEvent[]) => Promise<RecordedEvent[]>;
+export type Append = AsyncEventStore['append'];
 
 /** The constraint that decides optimistic-concurrency races (migrations.ts). */
 export const STREAM_REVISION_CONSTRAINT = 'app_events_stream_revision_key';

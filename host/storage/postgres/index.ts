@@ -4,8 +4,8 @@
  * the query runs) and fails only with StorageFailure (errors.ts maps everything).
  */
 import { StorageFailure } from '../errors.ts';
-import type { StorageBackend, TypeCount } from '../types.ts';
-import { createAppend, type Append } from './append.ts';
+import type { AsyncEventStore, AsyncStorageBackend } from '../types.ts';
+import { createAppend } from './append.ts';
 import {
   createPool,
   DEFAULT_CONNECT_TIMEOUT_MS,
@@ -16,11 +16,11 @@ import {
 import { createCountByType } from './count-by-type.ts';
 import { guardAll, toStorageFailure } from './errors.ts';
 import { createHeadSequence } from './head-sequence.ts';
-import { createKeyValue, type PostgresKeyValue } from './key-value.ts';
+import { createKeyValue } from './key-value.ts';
 import { migrate } from './migrations.ts';
-import { createProjections, type PostgresProjections } from './projections.ts';
-import { createReadAll, type ReadAll } from './read-all.ts';
-import { createReadStream, type ReadStream } from './read-stream.ts';
+import { createProjections } from './projections.ts';
+import { createReadAll } from './read-all.ts';
+import { createReadStream } from './read-stream.ts';
 import { createReset } from './reset.ts';
 import { createStreamRevision } from './stream-revision.ts';
 import { DEFAULT_SCHEMA, tablesIn } from './tables.ts';
@@ -43,23 +43,8 @@ export interface PostgresStorageOptions {
   onPoolError?: (error: Error) => void;
 }
 
-export interface PostgresEventStore {
-  append: Append;
-  readStream: ReadStream;
-  streamRevision(streamId: string): Promise<bigint>;
-  readAll: ReadAll;
-  headSequence(): Promise<bigint>;
-  countByType(typePrefix: string): Promise<TypeCount[]>;
-}
-
-/** A StorageBackend whose methods all return Promises. */
-export interface PostgresStorage extends StorageBackend {
+export interface PostgresStorage extends AsyncStorageBackend {
   readonly schema: string;
-  readonly events: PostgresEventStore;
-  readonly projections: PostgresProjections;
-  readonly keyValue: PostgresKeyValue;
-  reset(): Promise<void>;
-  close(): Promise<void>;
 }
 
 function positiveInteger(kind: string, value: number | undefined, fallback: number): number {
@@ -99,7 +84,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   }
 
   const streamRevision = createStreamRevision(context);
-  const events: PostgresEventStore = guardAll({
+  const events: AsyncEventStore = guardAll({
     append: createAppend(context, streamRevision),
     readStream: createReadStream(context),
     streamRevision,

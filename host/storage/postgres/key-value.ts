@@ -11,14 +11,7 @@ import { checkName, StorageFailure } from '../errors.ts';
 import type { PgContext } from './connection.ts';
 import { sqlState } from './errors.ts';
 import { bool, checkS64, checkTtl, MAX_I64, NOW_MS, param, text, type Row } from './values.ts';
-
-export interface PostgresKeyValue {
-  get(namespace: string, key: string): Promise<string | undefined>;
-  set(namespace: string, key: string, value: string, ttlMs: bigint | undefined): Promise<void>;
-  take(namespace: string, key: string): Promise<string | undefined>;
-  increment(namespace: string, key: string, delta: bigint, ttlMs: bigint): Promise<bigint>;
-  delete(namespace: string, key: string): Promise<boolean>;
-}
+import type { AsyncKeyValue } from '../types.ts';
 
 /** Rows removed per write by the sweep; small so writes stay cheap. */
 const SWEEP_BATCH = 32;
@@ -31,7 +24,7 @@ function checkKey(namespace: string, key: string): void {
   checkName('key', key);
 }
 
-export function createKeyValue({ pool, tables }: PgContext): PostgresKeyValue {
+export function createKeyValue({ pool, tables }: PgContext): AsyncKeyValue {
   /** now + ttl (a u64 bound as text) in numeric, saturated at i64 max: never overflows. */
   const expiry = (ttl: string) => `LEAST(${NOW_MS}::numeric + ${ttl}::numeric, ${MAX_I64})::bigint`;
   // A data-modifying WITH runs exactly once even though the main statement ignores it. The key

@@ -6,17 +6,10 @@
  */
 import type { PoolClient } from 'pg';
 import { checkLimit, checkName, StorageFailure } from '../errors.ts';
-import type { DocumentChange, DocumentKey, StoredDocument } from '../types.ts';
+import type { AsyncProjectionStore, DocumentChange, StoredDocument } from '../types.ts';
 import type { PgContext } from './connection.ts';
 import { transaction } from './transaction.ts';
 import { int, param, storableU64, text, type Row } from './values.ts';
-
-export interface PostgresProjections {
-  checkpoint(projection: string): Promise<bigint>;
-  commit(projection: string, expected: bigint, next: bigint, changes: DocumentChange[]): Promise<boolean>;
-  getDocument(key: DocumentKey): Promise<StoredDocument | undefined>;
-  listDocuments(collection: string, afterId: string | undefined, limit: number): Promise<StoredDocument[]>;
-}
 
 const DOCUMENT_COLUMNS = 'collection, id, body, version';
 
@@ -35,7 +28,7 @@ function checkChange(change: DocumentChange): void {
   checkName('document id', change.val.id);
 }
 
-export function createProjections({ pool, tables }: PgContext): PostgresProjections {
+export function createProjections({ pool, tables }: PgContext): AsyncProjectionStore {
   const selectCheckpoint = `SELECT position FROM ${tables.checkpoints} WHERE projection = $1`;
   const lockCheckpoint = `SELECT position FROM ${tables.checkpoints} WHERE projection = $1 FOR UPDATE`;
   const updateCheckpoint = `UPDATE ${tables.checkpoints} SET position = $2::bigint WHERE projection = $1`;

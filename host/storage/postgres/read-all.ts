@@ -4,12 +4,12 @@
  * later find a newly committed event with a sequence <= n: following read-all never skips one.
  */
 import { checkLimit } from '../errors.ts';
-import type { RecordedEvent } from '../types.ts';
+import type { AsyncEventStore } from '../types.ts';
 import type { PgContext } from './connection.ts';
 import { EVENT_COLUMNS, toRecordedEvent } from './event-rows.ts';
 import { MAX_I64, param, type Row } from './values.ts';
 
-export type ReadAll = (afterSequence: bigint, limit: number) => Promise<RecordedEvent[]>;
+export type ReadAll = AsyncEventStore['readAll'];
 
 export function createReadAll({ pool, tables }: PgContext): ReadAll {
   const sql = `SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE sequence > $1::bigint ORDER BY sequence LIMIT $2`;

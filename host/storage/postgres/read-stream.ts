@@ -1,11 +1,11 @@
 /** event-store.read-stream: one stream in revision order, forward or backward, from a revision. */
 import { checkLimit, checkName } from '../errors.ts';
-import type { ReadStreamOptions, RecordedEvent } from '../types.ts';
+import type { AsyncEventStore } from '../types.ts';
 import type { PgContext } from './connection.ts';
 import { EVENT_COLUMNS, toRecordedEvent } from './event-rows.ts';
 import { clampU64, MAX_I64, param, type Row } from './values.ts';
 
-export type ReadStream = (streamId: string, options: ReadStreamOptions) => Promise<RecordedEvent[]>;
+export type ReadStream = AsyncEventStore['readStream'];
 
 export function createReadStream({ pool, tables }: PgContext): ReadStream {
   const forward = `SELECT ${EVENT_COLUMNS} FROM ${tables.events}

@@ -11,13 +11,13 @@
  */
 import type { Redis } from 'ioredis';
 import { checkName, revisionMatches, StorageFailure } from '../errors.ts';
-import type { ExpectedRevision, NewEvent, RecordedEvent } from '../types.ts';
+import type { AsyncEventStore, ExpectedRevision, RecordedEvent } from '../types.ts';
 import { eventBody } from './event-records.ts';
 import type { RedisKeys } from './keys.ts';
 import { defineScript, INVALID_REPLY } from './script.ts';
 import { arrayReply, stringReply, u64Arg, u64Reply } from './values.ts';
 
-export type Append = (streamId: string, expected: ExpectedRevision, events: NewEvent[]) => Promise<RecordedEvent[]>;
+export type Append = AsyncEventStore['append'];
 
 /**
  * KEYS: seq, events, stream, all, types

@@ -6,18 +6,18 @@
  */
 import type { Redis } from 'ioredis';
 import { StorageFailure } from '../errors.ts';
-import type { StorageBackend, TypeCount } from '../types.ts';
-import { createAppend, type Append } from './append.ts';
+import type { AsyncEventStore, AsyncStorageBackend } from '../types.ts';
+import { createAppend } from './append.ts';
 import { closeClient, connectClient, createRedisClient, describeUrl, type RedisConnectionOptions } from './connection.ts';
 import { createCountByType } from './count-by-type.ts';
 import { guardAll, toStorageFailure } from './errors.ts';
 import { createHeadSequence } from './head-sequence.ts';
 import { redisKeys } from './keys.ts';
-import { createKeyValue, type RedisKeyValue } from './key-value.ts';
+import { createKeyValue } from './key-value.ts';
 import { migrate } from './migrations.ts';
-import { createProjections, type RedisProjections } from './projections.ts';
-import { createReadAll, type ReadAll } from './read-all.ts';
-import { createReadStream, type ReadStream } from './read-stream.ts';
+import { createProjections } from './projections.ts';
+import { createReadAll } from './read-all.ts';
+import { createReadStream } from './read-stream.ts';
 import { createReset } from './reset.ts';
 import { createStreamRevision } from './stream-revision.ts';
 
@@ -34,25 +34,10 @@ export interface RedisStorageOptions extends RedisConnectionOptions {
   prefix: string;
 }
 
-export interface RedisEventStore {
-  append: Append;
-  readStream: ReadStream;
-  streamRevision(streamId: string): Promise<bigint>;
-  readAll: ReadAll;
-  headSequence(): Promise<bigint>;
-  countByType(typePrefix: string): Promise<TypeCount[]>;
-}
-
-/** A StorageBackend whose methods all return Promises. */
-export interface RedisStorage extends StorageBackend {
+export interface RedisStorage extends AsyncStorageBackend {
   readonly prefix: string;
-  readonly events: RedisEventStore;
-  readonly projections: RedisProjections;
-  readonly keyValue: RedisKeyValue;
   /** The underlying connection, for inspection (status) and tests. */
   readonly client: Redis;
-  reset(): Promise<void>;
-  close(): Promise<void>;
 }
 
 /** Connects to Redis, migrates the key layout under `options.prefix` and returns the backend. */
@@ -73,7 +58,7 @@ export async function openRedisStorage(options: RedisStorageOptions): Promise<Re
     throw toStorageFailure(error);
   }
 
-  const events: RedisEventStore = guardAll({
+  const events: AsyncEventStore = guardAll({
     append: createAppend(client, keys),
     readStream: createReadStream(client, keys),
     streamRevision: createStreamRevision(client, keys),

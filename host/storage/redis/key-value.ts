@@ -11,14 +11,7 @@ import { checkName, StorageFailure } from '../errors.ts';
 import type { RedisKeys } from './keys.ts';
 import { defineScript, INVALID_REPLY } from './script.ts';
 import { s64Arg, s64Reply } from './values.ts';
-
-export interface RedisKeyValue {
-  get(namespace: string, key: string): Promise<string | undefined>;
-  set(namespace: string, key: string, value: string, ttlMs: bigint | undefined): Promise<void>;
-  take(namespace: string, key: string): Promise<string | undefined>;
-  increment(namespace: string, key: string, delta: bigint, ttlMs: bigint): Promise<bigint>;
-  delete(namespace: string, key: string): Promise<boolean>;
-}
+import type { AsyncKeyValue } from '../types.ts';
 
 /**
  * TTLs are capped here (about 285,000 years): Redis refuses an expiry time that overflows its
@@ -53,7 +46,7 @@ function ttlArg(ttlMs: bigint): string {
   return (ttlMs > MAX_TTL_MS ? MAX_TTL_MS : ttlMs).toString();
 }
 
-export function createKeyValue(redis: Redis, keys: RedisKeys): RedisKeyValue {
+export function createKeyValue(redis: Redis, keys: RedisKeys): AsyncKeyValue {
   const incrementScript = defineScript(redis, 'wasiAppIncrement', INCREMENT_LUA);
 
   return {

@@ -8,17 +8,10 @@
  */
 import type { Redis } from 'ioredis';
 import { checkLimit, checkName, StorageFailure } from '../errors.ts';
-import type { DocumentChange, DocumentKey, StoredDocument } from '../types.ts';
+import type { AsyncProjectionStore, DocumentChange, StoredDocument } from '../types.ts';
 import type { RedisKeys } from './keys.ts';
 import { defineScript } from './script.ts';
 import { arrayReply, u64Arg, u64Reply } from './values.ts';
-
-export interface RedisProjections {
-  checkpoint(projection: string): Promise<bigint>;
-  commit(projection: string, expected: bigint, next: bigint, changes: DocumentChange[]): Promise<boolean>;
-  getDocument(key: DocumentKey): Promise<StoredDocument | undefined>;
-  listDocuments(collection: string, afterId: string | undefined, limit: number): Promise<StoredDocument[]>;
-}
 
 /**
  * KEYS: checkpoints, then per distinct collection of the batch its documents hash and ids zset.
@@ -80,7 +73,7 @@ function checkChange(change: DocumentChange): void {
   if (change.tag === 'put' && typeof change.val.body !== 'string') throw StorageFailure.invalid('document body must be text');
 }
 
-export function createProjections(redis: Redis, keys: RedisKeys): RedisProjections {
+export function createProjections(redis: Redis, keys: RedisKeys): AsyncProjectionStore {
   const commitScript = defineScript(redis, 'wasiAppCommit', COMMIT_LUA);
   const listScript = defineScript(redis, 'wasiAppListDocuments', LIST_DOCUMENTS_LUA);
 

@@ -1,13 +1,13 @@
 /** event-store.read-all: every stream in global sequence order, after a sequence, paged. */
 import type { Redis } from 'ioredis';
 import { checkLimit } from '../errors.ts';
-import type { RecordedEvent } from '../types.ts';
+import type { AsyncEventStore } from '../types.ts';
 import { toRecordedEvents } from './event-records.ts';
 import type { RedisKeys } from './keys.ts';
 import { defineScript } from './script.ts';
 import { u64Arg } from './values.ts';
 
-export type ReadAll = (afterSequence: bigint, limit: number) => Promise<RecordedEvent[]>;
+export type ReadAll = AsyncEventStore['readAll'];
 
 /**
  * KEYS: all (the global index), events. ARGV: after (decimal u64), limit.

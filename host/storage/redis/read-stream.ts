@@ -5,13 +5,13 @@
  */
 import type { Redis } from 'ioredis';
 import { checkLimit, checkName, StorageFailure } from '../errors.ts';
-import type { ReadStreamOptions, RecordedEvent } from '../types.ts';
+import type { AsyncEventStore } from '../types.ts';
 import { toRecordedEvents } from './event-records.ts';
 import type { RedisKeys } from './keys.ts';
 import { defineScript } from './script.ts';
 import { u64Arg } from './values.ts';
 
-export type ReadStream = (streamId: string, options: ReadStreamOptions) => Promise<RecordedEvent[]>;
+export type ReadStream = AsyncEventStore['readStream'];
 
 /**
  * KEYS: stream, events. ARGV: 'forward' | 'backward', from revision ('' = default), limit.
