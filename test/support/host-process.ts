@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { jsonLogs, untilReady } from './child-output.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -60,40 +61,14 @@ export async function startHost(options: StartOptions = {}): Promise<HostProcess
   );
   const output: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const listening = new Promise<void>((resolve, reject) => {
-    let partial = '';
-    const onData = (chunk: Buffer) => {
-      partial += chunk.toString('utf8');
-      const lines = partial.split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) {
-        output.push(line);
-        if (line.includes('"code":"host_listening"')) resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    void exited.then((code) => reject(new Error(`host exited with ${code} before listening:\n${output.join('\n')}`)));
-  });
-  const timeout = options.timeoutMs ?? 30_000;
-  await Promise.race([
-    listening,
-    new Promise((_, reject) => setTimeout(() => reject(new Error(`host did not listen within ${timeout} ms:\n${output.join('\n')}`)), timeout).unref()),
-  ]);
+  await untilReady(child, output, { name: 'host', ready: (line) => line.includes('"code":"host_listening"'), timeoutMs: options.timeoutMs ?? 30_000 });
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     dataDir,
     child,
     output,
-    logs: () =>
-      output.flatMap((line) => {
-        try {
-          return [JSON.parse(line) as Record<string, unknown>];
-        } catch {
-          return [];
-        }
-      }),
+    logs: () => jsonLogs(output),
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null) return child.exitCode;
       child.kill(signal);

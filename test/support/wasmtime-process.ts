@@ -11,7 +11,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { prepareStandalone } from '../../scripts/wasmtime/prepare.ts';
-import { guestLogLine, lineSplitter } from '../../scripts/wasmtime/output.ts';
+import { guestLogLine } from '../../scripts/wasmtime/output.ts';
+import { jsonLogs, untilReady } from './child-output.ts';
 import { wasmtimeServeArgs } from '../../scripts/wasmtime/serve-args.ts';
 import { freePort, tempDataDir } from './host-process.ts';
 
@@ -58,24 +59,12 @@ export async function startWasmtime(options: WasmtimeStartOptions = {}, wasmtime
   const child = spawn(wasmtimePath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const listening = new Promise<void>((resolve, reject) => {
-    const collect = (stream: NodeJS.ReadableStream) =>
-      stream.on(
-        'data',
-        lineSplitter((line) => {
-          output.push(guestLogLine(line));
-          if (line.startsWith('Serving HTTP on')) resolve();
-        }),
-      );
-    collect(child.stdout!);
-    collect(child.stderr!);
-    void exited.then(() => reject(new Error(`wasmtime exited before listening:\n${output.join('\n')}`)));
+  await untilReady(child, output, {
+    name: 'wasmtime',
+    ready: (line) => line.startsWith('Serving HTTP on'),
+    timeoutMs: options.timeoutMs ?? 60_000,
+    transform: guestLogLine,
   });
-  const timeout = options.timeoutMs ?? 60_000;
-  await Promise.race([
-    listening,
-    new Promise((_, reject) => setTimeout(() => reject(new Error(`wasmtime did not listen within ${timeout} ms:\n${output.join('\n')}`)), timeout).unref()),
-  ]);
   const signal = async (name: NodeJS.Signals) => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill(name);
@@ -87,14 +76,7 @@ export async function startWasmtime(options: WasmtimeStartOptions = {}, wasmtime
     dataDir,
     child,
     output,
-    logs: () =>
-      output.flatMap((line) => {
-        try {
-          return [JSON.parse(line) as Record<string, unknown>];
-        } catch {
-          return [];
-        }
-      }),
+    logs: () => jsonLogs(output),
     stop: () => signal('SIGTERM'),
     kill: () => signal('SIGKILL'),
   };
