@@ -16,7 +16,7 @@
 import type { Context } from 'hono';
 import { AppError } from '../errors.ts';
 import type { CounterDeps } from './application/deps.ts';
-import { getCounterView } from './application/get-view.ts';
+import { CounterWatch } from './application/watch-counter.ts';
 import type { CounterView } from './application/view.ts';
 
 /** Response header: the relay instruction (guest → host). */
@@ -35,15 +35,11 @@ interface Frames {
 
 /** The newest state as a frame if it is newer than `after`; an error frame if the store fails. */
 function framesAfter(deps: CounterDeps, after: number, frames: Frames): { text: string; after: number } {
-  try {
-    const view = getCounterView(deps);
-    if (view.last_sequence <= after) return { text: '', after };
-    return { text: frames.dataFrame(view), after: view.last_sequence };
-  } catch (error) {
-    const appError = AppError.from(error);
-    deps.platform.logger.log('warn', 'stream could not read the store', { code: appError.code });
-    return { text: frames.errorFrame(appError.message), after };
-  }
+  // A one-shot watch: the same read-and-compare (and failure log) as every guest-held stream.
+  const result = new CounterWatch(deps, after).refresh();
+  if (result === undefined) return { text: '', after };
+  if (result instanceof AppError) return { text: frames.errorFrame(result.message), after };
+  return { text: frames.dataFrame(result), after: result.last_sequence };
 }
 
 function instruction(deps: CounterDeps, after: number): string {
