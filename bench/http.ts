@@ -12,7 +12,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, tempDataDir } from '../test/support/host-process.ts';
-import { runLoad, type LoadResult } from './load.ts';
+import { counterRoutes, type LoadResult } from './load.ts';
 
 const root = join(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { 'duration-ms': { type: 'string', default: '5000' }, only: { type: 'string', default: 'a,b,c' } } });
@@ -49,13 +49,7 @@ const rows: Row[] = [];
 for (const target of targets) {
   const server = await startTarget(target.script, target.portFlag);
   try {
-    const common = { concurrency: CONCURRENCY, durationMs, warmupMs: Math.min(2000, durationMs / 2) };
-    rows.push({ target: target.name, route: 'GET /api/counter/view', result: await runLoad({ ...common, url: `${server.url}/api/counter/view`, method: 'GET' }) });
-    rows.push({
-      target: target.name,
-      route: 'POST /api/counter/increment',
-      result: await runLoad({ ...common, url: `${server.url}/api/counter/increment`, method: 'POST', body: '{"amount":1}', headers: { 'content-type': 'application/json' } }),
-    });
+    for (const { route, result } of await counterRoutes(server.url, CONCURRENCY, durationMs)) rows.push({ target: target.name, route, result });
   } finally {
     await server.stop();
   }

@@ -88,3 +88,20 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     agent.destroy();
   }
 }
+
+export interface RouteResult {
+  route: string;
+  result: LoadResult;
+}
+
+/** GET view, then POST increment, against one server: the two rows every HTTP benchmark compares. */
+export async function counterRoutes(baseUrl: string, concurrency: number, durationMs: number): Promise<RouteResult[]> {
+  const common = { concurrency, durationMs, warmupMs: Math.min(2000, durationMs / 2) };
+  return [
+    { route: 'GET /api/counter/view', result: await runLoad({ ...common, url: `${baseUrl}/api/counter/view`, method: 'GET' }) },
+    {
+      route: 'POST /api/counter/increment',
+      result: await runLoad({ ...common, url: `${baseUrl}/api/counter/increment`, method: 'POST', body: '{"amount":1}', headers: { 'content-type': 'application/json' } }),
+    },
+  ];
+}

@@ -17,7 +17,7 @@ import { COMPONENT, wasmtimeVersion } from '../scripts/wasmtime/prepare.ts';
 import { wasmtimeServeArgs } from '../scripts/wasmtime/serve-args.ts';
 import { freePort, startHost, tempDataDir } from '../test/support/host-process.ts';
 import { prepareWasmtimeComponent, startWasmtime } from '../test/support/wasmtime-process.ts';
-import { runLoad, type LoadResult } from './load.ts';
+import { counterRoutes, type LoadResult } from './load.ts';
 
 const root = join(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { 'duration-ms': { type: 'string', default: '5000' }, 'skip-jit-start': { type: 'boolean', default: false } } });
@@ -46,13 +46,7 @@ for (const target of targets) {
   console.log(`running ${target.name}`);
   const server = await target.start();
   try {
-    const common = { concurrency: CONCURRENCY, durationMs, warmupMs: Math.min(2000, durationMs / 2) };
-    rows.push({ target: target.name, route: 'GET /api/counter/view', result: await runLoad({ ...common, url: `${server.url}/api/counter/view`, method: 'GET' }) });
-    rows.push({
-      target: target.name,
-      route: 'POST /api/counter/increment',
-      result: await runLoad({ ...common, url: `${server.url}/api/counter/increment`, method: 'POST', body: '{"amount":1}', headers: { 'content-type': 'application/json' } }),
-    });
+    for (const { route, result } of await counterRoutes(server.url, CONCURRENCY, durationMs)) rows.push({ target: target.name, route, result });
   } finally {
     await server.stop();
   }
