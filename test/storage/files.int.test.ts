@@ -10,7 +10,6 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StorageFailure } from '../../host/storage/errors.ts';
 import type { StorageBackend } from '../../host/storage/types.ts';
@@ -19,6 +18,7 @@ import { openFileStorage, type FileStorage } from '../../src/platform/standalone
 import { padded, hashed } from '../../src/platform/standalone/names.ts';
 import { runStorageContract } from './contract.ts';
 import { nodeFileSystem } from './node-file-system.ts';
+import { raceWorkers } from './race-workers.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'storage-files-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -70,23 +70,7 @@ describe('file store specifics', () => {
     const dir = freshDir();
     const WORKERS = 4;
     const COUNT = 100;
-    const start = new Int32Array(new SharedArrayBuffer(8));
-    start[1] = WORKERS;
-    const results = await Promise.all(
-      Array.from(
-        { length: WORKERS },
-        (_, writer) =>
-          new Promise<{ conflicts: number }>((resolve, reject) => {
-            const worker = new Worker(new URL('./files-writer.worker.ts', import.meta.url), {
-              workerData: { dir, stream: 'counter', count: COUNT, writer, start },
-            });
-            let result: { conflicts: number } | undefined;
-            worker.once('message', (message: { conflicts: number }) => (result = message));
-            worker.once('error', reject);
-            worker.once('exit', (code) => (code === 0 && result ? resolve(result) : reject(new Error(`worker exited ${code}`))));
-          }),
-      ),
-    );
+    const results = await raceWorkers(new URL('./files-writer.worker.ts', import.meta.url), WORKERS, { dir, stream: 'counter', count: COUNT });
     const total = WORKERS * COUNT;
     const storage = openFileStorage(nodeFileSystem(dir));
     const all = storage.events.readAll(0n, 1000);

@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
-import { Worker } from 'node:worker_threads';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { StorageFailure } from '../../host/storage/errors.ts';
 import { openDatabase } from '../../host/storage/sqlite/connection.ts';
@@ -18,6 +17,7 @@ import { globPrefix } from '../../host/storage/sqlite/count-by-type.ts';
 import { isUniqueViolation, toStorageFailure } from '../../host/storage/sqlite/errors.ts';
 import { openSqliteStorage, SCHEMA_VERSION, type SqliteStorage } from '../../host/storage/sqlite/index.ts';
 import { runStorageContract } from './contract.ts';
+import { raceWorkers } from './race-workers.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'storage-sqlite-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -180,23 +180,7 @@ describe('sqlite backend specifics', () => {
     open(path).close(); // migrate once up front
     const WORKERS = 4;
     const COUNT = 200;
-    const start = new Int32Array(new SharedArrayBuffer(8));
-    start[1] = WORKERS;
-    const results = await Promise.all(
-      Array.from(
-        { length: WORKERS },
-        (_, writer) =>
-          new Promise<{ conflicts: number }>((resolve, reject) => {
-            const worker = new Worker(new URL('./sqlite-writer.worker.ts', import.meta.url), {
-              workerData: { path, stream: 'counter', count: COUNT, writer, start },
-            });
-            let result: { conflicts: number } | undefined;
-            worker.once('message', (message: { conflicts: number }) => (result = message));
-            worker.once('error', reject);
-            worker.once('exit', (code) => (code === 0 && result ? resolve(result) : reject(new Error(`worker exited ${code}`))));
-          }),
-      ),
-    );
+    const results = await raceWorkers(new URL('./sqlite-writer.worker.ts', import.meta.url), WORKERS, { path, stream: 'counter', count: COUNT });
     const total = WORKERS * COUNT;
     const storage = open(path);
     const all = storage.events.readAll(0n, 1000);
