@@ -13,6 +13,7 @@ import { build } from 'esbuild';
 import { componentize } from '@bytecodealliance/componentize-js';
 import { execFileSync } from 'node:child_process';
 import { buildStaticAssets, GENERATED_MODULE } from './static-assets.ts';
+import { patchDebugLog, patchSyncImports } from './jco-patches.ts';
 
 const root = join(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { force: { type: 'boolean', default: false }, variant: { type: 'string', default: 'hosted' } } });
@@ -104,7 +105,7 @@ async function buildVariant(variant: 'hosted' | 'standalone'): Promise<void> {
   });
 
   if (variant !== 'hosted') return;
-  await step(`${variant}: transpile`, [wasm], [join(transpiled, 'component.js')], `${ASYNC_IMPORTS.join(',')};debuglog-patch-1`, async () => {
+  await step(`${variant}: transpile`, [wasm], [join(transpiled, 'component.js')], `${ASYNC_IMPORTS.join(',')};${readFileSync(join(root, 'scripts', 'jco-patches.ts'), 'utf8')}`, async () => {
     rmSync(transpiled, { recursive: true, force: true });
     // The jco CLI is the documented, stable surface for these options.
     execFileSync(
@@ -117,28 +118,12 @@ async function buildVariant(variant: 'hosted' | 'standalone'): Promise<void> {
       ],
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );
-    patchDebugLog(join(transpiled, 'component.js'));
+    const glue = join(transpiled, 'component.js');
+    const { code, patched } = patchSyncImports(patchDebugLog(readFileSync(glue, 'utf8')));
+    writeFileSync(glue, code);
     const files = readdirSync(transpiled);
-    return `${files.length} files for the Node host (JSPI)`;
+    return `${files.length} files for the Node host (JSPI), ${patched} sync imports on the direct path`;
   });
-}
-
-/**
- * jco 1.35's glue calls `_debugLog` several times on every import call, and each call reads
- * `process.env.JCO_DEBUG`, which on Node is a native lookup. Reading it once at load keeps the
- * same behaviour and takes ~20% off a GET (measured: docs/bench-http.md). Fails the build if a
- * jco upgrade changes the code, so the patch is never silently lost.
- */
-function patchDebugLog(file: string): void {
-  const original = '    if (!globalThis?.process?.env?.JCO_DEBUG) { return; }';
-  const code = readFileSync(file, 'utf8');
-  const at = code.indexOf(original);
-  if (at < 0 || code.indexOf(original, at + 1) >= 0) throw new Error(`jco output changed: expected one _debugLog guard in ${file}`);
-  const patched = code.replace(original, '    if (!_jcoDebug) { return; }').replace(
-    '  const _debugLog = (...args) => {',
-    '  const _jcoDebug = Boolean(globalThis?.process?.env?.JCO_DEBUG);\n  const _debugLog = (...args) => {',
-  );
-  writeFileSync(file, patched);
 }
 
 const started = performance.now();
