@@ -78,7 +78,7 @@ function run(code: string) {
     _suspendingImport: (_i: number, f: unknown) => f,
     now: () => ++calls.now,
     block: async () => undefined,
-    WebAssembly: { Suspending: class { constructor(readonly f: unknown) {} } },
+    WebAssembly: { Suspending: class { f: unknown; constructor(f: unknown) { this.f = f; } } },
   };
   const body = `${code}\nreturn { trampoline6, trampoline3, _trampoline6 };`;
   const bindings = new Function(...Object.keys(scope), body)(...Object.values(scope)) as { trampoline6: () => number; trampoline3: unknown; _trampoline6: unknown };
