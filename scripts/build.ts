@@ -13,7 +13,7 @@ import { build } from 'esbuild';
 import { componentize } from '@bytecodealliance/componentize-js';
 import { execFileSync } from 'node:child_process';
 import { buildStaticAssets, GENERATED_MODULE } from './static-assets.ts';
-import { patchDebugLog, patchSyncImports } from './jco-patches.ts';
+import { patchDebugLog, patchSubtaskDrop, patchSyncImports } from './jco-patches.ts';
 
 const root = join(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { force: { type: 'boolean', default: false }, variant: { type: 'string', default: 'hosted' } } });
@@ -119,7 +119,7 @@ async function buildVariant(variant: 'hosted' | 'standalone'): Promise<void> {
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );
     const glue = join(transpiled, 'component.js');
-    const { code, patched } = patchSyncImports(patchDebugLog(readFileSync(glue, 'utf8')));
+    const { code, patched } = patchSyncImports(patchSubtaskDrop(patchDebugLog(readFileSync(glue, 'utf8'))));
     writeFileSync(glue, code);
     const files = readdirSync(transpiled);
     return `${files.length} files for the Node host (JSPI), ${patched} sync imports on the direct path`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { patchDebugLog, patchSyncImports } from './jco-patches.ts';
+import { patchDebugLog, patchSubtaskDrop, patchSyncImports } from './jco-patches.ts';
 
 // The shapes jco 1.35 writes, trimmed: the debug-log guard, the lowering helper, one synchronous
 // trampoline (with the task prologue), one JSPI (async) trampoline, and their bindings.
@@ -112,7 +112,37 @@ describe('jco patches', () => {
     expect(code).not.toContain('_trampoline3.syncFast');
   });
 
+  it('skips a subtask drop that would throw, and still drops one that would not', () => {
+    // AsyncSubtask#onResolve's tail as jco writes it, inside a class so `#waitable` resolves.
+    const subtaskClass = (tail: string) => `return class Subtask {
+      #waitable;
+      drops = 0;
+      constructor(pending) { this.#waitable = { hasPendingEvent: () => pending }; }
+      drop() { this.drops++; if (this.#waitable.hasPendingEvent()) throw new Error('waitables with pending events cannot be dropped'); }
+      onResolve() {
+            try {
+${tail}
+            }
+      }
+    }`;
+    const tail = `              this.drop();
+            } catch (err) {
+              _debugLog('[AsyncSubtask#onResolve()] failed to remove subtask after sync subtask completion', err);`;
+    const patched = patchSubtaskDrop(tail);
+    const make = (code: string) => new Function('_debugLog', subtaskClass(code))(() => undefined) as new (pending: boolean) => { drops: number; onResolve(): void };
+    for (const [code, pendingDrops] of [[tail, 1], [patched, 0]] as const) {
+      const Subtask = make(code);
+      const pending = new Subtask(true);
+      pending.onResolve();
+      expect(pending.drops).toBe(pendingDrops);
+      const settled = new Subtask(false);
+      settled.onResolve();
+      expect(settled.drops).toBe(1);
+    }
+  });
+
   it('fails the build when jco changes the shapes it patches', () => {
+    expect(() => patchSubtaskDrop('this.drop();')).toThrow(/jco output changed/);
     expect(() => patchSyncImports(glue.replace('const started = task.enterSync();', 'const started = task.enterSyncV2();'))).toThrow(/jco output changed/);
     expect(() => patchSyncImports(glue.replace('function _lowerImportBackwardsCompat', 'function _lowerImport'))).toThrow(/jco output changed/);
     expect(() => patchDebugLog(glue.replace('JCO_DEBUG) { return; }', 'JCO_DEBUG) return;'))).toThrow(/jco output changed/);
