@@ -1,11 +1,11 @@
 /**
  * `npm run bench`: GET view and POST increment at concurrency 16 on
- *   (a) this project's Node host (JSPI, instance pool),
+ *   (a) this project's Node host (JSPI, instance pool), with one thread and with --workers 2,
  *   (b) the stock way to serve a JS component on Node: preview2-shim's HTTPServer (`jco serve`),
  *   (c) the same Hono routes natively on Node, without WebAssembly (the ceiling),
  * all on SQLite, in one run. Prints a table and writes docs/bench-http.md.
  *
- *   node bench/http.ts [--duration-ms 5000] [--only a,b,c]
+ *   node bench/http.ts [--duration-ms 5000] [--only a,a2,b,c]
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -15,12 +15,13 @@ import { freePort, tempDataDir } from '../test/support/host-process.ts';
 import { counterRoutes, type LoadResult } from './load.ts';
 
 const root = join(import.meta.dirname, '..');
-const { values } = parseArgs({ options: { 'duration-ms': { type: 'string', default: '5000' }, only: { type: 'string', default: 'a,b,c' } } });
+const { values } = parseArgs({ options: { 'duration-ms': { type: 'string', default: '5000' }, only: { type: 'string', default: 'a,a2,b,c' } } });
 const durationMs = Number(values['duration-ms']);
 const CONCURRENCY = 16;
 
 const targets = [
   { key: 'a', name: '(a) Node host (JSPI + pool)', script: ['host/main.ts', '--instances-min', '4'], portFlag: true },
+  { key: 'a2', name: '(a2) Node host, --workers 2', script: ['host/main.ts', '--instances-min', '4', '--workers', '2'], portFlag: true },
   { key: 'b', name: '(b) preview2-shim HTTPServer', script: ['bench/servers/stock-shim.ts'], portFlag: false },
   { key: 'c', name: '(c) native Hono on Node', script: ['bench/servers/native.ts'], portFlag: false },
 ].filter((t) => values.only.split(',').includes(t.key));
@@ -60,11 +61,13 @@ const header = '| target | route | req/s | p50 ms | p99 ms | errors |\n|---|---|
 const lines = rows.map((r) => `| ${r.target} | ${r.route} | ${fmt(r.result.throughput)} | ${fmt(r.result.p50)} | ${fmt(r.result.p99)} | ${r.result.errors} |`);
 const get = (key: string, route: string) => rows.find((r) => r.target.startsWith(`(${key})`) && r.route.startsWith(route))?.result;
 const ratios: string[] = [];
-const a = get('a', 'GET'), b = get('b', 'GET'), c = get('c', 'GET');
-if (a && b) ratios.push(`(a)/(b) GET view throughput: ${(a.throughput / b.throughput).toFixed(1)}× (goal ≥ 20×)`);
-if (a && c) ratios.push(`(a)/(c) GET view throughput: ${((a.throughput / c.throughput) * 100).toFixed(0)}% (goal ≥ 35%)`);
-const ap = get('a', 'POST');
-if (a && ap) ratios.push(`(a) p99: GET ${fmt(a.p99)} ms, POST ${fmt(ap.p99)} ms (goal ≤ 25 ms)`);
+const b = get('b', 'GET'), c = get('c', 'GET');
+for (const key of ['a', 'a2']) {
+  const a = get(key, 'GET'), ap = get(key, 'POST');
+  if (a && b) ratios.push(`(${key})/(b) GET view throughput: ${(a.throughput / b.throughput).toFixed(1)}× (goal ≥ 20×)`);
+  if (a && c) ratios.push(`(${key})/(c) GET view throughput: ${((a.throughput / c.throughput) * 100).toFixed(0)}% (goal ≥ 35%)`);
+  if (a && ap) ratios.push(`(${key}) p99: GET ${fmt(a.p99)} ms, POST ${fmt(ap.p99)} ms (goal ≤ 25 ms)`);
+}
 const table = [header, ...lines].join('\n');
 const report = `Concurrency ${CONCURRENCY}, ${durationMs} ms measured per row after warm-up, SQLite, one 2-core machine, load generator on the same machine.\n\n${table}\n\n${ratios.map((r) => `- ${r}`).join('\n')}\n`;
 console.log(report);

@@ -5,14 +5,15 @@
  *  1. One host (SQLite, realtime local), N concurrent SSE clients (default 500): time to open
  *     them, host RSS before and with them open, time from one command to the LAST client's frame
  *     (p50/p99 over several commands), and REST GET p99 without streams and while they are open.
- *     Twice: with the host holding the streams (`--stream-relay on`, the default) and with each
- *     stream holding its own guest instance (`--stream-relay off`, fewer clients: 6.5 MiB each).
+ *     Three times: with the host holding the streams (`--stream-relay on`, the default), the same
+ *     with two worker threads (`--workers 2`), and with each stream holding its own guest
+ *     instance (`--stream-relay off`, fewer clients: 6.5 MiB each).
  *  2. POST increment throughput at concurrency 16 on SQLite, PostgreSQL (a random schema) and
  *     Redis (a random prefix).
  *
  * Prints the tables and writes docs/bench-realtime.md.
  *
- *   node bench/realtime.ts [--clients 500] [--guest-held-clients 100] [--commands 20] [--duration-ms 3000] [--only streams,throughput]
+ *   node bench/realtime.ts [--clients 500] [--guest-held-clients 100] [--workers 2] [--commands 20] [--duration-ms 3000] [--only streams,throughput]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -29,6 +30,7 @@ const { values } = parseArgs({
   options: {
     clients: { type: 'string', default: '500' },
     'guest-held-clients': { type: 'string', default: '100' },
+    workers: { type: 'string', default: '2' },
     commands: { type: 'string', default: '20' },
     'duration-ms': { type: 'string', default: '3000' },
     only: { type: 'string', default: 'streams,throughput' },
@@ -36,6 +38,8 @@ const { values } = parseArgs({
 });
 const CLIENTS = Number(values.clients);
 const GUEST_HELD_CLIENTS = Number(values['guest-held-clients']);
+/** The relay design is measured again with this many worker threads (1: not again). */
+const WORKERS = Number(values.workers);
 const COMMANDS = Number(values.commands);
 const DURATION_MS = Number(values['duration-ms']);
 const CONCURRENCY = 16;
@@ -88,7 +92,8 @@ async function increment(url: string): Promise<number> {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 
-type Design = 'relay' | 'guest-held';
+type Design = { relay: boolean; workers: number };
+const designName = (d: Design) => `${d.relay ? 'relay' : 'guest-held'}${d.workers > 1 ? `, ${d.workers} workers` : ''}`;
 
 interface StreamsResult {
   design: Design;
@@ -120,7 +125,7 @@ async function timedCommands(url: string, count: number, each: (sequence: number
 async function benchStreams(design: Design, count: number): Promise<StreamsResult> {
   // Guest-held: each open stream holds one guest instance, so the pool must allow all of them.
   const host = await startHost([
-    '--stream-relay', design === 'relay' ? 'on' : 'off',
+    '--stream-relay', design.relay ? 'on' : 'off', '--workers', String(design.workers),
     '--instances-min', '4', '--instances-max', String(count + 64), '--shutdown-grace-ms', '100',
   ]);
   const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
@@ -212,26 +217,28 @@ async function benchThroughput(): Promise<ThroughputRow[]> {
 
 const sections: string[] = [];
 if (parts.includes('streams')) {
-  const runs = [await benchStreams('relay', CLIENTS)];
-  if (GUEST_HELD_CLIENTS > 0) runs.push(await benchStreams('guest-held', GUEST_HELD_CLIENTS));
+  const runs = [await benchStreams({ relay: true, workers: 1 }, CLIENTS)];
+  if (WORKERS > 1) runs.push(await benchStreams({ relay: true, workers: WORKERS }, CLIENTS));
+  if (GUEST_HELD_CLIENTS > 0) runs.push(await benchStreams({ relay: false, workers: 1 }, GUEST_HELD_CLIENTS));
   const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
   const row = (measure: string, cell: (s: StreamsResult) => string, goal = '') => `| ${measure} | ${runs.map(cell).join(' | ')} | ${goal} |`;
   const p99Last = (s: StreamsResult) => percentile(sorted(s.lastFrame), 99);
-  const relay = runs[0]!;
+  const relayed = runs.filter((s) => s.design.relay);
+  const goal = (ok: (s: StreamsResult) => boolean) => relayed.map((s) => `${designName(s.design)} ${ok(s) ? '✓' : '✗'}`).join(', ');
   sections.push(
-    `One host (SQLite, realtime local), ${COMMANDS} commands; the host holds the streams (\`--stream-relay on\`) or each stream holds a guest instance (\`off\`):\n\n` +
+    `One host (SQLite, realtime local), ${COMMANDS} commands; the host holds the streams (\`--stream-relay on\`), with one thread or \`--workers ${WORKERS}\`, or each stream holds a guest instance (\`off\`):\n\n` +
       [
-        `| measure | ${runs.map((s) => `${s.design}, ${s.clients} clients`).join(' | ')} | goal |`,
+        `| measure | ${runs.map((s) => `${designName(s.design)}, ${s.clients} clients`).join(' | ')} | goal |`,
         `|---|${runs.map(() => '---:|').join('')}---:|`,
         row('POST increment alone, no streams open, p50 / p99', (s) => `${fmt(percentile(sorted(s.commandAlone), 50))} / ${fmt(percentile(sorted(s.commandAlone), 99))} ms`),
         row(`open the streams (${OPEN_BATCH} at a time)`, (s) => `${fmt(s.openSeconds, 1)} s`),
         row('host RSS before streams / with them open', (s) => `${fmt(s.rssIdle)} / ${fmt(s.rssOpen)} MiB`),
         row('RSS per open stream', (s) => `${fmt(((s.rssOpen - s.rssIdle) * 1024) / s.clients)} KiB`),
         row("command → last client's frame, p50", (s) => `${fmt(percentile(sorted(s.lastFrame), 50))} ms`),
-        row("command → last client's frame, p99", (s) => `${fmt(p99Last(s))} ms`, `≤ 1000 ms (${CLIENTS}) ${p99Last(relay) <= 1000 ? '✓' : '✗'}`),
+        row("command → last client's frame, p99", (s) => `${fmt(p99Last(s))} ms`, `≤ 1000 ms (${CLIENTS}): ${goal((s) => p99Last(s) <= 1000)}`),
         row("command → median client's frame, p50", (s) => `${fmt(percentile(sorted(s.medianFrame), 50))} ms`),
         row(`GET /api/counter/view p99, no streams (c=${CONCURRENCY})`, (s) => `${fmt(s.getBefore.p99, 1)} ms`),
-        row(`GET /api/counter/view p99, streams open (c=${CONCURRENCY})`, (s) => `${fmt(s.getDuring.p99, 1)} ms`, `≤ 50 ms (${CLIENTS}) ${relay.getDuring.p99 <= 50 ? '✓' : '✗'}`),
+        row(`GET /api/counter/view p99, streams open (c=${CONCURRENCY})`, (s) => `${fmt(s.getDuring.p99, 1)} ms`, `≤ 50 ms (${CLIENTS}): ${goal((s) => s.getDuring.p99 <= 50)}`),
         row('GET /api/counter/view p50 / p99, streams open (c=1)', (s) => `${fmt(s.getDuringSerial.p50, 1)} / ${fmt(s.getDuringSerial.p99, 1)} ms`),
         row(`GET /api/counter/view p99, after the streams closed (c=${CONCURRENCY})`, (s) => `${fmt(s.getAfter.p99, 1)} ms`),
         row('GET /api/counter/view req/s: before / open / after', (s) => `${fmt(s.getBefore.throughput)} / ${fmt(s.getDuring.throughput)} / ${fmt(s.getAfter.throughput)}`),

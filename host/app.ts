@@ -10,6 +10,7 @@ import { hostImports } from './imports.ts';
 import type { HostLogger } from './log.ts';
 import { InstancePool } from './pool.ts';
 import { localPubSub } from './pubsub/local.ts';
+import type { PubSubBackend } from './pubsub/types.ts';
 import { redisPubSub } from './pubsub/redis.ts';
 import { relayHook } from './relay/hook.ts';
 import { guestPoller } from './relay/poll.ts';
@@ -32,23 +33,28 @@ export interface RunningHost {
 export interface HostOverrides {
   /** Use this storage instead of the one the configuration names (tests wrap a backend to inject delays or faults). */
   storage?: StorageBackend;
+  /** Use this broker instead of the one --realtime names (worker threads share one across threads). */
+  pubsub?: PubSubBackend;
   componentDir?: string;
+  /** Listen with SO_REUSEPORT (a worker thread of host/workers/). */
+  reusePort?: boolean;
 }
 
 export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logger: HostLogger, overrides: HostOverrides = {}): Promise<RunningHost> {
   const componentDir = overrides.componentDir ?? DEFAULT_COMPONENT_DIR;
   const storage = overrides.storage ?? (await openStorage(config, logger));
   const pubsub =
-    config.realtime === 'redis'
+    overrides.pubsub ??
+    (config.realtime === 'redis'
       ? redisPubSub({ url: config.redisUrl, onError: (error: unknown) => logger.log('warn', 'the Redis subscriber failed', { code: 'realtime_subscribe_failed', error: String(error) }) })
-      : localPubSub();
+      : localPubSub());
   const imports = hostImports({ environment: guestEnvironment(config, env), storage, pubsub, logger });
   const component = await loadComponent(componentDir);
   const pool = new InstancePool(() => component.instantiate(imports), { min: config.instancesMin, max: config.instancesMax }, logger);
   await pool.warm();
   const relay = new StreamRelay({ poll: guestPoller(pool), pubsub, logger });
   const hook = (req: Parameters<typeof relayHook>[2]) => relayHook(relay, logger, req);
-  const server = await startServer(pool, logger, { port: config.port, host: config.host, hook });
+  const server = await startServer(pool, logger, { port: config.port, host: config.host, hook, reusePort: overrides.reusePort });
   try {
     await probeGuestConfiguration(config.host, server.port, logger);
   } catch (error) {

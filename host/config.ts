@@ -3,6 +3,7 @@
  * variable, which wins over the default. Invalid values are reported naming the flag, the
  * variable and the allowed values (never the value of a secret).
  */
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
 
@@ -10,7 +11,7 @@ interface OptionSpec {
   env: string;
   default: string;
   allowed?: readonly string[];
-  kind?: 'port' | 'count' | 'url' | 'identifier' | 'text';
+  kind?: 'port' | 'count' | 'url' | 'identifier' | 'workers' | 'text';
   help: string;
 }
 
@@ -30,6 +31,7 @@ export const OPTIONS = {
   'instances-min': { env: 'INSTANCES_MIN', default: '2', kind: 'count', help: 'guest instances created at start' },
   'instances-max': { env: 'INSTANCES_MAX', default: '1024', kind: 'count', help: 'most guest instances alive at once' },
   'stream-relay': { env: 'STREAM_RELAY', default: 'on', allowed: ['on', 'off'], help: 'the host holds SSE streams and asks the guest for frames (off: each stream holds a guest instance)' },
+  workers: { env: 'WORKERS', default: '1', kind: 'workers', help: 'worker threads serving the port, each with its own guest instances (auto: one per CPU core)' },
   'shutdown-grace-ms': { env: 'SHUTDOWN_GRACE_MS', default: '10000', kind: 'count', help: 'how long shutdown waits for in-flight requests' },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -51,8 +53,13 @@ export interface HostConfig {
   instancesMin: number;
   instancesMax: number;
   streamRelay: Allowed<'stream-relay'>;
+  /** 1: this thread serves; more: host/workers/ starts that many threads on one port. */
+  workers: number;
   shutdownGraceMs: number;
 }
+
+/** Upper bound on --workers: each thread holds its own compiled component and instances. */
+export const MAX_WORKERS = 64;
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -64,6 +71,10 @@ const schemas = {
   url: v.pipe(v.string(), v.url()),
   // A PostgreSQL identifier used unquoted-safe: at most 63 bytes, else PostgreSQL truncates it.
   identifier: v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/)),
+  workers: v.union([
+    v.pipe(v.literal('auto'), v.transform(() => Math.min(availableParallelism(), MAX_WORKERS))),
+    v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(1), v.maxValue(MAX_WORKERS)),
+  ]),
   text: v.pipe(v.string(), v.minLength(1)),
 };
 
@@ -80,7 +91,7 @@ function resolve(name: OptionName, flags: Record<string, string | undefined>, en
   }
   const result = v.safeParse(schemas[spec.kind ?? 'text'], raw);
   if (!result.success) {
-    const expected = spec.kind === 'port' ? 'a port number 0-65535' : spec.kind === 'count' ? 'a non-negative integer' : spec.kind === 'url' ? 'an absolute URL' : spec.kind === 'identifier' ? 'a plain identifier (letters, digits, _ or $; 1-63 characters, not starting with a digit)' : 'a non-empty value';
+    const expected = spec.kind === 'port' ? 'a port number 0-65535' : spec.kind === 'count' ? 'a non-negative integer' : spec.kind === 'url' ? 'an absolute URL' : spec.kind === 'identifier' ? 'a plain identifier (letters, digits, _ or $; 1-63 characters, not starting with a digit)' : spec.kind === 'workers' ? `auto or a whole number 1-${MAX_WORKERS}` : 'a non-empty value';
     throw new ConfigError(`invalid value for --${name} (${spec.env}) from ${source}: expected ${expected}`);
   }
   return result.output;
@@ -112,6 +123,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     instancesMin: get('instances-min') as number,
     instancesMax: get('instances-max') as number,
     streamRelay: get('stream-relay') as HostConfig['streamRelay'],
+    workers: get('workers') as number,
     shutdownGraceMs: get('shutdown-grace-ms') as number,
   };
   if (config.instancesMax < 1 || config.instancesMin > config.instancesMax) {

@@ -4,6 +4,7 @@
  */
 import { ConfigError, helpText, loadConfig } from './config.ts';
 import { startHost } from './app.ts';
+import { startWorkerGroup } from './workers/group.ts';
 import { loadDotEnv } from './dotenv.ts';
 import { describeError, jsonLogger } from './log.ts';
 
@@ -29,13 +30,19 @@ try {
 
 try {
   const started = performance.now();
-  const host = await startHost(config, process.env, logger);
+  const host = config.workers > 1
+    ? await startWorkerGroup(config, process.env, logger, (error) => {
+        logger.log('error', 'the host stopped because a worker died', { code: 'host_worker_died', error: describeError(error) });
+        process.exit(1);
+      })
+    : await startHost(config, process.env, logger);
   logger.log('info', `listening on http://${config.host}:${host.port}`, {
     code: 'host_listening',
     port: host.port,
     db: config.db,
     transport: config.transport,
     realtime: config.realtime,
+    workers: config.workers,
     startup_ms: Math.round(performance.now() - started),
   });
   const shutdown = (signal: string) => {

@@ -27,6 +27,7 @@ export class InstancePool {
   readonly #waiting: Array<(instance: GuestInstance) => void> = [];
   #alive = 0;
   #busy = 0;
+  #runs = 0;
   #idleWaiters: Array<() => void> = [];
 
   constructor(create: () => Promise<GuestInstance>, options: PoolOptions, logger: HostLogger) {
@@ -35,8 +36,9 @@ export class InstancePool {
     this.#logger = logger;
   }
 
-  get stats(): { alive: number; busy: number; idle: number; waiting: number } {
-    return { alive: this.#alive, busy: this.#busy, idle: this.#idle.length, waiting: this.#waiting.length };
+  /** `runs`: exchanges served since start (each request, and each relayed stream poll). */
+  get stats(): { alive: number; busy: number; idle: number; waiting: number; runs: number } {
+    return { alive: this.#alive, busy: this.#busy, idle: this.#idle.length, waiting: this.#waiting.length, runs: this.#runs };
   }
 
   async warm(): Promise<void> {
@@ -55,6 +57,7 @@ export class InstancePool {
   async run(fn: (instance: GuestInstance) => Promise<void>): Promise<void> {
     const instance = await this.#acquire();
     this.#busy++;
+    this.#runs++;
     let healthy = true;
     try {
       // Imports the guest calls during this exchange can reach its scope (exchange-scope.ts).

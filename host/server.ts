@@ -75,7 +75,15 @@ function routeConnection(socket: net.Socket, h1: http.Server, h2: http2.Http2Ser
   socket.on('error', onError);
 }
 
-export function startServer(pool: InstancePool, logger: HostLogger, options: { port: number; host: string; hook?: HookFactory }): Promise<RunningServer> {
+export interface ServerOptions {
+  port: number;
+  host: string;
+  hook?: HookFactory;
+  /** SO_REUSEPORT: several worker threads listen on one port and the kernel spreads connections (host/workers/). */
+  reusePort?: boolean;
+}
+
+export function startServer(pool: InstancePool, logger: HostLogger, options: ServerOptions): Promise<RunningServer> {
   const inFlight = new Set<Promise<void>>();
   // Sockets not handed to HTTP/2, with their open HTTP/1.1 exchanges. Node's own idle-connection
   // tracking (closeIdleConnections) only starts when a server listens itself, which h1 never does.
@@ -119,7 +127,7 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: { p
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host, () => {
+    server.listen({ port: options.port, host: options.host, reusePort: options.reusePort ?? false }, () => {
       server.off('error', reject);
       const port = (server.address() as AddressInfo).port;
       resolve({
