@@ -23,11 +23,15 @@ class WorkerHandle {
   readonly #worker: Worker;
   readonly index: number;
   #stopped: Promise<number | undefined> | undefined;
+  #exited = false;
 
-  constructor(start: WorkerStart, onExit: (index: number, code: number, expected: boolean) => void) {
+  constructor(entry: URL, start: WorkerStart, onExit: (index: number, code: number, expected: boolean) => void) {
     this.index = start.index;
-    this.#worker = new Worker(WORKER_ENTRY, { workerData: start });
-    this.#worker.once('exit', (code) => onExit(start.index, code, this.#stopped !== undefined));
+    this.#worker = new Worker(entry, { workerData: start });
+    this.#worker.once('exit', (code) => {
+      this.#exited = true;
+      onExit(start.index, code, this.#stopped !== undefined);
+    });
   }
 
   /** Resolves with the port once the worker listens; rejects with its start failure. */
@@ -47,6 +51,7 @@ class WorkerHandle {
 
   /** Resolves with the number of exchanges the worker served. */
   stop(): Promise<number | undefined> {
+    if (this.#exited) this.#stopped ??= Promise.resolve(undefined);
     this.#stopped ??= new Promise((resolve) => {
       let runs: number | undefined;
       this.#worker.on('message', (message: ToMain) => {
@@ -64,7 +69,14 @@ class WorkerHandle {
   }
 }
 
-export async function startWorkerGroup(config: HostConfig, env: NodeJS.ProcessEnv, logger: HostLogger, onFatal: (error: Error) => void): Promise<RunningGroup> {
+/** `entry` is the worker script (tests give a stand-in speaking the same messages). */
+export async function startWorkerGroup(
+  config: HostConfig,
+  env: NodeJS.ProcessEnv,
+  logger: HostLogger,
+  onFatal: (error: Error) => void,
+  entry: URL = WORKER_ENTRY,
+): Promise<RunningGroup> {
   const channel = `wasi-host-${randomUUID()}`;
   const handles: WorkerHandle[] = [];
   let stopping = false;
@@ -75,7 +87,7 @@ export async function startWorkerGroup(config: HostConfig, env: NodeJS.ProcessEn
     void Promise.all(handles.map((h) => h.stop())).then(() => onFatal(new Error(`worker ${index} exited with code ${code}`)));
   };
   const spawn = (index: number, port: number) => {
-    const handle = new WorkerHandle({ index, config: { ...config, port, workers: 1 }, env: { ...env }, channel }, onExit);
+    const handle = new WorkerHandle(entry, { index, config: { ...config, port, workers: 1 }, env: { ...env }, channel }, onExit);
     handles.push(handle);
     return handle.ready();
   };
