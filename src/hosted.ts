@@ -6,8 +6,12 @@ import { getEnvironment } from 'wasi:cli/environment@0.2.12';
 import { buildApp } from './app.ts';
 import { parseConfig } from './config.ts';
 import { AppError } from './errors.ts';
+import { installBufferedResponse } from './http/buffered-response.ts';
 import { createIncomingHandler } from './http/handler.ts';
 import { hostedPlatform } from './platform/hosted/platform.ts';
+
+// Responses with a complete body skip the ReadableStream on their way out (src/http/buffered-response.ts).
+installBufferedResponse();
 
 const platform = hostedPlatform();
 let app: ReturnType<typeof buildApp> | undefined;

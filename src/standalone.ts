@@ -9,9 +9,13 @@ import { buildApp } from './app.ts';
 import { parseConfig } from './config.ts';
 import { AppError } from './errors.ts';
 import { errorEnvelope, statusForCode } from './counter/http-errors.ts';
+import { installBufferedResponse } from './http/buffered-response.ts';
 import { createIncomingHandler } from './http/handler.ts';
 import { standalonePlatform } from './platform/standalone/platform.ts';
 import { standaloneConfig } from './platform/standalone/runtime-config.ts';
+
+// Responses with a complete body skip the ReadableStream on their way out (src/http/buffered-response.ts).
+installBufferedResponse();
 
 const platform = standalonePlatform();
 let app: ReturnType<typeof buildApp> | undefined;

@@ -1,5 +1,6 @@
 /**
- * The explicit JSON REST routes of the counter. Mount with `app.route('/', counterRestRoutes(deps))`.
+ * The explicit JSON REST routes of the counter. Mount with `app.route('/', counterRestRoutes(deps))`
+ * in an app whose onError answers `errorResponse(c, AppError.from(error), logger)` (src/app.ts).
  * Every route answers with a CounterView or the error envelope; other methods on these paths get 405.
  */
 import { Hono, type Context } from 'hono';
@@ -28,14 +29,19 @@ export function counterRestRoutes(deps: CounterDeps): Hono {
   const app = new Hono();
   const logger = deps.platform.logger;
 
-  /** Turns any failure into the envelope, logged with its code. */
+  /**
+   * Turns any failure, thrown or rejected, into the envelope, logged with its code. A handler
+   * that answers synchronously (GET view) stays synchronous: no promises on that path.
+   */
   const guarded =
     (handler: Handler): Handler =>
-    async (c) => {
+    (c) => {
+      const fail = (error: unknown) => errorResponse(c, storeFailure(error), logger);
       try {
-        return await handler(c);
+        const result = handler(c);
+        return result instanceof Promise ? result.catch(fail) : result;
       } catch (error) {
-        return errorResponse(c, storeFailure(error), logger);
+        return fail(error);
       }
     };
 
@@ -47,7 +53,13 @@ export function counterRestRoutes(deps: CounterDeps): Hono {
 
   const ok = (c: Context, view: CounterView): Response => c.json(view, 200, { 'Cache-Control': 'no-store' });
 
-  app.get(COUNTER_REST_PATHS.view, guarded((c) => ok(c, getCounterView(deps))));
+  // The view path has one handler for every method (Hono dispatches HEAD as GET with the method
+  // left HEAD): a separate 405 route on the same path would make every GET go through Hono's
+  // middleware composition (promises) instead of its one-handler fast path.
+  const view = guarded((c) => ok(c, getCounterView(deps)));
+  app.all(COUNTER_REST_PATHS.view, (c) =>
+    c.req.method === 'GET' || c.req.method === 'HEAD' ? view(c) : methodNotAllowedResponse(c, ['GET', 'HEAD'], logger),
+  );
   app.post(
     COUNTER_REST_PATHS.increment,
     limit,
@@ -60,12 +72,14 @@ export function counterRestRoutes(deps: CounterDeps): Hono {
   );
   app.post(COUNTER_REST_PATHS.reset, limit, guarded(async (c) => ok(c, await executeCounterCommand(deps, { type: 'reset' }))));
 
-  // Registered last, so they only see methods the routes above did not take (HEAD follows GET).
-  app.all(COUNTER_REST_PATHS.view, (c) => methodNotAllowedResponse(c, ['GET', 'HEAD'], logger));
+  // Registered last, so they only see methods the routes above did not take.
   for (const path of [COUNTER_REST_PATHS.increment, COUNTER_REST_PATHS.decrement, COUNTER_REST_PATHS.reset]) {
     app.all(path, (c) => methodNotAllowedResponse(c, ['POST'], logger));
   }
 
-  app.onError((error, c) => errorResponse(c, AppError.from(error), logger));
+  // No onError here: Hono's `route()` wraps every route of a sub-app that has its own error
+  // handler in an async composition, which alone would take GET view off the fast path. The
+  // handlers answer their own failures (guarded); anything else (the body limit failing to read
+  // a broken body) reaches the parent's onError, which answers with the same envelope (src/app.ts).
   return app;
 }

@@ -237,6 +237,16 @@ describe('counter REST routes: failures', () => {
     expect(JSON.stringify(error)).not.toContain('db.internal');
   });
 
+  it('answers GET view synchronously, its store failure too (no promise on the hot path)', async () => {
+    const { app, platform } = setup();
+    const ok = app.fetch(new Request('http://localhost/api/counter/view'));
+    expect(ok).toBeInstanceOf(Response);
+    platform.failNext('readStream', new StoreError('unavailable', 'connection refused'));
+    const failed = app.fetch(new Request('http://localhost/api/counter/view'));
+    expect(failed).toBeInstanceOf(Response);
+    await expectError(failed as Response, 503, 'store');
+  });
+
   it('maps unexpected failures to 500 internal', async () => {
     const { app, platform } = setup();
     platform.failNext('readStream', new TypeError('boom at line 3'));

@@ -1,14 +1,23 @@
 /**
  * Fetch `Response` → wasi:http response, streamed: the head goes out first (response-outparam.set),
  * then each body chunk as the application produces it, then finish with trailers if any.
+ * A complete body (a BufferedResponse) is written at once, without a ReadableStream, and then
+ * nothing waits: the whole write is synchronous unless trailers are pending.
  * A client that went away surfaces as a closed stream: the body's reader is cancelled, so a
  * streaming producer (SSE) stops.
  */
 import { Fields, OutgoingBody, OutgoingResponse, ResponseOutparam } from 'wasi:http/types@0.2.12';
+import { BufferedResponse } from './buffered-response.ts';
 import { PROBE_MS, shouldProbeClient } from './client-probe.ts';
+import { FieldsCache } from './fields-cache.ts';
 import { trailersOf } from './trailers.ts';
 
 const encoder = new TextEncoder();
+
+type OutputStream = ReturnType<OutgoingBody['write']>;
+
+/** Distinct response heads kept as `fields` templates, per instance. */
+const heads = new FieldsCache<Fields>(64);
 
 function toFields(headers: Headers): Fields {
   const entries: Array<[string, Uint8Array]> = [];
@@ -16,8 +25,17 @@ function toFields(headers: Headers): Fields {
   return Fields.fromList(entries);
 }
 
+/** The head's fields, from the cache. Names are tokens and values hold no line breaks, so the key is unambiguous. */
+function headFields(headers: Headers): Fields {
+  let key = '';
+  headers.forEach((value, name) => {
+    key += `${name}:${value}\n`;
+  });
+  return heads.get(key, () => toFields(headers));
+}
+
 /** Writes all of `chunk`, waiting (suspending) whenever the host applies backpressure. */
-function writeChunk(stream: ReturnType<OutgoingBody['write']>, chunk: Uint8Array): void {
+function writeChunk(stream: OutputStream, chunk: Uint8Array): void {
   let offset = 0;
   while (offset < chunk.byteLength) {
     let budget = Number(stream.checkWrite());
@@ -35,42 +53,63 @@ function writeChunk(stream: ReturnType<OutgoingBody['write']>, chunk: Uint8Array
   stream.flush();
 }
 
-export async function writeResponse(response: Response, outparam: ResponseOutparam): Promise<void> {
-  const outgoing = new OutgoingResponse(toFields(response.headers));
-  outgoing.setStatusCode(response.status);
+export function writeResponse(response: Response, outparam: ResponseOutparam): void | Promise<void> {
+  const outgoing = new OutgoingResponse(headFields(response.headers));
+  // A new outgoing-response already has status 200 (wasi:http/types): one import call less.
+  if (response.status !== 200) outgoing.setStatusCode(response.status);
   const body = outgoing.body();
   ResponseOutparam.set(outparam, { tag: 'ok', val: outgoing });
 
   const stream = body.write();
-  let clientGone = false;
-  if (response.body) {
-    const reader = response.body.getReader();
-    const probe = shouldProbeClient(response);
-    try {
-      for (;;) {
-        const { value, done } = probe ? await readWhileProbing(reader, stream) : await reader.read();
-        if (done) break;
-        if (value && value.byteLength > 0) writeChunk(stream, value);
-      }
-    } catch {
-      // The client went away (closed stream) or the producer failed: stop producing.
-      clientGone = true;
-      await reader.cancel().catch(() => undefined);
-    }
+  const bytes = BufferedResponse.take(response);
+  if (bytes === undefined) {
+    const source = response.body;
+    if (source) return writeStreamed(response, source, body, stream);
+    return finish(response, body, stream, false);
   }
+  let clientGone = false;
+  try {
+    if (bytes.byteLength > 0) writeChunk(stream, bytes);
+  } catch {
+    clientGone = true; // the client went away (closed stream)
+  }
+  return finish(response, body, stream, clientGone);
+}
+
+async function writeStreamed(response: Response, source: ReadableStream<Uint8Array>, body: OutgoingBody, stream: OutputStream): Promise<void> {
+  let clientGone = false;
+  const reader = source.getReader();
+  const probe = shouldProbeClient(response);
+  try {
+    for (;;) {
+      const { value, done } = probe ? await readWhileProbing(reader, stream) : await reader.read();
+      if (done) break;
+      if (value && value.byteLength > 0) writeChunk(stream, value);
+    }
+  } catch {
+    // The client went away (closed stream) or the producer failed: stop producing.
+    clientGone = true;
+    await reader.cancel().catch(() => undefined);
+  }
+  return finish(response, body, stream, clientGone);
+}
+
+/** Ends the body, with trailers once they are known. */
+function finish(response: Response, body: OutgoingBody, stream: OutputStream, clientGone: boolean): void | Promise<void> {
   stream[Symbol.dispose]();
   if (clientGone) {
     body[Symbol.dispose]();
     return;
   }
   const trailers = trailersOf(response);
-  OutgoingBody.finish(body, trailers ? toFields(await trailers) : undefined);
+  if (!trailers) return OutgoingBody.finish(body, undefined);
+  return trailers.then((headers) => OutgoingBody.finish(body, toFields(headers)));
 }
 
 /** Reads the next chunk; while the producer is silent, checks every PROBE_MS that the client is still there. */
 async function readWhileProbing(
   reader: ReadableStreamDefaultReader<Uint8Array>,
-  stream: ReturnType<OutgoingBody['write']>,
+  stream: OutputStream,
 ): Promise<ReadableStreamReadResult<Uint8Array>> {
   const read = reader.read();
   for (;;) {
@@ -84,6 +123,6 @@ async function readWhileProbing(
 }
 
 /** Answers with a bare status when even building the response failed. */
-export function writeFallback(outparam: ResponseOutparam, status: number, text: string): Promise<void> {
+export function writeFallback(outparam: ResponseOutparam, status: number, text: string): void | Promise<void> {
   return writeResponse(new Response(text, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } }), outparam);
 }

@@ -42,6 +42,26 @@ describe('GET /api/counter/view', () => {
   });
 });
 
+describe('response heads', () => {
+  it('sends a complete body with its length, not chunked, and HEAD with the same head', async () => {
+    for (const [path, status] of [['/api/counter/view', 200], ['/api/nope', 404]] as const) {
+      const response = await fetch(`${host.url}${path}`);
+      const body = new Uint8Array(await response.arrayBuffer());
+      expect(response.status).toBe(status);
+      expect(response.headers.get('content-length')).toBe(String(body.byteLength));
+      expect(response.headers.get('transfer-encoding')).toBeNull();
+      expect(response.headers.get('cache-control')).toBe('no-store');
+    }
+    const get = await fetch(`${host.url}/api/counter/view`);
+    const head = await fetch(`${host.url}/api/counter/view`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(get.headers.get('content-length'));
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expect(await head.text()).toBe('');
+    await get.arrayBuffer();
+  });
+});
+
 describe('commands', () => {
   it('increments, decrements and resets, returning the view each time', async () => {
     let response = await post('/api/counter/increment', { amount: 5 });
