@@ -14,6 +14,8 @@ export interface BenchSseClient {
 
 export function openBenchSse(url: string, agent: http.Agent): BenchSseClient {
   let highest = -1;
+  /** When each new highest id first arrived, in order. */
+  const firsts: Array<{ id: number; at: number }> = [];
   const waiters: Array<{ sequence: number; resolve: (at: number) => void }> = [];
   let markOpen: () => void = () => undefined;
   let failOpen: (error: Error) => void = () => undefined;
@@ -38,7 +40,10 @@ export function openBenchSse(url: string, agent: http.Agent): BenchSseClient {
         buffer = buffer.slice(end + 2);
         markOpen();
         const id = /^id: (\d+)$/m.exec(frame);
-        if (id) highest = Math.max(highest, Number(id[1]));
+        if (id && Number(id[1]) > highest) {
+          highest = Number(id[1]);
+          firsts.push({ id: highest, at });
+        }
       }
       for (let i = waiters.length - 1; i >= 0; i--) {
         const waiter = waiters[i]!;
@@ -54,6 +59,9 @@ export function openBenchSse(url: string, agent: http.Agent): BenchSseClient {
   return {
     opened,
     arrival(sequence) {
+      // The frame may have come before the caller asked (e.g. before the command's own response).
+      const seen = firsts.find((f) => f.id >= sequence);
+      if (seen) return Promise.resolve(seen.at);
       return new Promise((resolve) => waiters.push({ sequence, resolve }));
     },
     close() {
