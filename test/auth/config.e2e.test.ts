@@ -29,19 +29,7 @@ describe('auth configuration at start', () => {
     const dir = mkdtempSync(join(tmpdir(), 'auth-env-'));
     writeFileSync(join(dir, '.env'), 'AUTH_COOKIE_SECURE=definitely\nAUTH_SESSION_TTL_SECONDS=nope\n');
     const port = await freePort();
-    const { spawn } = await import('node:child_process');
-    const run = (env: Record<string, string>) =>
-      new Promise<{ code: number | null; output: string }>((resolve) => {
-        const child = spawn(process.execPath, [join(import.meta.dirname, '..', '..', 'host', 'main.ts'), '--port', String(port), '--data-dir', tempDataDir()], {
-          cwd: dir,
-          env: { ...process.env, ...env },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let output = '';
-        child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-        child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-        child.once('exit', (code) => resolve({ code, output }));
-      });
+    const run = (env: Record<string, string>) => runHostCli(['--port', String(port), '--data-dir', tempDataDir()], env, dir);
     const fromFile = await run({});
     expect(fromFile.code).toBe(2);
     expect(fromFile.output).toContain('invalid configuration: AUTH_COOKIE_SECURE, AUTH_SESSION_TTL_SECONDS');

@@ -82,11 +82,11 @@ export async function startHost(options: StartOptions = {}): Promise<HostProcess
   };
 }
 
-/** Runs the host CLI to completion (for configuration errors); returns exit code and output. */
-export function runHostCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+/** Runs the host CLI to completion (for configuration errors); returns exit code and output. `cwd`: where it looks for `.env`. */
+export function runHostCli(args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(ROOT, 'host', 'main.ts'), ...args], {
-      cwd: ROOT,
+      cwd,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
