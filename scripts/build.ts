@@ -9,10 +9,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
 import { componentize } from '@bytecodealliance/componentize-js';
 import { execFileSync } from 'node:child_process';
 import { buildStaticAssets, GENERATED_MODULE } from './static-assets.ts';
+import { bundleGuest } from './guest-bundle.ts';
 import { patchDebugLog, patchSubtaskDrop, patchSyncImports } from './jco-patches.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -80,21 +80,7 @@ async function buildVariant(variant: 'hosted' | 'standalone'): Promise<void> {
   const sources = [...filesUnder(join(root, 'src')), ...filesUnder(join(root, 'static')), join(root, 'package-lock.json')];
 
   await step(`${variant}: bundle`, sources, [bundle], variant, async () => {
-    await build({
-      entryPoints: [join(root, 'src', `${variant}.ts`)],
-      bundle: true,
-      format: 'esm',
-      platform: 'neutral',
-      target: 'es2022',
-      mainFields: ['module', 'main'],
-      external: ['wasi:*', 'app:*'],
-      outfile: bundle,
-      minify: false,
-      jsx: 'automatic',
-      jsxImportSource: 'hono/jsx',
-      legalComments: 'none',
-      logLevel: 'warning',
-    });
+    await bundleGuest(join(root, 'src', `${variant}.ts`), bundle);
     return `${(statSync(bundle).size / 1024).toFixed(0)} KiB JS`;
   });
 

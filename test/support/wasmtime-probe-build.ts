@@ -7,25 +7,15 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { build } from 'esbuild';
 import { componentize } from '@bytecodealliance/componentize-js';
+import { bundleGuest } from '../../scripts/guest-bundle.ts';
 import { ROOT, wasmtimeVersion } from '../../scripts/wasmtime/prepare.ts';
 
 export async function buildProbe(entry: string, wasmtime = 'wasmtime'): Promise<string> {
   const out = join(ROOT, 'build', 'test-probes', basename(entry, '.ts'));
   mkdirSync(out, { recursive: true });
   const bundle = join(out, 'bundle.js');
-  await build({
-    entryPoints: [entry],
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    mainFields: ['module', 'main'],
-    external: ['wasi:*', 'app:*'],
-    outfile: bundle,
-    logLevel: 'warning',
-  });
+  await bundleGuest(entry, bundle);
   const key = createHash('sha256').update(readFileSync(bundle)).update(wasmtimeVersion(wasmtime)).digest('hex');
   const cwasm = join(out, 'component.cwasm');
   const stamp = `${cwasm}.sha256`;
