@@ -31,14 +31,7 @@ export function cookieHeader(sessionId: string): Record<string, string> {
   return { cookie: `${SESSION_COOKIE}=${sessionId}` };
 }
 
-export async function expectError(response: Response, status: number, code: string, message?: string): Promise<void> {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toMatch(/application\/json/);
-  const body = (await response.json()) as { error: { code: string; message: string } };
-  expect(body.error.code).toBe(code);
-  expect(typeof body.error.message).toBe('string');
-  if (message !== undefined) expect(body.error.message).toBe(message);
-}
+export { expectError } from '../support/error-envelope.ts';
 
 export async function register(base: string, email = uniqueEmail(), password = PASSWORD): Promise<{ email: string; sessionId: string; userId: string }> {
   const response = await postJson(base, '/api/auth/password/register', { email, password });

@@ -3,6 +3,7 @@
  * SQLite: every route and every error case.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../support/error-envelope.ts';
 import { startHost, type HostProcess } from '../support/host-process.ts';
 
 let host: HostProcess;
@@ -16,15 +17,6 @@ afterAll(async () => {
 const post = (path: string, body?: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
   fetch(`${host.url}${path}`, { method: 'POST', headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
 
-async function expectError(response: Response, status: number, code: string, message?: string) {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toMatch(/application\/json/);
-  const body = (await response.json()) as { error: { code: string; message: string } };
-  expect(body.error.code).toBe(code);
-  expect(typeof body.error.message).toBe('string');
-  if (message !== undefined) expect(body.error.message).toBe(message);
-  return body.error;
-}
 
 interface View {
   count: number;
