@@ -18,7 +18,7 @@ import { openFileStorage, type FileStorage } from '../../src/platform/standalone
 import { padded, hashed } from '../../src/platform/standalone/names.ts';
 import { runStorageContract } from './contract.ts';
 import { nodeFileSystem } from './node-file-system.ts';
-import { raceWorkers } from './race-workers.ts';
+import { expectContiguousRace, raceWorkers } from './race-workers.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'storage-files-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -71,15 +71,8 @@ describe('file store specifics', () => {
     const WORKERS = 4;
     const COUNT = 100;
     const results = await raceWorkers(new URL('./files-writer.worker.ts', import.meta.url), WORKERS, { dir, stream: 'counter', count: COUNT });
-    const total = WORKERS * COUNT;
     const storage = openFileStorage(nodeFileSystem(dir));
-    const all = storage.events.readAll(0n, 1000);
-    expect(all.map((e) => e.sequence)).toEqual(Array.from({ length: total }, (_, i) => BigInt(i + 1)));
-    expect(all.map((e) => e.revision)).toEqual(Array.from({ length: total }, (_, i) => BigInt(i + 1)));
-    for (let w = 0; w < WORKERS; w++) {
-      const mine = all.map((e) => JSON.parse(e.payload) as { w: number; n: number }).filter((p) => p.w === w);
-      expect(mine.map((p) => p.n)).toEqual(Array.from({ length: COUNT }, (_, n) => n));
-    }
+    expectContiguousRace(storage.events.readAll(0n, 1000), WORKERS, COUNT);
     expect(results.every((r) => typeof r.conflicts === 'number')).toBe(true);
     // No temporary file survives a clean run.
     expect(readdirSync(join(dir, 'tmp'))).toEqual([]);
