@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { ChangeCounterRequestSchema, CounterViewSchema, GetCounterViewRequestSchema } from '../src/gen/counter_pb.js';
 import { CounterClient } from '../test/support/grpc.ts';
 import { freePort, tempDataDir } from '../test/support/host-process.ts';
-import { runClosedLoop, runLoad, type LoadResult } from './load.ts';
+import { loadTable, runClosedLoop, runLoad, type LoadResult } from './load.ts';
 
 const root = join(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { 'duration-ms': { type: 'string', default: '3000' } } });
@@ -57,12 +57,7 @@ try {
   child.kill('SIGKILL');
 }
 
-const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 0) : 'n/a');
-const table = [
-  '| transport | call | req/s | p50 ms | p99 ms | errors |',
-  '|---|---|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.transport} | ${r.call} | ${fmt(r.result.throughput)} | ${fmt(r.result.p50)} | ${fmt(r.result.p99)} | ${r.result.errors} |`),
-].join('\n');
+const table = loadTable(['transport', 'call'], rows.map((r) => [r.transport, r.call, r.result] as const));
 const ratio = (a: LoadResult, b: LoadResult) => `${((a.throughput / b.throughput) * 100).toFixed(0)}%`;
 const report =
   `Concurrency ${CONCURRENCY}, ${durationMs} ms measured per row after warm-up, one host (transport both, SQLite), ` +

@@ -12,7 +12,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, tempDataDir } from '../test/support/host-process.ts';
-import { counterRoutes, type LoadResult } from './load.ts';
+import { counterRoutes, fmt, loadTable, type LoadResult } from './load.ts';
 
 const root = join(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { 'duration-ms': { type: 'string', default: '5000' }, only: { type: 'string', default: 'a,a2,b,c' } } });
@@ -56,9 +56,6 @@ for (const target of targets) {
   }
 }
 
-const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 0) : 'n/a');
-const header = '| target | route | req/s | p50 ms | p99 ms | errors |\n|---|---|---:|---:|---:|---:|';
-const lines = rows.map((r) => `| ${r.target} | ${r.route} | ${fmt(r.result.throughput)} | ${fmt(r.result.p50)} | ${fmt(r.result.p99)} | ${r.result.errors} |`);
 const get = (key: string, route: string) => rows.find((r) => r.target.startsWith(`(${key})`) && r.route.startsWith(route))?.result;
 const ratios: string[] = [];
 const b = get('b', 'GET'), c = get('c', 'GET');
@@ -68,7 +65,7 @@ for (const key of ['a', 'a2']) {
   if (a && c) ratios.push(`(${key})/(c) GET view throughput: ${((a.throughput / c.throughput) * 100).toFixed(0)}% (goal ≥ 35%)`);
   if (a && ap) ratios.push(`(${key}) p99: GET ${fmt(a.p99)} ms, POST ${fmt(ap.p99)} ms (goal ≤ 25 ms)`);
 }
-const table = [header, ...lines].join('\n');
+const table = loadTable(['target', 'route'], rows.map((r) => [r.target, r.route, r.result] as const));
 const report = `Concurrency ${CONCURRENCY}, ${durationMs} ms measured per row after warm-up, SQLite, one 2-core machine, load generator on the same machine.\n\n${table}\n\n${ratios.map((r) => `- ${r}`).join('\n')}\n`;
 console.log(report);
 mkdirSync(join(root, 'docs'), { recursive: true });

@@ -105,3 +105,15 @@ export async function counterRoutes(baseUrl: string, concurrency: number, durati
     },
   ];
 }
+
+/** A number for a table: two decimals below 10, none above. */
+export const fmt = (n: number): string => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 0) : 'n/a');
+
+/** The throughput/latency table the HTTP, gRPC and wasmtime benchmarks print: two label columns, then the result. */
+export function loadTable(labels: [string, string], rows: ReadonlyArray<readonly [string, string, LoadResult]>): string {
+  return [
+    `| ${labels[0]} | ${labels[1]} | req/s | p50 ms | p99 ms | errors |`,
+    '|---|---|---:|---:|---:|---:|',
+    ...rows.map(([a, b, r]) => `| ${a} | ${b} | ${fmt(r.throughput)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.errors} |`),
+  ].join('\n');
+}

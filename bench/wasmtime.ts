@@ -17,7 +17,7 @@ import { COMPONENT, wasmtimeVersion } from '../scripts/wasmtime/prepare.ts';
 import { wasmtimeServeArgs } from '../scripts/wasmtime/serve-args.ts';
 import { freePort, startHost, tempDataDir } from '../test/support/host-process.ts';
 import { prepareWasmtimeComponent, startWasmtime } from '../test/support/wasmtime-process.ts';
-import { counterRoutes, type LoadResult } from './load.ts';
+import { counterRoutes, loadTable, type LoadResult } from './load.ts';
 
 const root = join(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { 'duration-ms': { type: 'string', default: '5000' }, 'skip-jit-start': { type: 'boolean', default: false } } });
@@ -81,12 +81,7 @@ if (!values['skip-jit-start']) {
   startRows.push([".wasm, found in wasmtime's compilation cache (a later start)", await timeToServe(COMPONENT)]);
 }
 
-const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 0) : 'n/a');
-const table = [
-  '| target | route | req/s | p50 ms | p99 ms | errors |',
-  '|---|---|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.target} | ${r.route} | ${fmt(r.result.throughput)} | ${fmt(r.result.p50)} | ${fmt(r.result.p99)} | ${r.result.errors} |`),
-].join('\n');
+const table = loadTable(['target', 'route'], rows.map((r) => [r.target, r.route, r.result] as const));
 const startTable = ['| wasmtime serve start-up | until the first answer |', '|---|---:|', ...startRows.map(([name, ms]) => `| ${name} | ${(ms / 1000).toFixed(1)} s |`)].join('\n');
 const report =
   `${wasmtimeVersion(wasmtime)}; concurrency ${CONCURRENCY}, ${durationMs} ms measured per row after warm-up, realtime polling, ` +
