@@ -13,9 +13,9 @@ export interface BenchSseClient {
 }
 
 export function openBenchSse(url: string, agent: http.Agent): BenchSseClient {
-  let highest = -1;
-  /** When each new highest id first arrived, in order. */
+  /** When each new highest id first arrived, in order (the last one is the highest so far). */
   const firsts: Array<{ id: number; at: number }> = [];
+  const highest = () => firsts.at(-1)?.id ?? -1;
   const waiters: Array<{ sequence: number; resolve: (at: number) => void }> = [];
   let markOpen: () => void = () => undefined;
   let failOpen: (error: Error) => void = () => undefined;
@@ -40,14 +40,11 @@ export function openBenchSse(url: string, agent: http.Agent): BenchSseClient {
         buffer = buffer.slice(end + 2);
         markOpen();
         const id = /^id: (\d+)$/m.exec(frame);
-        if (id && Number(id[1]) > highest) {
-          highest = Number(id[1]);
-          firsts.push({ id: highest, at });
-        }
+        if (id && Number(id[1]) > highest()) firsts.push({ id: Number(id[1]), at });
       }
       for (let i = waiters.length - 1; i >= 0; i--) {
         const waiter = waiters[i]!;
-        if (highest >= waiter.sequence) {
+        if (highest() >= waiter.sequence) {
           waiters.splice(i, 1);
           waiter.resolve(at);
         }

@@ -21,17 +21,13 @@ try {
   const host = await startHost(start.config, start.env, logger, { pubsub, reusePort: true });
   port.on('message', (message: ToWorker) => {
     if (message.type !== 'stop') return;
-    host.stop().then(
-      () => {
+    host
+      .stop()
+      .catch((error: unknown) => logger.log('error', 'worker shutdown failed', { code: 'host_stop_failed', error: describeError(error) }))
+      .finally(() => {
         send({ type: 'stopped', runs: host.pool.stats.runs });
         port.close();
-      },
-      (error: unknown) => {
-        logger.log('error', 'worker shutdown failed', { code: 'host_stop_failed', error: describeError(error) });
-        send({ type: 'stopped', runs: host.pool.stats.runs });
-        port.close();
-      },
-    );
+      });
   });
   send({ type: 'ready', port: host.port });
 } catch (error) {
