@@ -79,7 +79,7 @@ async function buildVariant(variant: 'hosted' | 'standalone'): Promise<void> {
   const transpiled = join(out, 'transpiled');
   const sources = [...filesUnder(join(root, 'src')), ...filesUnder(join(root, 'static')), join(root, 'package-lock.json')];
 
-  await step(`${variant}: bundle`, sources, [bundle], variant, async () => {
+  await step(`${variant}: bundle`, [...sources, join(root, 'scripts', 'guest-bundle.ts')], [bundle], variant, async () => {
     await bundleGuest(join(root, 'src', `${variant}.ts`), bundle);
     return `${(statSync(bundle).size / 1024).toFixed(0)} KiB JS`;
   });
