@@ -5,23 +5,27 @@
  *   (c) the same Hono routes natively on Node, without WebAssembly (the ceiling),
  * all on SQLite, in one run. Prints a table and writes docs/bench-http.md.
  *
- *   node bench/http.ts [--duration-ms 5000] [--only a,a2,b,c]
+ * The host runs with its response cache off (a, a2) and on (a+, docs/response-cache.md); (a), (a+)
+ * and (c) also run a 90/10 mix of GET view and POST increment.
+ *
+ *   node bench/http.ts [--duration-ms 5000] [--only a,a+,a2,b,c]
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, tempDataDir } from '../test/support/host-process.ts';
-import { counterRoutes, fmt, loadTable, type LoadResult } from './load.ts';
+import { counterMix, counterRoutes, fmt, loadTable, type LoadResult } from './load.ts';
 
 const root = join(import.meta.dirname, '..');
-const { values } = parseArgs({ options: { 'duration-ms': { type: 'string', default: '5000' }, only: { type: 'string', default: 'a,a2,b,c' } } });
+const { values } = parseArgs({ options: { 'duration-ms': { type: 'string', default: '5000' }, only: { type: 'string', default: 'a,a+,a2,b,c' } } });
 const durationMs = Number(values['duration-ms']);
 const CONCURRENCY = 16;
 
 const targets = [
-  { key: 'a', name: '(a) Node host (JSPI + pool)', script: ['host/main.ts', '--instances-min', '4'], portFlag: true },
-  { key: 'a2', name: '(a2) Node host, --workers 2', script: ['host/main.ts', '--instances-min', '4', '--workers', '2'], portFlag: true },
+  { key: 'a', name: '(a) Node host (JSPI + pool), response cache off', script: ['host/main.ts', '--instances-min', '4', '--response-cache', 'off'], portFlag: true },
+  { key: 'a+', name: '(a+) Node host, response cache on', script: ['host/main.ts', '--instances-min', '4'], portFlag: true },
+  { key: 'a2', name: '(a2) Node host, --workers 2, response cache off', script: ['host/main.ts', '--instances-min', '4', '--workers', '2', '--response-cache', 'off'], portFlag: true },
   { key: 'b', name: '(b) preview2-shim HTTPServer', script: ['bench/servers/stock-shim.ts'], portFlag: false },
   { key: 'c', name: '(c) native Hono on Node', script: ['bench/servers/native.ts'], portFlag: false },
 ].filter((t) => values.only.split(',').includes(t.key));
@@ -51,6 +55,10 @@ for (const target of targets) {
   const server = await startTarget(target.script, target.portFlag);
   try {
     for (const { route, result } of await counterRoutes(server.url, CONCURRENCY, durationMs)) rows.push({ target: target.name, route, result });
+    if (['a', 'a+', 'c'].includes(target.key)) {
+      const { route, result } = await counterMix(server.url, CONCURRENCY, durationMs);
+      rows.push({ target: target.name, route, result });
+    }
   } finally {
     await server.stop();
   }
@@ -65,6 +73,9 @@ for (const key of ['a', 'a2']) {
   if (a && c) ratios.push(`(${key})/(c) GET view throughput: ${((a.throughput / c.throughput) * 100).toFixed(0)}% (goal ≥ 35%)`);
   if (a && ap) ratios.push(`(${key}) p99: GET ${fmt(a.p99)} ms, POST ${fmt(ap.p99)} ms (goal ≤ 25 ms)`);
 }
+const cached = get('a+', 'GET'), mixOff = get('a', 'mix'), mixOn = get('a+', 'mix');
+if (cached && c) ratios.push(`(a+)/(c) GET view throughput with the response cache: ${((cached.throughput / c.throughput) * 100).toFixed(0)}% (goal ≥ 50%), p99 ${fmt(cached.p99)} ms (goal ≤ 10 ms)`);
+if (mixOn && mixOff) ratios.push(`(a+)/(a) 90/10 mix throughput: ${(mixOn.throughput / mixOff.throughput).toFixed(1)}× (goal ≥ 3×)`);
 const table = loadTable(['target', 'route'], rows.map((r) => [r.target, r.route, r.result] as const));
 const report = `Concurrency ${CONCURRENCY}, ${durationMs} ms measured per row after warm-up, SQLite, one 2-core machine, load generator on the same machine.\n\n${table}\n\n${ratios.map((r) => `- ${r}`).join('\n')}\n`;
 console.log(report);

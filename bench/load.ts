@@ -106,6 +106,20 @@ export async function counterRoutes(baseUrl: string, concurrency: number, durati
   ];
 }
 
+/** Every tenth request of each worker is a POST increment, the rest GET view: a read-mostly mix (90/10). */
+export async function counterMix(baseUrl: string, concurrency: number, durationMs: number): Promise<RouteResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const view: LoadSpec = { url: `${baseUrl}/api/counter/view`, method: 'GET', concurrency, durationMs, warmupMs: 0 };
+  const write: LoadSpec = { ...view, url: `${baseUrl}/api/counter/increment`, method: 'POST', body: '{"amount":1}', headers: { 'content-type': 'application/json' } };
+  let n = 0;
+  try {
+    const result = await runClosedLoop(async () => (await once(agent, n++ % 10 === 9 ? write : view)) < 400, { concurrency, durationMs, warmupMs: Math.min(2000, durationMs / 2) });
+    return { route: 'mix 90% GET view / 10% POST increment', result };
+  } finally {
+    agent.destroy();
+  }
+}
+
 /** A number for a table: two decimals below 10, none above. */
 export const fmt = (n: number): string => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 0) : 'n/a');
 

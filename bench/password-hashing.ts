@@ -6,7 +6,10 @@
  * iterations) to the production parameters. Then the end-to-end cost: password logins over
  * HTTP against the real host and component (sequential, median and p90). Prints tables.
  *
- *   npm run bench:password [-- --skip-guest]
+ * Last, the Node host's native Argon2id beside the composed password component under
+ * `wasmtime serve` (bench/password-wasmtime.ts).
+ *
+ *   npm run bench:password [-- --skip-guest] [-- --only-runtimes]
  */
 import { argon2, pbkdf2 as nodePbkdf2, scrypt as nodeScrypt, type ScryptOptions } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -22,8 +25,10 @@ import { DEFAULT_SCRYPT_PARAMS } from '../host/password/scrypt.ts';
 import { DEFAULT_ARGON2_PARAMS } from '../host/password/argon2id.ts';
 import { hashPassword, verifyPassword } from '../host/password/index.ts';
 import { startHost } from '../test/support/host-process.ts';
+import { requireTool } from '../test/support/tools.ts';
+import { passwordRuntimeTable } from './password-wasmtime.ts';
 
-const { values: flags } = parseArgs({ options: { 'skip-guest': { type: 'boolean', default: false }, logins: { type: 'string', default: '15' } } });
+const { values: flags } = parseArgs({ options: { 'skip-guest': { type: 'boolean', default: false }, 'only-runtimes': { type: 'boolean', default: false }, logins: { type: 'string', default: '15' } } });
 
 const root = join(import.meta.dirname, '..');
 const out = join(root, 'build', 'bench-kdf');
@@ -55,6 +60,11 @@ async function buildGuest(): Promise<(algorithm: string, cost: number) => number
 const { ln, r, p } = DEFAULT_SCRYPT_PARAMS;
 const scale = (2 ** ln * r * p) / (2 ** 10 * 8 * 1); // guest measured at N=2^10, r=8, p=1
 const rows: Array<[string, string, number, string]> = [];
+
+if (flags['only-runtimes']) {
+  await runtimes();
+  process.exit(0);
+}
 
 if (!flags['skip-guest']) {
   console.log('building the KDF guest component (componentize-js)…');
@@ -117,3 +127,10 @@ async function loginLatencies(count: number): Promise<Array<[string, number, num
 const count = Number(flags.logins);
 console.log(`\n| over HTTP (real host + component, ${count} sequential) | p50 ms | p90 ms |\n|---|---:|---:|`);
 for (const [what, p50, p90] of await loginLatencies(count)) console.log(`| ${what} | ${Math.round(p50)} | ${Math.round(p90)} |`);
+
+async function runtimes(): Promise<void> {
+  const wasmtime = requireTool('wasmtime');
+  if (!wasmtime) return;
+  console.log(`\n${await passwordRuntimeTable(wasmtime.path)}`);
+}
+await runtimes();

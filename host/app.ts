@@ -13,6 +13,9 @@ import { localPubSub } from './pubsub/local.ts';
 import type { PubSubBackend } from './pubsub/types.ts';
 import { redisPubSub } from './pubsub/redis.ts';
 import { relayHook } from './relay/hook.ts';
+import { ResponseCache } from './response-cache/cache.ts';
+import { cacheGeneration } from './response-cache/generation.ts';
+import { chainHooks, stripPrivateFields } from './response-cache/serve.ts';
 import { guestPoller } from './relay/poll.ts';
 import { StreamRelay } from './relay/relay.ts';
 import { startServer } from './server.ts';
@@ -27,6 +30,8 @@ export interface RunningHost {
   readonly pool: InstancePool;
   /** The host-held SSE streams (host/relay/). */
   readonly relay: StreamRelay;
+  /** The response cache (host/response-cache/), undefined with --response-cache off. */
+  readonly cache: ResponseCache | undefined;
   stop(): Promise<void>;
 }
 
@@ -48,16 +53,35 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     (config.realtime === 'redis'
       ? redisPubSub({ url: config.redisUrl, onError: (error: unknown) => logger.log('warn', 'the Redis subscriber failed', { code: 'realtime_subscribe_failed', error: String(error) }) })
       : localPubSub());
-  const imports = hostImports({ environment: guestEnvironment(config, env), storage, pubsub, logger });
+  const environment = guestEnvironment(config, env);
+  const imports = hostImports({ environment, storage, pubsub, logger });
   const component = await loadComponent(componentDir);
-  const pool = new InstancePool(() => component.instantiate(imports), { min: config.instancesMin, max: config.instancesMax }, logger);
+  const pool = new InstancePool(() => component.instantiate(imports), {
+      min: config.instancesMin,
+      max: config.instancesMax,
+      maxRequests: config.instanceMaxRequests,
+      maxMemoryBytes: config.instanceMaxMemoryMiB * 1_048_576,
+    }, logger);
   await pool.warm();
   const relay = new StreamRelay({ poll: guestPoller(pool), pubsub, logger });
-  const hook = (req: Parameters<typeof relayHook>[2]) => relayHook(relay, logger, req);
-  const server = await startServer(pool, logger, { port: config.port, host: config.host, hook, reusePort: overrides.reusePort });
+  // With the cache on, it strips the guest's private cache fields itself (server.ts); off, this does.
+  const hook = (req: Parameters<typeof relayHook>[2]) =>
+    config.responseCache === 'on' ? relayHook(relay, logger, req) : chainHooks(stripPrivateFields, relayHook(relay, logger, req));
+  const cache =
+    config.responseCache === 'on'
+      ? new ResponseCache({
+          maxEntries: config.responseCacheEntries,
+          maxBytes: config.responseCacheBytes,
+          streamHeads: storage.streamHeads,
+          logger,
+          generation: cacheGeneration(componentDir, environment),
+        })
+      : undefined;
+  const server = await startServer(pool, logger, { port: config.port, host: config.host, hook, cache, reusePort: overrides.reusePort });
   try {
     await probeGuestConfiguration(config.host, server.port, logger);
   } catch (error) {
+    cache?.close();
     relay.close();
     await server.close(0);
     await pubsub.close();
@@ -69,11 +93,13 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     port: server.port,
     pool,
     relay,
+    cache,
     stop() {
       stopping ??= (async () => {
         // Relayed streams end at once; the guest's own requests get the grace period.
         relay.close();
         await server.close(config.shutdownGraceMs);
+        cache?.close();
         await pubsub.close();
         await storage.close();
       })();

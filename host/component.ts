@@ -5,12 +5,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { GuestInstance } from './pool.ts';
+import type { GuestInstance, InstanceStats } from './pool.ts';
 
 type Instantiate = (
   getCoreModule: (path: string) => Promise<WebAssembly.Module>,
   imports: Record<string, unknown>,
-) => Promise<{ incomingHandler: { handle(req: unknown, out: unknown): Promise<void> } }>;
+) => Promise<{ incomingHandler: { handle(req: unknown, out: unknown): Promise<void> }; $stats(): InstanceStats }>;
 
 export interface LoadedComponent {
   instantiate(imports: Record<string, unknown>): Promise<GuestInstance>;
@@ -32,7 +32,8 @@ export async function loadComponent(dir: string): Promise<LoadedComponent> {
     async instantiate(imports) {
       const instance = await module.instantiate(getCoreModule, imports);
       const handler = instance.incomingHandler;
-      return { handle: (req, out) => handler.handle(req, out) };
+      // $stats: added to jco's output by scripts/jco-patches.ts (patchInstanceStats).
+      return { handle: (req, out) => handler.handle(req, out), stats: () => instance.$stats() };
     },
   };
 }

@@ -30,8 +30,13 @@ export const OPTIONS = {
   'redis-prefix': { env: 'REDIS_PREFIX', default: 'wasi-app:', help: 'prefix of every Redis key this project writes' },
   'instances-min': { env: 'INSTANCES_MIN', default: '2', kind: 'count', help: 'guest instances created at start' },
   'instances-max': { env: 'INSTANCES_MAX', default: '1024', kind: 'count', help: 'most guest instances alive at once' },
+  'instance-max-requests': { env: 'INSTANCE_MAX_REQUESTS', default: '10000', kind: 'count', help: 'exchanges after which a guest instance is retired and replaced (0: never; a safety net, docs/memory.md)' },
+  'instance-max-memory': { env: 'INSTANCE_MAX_MEMORY', default: '128', kind: 'count', help: 'MiB of linear memory past which a guest instance is retired after its exchange (0: never; a safety net, docs/memory.md)' },
   'stream-relay': { env: 'STREAM_RELAY', default: 'on', allowed: ['on', 'off'], help: 'the host holds SSE streams and asks the guest for frames (off: each stream holds a guest instance)' },
   workers: { env: 'WORKERS', default: '1', kind: 'workers', help: 'worker threads serving the port, each with its own guest instances (auto: one per CPU core)' },
+  'response-cache': { env: 'RESPONSE_CACHE', default: 'on', allowed: ['on', 'off'], help: 'answer repeated cacheable GETs from memory after checking the store (docs/response-cache.md)' },
+  'response-cache-entries': { env: 'RESPONSE_CACHE_ENTRIES', default: '1000', kind: 'count', help: 'most responses the cache holds per thread' },
+  'response-cache-bytes': { env: 'RESPONSE_CACHE_BYTES', default: '16777216', kind: 'count', help: 'most body bytes the cache holds per thread' },
   'shutdown-grace-ms': { env: 'SHUTDOWN_GRACE_MS', default: '10000', kind: 'count', help: 'how long shutdown waits for in-flight requests' },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -52,10 +57,17 @@ export interface HostConfig {
   redisPrefix: string;
   instancesMin: number;
   instancesMax: number;
+  /** 0: never */
+  instanceMaxRequests: number;
+  /** MiB; 0: never */
+  instanceMaxMemoryMiB: number;
   streamRelay: Allowed<'stream-relay'>;
   /** 1: this thread serves; more: host/workers/ starts that many threads on one port. */
   workers: number;
   shutdownGraceMs: number;
+  responseCache: Allowed<'response-cache'>;
+  responseCacheEntries: number;
+  responseCacheBytes: number;
 }
 
 /** Upper bound on --workers: each thread holds its own compiled component and instances. */
@@ -122,9 +134,14 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     redisPrefix: get('redis-prefix') as string,
     instancesMin: get('instances-min') as number,
     instancesMax: get('instances-max') as number,
+    instanceMaxRequests: get('instance-max-requests') as number,
+    instanceMaxMemoryMiB: get('instance-max-memory') as number,
     streamRelay: get('stream-relay') as HostConfig['streamRelay'],
     workers: get('workers') as number,
     shutdownGraceMs: get('shutdown-grace-ms') as number,
+    responseCache: get('response-cache') as HostConfig['responseCache'],
+    responseCacheEntries: get('response-cache-entries') as number,
+    responseCacheBytes: get('response-cache-bytes') as number,
   };
   if (config.instancesMax < 1 || config.instancesMin > config.instancesMax) {
     throw new ConfigError('invalid value for --instances-max (INSTANCES_MAX): must be at least 1 and at least --instances-min');

@@ -8,6 +8,7 @@ import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { FieldEntry } from './wasi/http-fields.ts';
 import { HOP_BY_HOP } from './wasi/http-fields.ts';
 import { BodySource, IncomingRequest } from './wasi/http-incoming.ts';
+import { CLIENT_ADDRESS_HEADER, peerAddress } from './client-address.ts';
 import { HOST_ONLY_REQUEST_HEADERS } from './relay/headers.ts';
 import { ResponseOutparam, type BodyTarget, type ResponseTarget } from './wasi/http-response.ts';
 
@@ -25,9 +26,12 @@ function requestHeaders(req: NodeRequest): FieldEntry[] {
   const entries: FieldEntry[] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
-    if (name.startsWith(':') || HOP_BY_HOP.has(name) || HOST_ONLY_REQUEST_HEADERS.has(name)) continue;
+    if (name.startsWith(':') || HOP_BY_HOP.has(name) || HOST_ONLY_REQUEST_HEADERS.has(name) || name === CLIENT_ADDRESS_HEADER) continue;
     entries.push([name, encoder.encode(raw[i + 1]!)]);
   }
+  // Added by the host only, so the guest can trust it (a client's own copy was dropped above).
+  const peer = peerAddress(req);
+  if (peer) entries.push([CLIENT_ADDRESS_HEADER, encoder.encode(peer)]);
   return entries;
 }
 
@@ -77,10 +81,18 @@ function nodeHeaders(entries: FieldEntry[]): Record<string, string | string[]> {
   return out;
 }
 
-/** Lets the host keep a response open after the guest's body ends (host/relay/hook.ts). */
+/** Sees a response body as it is sent (host/response-cache/ records cacheable ones). */
+export interface BodyObserver {
+  write(bytes: Uint8Array): void;
+  /** the body was sent completely, without trailers */
+  end(): void;
+  abort(): void;
+}
+
+/** Lets the host keep a response open after the guest's body ends (host/relay/hook.ts) or observe its body (host/response-cache/). */
 export interface ResponseHook {
   /** Sees the guest's head: returns the headers to send and, to keep the response open, what to call instead of ending it. */
-  head(status: number, headers: FieldEntry[], res: NodeResponse): { headers: FieldEntry[]; adopt?: () => void };
+  head(status: number, headers: FieldEntry[], res: NodeResponse): { headers: FieldEntry[]; adopt?: () => void; capture?: BodyObserver };
 }
 
 /** The state of one exchange, observable by the server after the guest returns. */
@@ -106,14 +118,14 @@ export class Exchange implements ResponseTarget {
   start(status: number, guestHeaders: FieldEntry[]): BodyTarget {
     const res = this.#res;
     this.#started = true;
-    const { headers, adopt } = this.#hook?.head(status, guestHeaders, res) ?? { headers: guestHeaders };
+    const { headers, adopt, capture } = this.#hook?.head(status, guestHeaders, res) ?? { headers: guestHeaders };
     res.statusCode = status;
     for (const [name, value] of Object.entries(nodeHeaders(headers))) res.setHeader(name, value);
     // Send the head now: a streaming response must reach the client before its first chunk.
     if (!res.headersSent) (res as ServerResponse).writeHead(status);
     if ('flushHeaders' in res) res.flushHeaders();
     let congested = false;
-    let drainWaiters: Array<() => void> = [];
+    const drainWaiters: Array<() => void> = [];
     const wake = () => {
       congested = false;
       for (const w of drainWaiters.splice(0)) w();
@@ -135,6 +147,7 @@ export class Exchange implements ResponseTarget {
       },
       write(bytes) {
         if (gone || res.destroyed || res.writableEnded) return false;
+        capture?.write(bytes);
         const ok = (res as ServerResponse).write(bytes);
         if (!ok) congested = true;
         return ok;
@@ -145,13 +158,19 @@ export class Exchange implements ResponseTarget {
       },
       finish(trailers) {
         exchange.#finished = true;
-        if (gone || res.destroyed || res.writableEnded) return;
+        if (gone || res.destroyed || res.writableEnded) return capture?.abort();
         if (adopt) return adopt();
-        if (trailers && trailers.length > 0) res.addTrailers(nodeHeaders(trailers) as Record<string, string>);
+        if (trailers && trailers.length > 0) {
+          res.addTrailers(nodeHeaders(trailers) as Record<string, string>);
+          capture?.abort();
+        } else {
+          capture?.end();
+        }
         res.end();
       },
       abort() {
         exchange.#finished = true;
+        capture?.abort();
         res.destroy();
       },
     };

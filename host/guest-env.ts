@@ -7,6 +7,11 @@ import type { HostConfig } from './config.ts';
 /** Variables passed through as they are: the auth service's settings and the log level. */
 const PASS_THROUGH = [/^AUTH_/, /^LOG_LEVEL$/];
 
+/** 127.0.0.0/8, ::1 and localhost; a wildcard (0.0.0.0, ::) or any other interface is not. */
+export function isLoopbackAddress(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
 export function guestEnvironment(config: HostConfig, env: NodeJS.ProcessEnv): Array<[string, string]> {
   const out: Array<[string, string]> = [
     ['APP_RUNTIME', 'node-host'],
@@ -17,6 +22,9 @@ export function guestEnvironment(config: HostConfig, env: NodeJS.ProcessEnv): Ar
     ['TRANSPORT', config.transport],
     ['REALTIME', config.realtime],
     ['REDIS_CHANNEL', config.redisChannel],
+    // Whether only this machine can reach the port: development-only features of the guest
+    // (e.g. a callback bypass) require it. Absent under hosts that cannot tell.
+    ['APP_LISTEN_LOOPBACK_ONLY', String(isLoopbackAddress(config.host))],
   ];
   for (const [key, value] of Object.entries(env)) {
     if (value !== undefined && PASS_THROUGH.some((re) => re.test(key))) out.push([key, value]);

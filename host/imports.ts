@@ -1,6 +1,7 @@
 /** Assembles every import the hosted component needs: WASI (one module per package) and app:platform. */
 import type { HostLogger } from './log.ts';
 import { storageImports } from './platform/storage-imports.ts';
+import { leaseImports } from './platform/lease-imports.ts';
 import { passwordHashingImports } from './platform/password-hashing-imports.ts';
 import { pubsubImports } from './platform/pubsub-imports.ts';
 import type { PubSubBackend } from './pubsub/types.ts';
@@ -26,6 +27,7 @@ export function hostImports(options: {
     ...filesystemImports,
     ...httpImports,
     ...storageImports(options.storage, options.logger),
+    ...leaseImports(options.storage.leases, options.logger),
     ...pubsubImports(options.pubsub, options.logger),
     ...passwordHashingImports(options.logger),
   };

@@ -4,12 +4,30 @@
  * their guest part at once, host/relay/) and returns it after;
  * instances are reused because a fresh one is slow until its inline caches warm up.
  * An instance that trapped is discarded: its state can no longer be trusted.
+ *
+ * As a safety net (not a fix: docs/memory.md), an instance is retired after `maxRequests`
+ * exchanges or once its linear memory passes `maxMemoryBytes`, the practice of wasmtime's
+ * `--max-instance-reuse-count` and of process managers' max-requests. A linear memory never
+ * shrinks, so retiring the instance is the only way to give that memory back.
  */
 import { runInExchange } from './exchange-scope.ts';
 import { describeError, type HostLogger } from './log.ts';
 
 export interface GuestInstance {
   handle(request: unknown, responseOut: unknown): Promise<void>;
+  /** What the instance holds now: live host resource handles, captured host objects, linear memory. */
+  stats(): InstanceStats;
+}
+
+export interface InstanceStats {
+  /** Handles alive in the instance's resource tables (own and borrowed, every resource type). */
+  handles: number;
+  /** Host objects the glue still maps to a handle (what a handle that is never dropped keeps alive). */
+  captured: number;
+  /** Entries of jco's write-only `_createdReps` sets (zero once the patch removes them). */
+  createdReps: number;
+  /** The core module's linear memory (SpiderMonkey's heap lives in it; it never shrinks). */
+  memoryBytes: number;
 }
 
 export interface PoolOptions {
@@ -17,13 +35,22 @@ export interface PoolOptions {
   min: number;
   /** upper bound on instances alive at once (with --stream-relay off, each open stream holds one) */
   max: number;
+  /** exchanges after which an instance is retired (0: never) */
+  maxRequests?: number;
+  /** linear memory in bytes past which an instance is retired after its exchange (0: never) */
+  maxMemoryBytes?: number;
 }
+
+type Retirement = { reason: 'max_requests' | 'max_memory'; requests: number; memoryBytes: number };
 
 export class InstancePool {
   readonly #create: () => Promise<GuestInstance>;
   readonly #options: PoolOptions;
   readonly #logger: HostLogger;
   readonly #idle: GuestInstance[] = [];
+  /** Every instance alive (idle or busy), with the exchanges it has served. */
+  readonly #served = new Map<GuestInstance, number>();
+  #retired = 0;
   readonly #waiting: Array<(instance: GuestInstance) => void> = [];
   #alive = 0;
   #busy = 0;
@@ -36,16 +63,16 @@ export class InstancePool {
     this.#logger = logger;
   }
 
-  /** `runs`: exchanges served since start (each request, and each relayed stream poll). */
-  get stats(): { alive: number; busy: number; idle: number; waiting: number; runs: number } {
-    return { alive: this.#alive, busy: this.#busy, idle: this.#idle.length, waiting: this.#waiting.length, runs: this.#runs };
+  /** `runs`: exchanges served since start (each request, and each relayed stream poll); `retired`: instances retired by the safety net. */
+  get stats(): { alive: number; busy: number; idle: number; waiting: number; runs: number; retired: number } {
+    return { alive: this.#alive, busy: this.#busy, idle: this.#idle.length, waiting: this.#waiting.length, runs: this.#runs, retired: this.#retired };
   }
 
   async warm(): Promise<void> {
     while (this.#alive < this.#options.min) {
       this.#alive++;
       try {
-        this.#idle.push(await this.#create());
+        this.#idle.push(await this.#spawn());
       } catch (error) {
         this.#alive--;
         throw error;
@@ -58,6 +85,7 @@ export class InstancePool {
     const instance = await this.#acquire();
     this.#busy++;
     this.#runs++;
+    this.#served.set(instance, (this.#served.get(instance) ?? 0) + 1);
     let healthy = true;
     try {
       // Imports the guest calls during this exchange can reach its scope (exchange-scope.ts).
@@ -77,13 +105,54 @@ export class InstancePool {
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
+  /** Each live instance's handles and memory (tests, the soak benchmark's sampling). */
+  instanceStats(): InstanceStats[] {
+    return [...this.#served.keys()].map((instance) => instance.stats());
+  }
+
+  async #spawn(): Promise<GuestInstance> {
+    const instance = await this.#create();
+    this.#served.set(instance, 0);
+    return instance;
+  }
+
+  /** Why `instance` should be retired now, if it should. */
+  #retirement(instance: GuestInstance): Retirement | undefined {
+    const { maxRequests = 0, maxMemoryBytes = 0 } = this.#options;
+    const requests = this.#served.get(instance) ?? 0;
+    if (maxRequests > 0 && requests >= maxRequests) return { reason: 'max_requests', requests, memoryBytes: instance.stats().memoryBytes };
+    if (maxMemoryBytes > 0) {
+      const memoryBytes = instance.stats().memoryBytes;
+      if (memoryBytes > maxMemoryBytes) return { reason: 'max_memory', requests, memoryBytes };
+    }
+    return undefined;
+  }
+
+  /** Creates an instance for a waiting request, or to keep `min` instances ready. */
+  #replace(): void {
+    const waiter = this.#waiting.shift();
+    if (!waiter && this.#alive >= this.#options.min) return;
+    this.#alive++;
+    this.#spawn().then(
+      (fresh) => {
+        const next = waiter ?? this.#waiting.shift();
+        if (next) next(fresh);
+        else this.#idle.push(fresh);
+      },
+      (error: unknown) => {
+        this.#alive--;
+        this.#logger.log('error', 'could not create a guest instance', { code: 'guest_instantiate_failed', error: describeError(error) });
+      },
+    );
+  }
+
   async #acquire(): Promise<GuestInstance> {
     const ready = this.#idle.pop();
     if (ready) return ready;
     if (this.#alive < this.#options.max) {
       this.#alive++;
       try {
-        return await this.#create();
+        return await this.#spawn();
       } catch (error) {
         this.#alive--;
         throw error;
@@ -93,17 +162,22 @@ export class InstancePool {
   }
 
   #release(instance: GuestInstance, healthy: boolean): void {
-    if (!healthy) {
+    const retirement = healthy ? this.#retirement(instance) : undefined;
+    if (!healthy || retirement) {
+      this.#served.delete(instance);
       this.#alive--;
-      this.#logger.log('warn', 'discarded a guest instance after a trap', { code: 'guest_instance_discarded' });
-      const waiter = this.#waiting.shift();
-      if (waiter) {
-        this.#alive++;
-        this.#create().then(waiter, (error: unknown) => {
-          this.#alive--;
-          this.#logger.log('error', 'could not create a guest instance', { code: 'guest_instantiate_failed', error: describeError(error) });
+      if (retirement) {
+        this.#retired++;
+        this.#logger.log('info', 'retired a guest instance', {
+          code: 'guest_instance_retired',
+          reason: retirement.reason,
+          requests: retirement.requests,
+          memoryMiB: Math.round(retirement.memoryBytes / 1_048_576),
         });
+      } else {
+        this.#logger.log('warn', 'discarded a guest instance after a trap', { code: 'guest_instance_discarded' });
       }
+      this.#replace();
     } else {
       const waiter = this.#waiting.shift();
       if (waiter) waiter(instance);

@@ -12,6 +12,8 @@ import net, { type AddressInfo } from 'node:net';
 import { Exchange, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
 import { describeError, type HostLogger } from './log.ts';
 import type { InstancePool } from './pool.ts';
+import type { ResponseCache } from './response-cache/cache.ts';
+import { cacheHook, cacheRequest, chainHooks, serveFromCache, stripPrivateFields, waitForFill } from './response-cache/serve.ts';
 
 export interface RunningServer {
   readonly port: number;
@@ -42,6 +44,30 @@ export function handleExchange(pool: InstancePool, logger: HostLogger, req: Node
         res.destroy();
       }
     });
+}
+
+/** A request the response cache may answer (host/response-cache/); on a miss, the guest's exchange as usual. */
+function cachedExchange(cache: ResponseCache, pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    // Never cached: only the guest's private cache fields are removed.
+    return handleExchange(pool, logger, req, res, (r) => (hook ? chainHooks(stripPrivateFields, hook(r)) : stripPrivateFields));
+  }
+  const request = cacheRequest(req);
+  const runGuest = (): Promise<void> => {
+    // Later misses on this target wait for this run instead of starting their own (cache.ts).
+    const settled = cache.beginFill(request);
+    const withCache: HookFactory = (r) => (hook ? chainHooks(cacheHook(cache, r, settled), hook(r)) : cacheHook(cache, r, settled));
+    return handleExchange(pool, logger, req, res, withCache).finally(settled);
+  };
+  const afterMiss = (): Promise<void> => {
+    const fill = cache.pendingFill(request);
+    if (fill === undefined) return runGuest();
+    return waitForFill(fill).then(async () => ((await serveFromCache(cache, req, res)) ? undefined : runGuest()));
+  };
+  const served = serveFromCache(cache, req, res);
+  if (served === true) return Promise.resolve();
+  if (served === false) return afterMiss();
+  return served.then((hit) => (hit ? undefined : afterMiss()));
 }
 
 const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
@@ -79,6 +105,8 @@ export interface ServerOptions {
   port: number;
   host: string;
   hook?: HookFactory;
+  /** Answers repeated cacheable GETs without the guest (host/response-cache/); none when off. */
+  cache?: ResponseCache;
   /** SO_REUSEPORT: several worker threads listen on one port and the kernel spreads connections (host/workers/). */
   reusePort?: boolean;
 }
@@ -106,7 +134,7 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
         return;
       }
     }
-    const done = handleExchange(pool, logger, req, res, options.hook);
+    const done = options.cache ? cachedExchange(options.cache, pool, logger, req, res, options.hook) : handleExchange(pool, logger, req, res, options.hook);
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
   };

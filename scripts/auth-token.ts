@@ -1,15 +1,21 @@
 /**
- * `npm run auth:token -- --sub <operator> --aal aal2 --role system_admin --ttl 10m`
+ * `npm run auth:token -- --sub <operator> [--amr pwd --amr otp] [--acr phr] [--role system_admin] [--ttl 10m]`
+ * `npm run -s auth:token -- --print-jwks`
  *
- * Mints a short-lived HS256 JWT for the auth service's operator endpoints (storage status) with
- * `AUTH_SYSTEM_TOKEN_SECRET` (read from the environment or `.env`; at least 32 bytes). Claims:
- * `iss` = AUTH_SYSTEM_TOKEN_ISSUER, `aud` = AUTH_SYSTEM_TOKEN_AUDIENCE (same defaults as the
- * service), `sub`, `aal`, `roles`, `iat`, `exp`, `jti`. Prints only the token, on stdout.
+ * Local-development signer of operator tokens (the storage-status endpoint). In production an
+ * identity provider mints them (docs/security.md, "Operator tokens"); this command stands in for
+ * it. It keeps a dev ES256 key pair in `--key-file` (default `$DATA_DIR/operator-token-dev-key.json`,
+ * `DATA_DIR` defaulting to `./data`), created on first use with mode 0600, and refuses a key file
+ * others can read. `--print-jwks` prints the public JWK Set to put in `AUTH_SYSTEM_TOKEN_JWKS`;
+ * the service never gets the private key. Claims: `iss` = AUTH_SYSTEM_TOKEN_ISSUER, `aud` =
+ * AUTH_SYSTEM_TOKEN_AUDIENCE (same defaults as the service; read from the environment or `.env`),
+ * `sub`, `amr` (RFC 8176), `acr` when given, `roles`, `iat`, `exp`, `jti`. Prints only the token.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
+import { dirname, join } from 'node:path';
 import { parseArgs, parseEnv } from 'node:util';
-import { SignJWT } from 'jose';
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 
 const DEFAULT_ISSUER = 'wasi-counter-auth';
 const DEFAULT_AUDIENCE = 'wasi-counter-auth:storage-status';
@@ -29,31 +35,59 @@ function parseTtl(text: string): number {
   return seconds;
 }
 
+/** The dev key pair (private JWK), created with mode 0600 on first use. */
+async function devKey(file: string): Promise<JWK> {
+  if (existsSync(file)) {
+    // Like ssh: a private key readable by group or others is not used.
+    if ((statSync(file).mode & 0o077) !== 0) fail(`${file} is readable by other users: chmod 600 it (or delete it to make a new key)`);
+    return JSON.parse(readFileSync(file, 'utf8')) as JWK;
+  }
+  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+  const jwk = await exportJWK(privateKey);
+  const kid = `dev-${(await calculateJwkThumbprint(jwk)).slice(0, 16)}`;
+  const full: JWK = { ...jwk, kid, alg: 'ES256', use: 'sig' };
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  writeFileSync(file, `${JSON.stringify(full)}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  process.stderr.write(`created a development operator-token key in ${file}; configure the service with AUTH_SYSTEM_TOKEN_JWKS (npm run -s auth:token -- --print-jwks)\n`);
+  return full;
+}
+
 const { values } = parseArgs({
   options: {
     sub: { type: 'string' },
-    aal: { type: 'string', default: 'aal2' },
+    amr: { type: 'string', multiple: true },
+    acr: { type: 'string' },
     role: { type: 'string', multiple: true, default: ['system_admin'] },
     ttl: { type: 'string', default: '10m' },
+    'key-file': { type: 'string' },
+    'print-jwks': { type: 'boolean', default: false },
   },
 });
 
 if (existsSync('.env')) {
   for (const [key, value] of Object.entries(parseEnv(readFileSync('.env', 'utf8')))) process.env[key] ??= value;
 }
-const secret = process.env['AUTH_SYSTEM_TOKEN_SECRET'];
-if (!secret || Buffer.byteLength(secret) < 32) fail('AUTH_SYSTEM_TOKEN_SECRET must be set to at least 32 bytes');
-if (!values.sub) fail('--sub <operator id> is required');
-if (values.aal !== 'aal1' && values.aal !== 'aal2') fail('--aal must be aal1 or aal2');
-const ttl = parseTtl(values.ttl);
+const keyFile = values['key-file'] ?? join(process.env['DATA_DIR'] || 'data', 'operator-token-dev-key.json');
+const privateJwk = await devKey(keyFile);
+const { d: _private, ...publicJwk } = privateJwk;
 
-const token = await new SignJWT({ aal: values.aal, roles: values.role })
-  .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-  .setIssuer(process.env['AUTH_SYSTEM_TOKEN_ISSUER'] ?? DEFAULT_ISSUER)
-  .setAudience(process.env['AUTH_SYSTEM_TOKEN_AUDIENCE'] ?? DEFAULT_AUDIENCE)
+if (values['print-jwks']) {
+  process.stdout.write(`${JSON.stringify({ keys: [publicJwk] })}\n`);
+  process.exit(0);
+}
+if (!values.sub) fail('--sub <operator id> is required');
+const ttl = parseTtl(values.ttl);
+// The dev signer asserts a password + one-time-code sign-in unless told otherwise.
+const amr = values.amr ?? ['pwd', 'otp'];
+
+const token = await new SignJWT({ amr, ...(values.acr ? { acr: values.acr } : {}), roles: values.role })
+  .setProtectedHeader({ alg: 'ES256', typ: 'JWT', kid: privateJwk.kid })
+  .setIssuer(process.env['AUTH_SYSTEM_TOKEN_ISSUER'] || DEFAULT_ISSUER)
+  .setAudience(process.env['AUTH_SYSTEM_TOKEN_AUDIENCE'] || DEFAULT_AUDIENCE)
   .setSubject(values.sub)
   .setJti(randomUUID())
   .setIssuedAt()
   .setExpirationTime(`${ttl}s`)
-  .sign(new TextEncoder().encode(secret));
+  .sign(await importJWK(privateJwk, 'ES256'));
 process.stdout.write(`${token}\n`);

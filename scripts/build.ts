@@ -1,7 +1,8 @@
 /**
  * `npm run build`: bundle src/ with esbuild, componentize with componentize-js, transpile with
- * jco for the Node host (JSPI). Each step hashes its inputs and is skipped when they did not
- * change. Prints what it did and how long it took.
+ * jco for the Node host (JSPI); for `standalone`, compose the JS component with the compiled
+ * password component (`wac plug`) into the one component `wasmtime serve` runs. Each step hashes
+ * its inputs and is skipped when they did not change. Prints what it did and how long it took.
  *
  *   node scripts/build.ts [--force] [--variant hosted|standalone|all]
  */
@@ -13,7 +14,10 @@ import { componentize } from '@bytecodealliance/componentize-js';
 import { execFileSync } from 'node:child_process';
 import { buildStaticAssets, GENERATED_MODULE } from './static-assets.ts';
 import { bundleGuest } from './guest-bundle.ts';
-import { patchDebugLog, patchSubtaskDrop, patchSyncImports } from './jco-patches.ts';
+import { installComponentizePatches } from './componentize-patches.ts';
+import { patchCreatedReps, patchDebugLog, patchInstanceStats, patchSubtaskDrop, patchSyncImports } from './jco-patches.ts';
+import { composeWithPasswordHashing, PASSWORD_COMPONENT } from './wasmtime/compose.ts';
+import { MissingTool } from './wasmtime/tools.ts';
 
 const root = join(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { force: { type: 'boolean', default: false }, variant: { type: 'string', default: 'hosted' } } });
@@ -33,6 +37,8 @@ const ASYNC_IMPORTS = [
   ...['append', 'read-stream', 'stream-revision', 'read-all', 'head-sequence', 'count-by-type'].map((f) => `${PLATFORM}/event-store@0.1.0#${f}`),
   ...['checkpoint', 'commit', 'get-document', 'list-documents'].map((f) => `${PLATFORM}/projection-store@0.1.0#${f}`),
   ...['get', 'set', 'take', 'increment', 'delete'].map((f) => `${PLATFORM}/key-value@0.1.0#${f}`),
+  `${PLATFORM}/stream-lease@0.1.0#acquire`,
+  `${PLATFORM}/stream-lease@0.1.0#[method]lease.append`,
   `${PLATFORM}/pubsub@0.1.0#publish`,
   `${PLATFORM}/pubsub@0.1.0#subscribe`,
   `${PLATFORM}/pubsub@0.1.0#[method]subscription.next`,
@@ -76,6 +82,8 @@ async function buildVariant(variant: 'hosted' | 'standalone'): Promise<void> {
   mkdirSync(out, { recursive: true });
   const bundle = join(out, 'bundle.js');
   const wasm = join(out, 'component.wasm');
+  // standalone: the JS component before composition (it imports password-hashing)
+  const app = variant === 'standalone' ? join(out, 'app.wasm') : wasm;
   const transpiled = join(out, 'transpiled');
   const sources = [...filesUnder(join(root, 'src')), ...filesUnder(join(root, 'static')), join(root, 'package-lock.json')];
 
@@ -84,11 +92,19 @@ async function buildVariant(variant: 'hosted' | 'standalone'): Promise<void> {
     return `${(statSync(bundle).size / 1024).toFixed(0)} KiB JS`;
   });
 
-  await step(`${variant}: componentize`, [bundle, ...filesUnder(join(root, 'wit'))], [wasm], variant, async () => {
+  await step(`${variant}: componentize`, [bundle, ...filesUnder(join(root, 'wit')), join(root, 'scripts', 'componentize-patches.ts')], [app], variant, async () => {
+    await installComponentizePatches(root);
     const { component } = await componentize({ sourcePath: bundle, witPath: join(root, 'wit'), worldName: variant });
-    writeFileSync(wasm, component);
+    writeFileSync(app, component);
     return `${mb(component.byteLength)} component (world ${variant})`;
   });
+
+  if (variant === 'standalone') {
+    await step(`${variant}: compose`, [app, PASSWORD_COMPONENT], [wasm], 'wac plug', async () => {
+      composeWithPasswordHashing(app, wasm);
+      return `${mb(statSync(wasm).size)} component (password-hashing plugged in)`;
+    });
+  }
 
   if (variant !== 'hosted') return;
   await step(`${variant}: transpile`, [wasm], [join(transpiled, 'component.js')], `${ASYNC_IMPORTS.join(',')};${readFileSync(join(root, 'scripts', 'jco-patches.ts'), 'utf8')}`, async () => {
@@ -105,7 +121,7 @@ async function buildVariant(variant: 'hosted' | 'standalone'): Promise<void> {
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );
     const glue = join(transpiled, 'component.js');
-    const { code, patched } = patchSyncImports(patchSubtaskDrop(patchDebugLog(readFileSync(glue, 'utf8'))));
+    const { code, patched } = patchSyncImports(patchSubtaskDrop(patchInstanceStats(patchCreatedReps(patchDebugLog(readFileSync(glue, 'utf8'))))));
     writeFileSync(glue, code);
     const files = readdirSync(transpiled);
     return `${files.length} files for the Node host (JSPI), ${patched} sync imports on the direct path`;
@@ -119,5 +135,11 @@ console.log(`build (${variants.join(', ')})`);
 const generatedAssets = join(root, ...GENERATED_MODULE);
 const clientSources = [...filesUnder(join(root, 'static')), ...filesUnder(join(root, 'src')).filter((f) => f !== generatedAssets), join(root, 'package-lock.json')];
 await step('static assets', clientSources, [generatedAssets], '', () => buildStaticAssets(root));
-for (const v of variants) await buildVariant(v);
+try {
+  for (const v of variants) await buildVariant(v);
+} catch (error) {
+  if (!(error instanceof MissingTool)) throw error;
+  console.error(`build stopped: ${error.message}`);
+  process.exit(1);
+}
 console.log(`build done in ${((performance.now() - started) / 1000).toFixed(1)} s`);

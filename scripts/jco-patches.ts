@@ -1,5 +1,6 @@
+// biome-ignore-all lint/complexity/noAdjacentSpacesInRegex: the patterns match jco's output, indentation included.
 /**
- * Three patches to the JavaScript that `jco transpile` (1.35) writes for the Node host. Neither
+ * Patches to the JavaScript that `jco transpile` (1.35) writes for the Node host. Neither
  * changes what a call does; both take per-call overhead off the hot path. Each one checks that
  * jco's output still has the shape it expects and fails the build otherwise, so a jco upgrade
  * can never drop a patch silently (re-measure with `npm run bench` after an upgrade).
@@ -78,4 +79,46 @@ export function patchSubtaskDrop(code: string): string {
   const guard = '              if (!this.#waitable?.hasPendingEvent()) { this.drop(); }';
   if (code.split(original).length !== 2) throw new Error('jco output changed: expected one subtask drop after a sync subtask completes');
   return code.replace(original, original.replace('              this.drop();', guard));
+}
+
+/**
+ * jco keeps, per instance, one handle table and one capture map (rep → host object) per resource
+ * type; nothing outside the glue can see them. The patch adds `$stats()` to what `instantiate`
+ * returns: live handles over every table, host objects still captured, and the core module's
+ * linear memory in bytes. The memory tests (test/memory/) and the pool's retirement by size
+ * (`--instance-max-memory`) read it; it costs nothing until called.
+ */
+export function patchInstanceStats(code: string): string {
+  const ret = "  return { incomingHandler: incomingHandler0212, 'wasi:http/incoming-handler@0.2.12': incomingHandler0212,  };";
+  if (code.split(ret).length !== 2) throw new Error('jco output changed: expected one return of the instance exports');
+  if (!code.includes('  memory0 = exports1.memory;')) throw new Error('jco output changed: expected memory0 = exports1.memory');
+  const captures = [...code.matchAll(/  const (captureTable\d+)= new Map\(\);\n/g)].map((m) => m[1]!);
+  if (captures.length === 0) throw new Error('jco output changed: expected capture tables');
+  const stats = `  // Patched by scripts/jco-patches.ts: live handles, captured host objects and linear memory.
+  const $stats = () => {
+    let handles = 0;
+    for (const table of HANDLE_TABLES) {
+      if (!table) continue;
+      for (let i = 3; i < table.length; i += 2) if (table[i] !== 0 && (table[i - 1] & T_FLAG) === 0) handles++;
+    }
+    let createdReps = 0;
+    for (const table of HANDLE_TABLES) createdReps += table?._createdReps?.size ?? 0;
+    return { handles, captured: ${captures.map((c) => `${c}.size`).join(' + ')}, createdReps, memoryBytes: memory0.buffer.byteLength };
+  };
+`;
+  return code.replace(ret, `${stats}  return { incomingHandler: incomingHandler0212, 'wasi:http/incoming-handler@0.2.12': incomingHandler0212, $stats };`);
+}
+
+/**
+ * jco's `rscTableCreateOwn` adds every rep it hands out to the table's `_createdReps` Set, and
+ * nothing ever reads or deletes from it. Host-created resources get ever-increasing reps
+ * (`++captureCntN`), so the set gains an entry for every resource an instance ever sees (7 per GET)
+ * and never shrinks. The patch drops the write; the set stays empty.
+ */
+export function patchCreatedReps(code: string): string {
+  const write = '    table._createdReps.add(rep);\n';
+  if (code.split(write).length !== 2) throw new Error('jco output changed: expected one _createdReps.add in rscTableCreateOwn');
+  const readers = code.split('_createdReps').length - 1 - code.split('._createdReps = new Set();').length + 1;
+  if (readers !== 1) throw new Error('jco output changed: _createdReps is now read somewhere; re-check patchCreatedReps');
+  return code.replace(write, '');
 }

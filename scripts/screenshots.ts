@@ -1,35 +1,76 @@
 /**
- * `npm run screenshots`: regenerates docs/screenshots/{desktop,mobile}.png (shown in the README)
- * from the real host and component in Chromium, after a few commands so the ledger has rows.
- * Needs a build (`npm run build`) and /usr/bin/chromium (or CHROMIUM=path).
+ * `npm run screenshots`: regenerates docs/screenshots/ (shown in the README and docs/ui.md) from the
+ * real host and component in Chromium: the counter page after a few commands so the ledger has rows
+ * ({desktop,mobile}{,-dark}.png), and the sign-in and account pages with the local test OAuth
+ * provider configured and a second browser signed in, so the sessions list has two rows
+ * (login-*.png, account-*.png). Needs a build and /usr/bin/chromium (or CHROMIUM=path).
  */
 import { join } from 'node:path';
-import { DESKTOP, launchChromium, openPage, PHONE } from '../test/support/browser.ts';
-import { ROOT, startHost } from '../test/support/host-process.ts';
+import type { Browser, BrowserContextOptions } from 'playwright-core';
+import { DESKTOP, launchChromium, PHONE } from '../test/support/browser.ts';
+import { freePort, ROOT, startHost } from '../test/support/host-process.ts';
+import { startOAuthFixture } from '../test/support/oauth-provider/fixture.ts';
 import { requireTool } from '../test/support/tools.ts';
 
 const chromiumTool = requireTool('chromium');
 if (!chromiumTool) throw new Error('chromium is needed for screenshots');
 
-const host = await startHost({ args: ['--shutdown-grace-ms', '200'] });
+const LAYOUTS = [
+  ['desktop', DESKTOP],
+  ['mobile', PHONE],
+] as const;
+const SCHEMES = ['light', 'dark'] as const;
+const LAPTOP_UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0; rv:131.0) Gecko/20100101 Firefox/131.0';
+const PASSWORD = 'a long and memorable passphrase';
+
+const fileFor = (prefix: string, layout: string, scheme: string) => join(ROOT, 'docs', 'screenshots', `${prefix}${layout}${scheme === 'dark' ? '-dark' : ''}.png`);
+
+/** One page in a fresh context (own cookies), optionally signed in, captured full-page. */
+async function shoot(browser: Browser, url: string, file: string, options: BrowserContextOptions, ready: string, cookie?: { name: string; value: string }) {
+  const context = await browser.newContext(options);
+  try {
+    if (cookie) await context.addCookies([{ ...cookie, url }]);
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => void (message.type() === 'error' && problems.push(message.text())));
+    await page.goto(url);
+    await page.waitForSelector(ready);
+    await page.screenshot({ path: file, fullPage: true });
+    console.log(`${file}${problems.length ? `  (problems: ${problems.join('; ')})` : ''}`);
+  } finally {
+    await context.close();
+  }
+}
+
+const port = await freePort();
+const fixture = await startOAuthFixture(`http://127.0.0.1:${port}`);
+const host = await startHost({ port, env: fixture.env, args: ['--shutdown-grace-ms', '200'] });
 const browser = await launchChromium(chromiumTool);
 try {
-  const post = (path: string, body?: unknown) =>
-    fetch(`${host.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const post = (path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${host.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
   for (const [path, amount] of [['/api/increment_count', 40], ['/api/decrement_count', 3], ['/api/increment_count', 1], ['/api/reset_count', undefined], ['/api/increment_count', 25], ['/api/increment_count', 17]] as const) {
     await post(path, amount === undefined ? undefined : { amount });
   }
-  for (const [name, options] of [['desktop', DESKTOP], ['mobile', PHONE]] as const) {
-    for (const scheme of ['light', 'dark'] as const) {
-      const { page, problems, close } = await openPage(browser, host.url, { ...options, colorScheme: scheme });
-      await page.waitForSelector('#status[data-status="live"]');
-      const file = join(ROOT, 'docs', 'screenshots', scheme === 'light' ? `${name}.png` : `${name}-dark.png`);
-      await page.screenshot({ path: file, fullPage: true });
-      console.log(`${file}${problems.length ? `  (problems: ${problems.join('; ')})` : ''}`);
-      await close();
+  // One account (registration never signs in), signed in twice: "another device" first, then the
+  // browser the screenshots show.
+  const email = 'ada@example.com';
+  await post('/api/auth/password/register', { email, password: PASSWORD });
+  await post('/api/auth/password/login', { email, password: PASSWORD }, { 'user-agent': LAPTOP_UA });
+  const signIn = await post('/api/auth/password/login', { email, password: PASSWORD }, { 'user-agent': String(PHONE.userAgent) });
+  const setCookie = signIn.headers.getSetCookie()[0] ?? '';
+  const [name = '', value = ''] = setCookie.split(';')[0]!.split('=');
+
+  for (const [layout, options] of LAYOUTS) {
+    for (const scheme of SCHEMES) {
+      const context = { ...options, colorScheme: scheme } as const;
+      await shoot(browser, host.url, fileFor('', layout, scheme), context, '#status[data-status="live"]');
+      await shoot(browser, `${host.url}/login`, fileFor('login-', layout, scheme), context, 'html[data-ready="true"]');
+      await shoot(browser, `${host.url}/dashboard`, fileFor('account-', layout, scheme), context, 'html[data-ready="true"]', { name, value });
     }
   }
 } finally {
   await browser.close();
   await host.stop();
+  await fixture.provider.stop();
 }

@@ -5,7 +5,7 @@
  * forwards SIGINT/SIGTERM to wasmtime and exits with its code.
  *
  *   node scripts/serve-wasmtime.ts [--port 3000] [--host 127.0.0.1] [--data-dir ./data/wasmtime]
- *                                  [--transport http] [--realtime polling|off] [--instance-reuse 1]
+ *                                  [--transport http] [--realtime polling|off] [--instance-reuse 128]
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { helpText, LaunchError, loadLaunchConfig } from './wasmtime/options.ts';
 import { guestLogLine, lineSplitter } from './wasmtime/output.ts';
 import { prepareStandalone } from './wasmtime/prepare.ts';
 import { wasmtimeServeArgs } from './wasmtime/serve-args.ts';
+import { locateTool, MissingTool } from './wasmtime/tools.ts';
 
 const log = (level: string, msg: string, fields: Record<string, unknown> = {}) =>
   console.log(JSON.stringify({ ts: new Date().toISOString(), level, source: 'launcher', msg, ...fields }));
@@ -32,7 +33,16 @@ try {
   process.exit(2);
 }
 
-const wasmtime = process.env['WASMTIME'] ?? 'wasmtime';
+// The outside tools, checked before anything is built: wasmtime runs the component, wac composes it.
+let wasmtime: string;
+try {
+  wasmtime = locateTool('wasmtime')[0]!;
+  locateTool('wac');
+} catch (error) {
+  if (!(error instanceof MissingTool)) throw error;
+  log('error', error.message, { code: 'tool_missing', tool: error.tool });
+  process.exit(1);
+}
 mkdirSync(config.dataDir, { recursive: true });
 const component = prepareStandalone({ wasmtime, log: (line) => console.error(line) });
 const child = spawn(wasmtime, wasmtimeServeArgs(config, component, process.env), { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,5 +1,5 @@
 /**
- * Build step for the browser UI's static files: bundles the client (static/client/main.ts) and the
+ * Build step for the browser UI's static files: bundles the two clients (static/client/main.ts for the counter, static/client/account/main.ts for the auth pages) and the
  * stylesheet (static/styles.css) with esbuild for browsers, copies the other files of static/
  * (icons), names each `<name>.<hash>.<ext>` after its SHA-256, and writes the table the component
  * embeds (src/ui/generated/static-assets.ts, gitignored) so no host needs a filesystem for them.
@@ -50,7 +50,7 @@ export function toAsset(name: string, bytes: Uint8Array): StaticAsset {
 /** The client script and stylesheet, bundled and minified for browsers. */
 async function bundleForBrowser(staticDir: string): Promise<StaticAsset[]> {
   const result = await build({
-    entryPoints: { app: join(staticDir, 'client', 'main.ts'), styles: join(staticDir, 'styles.css') },
+    entryPoints: { app: join(staticDir, 'client', 'main.ts'), account: join(staticDir, 'client', 'account', 'main.ts'), styles: join(staticDir, 'styles.css') },
     bundle: true,
     format: 'esm',
     platform: 'browser',

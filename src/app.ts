@@ -11,10 +11,11 @@ import type { Platform } from './platform/ports.ts';
 import { CounterMemory } from './counter/application/current-counter.ts';
 import { counterRestRoutes } from './counter/rest.ts';
 import { counterStreamRoutes } from './counter/stream.ts';
-import { errorResponse, notFoundResponse } from './counter/http-errors.ts';
+import { errorResponse, notFoundResponse, readOnlyRoute } from './counter/http-errors.ts';
 import { AppError } from './errors.ts';
 import { authRoutes, buildAuthDeps } from './auth/index.ts';
 import { counterUiRoutes } from './ui/index.ts';
+import { openApiRoutes } from './openapi/routes.ts';
 import { counterGrpcEndpoint } from './counter/grpc/routes.ts';
 import { grpcErrorResponse, isGrpcRequest } from './grpc/server.ts';
 import { GrpcCode, GrpcError } from './grpc/status.ts';
@@ -30,8 +31,11 @@ export interface Application {
 }
 
 export function buildApp(platform: Platform, config: AppConfig): Application {
+  // Validated before any route exists: a misconfiguration fails every request, and the start.
+  const auth = buildAuthDeps(platform, config.env);
   const deps = {
     platform,
+    publicOrigin: auth.config.publicOrigin,
     realtime: {
       enabled: config.realtime !== 'off',
       channel: config.realtimeChannel,
@@ -40,8 +44,6 @@ export function buildApp(platform: Platform, config: AppConfig): Application {
     // The app is built once per guest instance, so this memory is the instance's own.
     memory: new CounterMemory(),
   };
-  // Validated before any route exists: a misconfiguration fails every request, and the start.
-  const auth = buildAuthDeps(platform, config.env);
   const app = new Hono();
 
   // 1. gRPC detection by content type. Served only when the host supports gRPC (HTTP/2, trailers)
@@ -58,7 +60,8 @@ export function buildApp(platform: Platform, config: AppConfig): Application {
   app.route('/', counterRestRoutes(deps));
   app.route('/', counterStreamRoutes(deps, { relay: config.streamRelay }));
   app.route('/', authRoutes(auth));
-  app.get('/api/health', (c) => c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' }));
+  app.all('/api/health', readOnlyRoute((c) => c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' }), platform.logger));
+  app.route('/', openApiRoutes(platform.logger));
   app.route('/', counterUiRoutes(deps));
 
   app.notFound((c) => notFoundResponse(c));

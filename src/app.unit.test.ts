@@ -25,3 +25,17 @@ describe('hot routes', () => {
     expect(await head.text()).toBe('');
   });
 });
+
+describe('read-only paths', () => {
+  // Found by Schemathesis (unsupported_method): TRACE /api/health answered 404 not_found, not 405
+  // (undici refuses to build a TRACE request, so the other methods stand in for it here).
+  it.each(['/api/health', '/api/counter/stream', '/api/openapi.json', '/api/docs', '/login', '/dashboard'])('answer other methods on %s with 405 and Allow', async (path) => {
+    const app = buildApp(createMemoryPlatform(), parseConfig([]));
+    for (const method of ['POST', 'DELETE', 'PUT']) {
+      const refused = await app.fetch(new Request(`http://localhost${path}`, { method }));
+      expect(refused.status, `${method} ${path}`).toBe(405);
+      expect(refused.headers.get('allow')).toBe('GET, HEAD');
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('method_not_allowed');
+    }
+  });
+});

@@ -11,6 +11,7 @@ import type * as ConfigModule from '../../src/config.ts';
 import { call } from '../../src/platform/hosted/errors.ts';
 import { consoleLogger } from '../../src/platform/log.ts';
 import type { Platform } from '../../src/platform/ports.ts';
+import { unfencedLeases } from '../../src/platform/leases/unfenced-leases.ts';
 import { MemoryPasswordHasher } from '../../src/platform/testing/memory-password-hasher.ts';
 import { openSqliteStorage } from '../../host/storage/sqlite/index.ts';
 
@@ -34,12 +35,16 @@ const storage = openSqliteStorage({ path: join(process.env.DATA_DIR ?? './data/b
 const wrap = <T extends object>(target: T): T =>
   new Proxy(target, { get: (t, k) => { const f = Reflect.get(t, k) as unknown; return typeof f === 'function' ? (...a: unknown[]) => call(() => (f as (...x: unknown[]) => unknown).apply(t, a)) : f; } });
 const listeners = new Set<(m: string) => void>();
+const events = wrap(storage.events) as unknown as Platform['events'];
 const platform: Platform = {
-  events: wrap(storage.events) as unknown as Platform['events'],
+  events,
+  leases: unfencedLeases(events),
   projections: wrap(storage.projections) as unknown as Platform['projections'],
   keyValue: wrap(storage.keyValue) as unknown as Platform['keyValue'],
   pubsub: {
-    publish: (_c, m) => listeners.forEach((l) => l(m)),
+    publish: (_c, m) => {
+      for (const l of listeners) l(m);
+    },
     subscribe: () => ({ next: () => undefined, close: () => undefined }),
   },
   // The counter benchmark never hashes passwords; the auth routes need some hasher to exist.

@@ -14,7 +14,9 @@ function scriptedBackend(options: { confirm?: () => Promise<void> } = {}) {
   let available = true;
   const backend: PubSubBackend = {
     name: 'scripted',
-    publish: (_channel, message) => listeners.forEach((l) => l.onMessage(message)),
+    publish: (_channel, message) => {
+      for (const l of listeners) l.onMessage(message);
+    },
     listen(_channel, onMessage, onInterrupted) {
       const listener = { onMessage, onInterrupted };
       listeners.add(listener);
@@ -31,7 +33,7 @@ function scriptedBackend(options: { confirm?: () => Promise<void> } = {}) {
     listeners,
     drop() {
       available = false;
-      listeners.forEach((l) => l.onInterrupted?.());
+      for (const l of listeners) l.onInterrupted?.();
     },
     restore: () => (available = true),
   };

@@ -36,16 +36,19 @@ describe('threadPubSub', () => {
     const otherHost = make(randomUUID());
     const strays: string[] = [];
     otherHost.listen('counter', (m) => strays.push(m));
-    // A second thread publishes on the same name through its own BroadcastChannel.
+    // A second thread publishes on the same name through its own BroadcastChannel, and keeps it
+    // open until told to stop (closing right after posting may drop the message in flight).
     const worker = new Worker(
-      `const { BroadcastChannel } = require('node:worker_threads');
+      `const { BroadcastChannel, parentPort } = require('node:worker_threads');
        const b = new BroadcastChannel(${JSON.stringify(name)});
        b.postMessage({ channel: 'counter', message: 'from-worker' });
-       b.close();`,
+       parentPort.once('message', () => b.close());`,
       { eval: true },
     );
     expect(await next(here, 'counter')).toBe('from-worker');
-    await new Promise((r) => worker.once('exit', r));
+    const exited = new Promise((r) => worker.once('exit', r));
+    worker.postMessage('stop');
+    await exited;
     expect(strays).toEqual([]);
   });
 
@@ -55,13 +58,15 @@ describe('threadPubSub', () => {
     const got: string[] = [];
     here.listen('counter', (m) => got.push(m));
     const worker = new Worker(
-      `const { BroadcastChannel } = require('node:worker_threads');
+      `const { BroadcastChannel, parentPort } = require('node:worker_threads');
        const b = new BroadcastChannel(${JSON.stringify(name)});
        b.postMessage('junk'); b.postMessage({ channel: 1 }); b.postMessage({ channel: 'counter', message: 'ok' });
-       b.close();`,
+       parentPort.once('message', () => b.close());`,
       { eval: true },
     );
-    await new Promise((r) => worker.once('exit', r));
     await expect.poll(() => got).toEqual(['ok']);
+    const exited = new Promise((r) => worker.once('exit', r));
+    worker.postMessage('stop');
+    await exited;
   });
 });

@@ -4,6 +4,7 @@
  * (see wit/), with JS types as jco lowers them: u64 → bigint, option → undefined, variant → {tag, val}.
  * Failures are thrown as `StorageFailure` (./errors.ts), whose `payload` jco hands to the guest.
  */
+import type { StreamHeads } from './stream-heads.ts';
 
 export type Awaitable<T> = T | Promise<T>;
 
@@ -80,12 +81,42 @@ export interface KeyValueBackend {
   delete(namespace: string, key: string): Awaitable<boolean>;
 }
 
-/** One storage backend: all three interfaces over one connection/file, plus lifecycle. */
+/**
+ * One writer's turn on one stream, held in the store so that it excludes other hosts
+ * (WIT `stream-lease.lease`). `append` is refused (`unavailable`) once the lease expired or was
+ * taken over: the fencing that keeps a stalled holder from writing after its turn ended.
+ */
+export interface HeldLease {
+  /** Strictly greater than every earlier turn's token on the stream. */
+  readonly token: bigint;
+  append(expected: ExpectedRevision, events: NewEvent[]): Awaitable<RecordedEvent[]>;
+  /** Ends the turn; idempotent; never throws (a lease it cannot end expires on its own). */
+  release(): Awaitable<void>;
+  /**
+   * True when the lease stays valid for further appends until released or expired (Redis,
+   * SQLite): the host may then hand it to its next local writer without a store round trip.
+   * PostgreSQL's lease ends with its append's COMMIT.
+   */
+  readonly reusable?: boolean;
+}
+
+/** The store's side of per-stream critical sections (docs/scaling.md). */
+export interface StreamLeaseBackend {
+  /** How long a turn lasts when its holder neither appends nor releases (ms). */
+  readonly ttlMs: number;
+  /** The turn on `streamId`, or undefined when it did not come within `waitMs`. */
+  acquire(streamId: string, waitMs: number): Awaitable<HeldLease | undefined>;
+}
+
+/** One storage backend: all its interfaces over one connection/file, plus lifecycle. */
 export interface StorageBackend {
   readonly name: string;
   readonly events: EventStoreBackend;
   readonly projections: ProjectionStoreBackend;
   readonly keyValue: KeyValueBackend;
+  /** The response cache's validation read (stream-heads.ts); a backend without it caches no store-dependent response. */
+  readonly streamHeads?: StreamHeads;
+  readonly leases: StreamLeaseBackend;
   /** Deletes this project's data (tables or keys) and nothing else. */
   reset(): Awaitable<void>;
   close(): Awaitable<void>;
@@ -110,3 +141,6 @@ export interface AsyncStorageBackend extends StorageBackend {
 
 /** Limits shared by every backend (the WIT documents them). */
 export const MAX_READ_LIMIT = 1000;
+
+/** Default lease time: far above a command's critical section (milliseconds), the bound a dead holder costs. */
+export const DEFAULT_LEASE_TTL_MS = 5_000;

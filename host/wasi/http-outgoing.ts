@@ -4,7 +4,7 @@
  * the response body streams back through an incoming-body.
  */
 import { Fields, HOP_BY_HOP, type FieldEntry } from './http-fields.ts';
-import { BodySource, IncomingBody, toWasiMethod, type Method } from './http-incoming.ts';
+import { BodySource, IncomingBody, type Method } from './http-incoming.ts';
 import { OutgoingBody, type BodyTarget } from './http-response.ts';
 import { Pollable } from './io.ts';
 
@@ -190,7 +190,9 @@ async function send(request: OutgoingRequest, options: RequestOptions | undefine
     const source = new BodySource();
     void pump(response, source);
     const entries: FieldEntry[] = [];
-    response.headers.forEach((value, name) => entries.push([name, new TextEncoder().encode(value)]));
+    response.headers.forEach((value, name) => {
+      entries.push([name, new TextEncoder().encode(value)]);
+    });
     return { tag: 'ok', val: new IncomingResponse(response.status, entries, source) };
   } catch (error) {
     const name = error instanceof Error ? error.name : '';

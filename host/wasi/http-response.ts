@@ -5,7 +5,7 @@
  * ends the response with optional trailers.
  */
 import { currentExchange } from '../exchange-scope.ts';
-import { Fields, type FieldEntry } from './http-fields.ts';
+import type { Fields, FieldEntry } from './http-fields.ts';
 import { OutputStream, type ByteSink } from './io.ts';
 
 /** Where a response body goes once the head has been sent. Implemented by the server. */

@@ -2,7 +2,7 @@
  * Issue 9, tool 1: the offline credential readiness checks. Pure: takes the environment, returns
  * one result per check. Messages name variables and rules, never values.
  */
-import { OAuthConfigError, expectedRedirectUri, parseOAuthConfig } from '../../src/auth/oauth/config.ts';
+import { OAuthConfigError, expectedRedirectUri, parseOAuthConfig, preGeneratedSecretProblem } from '../../src/auth/oauth/config.ts';
 import { isIpHost, isLoopbackHost, parseUrl } from '../../src/auth/oauth/config-values.ts';
 import { OAuthError } from '../../src/auth/oauth/errors.ts';
 import { parseP256PrivateKey } from '../../src/auth/oauth/jwt/p256-private-key.ts';
@@ -63,7 +63,10 @@ function clientSecretChecks(env: Record<string, string>, id: ProviderId, check: 
   const pre = `${p}_GENERATED_CLIENT_SECRET`;
   const given = key.filter((n) => set(env, n));
   if (given.length > 0 && set(env, pre)) return check(false, `provider_c has two client-secret sources: ${given.join(', ')} and ${pre}; set exactly one`);
-  if (set(env, pre)) return check(true, `provider_c client secret comes from ${pre} (mind its expiry)`);
+  if (set(env, pre)) {
+    const problem = preGeneratedSecretProblem(env[pre]!.trim(), Date.now());
+    return check(!problem, problem ? `${pre} ${problem}` : `provider_c client secret comes from ${pre} (mind its expiry)`);
+  }
   if (given.length === 0) return check(false, `provider_c has no client-secret source: missing ${key.join(' + ')} or ${pre}`);
   const missing = key.filter((n) => !set(env, n));
   if (missing.length > 0) return check(false, `provider_c key-based client secret is incomplete: missing ${missing.join(', ')}`);

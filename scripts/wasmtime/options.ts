@@ -21,7 +21,7 @@ const OPTIONS = {
   'data-dir': { env: 'DATA_DIR', default: './data/wasmtime', help: 'directory of the file store (created)' },
   transport: { env: 'TRANSPORT', default: 'http', allowed: ['http', 'grpc', 'both'], help: 'only http runs here' },
   realtime: { env: 'REALTIME', default: 'polling', allowed: ['polling', 'off'], help: 'live-update mode' },
-  'instance-reuse': { env: 'INSTANCE_REUSE', default: '1', help: 'requests per guest instance (1 = a fresh instance per request)' },
+  'instance-reuse': { env: 'INSTANCE_REUSE', default: '128', help: 'requests per guest instance before a fresh one (1 = a fresh instance per request; see docs/wasmtime.md)' },
 } as const;
 
 type Name = keyof typeof OPTIONS;

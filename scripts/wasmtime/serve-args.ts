@@ -3,6 +3,7 @@
  * end-to-end tests and the benchmark so all three run it the same way.
  */
 import type { LaunchConfig } from './options.ts';
+import { isLoopbackAddress } from '../../host/guest-env.ts';
 
 /** The guest path the data directory is preopened at (src/platform/standalone/platform.ts). */
 export const GUEST_DATA_DIR = '/data';
@@ -20,6 +21,9 @@ export function wasmtimeServeArgs(config: LaunchConfig, componentPath: string, e
     '--env', 'APP_GRPC_SUPPORTED=false',
     '--env', `TRANSPORT=${config.transport}`,
     '--env', `REALTIME=${config.realtime}`,
+    // wasmtime binds exactly --addr, so the launcher can tell the guest what the Node host tells
+    // it (host/guest-env.ts): development-only features (the OAuth callback bypass) require loopback.
+    '--env', `APP_LISTEN_LOOPBACK_ONLY=${isLoopbackAddress(config.host)}`,
   ];
   for (const name of Object.keys(env).sort()) if (PASS_THROUGH.some((re) => re.test(name))) args.push('--env', name);
   if (config.instanceReuse > 1) args.push('--max-instance-reuse-count', String(config.instanceReuse));

@@ -5,22 +5,33 @@
  */
 import * as v from 'valibot';
 import { AppError } from '../errors.ts';
+import type { VerificationKey } from './oauth/jwt/jwks.ts';
+import { cookieSecurity } from './secure-cookies.ts';
+import { parseSystemTokenKeys } from './system-token-keys.ts';
 
-const bool = (fallback: 'true' | 'false') => v.optional(v.picklist(['true', 'false']), fallback);
 const seconds = (fallback: string, max: number) =>
+  v.pipe(v.optional(v.string(), fallback), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(1), v.maxValue(max));
+
+const count = (fallback: string, max: number) =>
   v.pipe(v.optional(v.string(), fallback), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(1), v.maxValue(max));
 
 const DAY = 86_400;
 
 const schema = v.object({
   AUTH_PUBLIC_BASE_URL: v.optional(v.pipe(v.string(), v.url(), v.regex(/^https?:\/\/[^/?#]+\/?$/))),
-  AUTH_COOKIE_SECURE: bool('false'),
+  // Unset: Secure exactly when AUTH_PUBLIC_BASE_URL is https (../secure-cookies.ts).
+  AUTH_COOKIE_SECURE: v.optional(v.picklist(['true', 'false'])),
   AUTH_SESSION_TTL_SECONDS: seconds('43200', 30 * DAY),
   AUTH_PASSWORD_MIN_LENGTH: v.pipe(v.optional(v.string(), '12'), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(8), v.maxValue(128)),
   AUTH_LOGIN_MAX_FAILURES: v.pipe(v.optional(v.string(), '5'), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(1), v.maxValue(1000)),
   AUTH_LOGIN_LOCKOUT_SECONDS: seconds('900', DAY),
-  // HS256 needs a key at least as long as its output (RFC 7518 §3.2): 32 bytes.
-  AUTH_SYSTEM_TOKEN_SECRET: v.optional(v.pipe(v.string(), v.check((s) => new TextEncoder().encode(s).length >= 32))),
+  AUTH_SESSION_IDLE_SECONDS: seconds('1800', 30 * DAY),
+  AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE: count('100', 100_000),
+  AUTH_GLOBAL_MAX_SIGNUPS_PER_MINUTE: count('1000', 1_000_000),
+  // ES256 public key(s) of the operator token issuer (./system-token-keys.ts); checked below.
+  AUTH_SYSTEM_TOKEN_JWKS: v.optional(v.string()),
+  // The former HS256 secret: refused below with what to do instead.
+  AUTH_SYSTEM_TOKEN_SECRET: v.optional(v.string()),
   AUTH_SYSTEM_TOKEN_ISSUER: v.optional(v.pipe(v.string(), v.minLength(1)), 'wasi-counter-auth'),
   AUTH_SYSTEM_TOKEN_AUDIENCE: v.optional(v.pipe(v.string(), v.minLength(1)), 'wasi-counter-auth:storage-status'),
 });
@@ -33,8 +44,14 @@ export interface AuthConfig {
   passwordMinLength: number;
   loginMaxFailures: number;
   loginLockoutSeconds: number;
+  /** A session unused for this long ends, whatever its absolute expiry (OWASP Session Management). */
+  sessionIdleSeconds: number;
+  /** Login, registration and OAuth start attempts one client address may make per minute. */
+  clientMaxAttemptsPerMinute: number;
+  /** Registrations and OAuth starts (the calls that write records) per minute, all clients together. */
+  globalMaxSignupsPerMinute: number;
   /** Absent: the storage-status endpoint rejects every token (401). */
-  systemToken: { secret: Uint8Array; issuer: string; audience: string } | undefined;
+  systemToken: { keys: VerificationKey[]; issuer: string; audience: string } | undefined;
 }
 
 export function parseAuthConfig(env: ReadonlyMap<string, string>): AuthConfig {
@@ -46,16 +63,26 @@ export function parseAuthConfig(env: ReadonlyMap<string, string>): AuthConfig {
     throw new AppError('configuration', `invalid configuration: ${names}`);
   }
   const c = result.output;
+  const cookies = cookieSecurity(c.AUTH_COOKIE_SECURE === undefined ? undefined : c.AUTH_COOKIE_SECURE === 'true', c.AUTH_PUBLIC_BASE_URL);
+  if ('conflict' in cookies) throw new AppError('configuration', 'invalid configuration: AUTH_COOKIE_SECURE (must not be false when AUTH_PUBLIC_BASE_URL is https)');
+  if (c.AUTH_SYSTEM_TOKEN_SECRET !== undefined) {
+    throw new AppError(
+      'configuration',
+      'invalid configuration: AUTH_SYSTEM_TOKEN_SECRET is no longer accepted (operator tokens are ES256-signed now); remove it and set AUTH_SYSTEM_TOKEN_JWKS to the public key of your token issuer (locally: npm run -s auth:token -- --print-jwks)',
+    );
+  }
+  const systemTokenKeys = c.AUTH_SYSTEM_TOKEN_JWKS === undefined ? undefined : parseSystemTokenKeys(c.AUTH_SYSTEM_TOKEN_JWKS);
+  if (systemTokenKeys && 'problem' in systemTokenKeys) throw new AppError('configuration', `invalid configuration: AUTH_SYSTEM_TOKEN_JWKS (${systemTokenKeys.problem})`);
   return {
     publicOrigin: c.AUTH_PUBLIC_BASE_URL === undefined ? undefined : new URL(c.AUTH_PUBLIC_BASE_URL).origin,
-    cookieSecure: c.AUTH_COOKIE_SECURE === 'true',
+    cookieSecure: cookies.secure,
     sessionTtlSeconds: c.AUTH_SESSION_TTL_SECONDS,
     passwordMinLength: c.AUTH_PASSWORD_MIN_LENGTH,
     loginMaxFailures: c.AUTH_LOGIN_MAX_FAILURES,
     loginLockoutSeconds: c.AUTH_LOGIN_LOCKOUT_SECONDS,
-    systemToken:
-      c.AUTH_SYSTEM_TOKEN_SECRET === undefined
-        ? undefined
-        : { secret: new TextEncoder().encode(c.AUTH_SYSTEM_TOKEN_SECRET), issuer: c.AUTH_SYSTEM_TOKEN_ISSUER, audience: c.AUTH_SYSTEM_TOKEN_AUDIENCE },
+    sessionIdleSeconds: c.AUTH_SESSION_IDLE_SECONDS,
+    clientMaxAttemptsPerMinute: c.AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE,
+    globalMaxSignupsPerMinute: c.AUTH_GLOBAL_MAX_SIGNUPS_PER_MINUTE,
+    systemToken: systemTokenKeys === undefined ? undefined : { keys: systemTokenKeys.keys, issuer: c.AUTH_SYSTEM_TOKEN_ISSUER, audience: c.AUTH_SYSTEM_TOKEN_AUDIENCE },
   };
 }

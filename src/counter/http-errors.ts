@@ -69,3 +69,13 @@ function logFailure(logger: Logger, c: Context, error: AppError, status: number)
     logger.log('warn', 'request rejected', fields);
   }
 }
+
+/**
+ * The one route of a read-only path, for every method: GET and HEAD run `handler` (Hono runs GET
+ * handlers for HEAD), anything else gets 405 with `Allow: GET, HEAD`. A single handler per path,
+ * rather than a GET route plus an `all` route, keeps Hono on its one-handler fast path (no
+ * middleware composition, no promise) for the hot GETs.
+ */
+export function readOnlyRoute(handler: (c: Context) => Response | Promise<Response>, logger?: Logger): (c: Context) => Response | Promise<Response> {
+  return (c) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? handler(c) : methodNotAllowedResponse(c, ['GET', 'HEAD'], logger));
+}

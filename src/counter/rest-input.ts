@@ -9,15 +9,21 @@ import { AMOUNT_MESSAGES, INT32_MAX } from './domain/int32.ts';
 
 const BODY_NOT_OBJECT = 'request body must be a JSON object with an integer "amount"';
 
-/** A positive i32; the domain checks the same rules, this gives the same messages at the edge. */
-const AmountSchema = v.pipe(
-  v.unknown(),
-  v.check((input) => input !== undefined, AMOUNT_MESSAGES.required),
+/**
+ * A positive i32; the domain checks the same rules, this gives the same messages at the edge.
+ * Exported as the wire shape the OpenAPI document publishes (src/openapi/).
+ */
+export const AmountValueSchema = v.pipe(
   v.number(AMOUNT_MESSAGES.notInteger),
   v.integer(AMOUNT_MESSAGES.notInteger),
   v.minValue(1, AMOUNT_MESSAGES.notPositive),
   v.maxValue(INT32_MAX, AMOUNT_MESSAGES.tooLarge),
 );
+
+/** `{"amount": n}`: the command body of increment (REST and server functions) and decrement (server function). */
+export const AmountBodySchema = v.object({ amount: AmountValueSchema });
+
+const AmountSchema = v.pipe(v.unknown(), v.check((input) => input !== undefined, AMOUNT_MESSAGES.required), AmountValueSchema);
 
 const IncrementBodySchema = v.pipe(
   v.unknown(),

@@ -8,9 +8,11 @@ import { bodyLimit } from 'hono/body-limit';
 import { AppError, storeFailure } from '../errors.ts';
 import type { CounterDeps } from './application/deps.ts';
 import { executeCounterCommand } from './application/execute-command.ts';
-import { getCounterView } from './application/get-view.ts';
+import { readCounterView } from './application/get-view.ts';
 import type { CounterView } from './application/view.ts';
-import { errorResponse, methodNotAllowedResponse } from './http-errors.ts';
+import { sameSiteOnly } from '../http/same-site.ts';
+import { errorResponse, methodNotAllowedResponse, readOnlyRoute } from './http-errors.ts';
+import { validatedSurrogateHeaders } from '../http/surrogate.ts';
 import { readAmountFromJsonBody, readAmountFromQuery } from './rest-input.ts';
 
 export const COUNTER_REST_PATHS = {
@@ -56,21 +58,28 @@ export function counterRestRoutes(deps: CounterDeps): Hono {
   // The view path has one handler for every method (Hono dispatches HEAD as GET with the method
   // left HEAD): a separate 405 route on the same path would make every GET go through Hono's
   // middleware composition (promises) instead of its one-handler fast path.
-  const view = guarded((c) => ok(c, getCounterView(deps)));
-  app.all(COUNTER_REST_PATHS.view, (c) =>
-    c.req.method === 'GET' || c.req.method === 'HEAD' ? view(c) : methodNotAllowedResponse(c, ['GET', 'HEAD'], logger),
-  );
+  // The host may answer repeats of this GET itself while the counter stream stays where it was read.
+  const view = guarded((c) => {
+    const { view: current, source } = readCounterView(deps);
+    return c.json(current, 200, { 'Cache-Control': 'no-store', ...validatedSurrogateHeaders([source]) });
+  });
+  app.all(COUNTER_REST_PATHS.view, readOnlyRoute(view, logger));
+  // A cross-site page must not change (or reset) the counter: POSTs pass the shared Origin /
+  // Sec-Fetch-Site check; non-browser clients (curl, no such headers) are unaffected.
+  const sameSite = sameSiteOnly(deps.publicOrigin);
   app.post(
     COUNTER_REST_PATHS.increment,
+    sameSite,
     limit,
     guarded(async (c) => ok(c, await executeCounterCommand(deps, { type: 'increment', amount: await readAmountFromJsonBody(c) }))),
   );
   app.post(
     COUNTER_REST_PATHS.decrement,
+    sameSite,
     limit,
     guarded(async (c) => ok(c, await executeCounterCommand(deps, { type: 'decrement', amount: readAmountFromQuery(c) }))),
   );
-  app.post(COUNTER_REST_PATHS.reset, limit, guarded(async (c) => ok(c, await executeCounterCommand(deps, { type: 'reset' }))));
+  app.post(COUNTER_REST_PATHS.reset, sameSite, limit, guarded(async (c) => ok(c, await executeCounterCommand(deps, { type: 'reset' }))));
 
   // Registered last, so they only see methods the routes above did not take.
   for (const path of [COUNTER_REST_PATHS.increment, COUNTER_REST_PATHS.decrement, COUNTER_REST_PATHS.reset]) {

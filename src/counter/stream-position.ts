@@ -1,7 +1,8 @@
 /** Where an SSE stream starts: `Last-Event-ID`, else `?last_sequence=`, else 0. */
 import { AppError } from '../errors.ts';
 
-const UNSIGNED = /^\d{1,16}$/;
+/** Exported for the OpenAPI document (the parameters' pattern). */
+export const UNSIGNED = /^\d{1,16}$/;
 
 export function parseStartPosition(lastEventId: string | undefined, lastSequence: string | undefined): number | AppError {
   const [raw, name] = lastEventId !== undefined ? [lastEventId.trim(), 'Last-Event-ID'] : [lastSequence, 'last_sequence'];

@@ -11,7 +11,7 @@ import { AppError } from '../errors.ts';
 import type { CounterDeps } from './application/deps.ts';
 import { CHECK_CLIENT, CounterWatch } from './application/watch-counter.ts';
 import type { CounterView } from './application/view.ts';
-import { errorResponse } from './http-errors.ts';
+import { errorResponse, readOnlyRoute } from './http-errors.ts';
 import { parseStartPosition } from './stream-position.ts';
 import { answerRelayPoll, openRelayedStream } from './stream-relay.ts';
 
@@ -90,7 +90,7 @@ export interface StreamOptions {
 export function counterStreamRoutes(deps: CounterDeps, options: StreamOptions = {}): Hono {
   const app = new Hono();
   const frames = { dataFrame, errorFrame };
-  app.get(STREAM_PATH, (c) => {
+  app.all(STREAM_PATH, readOnlyRoute((c) => {
     const poll = options.relay ? answerRelayPoll(c, deps, frames) : undefined;
     if (poll) return poll;
     const start = parseStartPosition(c.req.header('last-event-id'), c.req.query('last_sequence'));
@@ -116,6 +116,6 @@ export function counterStreamRoutes(deps: CounterDeps, options: StreamOptions = 
         'x-accel-buffering': 'no',
       },
     });
-  });
+  }, deps.platform.logger));
   return app;
 }

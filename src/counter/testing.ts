@@ -12,12 +12,14 @@ export const TEST_CHANNEL = 'counter-test';
 
 /** Like production, deps carry an instance memory unless `memory: false`. */
 export function testCounterDeps(
-  options: { realtime?: Partial<RealtimeConfig>; retry?: Partial<RetryPolicy>; memory?: boolean } = {},
+  options: { realtime?: Partial<RealtimeConfig>; retry?: Partial<RetryPolicy>; memory?: boolean; projectionBatch?: bigint } = {},
 ): TestCounterDeps {
   return {
     platform: createMemoryPlatform(),
     realtime: { enabled: true, channel: TEST_CHANNEL, ...options.realtime },
     retry: { maxAttempts: 25, baseDelayMs: 2, maxDelayMs: 100, random: () => 0.5, ...options.retry },
+    // Projection after every command unless a test looks at batching: assertions stay exact.
+    projectionBatch: options.projectionBatch ?? 1n,
     ...(options.memory === false ? {} : { memory: new CounterMemory() }),
   };
 }

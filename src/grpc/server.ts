@@ -60,6 +60,8 @@ function runCall(options: GrpcServerOptions, path: string, route: Route, request
   const { now, logger } = options;
   const deadlineAt = timeoutMs === undefined ? undefined : now() + timeoutMs;
   let done = false;
+  // Set when the client went away: the stream is already cancelled, so nothing may close it again.
+  let cancelled = false;
   const ctx: CallContext = {
     deadlineAt,
     get done() {
@@ -73,6 +75,8 @@ function runCall(options: GrpcServerOptions, path: string, route: Route, request
   let settle!: (trailers: Headers) => void;
   const trailers = new Promise<Headers>((resolve) => (settle = resolve));
   const end = (controller: ReadableStreamDefaultController<Uint8Array>, error?: GrpcError) => {
+    // A pull still pending when the client cancelled ends here: cancel() settled the call.
+    if (cancelled) return;
     done = true;
     if (error) logCall(logger, path, error);
     settle(error ? statusTrailers(error.code, error.message) : statusTrailers(GrpcCode.OK, ''));
@@ -94,6 +98,7 @@ function runCall(options: GrpcServerOptions, path: string, route: Route, request
     },
     cancel() {
       // The client went away (RST_STREAM / closed connection): stop the handler.
+      cancelled = true;
       done = true;
       settle(statusTrailers(GrpcCode.CANCELLED, 'the client cancelled the call'));
       reader.cancel();

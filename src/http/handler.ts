@@ -11,15 +11,20 @@ export type FetchHandler = (request: Request) => Response | Promise<Response>;
 export function createIncomingHandler(fetchHandler: FetchHandler, onError: (error: unknown) => void) {
   return {
     async handle(request: IncomingRequest, outparam: ResponseOutparam): Promise<void> {
-      let response: Response;
+      const incoming = toRequest(request);
       try {
-        response = await fetchHandler(toRequest(request));
-      } catch (error) {
-        onError(error);
-        await writeFallback(outparam, 500, 'internal error');
-        return;
+        let response: Response;
+        try {
+          response = await fetchHandler(incoming.request);
+        } catch (error) {
+          onError(error);
+          await writeFallback(outparam, 500, 'internal error');
+          return;
+        }
+        await writeResponse(response, outparam);
+      } finally {
+        incoming.release();
       }
-      await writeResponse(response, outparam);
     },
   };
 }

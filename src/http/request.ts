@@ -13,7 +13,13 @@ function methodName(method: Method): string {
   return method.tag === 'other' ? method.val : method.tag.toUpperCase();
 }
 
-function bodyStream(request: IncomingRequest): ReadableStream<Uint8Array> {
+/** A request body as a ReadableStream, and `release` to drop its handles if the application never read it to the end. */
+interface RequestBody {
+  stream: ReadableStream<Uint8Array>;
+  release(): void;
+}
+
+function bodyStream(request: IncomingRequest): RequestBody {
   const body = request.consume();
   const stream = body.stream();
   let finished = false;
@@ -27,7 +33,7 @@ function bodyStream(request: IncomingRequest): ReadableStream<Uint8Array> {
   // the stream would pull again right after handing out a chunk, and a blocking read there
   // suspends the whole instance before the application sees that chunk (a bidirectional gRPC
   // call would wait for a message the client only sends after our reply).
-  return new ReadableStream<Uint8Array>({
+  const readable = new ReadableStream<Uint8Array>({
     pull(controller) {
       try {
         // blocking-read suspends only this instance (JSPI on the Node host).
@@ -47,6 +53,7 @@ function bodyStream(request: IncomingRequest): ReadableStream<Uint8Array> {
       finish();
     },
   }, { highWaterMark: 0 });
+  return { stream: readable, release: finish };
 }
 
 function isClosed(error: unknown): boolean {
@@ -54,12 +61,34 @@ function isClosed(error: unknown): boolean {
   return (payload as { tag?: string } | undefined)?.tag === 'closed';
 }
 
-export function toRequest(request: IncomingRequest): Request {
+/**
+ * Reads everything the Request needs, then drops the incoming-request and its headers: the guest
+ * owns both handles (wasi:http/incoming-handler#handle passes the request as `own`), and a handle
+ * never dropped keeps the host's objects alive for the instance's lifetime (two per request,
+ * docs/memory.md). The headers are a child of the request and go first (wasi:http/types:
+ * "must be dropped before the parent incoming-request is dropped"); the body, once consumed, is
+ * not a child and lives on in the ReadableStream.
+ */
+export interface IncomingExchange {
+  request: Request;
+  /**
+   * Drops what is left of the incoming body (its stream and the body itself). A handler that never
+   * reads the body (POST /api/counter/reset, a 404) would otherwise keep both handles for the
+   * instance's life; call it once the response is written.
+   */
+  release(): void;
+}
+
+export function toRequest(request: IncomingRequest): IncomingExchange {
   const method = methodName(request.method());
   const scheme = request.scheme()?.tag === 'HTTPS' ? 'https' : 'http';
   const url = `${scheme}://${request.authority() ?? 'localhost'}${request.pathWithQuery() ?? '/'}`;
   const headers = new Headers();
-  for (const [name, value] of request.headers().entries()) headers.append(name, decoder.decode(value));
+  const fields = request.headers();
+  for (const [name, value] of fields.entries()) headers.append(name, decoder.decode(value));
+  fields[Symbol.dispose]();
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  return new Request(url, { method, headers, body: hasBody ? bodyStream(request) : null });
+  const body = hasBody ? bodyStream(request) : undefined;
+  request[Symbol.dispose]();
+  return { request: new Request(url, { method, headers, body: body?.stream ?? null }), release: body?.release ?? (() => undefined) };
 }

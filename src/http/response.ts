@@ -21,7 +21,9 @@ const heads = new FieldsCache<Fields>(64);
 
 function toFields(headers: Headers): Fields {
   const entries: Array<[string, Uint8Array]> = [];
-  headers.forEach((value, name) => entries.push([name, encoder.encode(value)]));
+  headers.forEach((value, name) => {
+    entries.push([name, encoder.encode(value)]);
+  });
   return Fields.fromList(entries);
 }
 

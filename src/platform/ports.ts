@@ -81,6 +81,24 @@ export interface KeyValue {
   delete(namespace: string, key: string): boolean;
 }
 
+/**
+ * One writer's turn on a stream (WIT `stream-lease`). `append` is the event store's append,
+ * refused (StoreError 'unavailable') once the turn expired; after it, the turn may be over
+ * (PostgreSQL commits the turn with the append), so a further append needs a new lease.
+ * `release` ends the turn; it never throws.
+ */
+export interface StreamLease {
+  readonly token: bigint;
+  append(expected: ExpectedRevision, events: NewEvent[]): RecordedEvent[];
+  release(): void;
+}
+
+/** Per-stream critical sections: writers queue for a stream instead of racing on it. */
+export interface StreamLeases {
+  /** The turn on `streamId`, or undefined when it did not come within `waitMs`. */
+  acquire(streamId: string, waitMs: number): StreamLease | undefined;
+}
+
 /** A subscription's wait: the next message, or undefined on timeout. */
 export interface Subscription {
   next(timeoutMs: number): string | undefined;
@@ -113,6 +131,7 @@ export interface Logger {
 /** Everything the application reaches outside itself. */
 export interface Platform {
   events: EventStore;
+  leases: StreamLeases;
   projections: ProjectionStore;
   keyValue: KeyValue;
   pubsub: PubSub;

@@ -6,12 +6,9 @@
 import type { FC } from 'hono/jsx';
 import type { CounterView } from '../counter/application/view.ts';
 import { BATCH_DEFAULT, BATCH_MAX, BATCH_MIN, countSize, formatCount, ledgerRow, STATUS_LABELS } from './format.ts';
+import { AccountMenu, Document, Topbar, type PageAssets } from './shell.tsx';
 
-export interface PageAssets {
-  script: string;
-  stylesheet: string;
-  icon: string;
-}
+export type { PageAssets } from './shell.tsx';
 
 /** JSON inside <script>: `<`, `>`, `&` and line separators escaped so the text cannot end the element. */
 export function scriptSafeJson(value: unknown): string {
@@ -73,32 +70,18 @@ const Batch: FC = () => (
   </section>
 );
 
+/** The session is not read here: the client asks /api/auth/session after the first paint. */
 export const CounterPage: FC<{ view: CounterView; assets: PageAssets }> = ({ view, assets }) => (
-  <html lang="en">
-    <head>
-      <meta charset="utf-8" />
-      <meta name="viewport" content="width=device-width, initial-scale=1" />
-      <meta name="color-scheme" content="light dark" />
-      <meta name="description" content="An event-sourced counter, live across every open tab." />
-      <title>Counter</title>
-      <link rel="icon" type="image/svg+xml" href={assets.icon} />
-      <link rel="stylesheet" href={assets.stylesheet} />
-      <script type="module" src={assets.script}></script>
-    </head>
-    <body>
-      <main class="shell">
-        <header class="topbar">
-          <div class="brand">
-            <img src={assets.icon} alt="" width="28" height="28" />
-            <span>Counter</span>
-          </div>
+  <Document title="Counter" description="An event-sourced counter, live across every open tab." script={assets.script} assets={assets}>
+        <Topbar icon={assets.icon}>
           {/* Not a live region: it changes on every click; failures are announced by the error panel. */}
           <p id="status" class="status" data-status="ready">
             <span class="status-dot" aria-hidden="true"></span>
             <span class="visually-hidden">Status: </span>
             <span id="status-label">{STATUS_LABELS.ready}</span>
           </p>
-        </header>
+          <AccountMenu session={{ state: 'unknown' }} />
+        </Topbar>
 
         <section class="card hero" aria-labelledby="count-label">
           <h1 id="count-label" class="eyebrow">
@@ -113,6 +96,7 @@ export const CounterPage: FC<{ view: CounterView; assets: PageAssets }> = ({ vie
             </span>
             <span id="realtime-note">{view.realtime_enabled ? 'live updates on' : 'live updates off'}</span>
           </p>
+          {/* biome-ignore lint/a11y/useSemanticElements: a labelled group of buttons outside any form; a fieldset would need a legend. */}
           <div class="steps" role="group" aria-label="Change the count by one">
             <button id="decrement-one" type="button" class="button step" aria-label="Decrement by 1">
               −1
@@ -145,7 +129,5 @@ export const CounterPage: FC<{ view: CounterView; assets: PageAssets }> = ({ vie
           Event-sourced on a WebAssembly component · <a href="/api/get_counter_view">view JSON</a>
         </footer>
         <script id="initial-view" type="application/json" dangerouslySetInnerHTML={{ __html: scriptSafeJson(view) }}></script>
-      </main>
-    </body>
-  </html>
+  </Document>
 );

@@ -9,7 +9,7 @@ import { PAGE_CSP, uiRoutes } from './routes.tsx';
 import type { StaticAsset } from './static-assets.ts';
 
 const asset = (name: string, file: string): StaticAsset => ({ name, file, hash: 'h', contentType: 'text/plain', encoding: 'utf8', data: '' });
-const ASSETS = [asset('app.js', 'app.aaa.js'), asset('styles.css', 'styles.bbb.css'), asset('icon.svg', 'icon.ccc.svg')];
+const ASSETS = [asset('app.js', 'app.aaa.js'), asset('account.js', 'account.ddd.js'), asset('styles.css', 'styles.bbb.css'), asset('icon.svg', 'icon.ccc.svg')];
 
 function setup() {
   const deps = testCounterDeps();

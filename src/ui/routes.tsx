@@ -4,30 +4,31 @@
  */
 import { Hono } from 'hono';
 import type { CounterDeps } from '../counter/application/deps.ts';
-import { getCounterView } from '../counter/application/get-view.ts';
+import { readCounterView, type SourcedCounterView } from '../counter/application/get-view.ts';
+import { validatedSurrogateHeaders } from '../http/surrogate.ts';
 import { errorResponse, methodNotAllowedResponse } from '../counter/http-errors.ts';
 import { storeFailure } from '../errors.ts';
 import { CounterPage, type PageAssets } from './page.tsx';
 import { SERVER_FUNCTION_PATHS, serverFunctionRoutes } from './server-functions.ts';
 import { assetUrl, staticAssetRoutes, type StaticAsset } from './static-assets.ts';
+import { contentSecurityPolicy, pageSecurityHeaders } from '../http/security-headers.ts';
 
 /**
  * Same-origin only; no inline script or style runs (the initial view is an inert JSON block).
  * `connect-src 'self'` covers the server functions and the SSE stream.
  */
-export const PAGE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const PAGE_CSP = contentSecurityPolicy();
+
+/**
+ * The response headers of every HTML page (counter and auth pages). Referrer-Policy is
+ * `same-origin`, not `no-referrer`: under `no-referrer` Chromium sends `Origin: null` with a form
+ * POST (Fetch standard, "serializing a request origin"), which the auth routes' origin check
+ * refuses, so the header's sign-out form would fail. No referrer leaves for other sites either way.
+ */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = { 'Cache-Control': 'no-store', ...pageSecurityHeaders('same-origin') };
 
 export function pageAssets(assets: readonly StaticAsset[]): PageAssets {
-  return { script: assetUrl(assets, 'app.js'), stylesheet: assetUrl(assets, 'styles.css'), icon: assetUrl(assets, 'icon.svg') };
+  return { script: assetUrl(assets, 'app.js'), accountScript: assetUrl(assets, 'account.js'), stylesheet: assetUrl(assets, 'styles.css'), icon: assetUrl(assets, 'icon.svg') };
 }
 
 export function uiRoutes(deps: CounterDeps, assets: readonly StaticAsset[]): Hono {
@@ -38,17 +39,15 @@ export function uiRoutes(deps: CounterDeps, assets: readonly StaticAsset[]): Hon
 
   app.get('/', (c) => {
     let page: string;
+    let read: SourcedCounterView;
     try {
-      page = `<!DOCTYPE html>${<CounterPage view={getCounterView(deps)} assets={pageAssets(assets)} />}`;
+      read = readCounterView(deps);
+      page = `<!DOCTYPE html>${<CounterPage view={read.view} assets={pageAssets(assets)} />}`;
     } catch (error) {
       return errorResponse(c, storeFailure(error), logger);
     }
-    return c.html(page, 200, {
-      'Cache-Control': 'no-store',
-      'Content-Security-Policy': PAGE_CSP,
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-    });
+    // The page CSP has no per-response nonce, so the page is the same for everyone at one counter state.
+    return c.html(page, 200, { ...PAGE_HEADERS, ...validatedSurrogateHeaders([read.source]) });
   });
 
   // Registered last, so they only see methods the routes above did not take (HEAD follows GET).

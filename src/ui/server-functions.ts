@@ -19,11 +19,13 @@ import { AppError, storeFailure } from '../errors.ts';
 import type { CounterDeps } from '../counter/application/deps.ts';
 import { executeCounterCommand } from '../counter/application/execute-command.ts';
 import { failureDetail } from '../counter/application/failure-detail.ts';
-import { getCounterView } from '../counter/application/get-view.ts';
+import { readCounterView } from '../counter/application/get-view.ts';
+import { validatedSurrogateHeaders } from '../http/surrogate.ts';
 import type { CounterView } from '../counter/application/view.ts';
 import { errorEnvelope, statusForCode } from '../counter/http-errors.ts';
 import { MAX_BODY_BYTES } from '../counter/rest.ts';
 import { isJsonMediaType, readAmountFromJsonValue } from '../counter/rest-input.ts';
+import { sameSiteOnly } from '../http/same-site.ts';
 
 export const SERVER_FUNCTION_PATHS = {
   get_counter_view: '/api/get_counter_view',
@@ -84,15 +86,26 @@ export function serverFunctionRoutes(deps: CounterDeps) {
     });
 
 
+  // Same cross-site refusal as the REST POSTs and the auth forms (src/http/same-site.ts).
+  const sameSite = sameSiteOnly(deps.publicOrigin);
+
   return new Hono()
-    .get(SERVER_FUNCTION_PATHS.get_counter_view, (c) => run(c, 'get_counter_view', () => getCounterView(deps)))
-    .post(SERVER_FUNCTION_PATHS.increment_count, limit('increment_count'), amountInput, (c) =>
+    // The host may answer repeats itself while the counter stream stays where it was read.
+    .get(SERVER_FUNCTION_PATHS.get_counter_view, (c) => {
+      try {
+        const { view, source } = readCounterView(deps);
+        return c.json(view, 200, { ...NO_STORE, ...validatedSurrogateHeaders([source]) });
+      } catch (error) {
+        return fail(c, 'get_counter_view', asAppError(error));
+      }
+    })
+    .post(SERVER_FUNCTION_PATHS.increment_count, sameSite, limit('increment_count'), amountInput, (c) =>
       run(c, 'increment_count', () => executeCounterCommand(deps, { type: 'increment', amount: c.req.valid('json').amount })),
     )
-    .post(SERVER_FUNCTION_PATHS.decrement_count, limit('decrement_count'), amountInput, (c) =>
+    .post(SERVER_FUNCTION_PATHS.decrement_count, sameSite, limit('decrement_count'), amountInput, (c) =>
       run(c, 'decrement_count', () => executeCounterCommand(deps, { type: 'decrement', amount: c.req.valid('json').amount })),
     )
-    .post(SERVER_FUNCTION_PATHS.reset_count, limit('reset_count'), (c) =>
+    .post(SERVER_FUNCTION_PATHS.reset_count, sameSite, limit('reset_count'), (c) =>
       run(c, 'reset_count', () => executeCounterCommand(deps, { type: 'reset' })),
     )
     // Failures raised before a handler runs (input validation) arrive here.

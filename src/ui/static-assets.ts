@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../platform/ports.ts';
 import { errorResponse } from '../counter/http-errors.ts';
+import { IMMUTABLE_SURROGATE_HEADERS } from '../http/surrogate.ts';
 
 export const STATIC_PREFIX = '/pkg';
 
@@ -61,6 +62,7 @@ export function staticAssetRoutes(assets: readonly StaticAsset[], logger: Logger
       'Cache-Control': IMMUTABLE_CACHE,
       ETag: `"${asset.hash}"`,
       'X-Content-Type-Options': 'nosniff',
+      ...IMMUTABLE_SURROGATE_HEADERS,
     });
   });
   return app;

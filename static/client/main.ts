@@ -7,6 +7,7 @@ import { bindBatch } from './batch.ts';
 import { findElements } from './elements.ts';
 import { connectLive } from './live.ts';
 import { hideError, renderStatus, renderView, showError } from './render.ts';
+import { startSessionMenu } from './session-menu.ts';
 import { StatusTracker } from './status.ts';
 import { ViewStore } from './view-store.ts';
 import { CounterViewSchema, parseJson } from './view-schema.ts';
@@ -62,4 +63,5 @@ if (store.current.realtime_enabled) {
     if (document.visibilityState === 'visible') refresh();
   });
 }
+startSessionMenu();
 document.documentElement.dataset['ready'] = 'true';

@@ -40,9 +40,15 @@ describe.skipIf(!browserTool)('password sign-in in Chromium', () => {
     expect(new URL(page.url()).pathname).toBe('/login');
     expect(new URL(page.url()).searchParams.get('next')).toBe('/dashboard');
 
+    // Registration never signs in (it must not tell a free email from a taken one, docs/security.md
+    // finding 11): it lands on /login with a neutral notice, the email kept; then sign in.
     await page.fill('#register-form input[name=email]', email);
     await page.fill('#register-form input[name=password]', PASSWORD);
-    await Promise.all([page.waitForURL(`${host.url}/dashboard`), page.click('#register-form button[type=submit]')]);
+    await Promise.all([page.waitForURL(/\/login\?notice=registered/), page.click('#register-form button[type=submit]')]);
+    expect((await context.cookies(host.url)).some((c) => c.name === 'wasi_auth_dev_session')).toBe(false);
+    expect(await page.inputValue('#login-form input[name=email]')).toBe(email);
+    await page.fill('#login-form input[name=password]', PASSWORD);
+    await Promise.all([page.waitForURL(`${host.url}/dashboard`), page.click('#login-form button[type=submit]')]);
     expect(await page.textContent('#signed-in-as')).toContain(email);
 
     const cookie = (await context.cookies(host.url)).find((c) => c.name === 'wasi_auth_dev_session');

@@ -14,15 +14,24 @@ describe('auth configuration at start', () => {
     const port = await freePort();
     const { code, output } = await runHostCli(['--port', String(port), '--data-dir', tempDataDir()], {
       AUTH_COOKIE_SECURE: 'sometimes',
-      AUTH_SYSTEM_TOKEN_SECRET: secret,
+      AUTH_PASSWORD_MIN_LENGTH: secret,
       AUTH_SESSION_TTL_SECONDS: '-5',
     });
     expect(code).toBe(2);
-    expect(output).toContain('invalid configuration: AUTH_COOKIE_SECURE, AUTH_SESSION_TTL_SECONDS, AUTH_SYSTEM_TOKEN_SECRET');
+    expect(output).toContain('invalid configuration: AUTH_COOKIE_SECURE, AUTH_PASSWORD_MIN_LENGTH, AUTH_SESSION_TTL_SECONDS');
     expect(output).toContain('"code":"config_invalid"');
     expect(output).not.toContain(secret);
     expect(output).not.toContain('sometimes');
     expect(output).not.toContain('"code":"host_listening"');
+  });
+
+  it('refuses the former AUTH_SYSTEM_TOKEN_SECRET at start, saying what to set instead', async () => {
+    const secret = 'an-old-hs256-secret-0123456789-abcdef';
+    const { code, output } = await runHostCli(['--port', String(await freePort()), '--data-dir', tempDataDir()], { AUTH_SYSTEM_TOKEN_SECRET: secret });
+    expect(code).toBe(2);
+    expect(output).toContain('AUTH_SYSTEM_TOKEN_SECRET is no longer accepted');
+    expect(output).toContain('AUTH_SYSTEM_TOKEN_JWKS');
+    expect(output).not.toContain(secret);
   });
 
   it('reads .env from the working directory, and the real environment wins over it', async () => {
@@ -38,5 +47,13 @@ describe('auth configuration at start', () => {
     expect(mixed.code).toBe(2);
     expect(mixed.output).toContain('invalid configuration: AUTH_SESSION_TTL_SECONDS');
     expect(mixed.output).not.toContain('AUTH_COOKIE_SECURE');
+  });
+
+  it('exits 2 for an https AUTH_PUBLIC_BASE_URL with AUTH_COOKIE_SECURE=false (issue 14 finding 6)', async () => {
+    const port = await freePort();
+    const { code, output } = await runHostCli(['--port', String(port), '--data-dir', tempDataDir()], { AUTH_PUBLIC_BASE_URL: 'https://auth.example.com', AUTH_COOKIE_SECURE: 'false' });
+    expect(code).toBe(2);
+    expect(output).toContain('invalid configuration: AUTH_COOKIE_SECURE (must not be false when AUTH_PUBLIC_BASE_URL is https)');
+    expect(output).toContain('"code":"config_invalid"');
   });
 });

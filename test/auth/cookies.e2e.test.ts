@@ -1,5 +1,6 @@
 /**
- * The session cookie in both cookie modes (AUTH_COOKIE_SECURE true/false), session expiry
+ * The session cookie in both cookie modes (Secure by default on an https base, issue 14 finding 6;
+ * AUTH_COOKIE_SECURE=false on local http), session expiry
  * (AUTH_SESSION_TTL_SECONDS) and logout, over real HTTP against the real host.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +14,8 @@ let insecure: HostProcess;
 
 beforeAll(async () => {
   [secure, insecure] = await Promise.all([
-    startHost({ env: { AUTH_COOKIE_SECURE: 'true', AUTH_PUBLIC_BASE_URL: 'https://auth.example.com' } }),
+    // No AUTH_COOKIE_SECURE: the https base alone turns Secure and the __Host- prefix on.
+    startHost({ env: { AUTH_PUBLIC_BASE_URL: 'https://auth.example.com' } }),
     startHost({ env: { AUTH_COOKIE_SECURE: 'false', AUTH_SESSION_TTL_SECONDS: String(TTL_SECONDS) } }),
   ]);
 });
@@ -22,37 +24,42 @@ afterAll(async () => {
 });
 
 function sessionSetCookie(response: Response): string {
-  const header = response.headers.getSetCookie().find((c) => c.startsWith('wasi_auth_dev_session='));
+  const header = response.headers.getSetCookie().find((c) => /^(__Host-)?wasi_auth_dev_session=/.test(c));
   expect(header).toBeDefined();
   return header!;
 }
 
 const attributes = (header: string) => header.split(';').slice(1).map((a) => a.trim());
 
-describe('AUTH_COOKIE_SECURE=true', () => {
-  it('issues Secure; HttpOnly; SameSite=Lax; Path=/ on register and login, and clears it the same way', async () => {
+describe('an https AUTH_PUBLIC_BASE_URL (Secure by default)', () => {
+  it('issues __Host-…; Secure; HttpOnly; SameSite=Lax; Path=/ on login (registration sets none), and clears it the same way', async () => {
     const email = uniqueEmail();
-    const registered = sessionSetCookie(await postJson(secure.url, '/api/auth/password/register', { email, password: PASSWORD }));
-    const loginResponse = await postJson(secure.url, '/api/auth/password/login', { email, password: PASSWORD });
-    const login = sessionSetCookie(loginResponse);
-    for (const header of [registered, login]) {
-      expect(header).toMatch(/^wasi_auth_dev_session=[A-Za-z0-9_-]{43};/);
-      expect(attributes(header)).toEqual(expect.arrayContaining(['Secure', 'HttpOnly', 'SameSite=Lax', 'Path=/', 'Max-Age=43200']));
-    }
-    const sessionId = /^wasi_auth_dev_session=([^;]+)/.exec(login)![1]!;
-    const cleared = sessionSetCookie(await fetch(`${secure.url}/api/auth/logout`, { method: 'POST', headers: cookieHeader(sessionId) }));
+    const registered = await postJson(secure.url, '/api/auth/password/register', { email, password: PASSWORD });
+    expect(registered.status).toBe(202);
+    expect(registered.headers.getSetCookie()).toEqual([]);
+    const login = sessionSetCookie(await postJson(secure.url, '/api/auth/password/login', { email, password: PASSWORD }));
+    expect(login).toMatch(/^__Host-wasi_auth_dev_session=[A-Za-z0-9_-]{43};/);
+    expect(login).not.toMatch(/Domain=/i);
+    expect(attributes(login)).toEqual(expect.arrayContaining(['Secure', 'HttpOnly', 'SameSite=Lax', 'Path=/', 'Max-Age=43200']));
+    const sessionId = /^__Host-wasi_auth_dev_session=([^;]+)/.exec(login)![1]!;
+    // Only the prefixed name counts: a plain-named cookie (plantable by a sibling subdomain or http page) is ignored.
+    const hostCookie = { cookie: `__Host-wasi_auth_dev_session=${sessionId}` };
+    expect(await (await fetch(`${secure.url}/api/auth/session`, { headers: hostCookie })).json()).toMatchObject({ authenticated: true });
+    expect(await (await fetch(`${secure.url}/api/auth/session`, { headers: cookieHeader(sessionId) })).json()).toMatchObject({ authenticated: false });
+    const cleared = sessionSetCookie(await fetch(`${secure.url}/api/auth/logout`, { method: 'POST', headers: hostCookie }));
     expect(attributes(cleared)).toEqual(expect.arrayContaining(['Max-Age=0', 'Secure', 'HttpOnly', 'SameSite=Lax', 'Path=/']));
   });
 
   it('accepts AUTH_PUBLIC_BASE_URL as an Origin', async () => {
     const response = await postJson(secure.url, '/api/auth/password/register', { email: uniqueEmail(), password: PASSWORD }, { origin: 'https://auth.example.com' });
-    expect(response.status).toBe(201);
+    expect(response.status).toBe(202);
   });
 });
 
 describe('AUTH_COOKIE_SECURE=false (local HTTP)', () => {
   it('issues HttpOnly; SameSite=Lax; Path=/ without Secure, with the configured Max-Age', async () => {
-    const header = sessionSetCookie(await postJson(insecure.url, '/api/auth/password/register', { email: uniqueEmail(), password: PASSWORD }));
+    const { email } = await register(insecure.url);
+    const header = sessionSetCookie(await postJson(insecure.url, '/api/auth/password/login', { email, password: PASSWORD }));
     const list = attributes(header);
     expect(list).toEqual(expect.arrayContaining(['HttpOnly', 'SameSite=Lax', 'Path=/', `Max-Age=${TTL_SECONDS}`]));
     expect(list).not.toContain('Secure');
@@ -77,10 +84,10 @@ describe('session expiry and logout', () => {
   });
 
   it('logout revokes the session server side: replaying the old cookie does not authenticate', async () => {
-    const { sessionId } = await register(secure.url);
-    expect(await sessionOf(secure.url, sessionId)).toMatchObject({ authenticated: true });
-    expect((await fetch(`${secure.url}/api/auth/logout`, { method: 'POST', headers: cookieHeader(sessionId) })).status).toBe(200);
-    expect(await sessionOf(secure.url, sessionId)).toEqual({ authenticated: false });
-    expect((await fetch(`${secure.url}/dashboard`, { headers: cookieHeader(sessionId), redirect: 'manual' })).status).toBe(302);
+    const { sessionId } = await register(insecure.url);
+    expect(await sessionOf(insecure.url, sessionId)).toMatchObject({ authenticated: true });
+    expect((await fetch(`${insecure.url}/api/auth/logout`, { method: 'POST', headers: cookieHeader(sessionId) })).status).toBe(200);
+    expect(await sessionOf(insecure.url, sessionId)).toEqual({ authenticated: false });
+    expect((await fetch(`${insecure.url}/dashboard`, { headers: cookieHeader(sessionId), redirect: 'manual' })).status).toBe(302);
   });
 });

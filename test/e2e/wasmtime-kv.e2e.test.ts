@@ -4,12 +4,11 @@
  * increments lose nothing (the lock file, its back-off sleeping on wasi:clocks). Uses a test-only
  * component (test/wasmtime/kv-probe.ts) because no product route reaches key-value yet.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, tempDataDir } from '../support/host-process.ts';
 import { requireTool } from '../support/tools.ts';
-import { buildProbe } from '../support/wasmtime-probe-build.ts';
+import { serveProbe } from '../support/wasmtime-probe-build.ts';
 
 const wasmtime = requireTool('wasmtime');
 
@@ -17,16 +16,7 @@ describe.skipIf(!wasmtime)('file store key-value under wasmtime serve', () => {
   let child: ChildProcess;
   let url: string;
   beforeAll(async () => {
-    const component = await buildProbe(join(import.meta.dirname, '..', 'wasmtime', 'kv-probe.ts'), wasmtime!.path);
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    child = spawn(wasmtime!.path, ['serve', '-S', 'cli=y', '--allow-precompiled', '--addr', `127.0.0.1:${port}`, '--dir', `${tempDataDir('wasmtime-kv-')}::/data`, component], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    await new Promise<void>((resolve, reject) => {
-      child.stderr!.on('data', (chunk: Buffer) => chunk.toString().includes('Serving HTTP') && resolve());
-      child.once('exit', (code) => reject(new Error(`wasmtime exited with ${code}`)));
-    });
+    ({ url, child } = await serveProbe(join(import.meta.dirname, '..', 'wasmtime', 'kv-probe.ts'), wasmtime!.path, 'wasmtime-kv-'));
   }, 600_000);
   afterAll(() => {
     child?.kill('SIGKILL');

@@ -14,27 +14,15 @@ import { openSqliteStorage } from '../../host/storage/sqlite/index.ts';
 import type { StorageBackend } from '../../host/storage/types.ts';
 import { grpcurl, SERVICE } from '../support/grpc.ts';
 import { tempDataDir } from '../support/host-process.ts';
+import { withAppends } from '../support/wrapped-appends.ts';
 import { requireTool } from '../support/tools.ts';
 
 const tool = requireTool('grpcurl');
 
 function alwaysLosingAppends(storage: StorageBackend): StorageBackend {
-  const events = storage.events;
-  return {
-    ...storage,
-    reset: () => storage.reset(),
-    close: () => storage.close(),
-    events: {
-      readStream: events.readStream.bind(events),
-      streamRevision: events.streamRevision.bind(events),
-      readAll: events.readAll.bind(events),
-      headSequence: events.headSequence.bind(events),
-      countByType: events.countByType.bind(events),
-      append: (streamId, expected) => {
-        throw StorageFailure.conflict(streamId, expected, 1n);
-      },
-    },
-  };
+  return withAppends(storage, (_append, streamId, expected) => {
+    throw StorageFailure.conflict(streamId, expected, 1n);
+  });
 }
 
 describe.skipIf(!tool)('grpcurl: lost concurrency races → ABORTED', () => {

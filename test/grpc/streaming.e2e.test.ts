@@ -65,6 +65,20 @@ describe('gRPC streaming with @grpc/grpc-js', () => {
     await Promise.all(collected.map((c) => c.status));
   });
 
+  it('WatchCounter: a client that cancels is not logged as an internal failure', async () => {
+    for (let round = 0; round < 5; round++) {
+      const call = client.serverStream('WatchCounter', WatchCounterRequestSchema, WatchCounterResponseSchema, { lastSequence: 0n });
+      const watch = collect(call);
+      await watch.waitFor(() => true);
+      call.cancel();
+      expect((await watch.status).code).toBe(grpc.status.CANCELLED);
+    }
+    // The guest notices a departed client within about a second (src/http/client-probe.ts).
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const internal = host.logs().filter((l) => l['method'] === '/counter.v1.CounterService/WatchCounter' && l['code'] === 'internal');
+    expect(internal).toEqual([]);
+  });
+
   it('WatchCounter honours the deadline with DEADLINE_EXCEEDED after sending what it had', async () => {
     const call = client.serverStream('WatchCounter', WatchCounterRequestSchema, WatchCounterResponseSchema, { lastSequence: 0n }, { deadline: Date.now() + 1_500 });
     const watch = collect(call);

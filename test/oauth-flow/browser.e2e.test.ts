@@ -5,22 +5,18 @@
  * callback → 409 (the error page in the browser, `conflict` in JSON mode).
  */
 import type { Browser, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.ts';
+import { describe, expect, it } from 'vitest';
 import { requireTool } from '../support/tools.ts';
-import { eventCounts, expectNoSecretsLogged, OAUTH_EVENTS, PROVIDERS, SESSION_COOKIE, startService, type Service } from './support.ts';
+import { eventCounts, expectNoSecretsLogged, OAUTH_EVENTS, PROVIDERS, SESSION_COOKIE, type Service, withServiceAndBrowser } from './support.ts';
 
 const chromiumTool = requireTool('chromium');
 
 describe.skipIf(!chromiumTool)('OAuth sign-in in Chromium', () => {
   let service: Service;
   let browser: Browser;
-  beforeAll(async () => {
-    [service, browser] = await Promise.all([startService(), launchChromium(chromiumTool!)]);
-  }, 90_000);
-  afterAll(async () => {
-    await browser?.close();
-    await service?.stop();
+  withServiceAndBrowser(chromiumTool, (s, b) => {
+    service = s;
+    browser = b;
   });
 
   it.each(PROVIDERS)('%s: /login → provider → /dashboard, session, events, replay → 409', async (provider) => {

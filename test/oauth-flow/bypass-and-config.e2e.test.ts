@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, runHostCli, tempDataDir } from '../support/host-process.ts';
-import { deliver, eventCounts, expectFailure, expectNoSecretsLogged, sessionCookieOf, start, startService, type Service } from './support.ts';
+import { PASSWORD, postForm, register, sessionIdFrom } from '../auth/support.ts';
+import { asBrowser, deliver, eventCounts, expectFailure, expectNoSecretsLogged, sessionCookieOf, start, startService, type Service } from './support.ts';
 
 describe('development callback bypass', () => {
   let service: Service;
@@ -25,7 +26,7 @@ describe('development callback bypass', () => {
     expect(url.origin).toBe(service.host.url);
     expect(url.pathname).toBe('/api/auth/oauth/provider_a/callback');
     expect(url.searchParams.get('code')).toBe('development-callback-bypass');
-    const response = await fetch(location, { redirect: 'manual' });
+    const response = await asBrowser(location, { redirect: 'manual' });
     expect(response.status).toBe(302);
     expect(response.headers.get('location')).toBe('/dashboard');
     const sessionId = sessionCookieOf(response)!;
@@ -39,13 +40,13 @@ describe('development callback bypass', () => {
     // no provider was asked
     expect(service.fixture.provider.tokenRequests).toEqual([]);
 
-    await expectFailure(await fetch(location, { headers: { accept: 'application/json' }, redirect: 'manual' }), 409, 'conflict', 'oauth_state_reused');
+    await expectFailure(await asBrowser(location, { headers: { accept: 'application/json' }, redirect: 'manual' }), 409, 'conflict', 'oauth_state_reused');
   });
 
   it('provider mismatch: a provider_c state at provider_a\'s callback → 400', async () => {
     const location = new URL(await start(service, 'provider_c'));
     const other = location.href.replace('/provider_c/', '/provider_a/');
-    await expectFailure(await fetch(other, { headers: { accept: 'application/json' }, redirect: 'manual' }), 400, 'validation', 'oauth_provider_mismatch');
+    await expectFailure(await asBrowser(other, { headers: { accept: 'application/json' }, redirect: 'manual' }), 400, 'validation', 'oauth_provider_mismatch');
   });
 
   it('the development code is refused for a state the bypass did not make', async () => {
@@ -66,16 +67,32 @@ describe('development callback bypass', () => {
     'javascript:alert(1)',
     '/\tevil',
     ' //evil.example',
+    // dot segments that normalise to `//evil.example/x` (issue 14 finding 3)
+    '/.//evil.example/x',
+    '/%2e//evil.example/x',
+    '/a/..//evil.example/x',
+    '/a/%2E%2E//evil.example/x',
+    '/./\\evil.example/x',
   ];
   it.each(attempts)('next=%j lands on /dashboard', async (next) => {
     const location = await start(service, 'provider_a', next);
-    const response = await fetch(location, { redirect: 'manual' });
+    const response = await asBrowser(location, { redirect: 'manual' });
     expect(response.status).toBe(302);
     expect(response.headers.get('location')).toBe('/dashboard');
   });
 
+  it.each(attempts)('the password form: next=%j lands on /dashboard (login) and stays out of /login?next', async (next) => {
+    const { email } = await register(service.host.url);
+    const ok = await postForm(service.host.url, '/api/auth/password/login', { email, password: PASSWORD, next });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get('location')).toBe('/dashboard');
+    service.secretsSeen.add(sessionIdFrom(ok)!);
+    const failed = await postForm(service.host.url, '/api/auth/password/login', { email, password: 'a wrong password here', next });
+    expect(new URL(failed.headers.get('location')!, service.host.url).searchParams.get('next')).toBe('/dashboard');
+  });
+
   it('a same-site next survives', async () => {
-    const response = await fetch(await start(service, 'provider_a', '/dashboard?tab=providers#top'), { redirect: 'manual' });
+    const response = await asBrowser(await start(service, 'provider_a', '/dashboard?tab=providers#top'), { redirect: 'manual' });
     expect(response.headers.get('location')).toBe('/dashboard?tab=providers#top');
   });
 
@@ -153,11 +170,21 @@ describe('start-up refusals (exit code 2, variables named, values never)', () =>
     expect(output).toMatch(/AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS is refused with AUTH_COOKIE_SECURE=true/);
   }, 60_000);
 
+  it('the bypass on a host listening beyond loopback (--host 0.0.0.0; issue 14 finding 8)', async () => {
+    const port = await freePort();
+    const { code, output } = await runHostCli(['--host', '0.0.0.0', '--port', String(port), '--data-dir', tempDataDir()], {
+      AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS: 'true',
+      AUTH_PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    });
+    expect(code).toBe(2);
+    expect(output).toMatch(/AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS is refused unless the host listens on a loopback address only/);
+    expect(output).not.toContain('"code":"host_listening"');
+  }, 60_000);
+
   it('the bypass with a non-local https base', async () => {
     const port = await freePort();
     const { code, output } = await runHostCli(['--port', String(port), '--data-dir', tempDataDir()], {
       AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS: 'true',
-      AUTH_COOKIE_SECURE: 'false',
       AUTH_PUBLIC_BASE_URL: 'https://auth.example.com',
     });
     expect(code).toBe(2);

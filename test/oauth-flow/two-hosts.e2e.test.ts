@@ -8,7 +8,7 @@ import { startOAuthFixture } from '../support/oauth-provider/fixture.ts';
 import { followAuthorization } from '../support/oauth-provider/follow-authorization.ts';
 import { freePort, startHost, type HostProcess } from '../support/host-process.ts';
 import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../support/servers.ts';
-import { deliver, sessionCookieOf, TOKEN_SECRET } from './support.ts';
+import { deliver, rememberBrowser, sessionCookieOf, OPERATOR_ENV } from './support.ts';
 
 const unavailable = await sharedServers();
 if (unavailable && inCi) throw new Error(`PostgreSQL and Redis are required under CI=true: ${unavailable}`);
@@ -25,7 +25,7 @@ describe.skipIf(unavailable !== undefined).each(backends)('two hosts on %s', (_n
     const port = await freePort();
     const fixture = await startOAuthFixture(`http://127.0.0.1:${port}`);
     const args = storeArgs();
-    const env = { ...fixture.env, AUTH_SYSTEM_TOKEN_SECRET: TOKEN_SECRET };
+    const env = { ...fixture.env, ...OPERATOR_ENV };
     const hosts: HostProcess[] = [];
     try {
       hosts.push(await startHost({ port, args, env, timeoutMs: 60_000 }));
@@ -33,6 +33,7 @@ describe.skipIf(unavailable !== undefined).each(backends)('two hosts on %s', (_n
       const [a, b] = hosts as [HostProcess, HostProcess];
       for (const provider of ['provider_a', 'provider_b', 'provider_c'] as const) {
         const start = await fetch(`${a.url}/api/auth/oauth/${provider}/start`, { redirect: 'manual' });
+        rememberBrowser(start, start.headers.get('location')!);
         const callback = await followAuthorization(start.headers.get('location')!);
         const onB = callback.target.replace(a.url, b.url);
         const responses = await Promise.all([deliver(callback.target, callback.method, callback.params, true), deliver(onB, callback.method, callback.params, true)]);

@@ -93,7 +93,7 @@ describe('shared parameters', () => {
         'OAUTH_PROVIDERS names an unknown provider (allowed: provider_a, provider_b, provider_c)',
         'OAUTH_EVIDENCE_MODE must be preflight or callback',
         'SESSION_COOKIE must be a session id, wasi_auth_dev_session=<id>, or a Cookie header value containing wasi_auth_dev_session',
-        'AUTH_SYSTEM_ACCESS_TOKEN is missing (an aal2 system_admin token: npm run -s auth:token -- --sub <operator>)',
+        'AUTH_SYSTEM_ACCESS_TOKEN is missing (a multi-factor system_admin operator token: npm run -s auth:token -- --sub <operator>)',
         'EXPECTED_EMAIL must be an email address',
       ],
     });

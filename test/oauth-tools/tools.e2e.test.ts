@@ -9,19 +9,22 @@
  * record. Finally every output is searched for the configured secrets.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_A11_FILE, readA11 } from '../../scripts/oauth/tracker/a11-record.ts';
-import { PASSWORD, postJson, sessionIdFrom, uniqueEmail } from '../auth/support.ts';
+import { register, sessionIdFrom, uniqueEmail } from '../auth/support.ts';
 import { freePort, ROOT, startHost, type HostProcess } from '../support/host-process.ts';
 import { startOAuthFixture, type OAuthFixture } from '../support/oauth-provider/fixture.ts';
 import { followAuthorization } from '../support/oauth-provider/follow-authorization.ts';
 import { requireTool } from '../support/tools.ts';
 
 const chromium = requireTool('chromium');
-const TOKEN_SECRET = `tools-e2e-${crypto.randomUUID()}`;
+/** `npm run auth:token`'s dev key pair for this suite; the host gets its public JWKS. */
+const KEY_FILE = join(mkdtempSync(join(tmpdir(), 'tools-e2e-key-')), 'operator-token-dev-key.json');
+const authToken = (args: string[]) => spawnSync(process.execPath, [join(ROOT, 'scripts', 'auth-token.ts'), '--key-file', KEY_FILE, ...args], { env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8' }).stdout.trim();
+const OPERATOR_JWKS = authToken(['--print-jwks']);
 const USER_EMAIL = 'person@example.test';
 const HTTPS_ENDPOINTS = {
   AUTH_PROVIDER_A_AUTHORIZATION_URL: 'https://accounts.provider-a.example/o/oauth2/v2/auth',
@@ -38,7 +41,7 @@ interface Run {
   expectedEmail: string | undefined;
 }
 const runs: Run[] = [];
-const secrets: string[] = [TOKEN_SECRET];
+const secrets: string[] = [String((JSON.parse(readFileSync(KEY_FILE, 'utf8')) as { d: string }).d)];
 const tracker = join(mkdtempSync(join(tmpdir(), 'a11-tools-')), 'A11.json');
 copyFileSync(DEFAULT_A11_FILE, tracker);
 
@@ -59,8 +62,7 @@ function runTool(tool: string, env: Record<string, string>): Promise<Run> {
 }
 
 function mintToken(): string {
-  const run = spawnSync(process.execPath, [join(ROOT, 'scripts', 'auth-token.ts'), '--sub', 'tools-e2e-operator'], { env: { PATH: process.env.PATH ?? '', AUTH_SYSTEM_TOKEN_SECRET: TOKEN_SECRET }, encoding: 'utf8' });
-  const token = run.stdout.trim();
+  const token = authToken(['--sub', 'tools-e2e-operator']);
   secrets.push(token);
   return token;
 }
@@ -81,7 +83,7 @@ async function startService(extra: Record<string, string> = {}): Promise<Service
   const base = `http://127.0.0.1:${port}`;
   const fixture = await startOAuthFixture(base);
   secrets.push(...fixture.secrets);
-  const host = await startHost({ port, env: { ...fixture.env, AUTH_SYSTEM_TOKEN_SECRET: TOKEN_SECRET, ...extra } });
+  const host = await startHost({ port, env: { ...fixture.env, AUTH_SYSTEM_TOKEN_JWKS: OPERATOR_JWKS, ...extra } });
   return { host, fixture, base, operator: { ...fixture.env, ...extra, BASE_URL: base, AUTH_SYSTEM_ACCESS_TOKEN: mintToken() } };
 }
 
@@ -94,11 +96,13 @@ async function stopService(service: Service | undefined): Promise<void> {
 async function completeLogin(base: string, provider: string): Promise<string> {
   const start = await fetch(`${base}/api/auth/oauth/${provider}/start?next=%2Fdashboard`, { redirect: 'manual' });
   expect(start.status).toBe(302);
+  // The browser-binding cookie /start set: the callback is refused without it.
+  const cookie = start.headers.getSetCookie().find((c) => c.startsWith('wasi_oauth_binding='))!.split(';')[0]!;
   const callback = await followAuthorization(start.headers.get('location')!);
   const response =
     callback.method === 'GET'
-      ? await fetch(`${callback.target}?${new URLSearchParams(callback.params)}`, { redirect: 'manual' })
-      : await fetch(callback.target, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(callback.params).toString() });
+      ? await fetch(`${callback.target}?${new URLSearchParams(callback.params)}`, { redirect: 'manual', headers: { cookie } })
+      : await fetch(callback.target, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(callback.params).toString() });
   const sessionId = sessionIdFrom(response);
   expect(sessionId).toBeTruthy();
   secrets.push(sessionId!);
@@ -109,6 +113,8 @@ describe('every tool: parameters', () => {
   it.each([
     ['preflight', {}, 'BASE_URL is missing'],
     ['browser-smoke', { BASE_URL: 'https://auth.example.com/app' }, 'BASE_URL must be an origin only'],
+    // issue 14 finding 12: the operator token and session cookie never travel over non-loopback http
+    ['callback-evidence', { BASE_URL: 'http://auth.example.com', AUTH_SYSTEM_ACCESS_TOKEN: 'x', SESSION_COOKIE: 'x' }, 'BASE_URL must be https unless it is a loopback address'],
     ['callback-evidence', { BASE_URL: 'https://auth.example.com', AUTH_SYSTEM_ACCESS_TOKEN: 'x' }, 'SESSION_COOKIE is missing'],
     ['evidence-report', { BASE_URL: 'https://auth.example.com', AUTH_SYSTEM_ACCESS_TOKEN: 'x' }, 'OAUTH_EVIDENCE_MODE is missing'],
     ['evidence-report', { BASE_URL: 'https://auth.example.com', OAUTH_EVIDENCE_MODE: 'callback' }, 'AUTH_SYSTEM_ACCESS_TOKEN is missing'],
@@ -235,8 +241,7 @@ describe('after a completed login', () => {
     expect(fails(wrong).map((l) => l.replace(/\s+/g, ' '))).toEqual(['FAIL provider_a the session email differs from EXPECTED_EMAIL']);
     expect(wrong.code).toBe(1);
 
-    const registered = await postJson(local!.base, '/api/auth/password/register', { email: uniqueEmail('tools'), password: PASSWORD });
-    const passwordSession = sessionIdFrom(registered)!;
+    const passwordSession = (await register(local!.base, uniqueEmail('tools'))).sessionId;
     secrets.push(passwordSession);
     const password = await runTool('callback-evidence', { ...local!.operator, OAUTH_PROVIDERS: 'provider_a', SESSION_COOKIE: passwordSession });
     expect(has(password, 'FAIL', 'provider_a', 'the session was not issued by a sign-in of provider_a (method password)')).toBe(true);

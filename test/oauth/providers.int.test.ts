@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseOAuthConfig, type ProviderSettings } from '../../src/auth/oauth/config.ts';
 import { OAuthError } from '../../src/auth/oauth/errors.ts';
 import { prepareAuthorization } from '../../src/auth/oauth/prepare-authorization.ts';
+import { randomToken } from '../../src/auth/oauth/random-tokens.ts';
 import { clearJwksCache } from '../../src/auth/oauth/providers/jwks-cache.ts';
 import { defaultDeps, OAUTH_PROVIDERS } from '../../src/auth/oauth/providers/index.ts';
 import type { ProviderId } from '../../src/auth/oauth/provider-ids.ts';
@@ -26,7 +27,7 @@ afterAll(() => fixture.provider.stop());
 beforeEach(() => clearJwksCache());
 
 async function signIn(id: ProviderId, tweak: { verifier?: string; secret?: string } = {}) {
-  const prepared = prepareAuthorization(settings[id]);
+  const prepared = prepareAuthorization(settings[id], randomToken());
   const callback = await followAuthorization(prepared.url);
   expect(callback.target).toBe(`${BASE}/api/auth/oauth/${id}/callback`);
   expect(callback.params.state).toBe(prepared.state);
@@ -45,7 +46,7 @@ async function failure(run: () => Promise<unknown>): Promise<OAuthError> {
 
 describe('authorization URLs', () => {
   it.each([['provider_a'], ['provider_b']] as const)('%s: code flow with state, nonce and an S256 PKCE challenge', (id) => {
-    const url = new URL(prepareAuthorization(settings[id]).url);
+    const url = new URL(prepareAuthorization(settings[id], randomToken()).url);
     expect(Object.fromEntries(url.searchParams)).toMatchObject({
       response_type: 'code', client_id: settings[id].clientId, redirect_uri: settings[id].redirectUri, scope: settings[id].scopes.join(' '), code_challenge_method: 'S256',
     });
@@ -53,7 +54,7 @@ describe('authorization URLs', () => {
   });
 
   it('provider_c: form_post when asking for name/email, no PKCE', () => {
-    const prepared = prepareAuthorization(settings.provider_c);
+    const prepared = prepareAuthorization(settings.provider_c, randomToken());
     const url = new URL(prepared.url);
     expect(url.searchParams.get('response_mode')).toBe('form_post');
     expect(url.searchParams.get('scope')).toBe('name email');

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { exportPKCS8, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/host-process.ts';
+import { clientSecretJwt } from '../../src/auth/oauth/jwt/test-keys.ts';
 
 const BASE = 'https://auth.example.com';
 let live: Record<string, string>;
@@ -90,9 +91,16 @@ describe('oauth:readiness', () => {
 
   it('accepts the pre-generated provider_c secret as the only source', () => {
     const { AUTH_PROVIDER_C_TEAM_ID: _t, AUTH_PROVIDER_C_KEY_ID: _k, AUTH_PROVIDER_C_PRIVATE_KEY: _p, ...rest } = live;
-    const { code, lines } = run({ ...rest, AUTH_PROVIDER_C_GENERATED_CLIENT_SECRET: 'pre-generated-c-secret-77aa' });
+    const { code, lines } = run({ ...rest, AUTH_PROVIDER_C_GENERATED_CLIENT_SECRET: clientSecretJwt(Date.now() / 1000 + 3600) });
     expect(fails(lines)).toEqual([]);
     expect(code).toBe(0);
+  });
+
+  it('fails a pre-generated provider_c secret past its exp (issue 14 finding 12)', () => {
+    const { AUTH_PROVIDER_C_TEAM_ID: _t, AUTH_PROVIDER_C_KEY_ID: _k, AUTH_PROVIDER_C_PRIVATE_KEY: _p, ...rest } = live;
+    const { code, lines } = run({ ...rest, AUTH_PROVIDER_C_GENERATED_CLIENT_SECRET: clientSecretJwt(Date.now() / 1000 - 60) });
+    expect(fails(lines).some((l) => l.includes('AUTH_PROVIDER_C_GENERATED_CLIENT_SECRET has expired'))).toBe(true);
+    expect(code).toBe(1);
   });
 
   it('reads .env, with the real environment winning over it', () => {

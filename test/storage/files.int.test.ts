@@ -48,6 +48,11 @@ function asBackend(storage: FileStorage): StorageBackend {
     events: wrap(storage.events),
     projections: wrap(storage.projections),
     keyValue: wrap(storage.keyValue),
+    // The file store offers no lease (its per-sequence files arbitrate); the host never runs on it.
+    leases: {
+      ttlMs: 0,
+      acquire: (streamId) => ({ token: 1n, append: (expected, list) => storage.events.append(streamId, expected, list), release: () => {} }),
+    },
     reset: () => storage.reset(),
     close: () => undefined,
   };

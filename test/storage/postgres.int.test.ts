@@ -25,6 +25,7 @@ import {
   type PostgresStorageOptions,
 } from '../../host/storage/postgres/index.ts';
 import { runStorageContract } from './contract.ts';
+import { runLeaseContract } from './lease-contract.ts';
 import { startTcpProxy, targetOf } from '../support/tcp-proxy.ts';
 
 const URL_ = withDefaultUser(process.env['POSTGRES_URL'] ?? 'postgres://127.0.0.1:5432/test');
@@ -102,6 +103,15 @@ if (unreachable !== undefined) {
     },
     { openSecond: async () => openPostgresStorage({ url: URL_, schema }), concurrencyTimeoutMs: 120_000 },
   );
+
+  runLeaseContract('postgres', {
+    factory: async () => {
+      const backend = await openPostgresStorage({ url: URL_, schema });
+      await backend.reset();
+      return backend;
+    },
+    openWithTtl: async (leaseTtlMs) => openPostgresStorage({ url: URL_, schema, leaseTtlMs }),
+  });
 
   describe('postgres backend specifics', () => {
     const opened: PostgresStorage[] = [];

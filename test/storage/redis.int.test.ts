@@ -22,6 +22,7 @@ import {
   type RedisStorageOptions,
 } from '../../host/storage/redis/index.ts';
 import { runStorageContract } from './contract.ts';
+import { runLeaseContract } from './lease-contract.ts';
 import { startTcpProxy, targetOf, type TcpProxy } from '../support/tcp-proxy.ts';
 import { redisAnswers } from '../support/servers.ts';
 
@@ -85,6 +86,15 @@ describe.runIf(reachable)('redis storage', () => {
     },
     { openSecond: async () => openRedisStorage({ url: REDIS_URL, prefix: PREFIX }), concurrencyTimeoutMs: 60_000 },
   );
+
+  runLeaseContract('redis', {
+    factory: async () => {
+      const storage = await openRedisStorage({ url: REDIS_URL, prefix: PREFIX });
+      await storage.reset();
+      return storage;
+    },
+    openWithTtl: async (leaseTtlMs) => openRedisStorage({ url: REDIS_URL, prefix: PREFIX, leaseTtlMs }),
+  });
 
   describe('redis backend specifics', () => {
     const opened: RedisStorage[] = [];

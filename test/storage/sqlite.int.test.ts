@@ -17,6 +17,7 @@ import { globPrefix } from '../../host/storage/sqlite/count-by-type.ts';
 import { isUniqueViolation, toStorageFailure } from '../../host/storage/sqlite/errors.ts';
 import { openSqliteStorage, SCHEMA_VERSION, type SqliteStorage } from '../../host/storage/sqlite/index.ts';
 import { runStorageContract } from './contract.ts';
+import { runLeaseContract } from './lease-contract.ts';
 import { expectContiguousRace, raceWorkers } from './race-workers.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'storage-sqlite-'));
@@ -38,6 +39,14 @@ runStorageContract(
   },
   { openSecond: async () => openSqliteStorage({ path: currentPath }) },
 );
+
+runLeaseContract('sqlite', {
+  factory: async () => {
+    currentPath = freshPath();
+    return openSqliteStorage({ path: currentPath });
+  },
+  openWithTtl: async (leaseTtlMs) => openSqliteStorage({ path: currentPath, leaseTtlMs }),
+});
 
 /** A plain connection for inspecting the file behind the backend's back. */
 function inspect<T>(path: string, look: (db: DatabaseSync) => T): T {
@@ -89,6 +98,7 @@ describe('sqlite backend specifics', () => {
       'table:app_documents',
       'table:app_events',
       'table:app_kv',
+      'table:app_stream_leases',
       'table:schema_migrations',
     ]);
     expect(names).toContain('index:app_events_by_type');

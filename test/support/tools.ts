@@ -24,6 +24,7 @@ interface ToolSpec {
 const SPECS: Record<string, ToolSpec> = {
   grpcurl: { env: 'GRPCURL', candidates: ['grpcurl'], versionArgs: ['-version'] },
   wasmtime: { env: 'WASMTIME', candidates: ['wasmtime'], versionArgs: ['--version'] },
+  schemathesis: { env: 'SCHEMATHESIS', candidates: ['schemathesis'], versionArgs: ['--version'] },
   chromium: { env: 'CHROMIUM', candidates: ['/usr/bin/chromium', 'chromium'], versionArgs: ['--version'] },
 };
 

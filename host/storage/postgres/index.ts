@@ -4,7 +4,8 @@
  * the query runs) and fails only with StorageFailure (errors.ts maps everything).
  */
 import { StorageFailure } from '../errors.ts';
-import type { AsyncEventStore, AsyncStorageBackend } from '../types.ts';
+import { DEFAULT_LEASE_TTL_MS, type AsyncEventStore, type AsyncStorageBackend } from '../types.ts';
+import { createLeases } from './leases.ts';
 import { createAppend } from './append.ts';
 import {
   createPool,
@@ -23,6 +24,7 @@ import { createReadAll } from './read-all.ts';
 import { createReadStream } from './read-stream.ts';
 import { createReset } from './reset.ts';
 import { createStreamRevision } from './stream-revision.ts';
+import { createStreamHeads } from './stream-heads.ts';
 import { DEFAULT_SCHEMA, tablesIn } from './tables.ts';
 
 export { SCHEMA_VERSION, MIGRATIONS, type Migration } from './migrations.ts';
@@ -39,6 +41,8 @@ export interface PostgresStorageOptions {
   connectTimeoutMs?: number;
   /** Server-side statement timeout (lock waits included) before `unavailable`. Default 10000 ms. */
   statementTimeoutMs?: number;
+  /** How long a stream lease lasts when its holder stalls (ms). Default 5000. */
+  leaseTtlMs?: number;
   /** Errors of idle pooled connections (server restart, network loss), e.g. to log them. */
   onPoolError?: (error: Error) => void;
 }
@@ -84,8 +88,9 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   }
 
   const streamRevision = createStreamRevision(context);
+  const { append, write } = createAppend(context, streamRevision);
   const events: AsyncEventStore = guardAll({
-    append: createAppend(context, streamRevision),
+    append,
     readStream: createReadStream(context),
     streamRevision,
     readAll: createReadAll(context),
@@ -109,6 +114,8 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     events,
     projections: guardAll(createProjections(context)),
     keyValue: guardAll(createKeyValue(context)),
+    streamHeads: guardAll({ streamHeads: createStreamHeads(context) }).streamHeads,
+    leases: createLeases(context, write, positiveInteger('leaseTtlMs', options.leaseTtlMs, DEFAULT_LEASE_TTL_MS)),
     reset: lifecycle.reset,
     close: lifecycle.close,
   };

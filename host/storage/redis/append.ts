@@ -11,7 +11,7 @@
  */
 import type { Redis } from 'ioredis';
 import { checkName, revisionMatches, StorageFailure } from '../errors.ts';
-import type { AsyncEventStore, ExpectedRevision, RecordedEvent } from '../types.ts';
+import type { AsyncEventStore, ExpectedRevision, NewEvent, RecordedEvent } from '../types.ts';
 import { eventBody } from './event-records.ts';
 import type { RedisKeys } from './keys.ts';
 import { defineScript, INVALID_REPLY } from './script.ts';
@@ -20,11 +20,14 @@ import { arrayReply, stringReply, u64Arg, u64Reply } from './values.ts';
 export type Append = AsyncEventStore['append'];
 
 /**
- * KEYS: seq, events, stream, all, types
+ * KEYS: seq, events, stream, all, types [, lease]
  * ARGV: expected tag, exact revision (decimal, '' unless exact), n, then type and body per event
- * Returns {'conflict', actual} or {'ok', first sequence, revision before, recorded-at}.
+ *       [, the lease's fencing token last]
+ * Returns {'lease'} (a lease was named and its token is not the current one: expired or taken
+ * over, so nothing is written), {'conflict', actual} or {'ok', first sequence, revision before, recorded-at}.
  */
 export const APPEND_LUA = `
+if KEYS[6] and redis.call('GET', KEYS[6]) ~= ARGV[#ARGV] then return {'lease'} end
 local actual = redis.call('LLEN', KEYS[3])
 local tag = ARGV[1]
 local ok
@@ -78,15 +81,23 @@ function checkExpected(expected: ExpectedRevision): void {
   }
 }
 
-export function createAppend(redis: Redis, keys: RedisKeys): Append {
+/** append, or with `lease` the fenced append of a stream-lease holder (leases.ts). */
+export type FencedAppend = (
+  streamId: string,
+  expected: ExpectedRevision,
+  events: NewEvent[],
+  lease?: { key: string; token: bigint },
+) => Promise<RecordedEvent[]>;
+
+export function createAppend(redis: Redis, keys: RedisKeys): FencedAppend {
   const script = defineScript(redis, 'wasiAppAppend', APPEND_LUA);
 
-  return async function append(streamId, expected, events) {
+  return async function append(streamId, expected, events, lease) {
     checkName('stream id', streamId);
     checkExpected(expected);
     for (const event of events) checkName('event type', event.eventType);
 
-    if (events.length === 0) {
+    if (events.length === 0 && lease === undefined) {
       // Nothing to write: only the expectation is checked.
       const actual = BigInt(await redis.llen(keys.stream(streamId)));
       if (!revisionMatches(expected, actual)) throw StorageFailure.conflict(streamId, expected, actual);
@@ -95,10 +106,13 @@ export function createAppend(redis: Redis, keys: RedisKeys): Append {
 
     const args: string[] = [expected.tag, expected.tag === 'exact' ? expected.val.toString() : '', String(events.length)];
     for (const event of events) args.push(event.eventType, eventBody(streamId, event));
-    const reply = arrayReply(
-      await script([keys.sequence, keys.events, keys.stream(streamId), keys.all, keys.types], args),
-      'append reply',
-    );
+    const scriptKeys = [keys.sequence, keys.events, keys.stream(streamId), keys.all, keys.types];
+    if (lease) {
+      scriptKeys.push(lease.key);
+      args.push(lease.token.toString());
+    }
+    const reply = arrayReply(await script(scriptKeys, args), 'append reply');
+    if (reply[0] === 'lease') throw StorageFailure.unavailable('the stream lease has ended');
 
     if (reply[0] === 'conflict') throw StorageFailure.conflict(streamId, expected, u64Reply(reply[1], 'revision'));
     if (reply[0] !== 'ok') throw StorageFailure.internal(`redis: unexpected append reply ${String(reply[0])}`);

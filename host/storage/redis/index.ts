@@ -6,7 +6,8 @@
  */
 import type { Redis } from 'ioredis';
 import { StorageFailure } from '../errors.ts';
-import type { AsyncEventStore, AsyncStorageBackend } from '../types.ts';
+import { DEFAULT_LEASE_TTL_MS, type AsyncEventStore, type AsyncStorageBackend } from '../types.ts';
+import { createLeases } from './leases.ts';
 import { createAppend } from './append.ts';
 import { closeClient, connectClient, createRedisClient, describeUrl, type RedisConnectionOptions } from './connection.ts';
 import { createCountByType } from './count-by-type.ts';
@@ -20,6 +21,7 @@ import { createReadAll } from './read-all.ts';
 import { createReadStream } from './read-stream.ts';
 import { createReset } from './reset.ts';
 import { createStreamRevision } from './stream-revision.ts';
+import { createStreamHeads } from './stream-heads.ts';
 
 export { SCHEMA_VERSION, MIGRATIONS, type Migration } from './migrations.ts';
 export { deletePrefixed } from './reset.ts';
@@ -32,6 +34,8 @@ export interface RedisStorageOptions extends RedisConnectionOptions {
   url: string;
   /** Prepended to every key (e.g. 'wasi-app:'); must not be empty. */
   prefix: string;
+  /** How long a stream lease lasts when its holder stalls (ms). Default 5000. */
+  leaseTtlMs?: number;
 }
 
 export interface RedisStorage extends AsyncStorageBackend {
@@ -58,8 +62,9 @@ export async function openRedisStorage(options: RedisStorageOptions): Promise<Re
     throw toStorageFailure(error);
   }
 
+  const append = createAppend(client, keys);
   const events: AsyncEventStore = guardAll({
-    append: createAppend(client, keys),
+    append,
     readStream: createReadStream(client, keys),
     streamRevision: createStreamRevision(client, keys),
     readAll: createReadAll(client, keys),
@@ -79,6 +84,8 @@ export async function openRedisStorage(options: RedisStorageOptions): Promise<Re
     events,
     projections: guardAll(createProjections(client, keys)),
     keyValue: guardAll(createKeyValue(client, keys)),
+    streamHeads: guardAll({ streamHeads: createStreamHeads(client, keys) }).streamHeads,
+    leases: guardAll(createLeases(client, keys, guardAll({ append }).append, options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS)),
     reset: lifecycle.reset,
     close: lifecycle.close,
   };

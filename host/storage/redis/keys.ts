@@ -15,6 +15,8 @@
  *   <prefix>docs:<collection>      hash    document id → "<version>:<body>"
  *   <prefix>docids:<collection>    zset    document ids, score 0 (lexicographic paging)
  *   <prefix>kv:<n>:<namespace>:<key> string key-value entry, n = namespace length; native PX expiry
+ *   <prefix>lease:<stream id>      string  the fencing token of the stream's current turn; PX = lease time
+ *   <prefix>leasetoken:<stream id> string  the stream's last fencing token (INCR)
  */
 import { StorageFailure } from '../errors.ts';
 
@@ -30,6 +32,8 @@ export interface RedisKeys {
   documents(collection: string): string;
   documentIds(collection: string): string;
   keyValue(namespace: string, key: string): string;
+  lease(streamId: string): string;
+  leaseToken(streamId: string): string;
 }
 
 export function redisKeys(prefix: string): RedisKeys {
@@ -47,6 +51,8 @@ export function redisKeys(prefix: string): RedisKeys {
     documents: (collection) => `${prefix}docs:${collection}`,
     documentIds: (collection) => `${prefix}docids:${collection}`,
     keyValue: (namespace, key) => `${prefix}kv:${namespace.length}:${namespace}:${key}`,
+    lease: (streamId) => `${prefix}lease:${streamId}`,
+    leaseToken: (streamId) => `${prefix}leasetoken:${streamId}`,
   };
 }
 

@@ -9,7 +9,8 @@ import { isUniqueViolation } from './errors.ts';
 import { immediate } from './transaction.ts';
 import { int, MAX_I64 } from './values.ts';
 
-export type Append = (streamId: string, expected: ExpectedRevision, events: NewEvent[]) => RecordedEvent[];
+/** `fence`, when given, runs first inside the write transaction and throws to refuse the append (leases.ts). */
+export type Append = (streamId: string, expected: ExpectedRevision, events: NewEvent[], fence?: () => void) => RecordedEvent[];
 
 function checkExpected(expected: ExpectedRevision): void {
   if (expected.tag === 'exact' && (typeof expected.val !== 'bigint' || expected.val < 0n)) {
@@ -23,12 +24,12 @@ export function createAppend(db: DatabaseSync, streamRevision: (streamId: string
      VALUES (?, ?, ?, ?, ?, ?) RETURNING sequence`,
   );
 
-  return function append(streamId, expected, events) {
+  return function append(streamId, expected, events, fence) {
     checkName('stream id', streamId);
     checkExpected(expected);
     for (const event of events) checkName('event type', event.eventType);
 
-    if (events.length === 0) {
+    if (events.length === 0 && fence === undefined) {
       // Nothing to write: only the expectation is checked (no write lock needed).
       const actual = streamRevision(streamId);
       if (!revisionMatches(expected, actual)) throw StorageFailure.conflict(streamId, expected, actual);
@@ -37,6 +38,7 @@ export function createAppend(db: DatabaseSync, streamRevision: (streamId: string
 
     try {
       return immediate(db, () => {
+        fence?.();
         const actual = streamRevision(streamId);
         if (!revisionMatches(expected, actual)) throw StorageFailure.conflict(streamId, expected, actual);
         if (actual + BigInt(events.length) > MAX_I64) throw StorageFailure.invalid('stream revision would overflow');

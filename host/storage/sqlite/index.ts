@@ -4,7 +4,8 @@
  * completes without suspending the component.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import type { StorageBackend, TypeCount } from '../types.ts';
+import { DEFAULT_LEASE_TTL_MS, type StorageBackend, type TypeCount } from '../types.ts';
+import { createLeases } from './leases.ts';
 import { createAppend, type Append } from './append.ts';
 import { DEFAULT_BUSY_TIMEOUT_MS, openDatabase } from './connection.ts';
 import { createCountByType } from './count-by-type.ts';
@@ -17,6 +18,7 @@ import { createReadAll, type ReadAll } from './read-all.ts';
 import { createReadStream, type ReadStream } from './read-stream.ts';
 import { createReset } from './reset.ts';
 import { createStreamRevision } from './stream-revision.ts';
+import { createStreamHeads } from './stream-heads.ts';
 
 export { SCHEMA_VERSION, MIGRATIONS, type Migration } from './migrations.ts';
 
@@ -25,6 +27,8 @@ export interface SqliteStorageOptions {
   path: string;
   /** How long a write waits for another connection's lock before failing `unavailable`. */
   busyTimeoutMs?: number;
+  /** How long a stream lease lasts when its holder stalls (ms). Default 5000. */
+  leaseTtlMs?: number;
 }
 
 export interface SqliteEventStore {
@@ -64,8 +68,9 @@ export function openSqliteStorage(options: SqliteStorageOptions): SqliteStorage 
   const database = db;
 
   const streamRevision = createStreamRevision(database);
+  const append = guardAll({ append: createAppend(database, streamRevision) }).append;
   const events: SqliteEventStore = guardAll({
-    append: createAppend(database, streamRevision),
+    append,
     readStream: createReadStream(database),
     streamRevision,
     readAll: createReadAll(database),
@@ -86,6 +91,8 @@ export function openSqliteStorage(options: SqliteStorageOptions): SqliteStorage 
     events,
     projections: guardAll(createProjections(database)),
     keyValue: guardAll(createKeyValue(database)),
+    streamHeads: createStreamHeads(database),
+    leases: createLeases(database, append, options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS),
     reset: lifecycle.reset,
     close: lifecycle.close,
   };

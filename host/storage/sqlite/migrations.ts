@@ -59,6 +59,19 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX app_kv_by_expiry ON app_kv (expires_at) WHERE expires_at IS NOT NULL;
     `,
   },
+  {
+    version: 2,
+    name: 'stream leases',
+    sql: `
+      -- One row per stream that was ever leased (leases.ts): the last fencing token and until
+      -- when its turn lasts (ms since epoch; 0 = released). The row is kept so tokens only grow.
+      CREATE TABLE app_stream_leases (
+        stream_id  TEXT    NOT NULL PRIMARY KEY,
+        token      INTEGER NOT NULL CHECK (token >= 1),
+        expires_at INTEGER NOT NULL
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */

@@ -4,7 +4,7 @@
  * environment, then `.env`. Problems name the parameter and the rule, never the value.
  */
 import type { ProviderId } from '../../../src/auth/oauth/provider-ids.ts';
-import { parseUrl } from '../../../src/auth/oauth/config-values.ts';
+import { isLoopbackHost, parseUrl } from '../../../src/auth/oauth/config-values.ts';
 import { selectedProviders } from '../operator-env.ts';
 
 export const SESSION_COOKIE_NAME = 'wasi_auth_dev_session';
@@ -54,6 +54,8 @@ export function parseBaseUrl(raw: string | undefined): { origin: string } | { pr
   const url = parseUrl(raw);
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return { problem: 'BASE_URL must be an absolute http(s) URL' };
   if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) return { problem: 'BASE_URL must be an origin only (no path, query, fragment or credentials)' };
+  // The tools send the operator token and a session cookie: over http only to this machine.
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) return { problem: 'BASE_URL must be https unless it is a loopback address (an http BASE_URL would send the operator token and session cookie in clear)' };
   return { origin: url.origin };
 }
 
@@ -81,7 +83,7 @@ export function readLiveParams(env: Record<string, string>, needs: ParamNeeds = 
   if (rawCookie !== undefined && !session) problems.push(`SESSION_COOKIE must be a session id, ${SESSION_COOKIE_NAME}=<id>, or a Cookie header value containing ${SESSION_COOKIE_NAME}`);
   else if (needs.session && !session) problems.push(`SESSION_COOKIE is missing (the ${SESSION_COOKIE_NAME} cookie of a browser that completed the provider login)`);
 
-  if (needs.token && !value(env, 'AUTH_SYSTEM_ACCESS_TOKEN')) problems.push('AUTH_SYSTEM_ACCESS_TOKEN is missing (an aal2 system_admin token: npm run -s auth:token -- --sub <operator>)');
+  if (needs.token && !value(env, 'AUTH_SYSTEM_ACCESS_TOKEN')) problems.push('AUTH_SYSTEM_ACCESS_TOKEN is missing (a multi-factor system_admin operator token: npm run -s auth:token -- --sub <operator>)');
 
   const expectedEmail = value(env, 'EXPECTED_EMAIL');
   if (expectedEmail !== undefined && !/^[^\s@]+@[^\s@]+$/.test(expectedEmail)) problems.push('EXPECTED_EMAIL must be an email address');

@@ -29,7 +29,7 @@ export async function readStorageStatus(baseUrl: string, token: string): Promise
   const { response } = result;
   const body = await jsonBody(response);
   if (response.status === 401) return { problem: 'storage status refused AUTH_SYSTEM_ACCESS_TOKEN (401: missing, malformed, expired or signed with another secret)' };
-  if (response.status === 403) return { problem: 'AUTH_SYSTEM_ACCESS_TOKEN lacks aal2 or the system_admin role (403)' };
+  if (response.status === 403) return { problem: 'AUTH_SYSTEM_ACCESS_TOKEN lacks a second factor (amr/acr) or the system_admin role (403)' };
   if (response.status !== 200) return { problem: `storage status answered HTTP ${response.status}${errorCode(body) ? ` (${errorCode(body)})` : ''}` };
   const parsed = v.safeParse(statusSchema, body);
   return parsed.success ? { status: parsed.output } : { problem: 'storage status answered 200 with an unexpected body' };

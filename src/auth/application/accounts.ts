@@ -2,7 +2,8 @@
  * Accounts by email: the stream `auth-email-<sha256(normalized email)>` is created with
  * no-stream by the registration that claims the email, so an email belongs to one account even
  * with many hosts on one store. Its first event says who owns it and, for password accounts,
- * holds the password hash.
+ * holds the password hash. A password registration proves nothing about the email (there is no
+ * mail here), so only a claim made by a provider's verified email counts as verified.
  */
 import type { Platform } from '../../platform/ports.ts';
 import type { ExternalUserRegistered, PasswordUserRegistered } from '../domain/events.ts';
@@ -15,6 +16,11 @@ export interface Account {
   email: string;
   /** Absent for accounts created by an external sign-in. */
   passwordHash: string | undefined;
+  /**
+   * true only when the claim came from a provider that verified the email. A password
+   * registration never verifies it: whoever registered first may not own the mailbox.
+   */
+  emailVerified: boolean;
 }
 
 export function findAccountByEmailHash(platform: Platform, emailHash: string): Account | undefined {
@@ -27,8 +33,8 @@ export function findAccountByEmailHash(platform: Platform, emailHash: string): A
   if (!first) return undefined;
   if (first.eventType === 'auth_password_user_registered') {
     const data = payloadOf<PasswordUserRegistered>(first);
-    return { userId: data.user_id, email: data.email, passwordHash: data.password_hash };
+    return { userId: data.user_id, email: data.email, passwordHash: data.password_hash, emailVerified: false };
   }
   const data = payloadOf<ExternalUserRegistered>(first);
-  return { userId: data.user_id, email: data.email ?? '', passwordHash: undefined };
+  return { userId: data.user_id, email: data.email ?? '', passwordHash: undefined, emailVerified: data.email !== null };
 }

@@ -7,10 +7,14 @@ import {
   findActiveSession,
   getStorageStatus,
   linkOrCreateUserForExternalIdentity,
+  listSessions,
   loginWithPassword,
   registerWithPassword,
+  revokeAllSessions,
   revokeSession,
+  revokeSessionByHandle,
   type AuthDeps,
+  type SignInContext,
 } from './index.ts';
 
 function setup(env: Record<string, string> = {}) {
@@ -20,22 +24,35 @@ function setup(env: Record<string, string> = {}) {
 }
 const alice = { email: 'Alice@Example.com', password: 'correct horse battery' };
 
+/** Registration never signs in (finding 11): register, then sign in with the same password. */
+async function signUp(deps: AuthDeps, credentials: typeof alice, context?: SignInContext) {
+  await registerWithPassword(deps, credentials);
+  return loginWithPassword(deps, credentials, context);
+}
+
 describe('registerWithPassword()', () => {
-  it('claims the normalized email, stores only a hash and signs the account in', async () => {
+  it('claims the normalized email and stores only a hash; it signs nobody in', async () => {
     const { platform, deps } = setup();
-    const signedIn = await registerWithPassword(deps, alice);
-    expect(signedIn.email).toBe('alice@example.com');
+    const registration = await registerWithPassword(deps, alice);
+    expect(registration).toMatchObject({ created: true });
     const stored = platform.events.readAll(0n, 10).map((e) => `${e.eventType} ${e.payload}`).join('\n');
     expect(stored).not.toContain(alice.password);
-    expect(stored).not.toContain(signedIn.session.sessionId);
     expect(stored).toMatch(/"password_hash":"\$scrypt\$/);
-    expect((await findActiveSession(deps, signedIn.session.sessionId))?.userId).toBe(signedIn.userId);
+    expect(stored).not.toContain('auth_session_issued');
+    const signedIn = await loginWithPassword(deps, alice);
+    expect(signedIn.email).toBe('alice@example.com');
+    expect(registration.created && registration.userId).toBe(signedIn.userId);
   });
 
-  it('refuses a second account for the same email in any case (409 conflict)', async () => {
-    const { deps } = setup();
+  it('writes nothing for a taken email in any case, but hashes the password as for a free one (finding 11)', async () => {
+    const { platform, deps } = setup();
     await registerWithPassword(deps, alice);
-    await expect(registerWithPassword(deps, { ...alice, email: 'ALICE@example.COM' })).rejects.toMatchObject({ code: 'conflict' });
+    const events = platform.events.readAll(0n, 100).length;
+    const hashes = platform.passwords.calls;
+    await expect(registerWithPassword(deps, { email: 'ALICE@example.COM', password: 'another long password' })).resolves.toEqual({ created: false });
+    expect(platform.passwords.calls - hashes).toBe(1);
+    expect(platform.events.readAll(0n, 100)).toHaveLength(events);
+    await expect(loginWithPassword(deps, alice)).resolves.toMatchObject({ email: 'alice@example.com' });
   });
 });
 
@@ -64,7 +81,8 @@ describe('loginWithPassword()', () => {
 describe('sessions', () => {
   it('expire after the configured TTL and end when revoked', async () => {
     const { platform, deps } = setup({ AUTH_SESSION_TTL_SECONDS: '10' });
-    const first = await registerWithPassword(deps, alice);
+    await registerWithPassword(deps, alice);
+    const first = await loginWithPassword(deps, alice);
     platform.clock.advance(10_000);
     expect(await findActiveSession(deps, first.session.sessionId)).toBeUndefined();
     const second = await loginWithPassword(deps, alice);
@@ -75,17 +93,29 @@ describe('sessions', () => {
 });
 
 describe('linkOrCreateUserForExternalIdentity()', () => {
-  it('links a verified email to the existing account, then reuses the link', async () => {
+  it('joins an account whose email a provider verified, then reuses the link', async () => {
     const { deps } = setup();
-    const { userId } = await registerWithPassword(deps, alice);
-    const identity = { provider: 'provider_a', subject: 'sub-1', email: 'alice@example.com', emailVerified: true };
-    expect(await linkOrCreateUserForExternalIdentity(deps, identity)).toMatchObject({ userId, created: false, linked: true });
-    expect(await linkOrCreateUserForExternalIdentity(deps, { ...identity, email: 'other@example.com' })).toMatchObject({ userId, linked: false });
+    const first = await linkOrCreateUserForExternalIdentity(deps, { provider: 'provider_a', subject: 'sub-a', email: alice.email, emailVerified: true });
+    const identity = { provider: 'provider_b', subject: 'sub-1', email: 'alice@example.com', emailVerified: true };
+    expect(await linkOrCreateUserForExternalIdentity(deps, identity)).toMatchObject({ userId: first.userId, created: false, linked: true });
+    expect(await linkOrCreateUserForExternalIdentity(deps, { ...identity, email: 'other@example.com' })).toMatchObject({ userId: first.userId, linked: false });
+  });
+
+  it('never links a verified email to a password account (pre-hijacking): a separate account', async () => {
+    const { deps } = setup();
+    const attacker = await signUp(deps, alice);
+    const identity = { provider: 'provider_a', subject: 'victim', email: alice.email, emailVerified: true };
+    const victim = await linkOrCreateUserForExternalIdentity(deps, identity);
+    expect(victim).toMatchObject({ created: true, linked: true, email: 'alice@example.com' });
+    expect(victim.userId).not.toBe(attacker.userId);
+    // The victim comes back to the same separate account; the password still opens the attacker's.
+    expect(await linkOrCreateUserForExternalIdentity(deps, identity)).toMatchObject({ userId: victim.userId, linked: false });
+    expect((await loginWithPassword(deps, alice)).userId).toBe(attacker.userId);
   });
 
   it('never joins an account through an unverified email', async () => {
     const { deps } = setup();
-    const { userId } = await registerWithPassword(deps, alice);
+    const { userId } = await signUp(deps, alice);
     const linked = await linkOrCreateUserForExternalIdentity(deps, { provider: 'provider_b', subject: 's', email: alice.email, emailVerified: false });
     expect(linked).toMatchObject({ created: true, linked: true, email: null });
     expect(linked.userId).not.toBe(userId);
@@ -95,14 +125,51 @@ describe('linkOrCreateUserForExternalIdentity()', () => {
 describe('auth projection and storage status', () => {
   it('counts every kind and builds the read models up to the latest sequence', async () => {
     const { platform, deps } = setup();
-    const { userId } = await registerWithPassword(deps, alice);
-    await linkOrCreateUserForExternalIdentity(deps, { provider: 'provider_a', subject: 'sub-1', email: alice.email, emailVerified: true });
+    const { userId } = await signUp(deps, alice);
+    const external = await linkOrCreateUserForExternalIdentity(deps, { provider: 'provider_a', subject: 'sub-1', email: 'bob@example.com', emailVerified: true });
+    await linkOrCreateUserForExternalIdentity(deps, { provider: 'provider_b', subject: 'sub-2', email: 'bob@example.com', emailVerified: true });
     const status = getStorageStatus(deps);
-    expect(status.events).toMatchObject({ auth_password_user_registered: 1, auth_session_issued: 1, auth_external_identity_linked: 1, auth_oauth_state_created: 0 });
-    expect(status.total).toBe(3);
+    expect(status.events).toMatchObject({ auth_password_user_registered: 1, auth_external_user_registered: 1, auth_password_login_succeeded: 1, auth_session_issued: 1, auth_external_identity_linked: 2, auth_oauth_state_created: 0 });
+    expect(status.total).toBe(6);
     expect(status.projections).toEqual([{ name: 'auth_projection', checkpoint: status.latest_sequence }]);
     const user = JSON.parse(platform.projections.getDocument({ collection: AUTH_COLLECTIONS.users, id: userId })!.body);
-    expect(user).toMatchObject({ email: 'alice@example.com', registered_with: 'password', providers: ['provider_a'] });
+    expect(user).toMatchObject({ email: 'alice@example.com', registered_with: 'password', providers: [] });
+    const externalUser = JSON.parse(platform.projections.getDocument({ collection: AUTH_COLLECTIONS.users, id: external.userId })!.body);
+    expect(externalUser).toMatchObject({ email: 'bob@example.com', registered_with: 'oauth:provider_a', providers: ['provider_a', 'provider_b'] });
     expect(platform.projections.listDocuments(AUTH_COLLECTIONS.sessions, undefined, 10)).toHaveLength(1);
+  });
+});
+
+describe('idle timeout and a user’s sessions', () => {
+  it('ends a session unused for AUTH_SESSION_IDLE_SECONDS, while use keeps it alive', async () => {
+    const { platform, deps } = setup({ AUTH_SESSION_IDLE_SECONDS: '120' });
+    const { session } = await signUp(deps, alice);
+    for (let i = 0; i < 5; i++) {
+      platform.clock.advance(100_000);
+      expect(await findActiveSession(deps, session.sessionId), `use ${i}`).toBeDefined();
+    }
+    platform.clock.advance(121_000);
+    expect(await findActiveSession(deps, session.sessionId)).toBeUndefined();
+  });
+
+  it('lists sessions by public handle, revokes one by handle, then all', async () => {
+    const { platform, deps } = setup();
+    const first = await signUp(deps, alice, { client: '192.0.2.1', device: 'Firefox on Linux' });
+    platform.clock.advance(1000);
+    const second = await loginWithPassword(deps, alice, { client: '192.0.2.2', device: 'Safari on iOS' });
+    const current = (await findActiveSession(deps, first.session.sessionId))!;
+    const list = listSessions(deps, current);
+    expect(list.map((s) => [s.device, s.current])).toEqual([
+      ['Safari on iOS', false],
+      ['Firefox on Linux', true],
+    ]);
+    for (const s of list) expect(s.id).not.toContain(first.session.sessionId.slice(0, 10));
+    expect(() => revokeSessionByHandle(deps, current, 'A'.repeat(22))).toThrow(expect.objectContaining({ code: 'not_found' }));
+    revokeSessionByHandle(deps, current, list[0]!.id);
+    expect(await findActiveSession(deps, second.session.sessionId)).toBeUndefined();
+    expect(listSessions(deps, current)).toHaveLength(1);
+    await loginWithPassword(deps, alice);
+    expect(revokeAllSessions(deps, (await findActiveSession(deps, first.session.sessionId))!)).toBe(2);
+    expect(await findActiveSession(deps, first.session.sessionId)).toBeUndefined();
   });
 });

@@ -2,12 +2,18 @@
  * For the OAuth flow: the account an external identity signs in to, creating the link
  * (`auth_external_identity_linked`, stream `auth-identity-<provider>-<sha256(subject)>` created
  * with no-stream) and, when needed, the account. Precedence: an existing link wins, then the
- * account owning the provider's *verified* email, else a new account (claiming the email when
- * verified). Races between hosts resolve through the no-stream claims: the loser re-reads.
+ * account owning the provider's *verified* email **when that account's email was verified too**
+ * (it was created by a provider sign-in with that verified email), else a new account.
+ *
+ * The rule against account pre-hijacking (docs/security.md, finding 2): an identity is
+ * never linked by email to a password account, because registering with a password proves
+ * nothing about the mailbox. Whoever registered the email first keeps that password account; the
+ * provider sign-in gets a separate account (in `auth-user-<id>`, the email shown but not claimed).
+ * Races between hosts resolve through the no-stream claims: the loser re-reads.
  */
 import type { ExternalIdentityLinked, ExternalUserRegistered } from '../domain/events.ts';
 import { normalizeEmail } from '../domain/email.ts';
-import { findAccountByEmailHash } from './accounts.ts';
+import { findAccountByEmailHash, type Account } from './accounts.ts';
 import type { AuthDeps } from './deps.ts';
 import { authEvent, payloadOf } from './event-codec.ts';
 import { runAuthProjectionQuietly } from './projection.ts';
@@ -38,21 +44,36 @@ function readLink(deps: AuthDeps, stream: string): ExternalIdentityLinked | unde
   return first ? payloadOf<ExternalIdentityLinked>(first) : undefined;
 }
 
-/** Claims the email (or, without a verified email, a fresh user stream) for a new account. */
-async function createAccount(deps: AuthDeps, identity: ExternalIdentity, email: string | null): Promise<{ userId: string; created: boolean }> {
+/** A new account in its own user stream: the email (if any) is shown but claims nothing. */
+function createUnclaimedAccount(deps: AuthDeps, identity: ExternalIdentity, email: string | null): { userId: string; created: boolean } {
   const userId = crypto.randomUUID();
   const data: ExternalUserRegistered = { user_id: userId, email, provider: identity.provider };
-  const stream = email ? authStreams.email(await sha256Hex(email)) : authStreams.user(userId);
+  deps.platform.events.append(authStreams.user(userId), { tag: 'no-stream' }, [authEvent('auth_external_user_registered', data)]);
+  return { userId, created: true };
+}
+
+/** Claims the verified email for a new account; when the email is already taken, see `joinOrSeparate`. */
+async function createAccount(deps: AuthDeps, identity: ExternalIdentity, email: string | null): Promise<{ userId: string; created: boolean }> {
+  if (!email) return createUnclaimedAccount(deps, identity, null);
+  const userId = crypto.randomUUID();
+  const data: ExternalUserRegistered = { user_id: userId, email, provider: identity.provider };
   try {
-    deps.platform.events.append(stream, { tag: 'no-stream' }, [authEvent('auth_external_user_registered', data)]);
+    deps.platform.events.append(authStreams.email(await sha256Hex(email)), { tag: 'no-stream' }, [authEvent('auth_external_user_registered', data)]);
     return { userId, created: true };
   } catch (error) {
-    if (!isConflict(error) || !email) throw error;
-    // Another sign-in claimed the email first: join that account.
+    if (!isConflict(error)) throw error;
+    // Someone claimed the email first (another host's sign-in, or a password registration).
     const owner = findAccountByEmailHash(deps.platform, await sha256Hex(email));
     if (!owner) throw error;
-    return { userId: owner.userId, created: false };
+    return joinOrSeparate(deps, identity, email, owner);
   }
+}
+
+/** Joins an account whose email a provider verified; never a password account (pre-hijacking). */
+function joinOrSeparate(deps: AuthDeps, identity: ExternalIdentity, email: string, owner: Account): { userId: string; created: boolean } {
+  if (owner.emailVerified) return { userId: owner.userId, created: false };
+  deps.platform.logger.log('info', 'provider sign-in kept apart from a password account with the same email', { code: 'auth_identity_not_linked_unverified_email', provider: identity.provider });
+  return createUnclaimedAccount(deps, identity, email);
 }
 
 export async function linkOrCreateUserForExternalIdentity(deps: AuthDeps, identity: ExternalIdentity): Promise<LinkedAccount> {
@@ -71,7 +92,7 @@ export async function linkOrCreateUserForExternalIdentity(deps: AuthDeps, identi
       }
     }
     const owner = email ? findAccountByEmailHash(deps.platform, await sha256Hex(email)) : undefined;
-    const { userId, created } = owner ? { userId: owner.userId, created: false } : await createAccount(deps, identity, email);
+    const { userId, created } = owner && email ? joinOrSeparate(deps, identity, email, owner) : await createAccount(deps, identity, email);
 
     const link: ExternalIdentityLinked = { user_id: userId, provider: identity.provider, subject_hash: subjectHash, email };
     try {

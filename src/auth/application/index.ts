@@ -1,7 +1,9 @@
 /** The auth application's public surface, for the adapters (REST, pages) and the OAuth flow. */
 export type { AuthDeps, OfferedProvider } from './deps.ts';
-export { registerWithPassword, type Credentials, type SignedIn } from './register.ts';
+export { registerWithPassword, UNKNOWN_CLIENT, type Credentials, type Registration, type SignedIn, type SignInContext } from './register.ts';
 export { loginWithPassword } from './login.ts';
+export { listSessions, revokeAllSessions, revokePreviousSession, revokeSessionByHandle, type SessionSummary } from './user-sessions.ts';
+export { throttle } from './rate-limit.ts';
 export { issueSession, findActiveSession, revokeSession, type ActiveSession, type IssuedSession, type IssueSessionInput } from './sessions.ts';
 export { SESSION_COOKIE, sessionCookie, clearedSessionCookie, sessionIdFromCookieHeader } from './session-cookie.ts';
 export { linkOrCreateUserForExternalIdentity, type ExternalIdentity, type LinkedAccount } from './external-identity.ts';

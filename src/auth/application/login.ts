@@ -1,7 +1,8 @@
 /**
  * Password login. A wrong email and a wrong password fail the same way (`invalid_credentials`)
- * and cost the same: an unknown email is verified against a dummy hash. Failures count towards
- * the per-email lock (429 with Retry-After), checked before any hashing.
+ * and cost the same: an unknown email is verified against a dummy hash. Each attempt is reserved
+ * for the (email, client address) pair before any hashing (rate-limit.ts): past the limit the pair
+ * is locked (429 with Retry-After).
  */
 import { AppError } from '../../errors.ts';
 import type { Platform } from '../../platform/ports.ts';
@@ -11,8 +12,8 @@ import { PASSWORD_MAX_LENGTH } from '../domain/password-policy.ts';
 import { findAccountByEmailHash } from './accounts.ts';
 import type { AuthDeps } from './deps.ts';
 import { authEvent } from './event-codec.ts';
-import { assertNotLocked, clearLoginFailures, recordLoginFailure } from './rate-limit.ts';
-import type { Credentials, SignedIn } from './register.ts';
+import { clearLoginAttempts, loginPairKey, reserveLoginAttempt } from './rate-limit.ts';
+import { UNKNOWN_CLIENT, type Credentials, type SignedIn, type SignInContext } from './register.ts';
 import { sha256Hex } from './secrets.ts';
 import { issueSession } from './sessions.ts';
 import { authStoreFailure } from './store-failure.ts';
@@ -25,7 +26,8 @@ function dummy(platform: Platform): string {
   return dummyHash;
 }
 
-export async function loginWithPassword(deps: AuthDeps, input: Credentials): Promise<SignedIn> {
+/** `context.client` (the caller's address) scopes the lock; `context.device` labels the session. */
+export async function loginWithPassword(deps: AuthDeps, input: Credentials, context: SignInContext = UNKNOWN_CLIENT): Promise<SignedIn> {
   const { platform } = deps;
   let email: string;
   try {
@@ -34,20 +36,18 @@ export async function loginWithPassword(deps: AuthDeps, input: Credentials): Pro
     throw new AppError('invalid_credentials');
   }
   const emailHash = await sha256Hex(email);
+  const pairKey = await loginPairKey(emailHash, context.client);
   try {
-    assertNotLocked(deps, emailHash);
+    reserveLoginAttempt(deps, pairKey);
     const account = findAccountByEmailHash(platform, emailHash);
     // Policy counts code points (≤ 2 UTF-16 units each): longer cannot be a valid password, skip the KDF.
     const tooLong = input.password.length > PASSWORD_MAX_LENGTH * 2;
     const matches = !tooLong && platform.passwords.verify(input.password, account?.passwordHash ?? dummy(platform));
-    if (!account?.passwordHash || !matches) {
-      recordLoginFailure(deps, emailHash);
-      throw new AppError('invalid_credentials');
-    }
-    clearLoginFailures(deps, emailHash);
+    if (!account?.passwordHash || !matches) throw new AppError('invalid_credentials');
+    clearLoginAttempts(deps, pairKey);
     const data: PasswordLoginSucceeded = { user_id: account.userId };
     platform.events.append(authStreams.user(account.userId), { tag: 'any' }, [authEvent('auth_password_login_succeeded', data)]);
-    const session = await issueSession(deps, { userId: account.userId, email: account.email, aal: 'aal1', method: 'password' });
+    const session = await issueSession(deps, { userId: account.userId, email: account.email, aal: 'aal1', method: 'password', device: context.device });
     return { userId: account.userId, email: account.email, session };
   } catch (error) {
     throw authStoreFailure(error);

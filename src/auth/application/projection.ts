@@ -10,7 +10,12 @@ import type { ExternalIdentityLinked, ExternalUserRegistered, PasswordUserRegist
 import { payloadOf } from './event-codec.ts';
 
 export const AUTH_PROJECTION = 'auth_projection';
-export const AUTH_COLLECTIONS = { users: 'auth_users', sessions: 'auth_sessions', identities: 'auth_identities' } as const;
+export const AUTH_COLLECTIONS = { users: 'auth_users', sessions: 'auth_sessions', identities: 'auth_identities', userSessions: 'auth_user_sessions' } as const;
+
+/** One user's live sessions (collection `auth_user_sessions`, id = user id): the session list reads it. */
+export interface UserSessionsDocument {
+  sessions: Array<{ handle: string; session_hash: string; device: string; issued_at: number; expires_at: number }>;
+}
 const PAGE_SIZE = 500;
 
 interface UserDocument {
@@ -68,12 +73,21 @@ function apply(changes: PageChanges, event: RecordedEvent): void {
       const data = payloadOf<SessionIssued>(event);
       const id = event.streamId.replace(/^auth-session-/, '');
       changes.put(AUTH_COLLECTIONS.sessions, id, { user_id: data.user_id, aal: data.aal, method: data.method, issued_at: data.issued_at, expires_at: data.expires_at, revoked_at: null });
+      if (data.handle) {
+        // Sessions past their absolute expiry drop out here, so the list stays bounded.
+        const live = (changes.get<UserSessionsDocument>(AUTH_COLLECTIONS.userSessions, data.user_id)?.sessions ?? []).filter((s) => s.expires_at > at);
+        const entry = { handle: data.handle, session_hash: id, device: data.device ?? 'Unknown device', issued_at: data.issued_at, expires_at: data.expires_at };
+        changes.put(AUTH_COLLECTIONS.userSessions, data.user_id, { sessions: [...live, entry] } satisfies UserSessionsDocument);
+      }
       return;
     }
     case 'auth_session_revoked': {
       const id = event.streamId.replace(/^auth-session-/, '');
       const session = changes.get<Record<string, unknown>>(AUTH_COLLECTIONS.sessions, id);
-      if (session) changes.put(AUTH_COLLECTIONS.sessions, id, { ...session, revoked_at: payloadOf<SessionRevoked>(event).revoked_at });
+      const revoked = payloadOf<SessionRevoked>(event);
+      if (session) changes.put(AUTH_COLLECTIONS.sessions, id, { ...session, revoked_at: revoked.revoked_at });
+      const list = changes.get<UserSessionsDocument>(AUTH_COLLECTIONS.userSessions, revoked.user_id);
+      if (list) changes.put(AUTH_COLLECTIONS.userSessions, revoked.user_id, { sessions: list.sessions.filter((s) => s.session_hash !== id) } satisfies UserSessionsDocument);
       return;
     }
     case 'auth_external_identity_linked': {

@@ -1,9 +1,10 @@
 /**
  * Password registration: normalize the email, apply the password policy, hash on the host, then
- * claim the email stream with no-stream (`auth_password_user_registered`). A lost claim means
- * the email is taken (409 `conflict`). The new account is signed in at once.
+ * claim the email stream with no-stream (`auth_password_user_registered`). A lost claim means the
+ * email is taken: nothing is written and the caller learns nothing (OWASP Authentication Cheat
+ * Sheet, "Account enumeration"): the route answers both outcomes alike and never signs in, and
+ * the password is hashed before the claim on both paths, so the two cost the same.
  */
-import { AppError } from '../../errors.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import type { PasswordUserRegistered } from '../domain/events.ts';
 import { checkPassword } from '../domain/password-policy.ts';
@@ -11,7 +12,7 @@ import type { AuthDeps } from './deps.ts';
 import { authEvent } from './event-codec.ts';
 import { runAuthProjectionQuietly } from './projection.ts';
 import { sha256Hex } from './secrets.ts';
-import { issueSession, type IssuedSession } from './sessions.ts';
+import type { IssuedSession } from './sessions.ts';
 import { authStoreFailure, isConflict } from './store-failure.ts';
 import { authStreams } from './streams.ts';
 
@@ -20,13 +21,24 @@ export interface Credentials {
   password: string;
 }
 
+/** Who is signing in, as far as the request tells: the client address and a device hint. */
+export interface SignInContext {
+  client: string;
+  device: string;
+}
+
+export const UNKNOWN_CLIENT: SignInContext = { client: 'unknown', device: 'Unknown device' };
+
 export interface SignedIn {
   userId: string;
   email: string;
   session: IssuedSession;
 }
 
-export async function registerWithPassword(deps: AuthDeps, input: Credentials): Promise<SignedIn> {
+/** What registration did; only the log may tell the two apart, never the response. */
+export type Registration = { created: true; userId: string } | { created: false };
+
+export async function registerWithPassword(deps: AuthDeps, input: Credentials): Promise<Registration> {
   const email = normalizeEmail(input.email);
   checkPassword(input.password, deps.config.passwordMinLength);
   const emailHash = await sha256Hex(email);
@@ -41,10 +53,9 @@ export async function registerWithPassword(deps: AuthDeps, input: Credentials): 
   try {
     deps.platform.events.append(authStreams.email(emailHash), { tag: 'no-stream' }, [authEvent('auth_password_user_registered', data)]);
   } catch (error) {
-    if (isConflict(error)) throw new AppError('conflict', 'an account with this email already exists', { cause: error });
+    if (isConflict(error)) return { created: false };
     throw authStoreFailure(error);
   }
   runAuthProjectionQuietly(deps.platform);
-  const session = await issueSession(deps, { userId, email, aal: 'aal1', method: 'password' });
-  return { userId, email, session };
+  return { created: true, userId };
 }

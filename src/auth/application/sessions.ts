@@ -2,6 +2,11 @@
  * Sessions: issue (a new stream `auth-session-<sha256(id)>` created with no-stream), look up
  * (fold the stream: issued, maybe revoked; expiry checked against the clock) and revoke.
  * The id itself exists only in the cookie; the store holds its hash.
+ *
+ * Two timeouts (OWASP Session Management Cheat Sheet, "Session Expiration"): the absolute one in
+ * the issue event (AUTH_SESSION_TTL_SECONDS) and an idle one (AUTH_SESSION_IDLE_SECONDS) kept in
+ * key-value as the session's last-seen time with the idle timeout as TTL. Last seen is written
+ * coarsely, at most once per SEEN_RESOLUTION_MS, so a busy session does not write per request.
  */
 import type { AssuranceLevel, SessionIssued, SessionRevoked } from '../domain/events.ts';
 import { evolveSession, isSessionActive, type SessionEvent, type SessionState } from '../domain/session.ts';
@@ -11,7 +16,7 @@ import { runAuthProjectionQuietly } from './projection.ts';
 import { authStoreFailure, isConflict } from './store-failure.ts';
 import { randomToken, sha256Hex } from './secrets.ts';
 import { sessionCookie } from './session-cookie.ts';
-import { authStreams } from './streams.ts';
+import { authNamespaces, authStreams } from './streams.ts';
 
 export interface IssueSessionInput {
   userId: string;
@@ -19,7 +24,12 @@ export interface IssueSessionInput {
   aal: AssuranceLevel;
   /** `password` or `oauth:<provider>` */
   method: string;
+  /** Short device hint (domain/device-hint.ts); 'Unknown device' when absent. */
+  device?: string;
 }
+
+/** Last seen is refreshed at most this often (and the idle timeout is counted from it). */
+export const SEEN_RESOLUTION_MS = 60_000;
 
 export interface IssuedSession {
   /** The secret cookie value: give it to the browser only, never log it. */
@@ -32,6 +42,12 @@ export interface IssuedSession {
 export interface ActiveSession extends SessionState {
   sessionHash: string;
   revision: bigint;
+  /** epoch ms, to SEEN_RESOLUTION_MS */
+  lastSeenAt: number;
+}
+
+function markSeen(deps: AuthDeps, sessionHash: string, at: number): void {
+  deps.platform.keyValue.set(authNamespaces.sessionActivity, sessionHash, String(at), BigInt(deps.config.sessionIdleSeconds * 1000));
 }
 
 /** Issues a session (`auth_session_issued`) and returns its cookie. Used by password login and OAuth callbacks. */
@@ -40,9 +56,20 @@ export async function issueSession(deps: AuthDeps, input: IssueSessionInput): Pr
   const sessionId = randomToken(32);
   const issuedAt = platform.now();
   const expiresAt = issuedAt + config.sessionTtlSeconds * 1000;
-  const data: SessionIssued = { user_id: input.userId, email: input.email, aal: input.aal, method: input.method, issued_at: issuedAt, expires_at: expiresAt };
+  const data: SessionIssued = {
+    user_id: input.userId,
+    email: input.email,
+    aal: input.aal,
+    method: input.method,
+    issued_at: issuedAt,
+    expires_at: expiresAt,
+    handle: randomToken(16),
+    device: input.device ?? 'Unknown device',
+  };
+  const sessionHash = await sha256Hex(sessionId);
   try {
-    platform.events.append(authStreams.session(await sha256Hex(sessionId)), { tag: 'no-stream' }, [authEvent('auth_session_issued', data)]);
+    platform.events.append(authStreams.session(sessionHash), { tag: 'no-stream' }, [authEvent('auth_session_issued', data)]);
+    markSeen(deps, sessionHash, issuedAt);
   } catch (error) {
     throw authStoreFailure(error);
   }
@@ -50,10 +77,25 @@ export async function issueSession(deps: AuthDeps, input: IssueSessionInput): Pr
   return { sessionId, expiresAt, setCookie: sessionCookie(sessionId, config.sessionTtlSeconds, config.cookieSecure) };
 }
 
-/** The active session for `sessionId`, or undefined when unknown, revoked or expired. */
+/**
+ * The active session for `sessionId`, or undefined when unknown, revoked, expired or idle past
+ * AUTH_SESSION_IDLE_SECONDS. Counts as activity (last seen, coarsely).
+ */
 export async function findActiveSession(deps: AuthDeps, sessionId: string | undefined): Promise<ActiveSession | undefined> {
   if (sessionId === undefined) return undefined;
-  const sessionHash = await sha256Hex(sessionId);
+  const session = findActiveSessionByHash(deps, await sha256Hex(sessionId));
+  if (session && deps.platform.now() - session.lastSeenAt >= SEEN_RESOLUTION_MS) {
+    try {
+      markSeen(deps, session.sessionHash, deps.platform.now());
+    } catch (error) {
+      throw authStoreFailure(error);
+    }
+  }
+  return session;
+}
+
+/** The active session stored under `sessionHash` (see findActiveSession), without marking it seen. */
+export function findActiveSessionByHash(deps: AuthDeps, sessionHash: string): ActiveSession | undefined {
   let state: SessionState | undefined;
   let revision = 0n;
   try {
@@ -61,10 +103,16 @@ export async function findActiveSession(deps: AuthDeps, sessionId: string | unde
       state = evolveSession(state, { type: event.eventType, data: payloadOf(event) } as SessionEvent);
       revision = event.revision;
     }
+    if (!isSessionActive(state, deps.platform.now())) return undefined;
+    // No last-seen entry: idle past the timeout (the entry's TTL), so the session has ended.
+    const seen = deps.platform.keyValue.get(authNamespaces.sessionActivity, sessionHash);
+    if (seen === undefined) return undefined;
+    const lastSeenAt = Number(seen);
+    if (deps.platform.now() - lastSeenAt >= deps.config.sessionIdleSeconds * 1000) return undefined;
+    return { ...state, sessionHash, revision, lastSeenAt };
   } catch (error) {
     throw authStoreFailure(error);
   }
-  return isSessionActive(state, deps.platform.now()) ? { ...state, sessionHash, revision } : undefined;
 }
 
 /** Revokes an active session (`auth_session_revoked`). A concurrent revoke counts as done. */
@@ -74,6 +122,11 @@ export function revokeSession(deps: AuthDeps, session: ActiveSession): void {
     deps.platform.events.append(authStreams.session(session.sessionHash), { tag: 'exact', val: session.revision }, [authEvent('auth_session_revoked', data)]);
   } catch (error) {
     if (isConflict(error)) return;
+    throw authStoreFailure(error);
+  }
+  try {
+    deps.platform.keyValue.delete(authNamespaces.sessionActivity, session.sessionHash);
+  } catch (error) {
     throw authStoreFailure(error);
   }
   runAuthProjectionQuietly(deps.platform);

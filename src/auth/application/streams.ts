@@ -14,6 +14,7 @@ export const authStreams = {
 export const authNamespaces = {
   loginFailures: 'auth-login-failures',
   loginLock: 'auth-login-lock',
-  oauthStateSecrets: 'auth-oauth-state',
+  throttle: 'auth-throttle',
+  sessionActivity: 'auth-session-activity',
   oauthClientSecrets: 'auth-oauth-client-secret',
 } as const;

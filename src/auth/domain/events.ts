@@ -51,6 +51,13 @@ export interface SessionIssued {
   issued_at: number;
   /** epoch ms */
   expires_at: number;
+  /**
+   * The session's public handle (random, not the id and not derived from it): what the session
+   * list shows and revoking one takes. Absent on sessions issued before it existed.
+   */
+  handle?: string;
+  /** A short device hint from the User-Agent (domain/device-hint.ts), never the raw header. */
+  device?: string;
 }
 
 export interface SessionRevoked {
@@ -78,6 +85,8 @@ export interface OAuthStateCreated {
   expires_at: number;
   /** true when made by the development callback bypass (its callback needs no provider) */
   development: boolean;
+  /** hex SHA-256 of the browser-binding cookie (RFC 9700 §4.7); absent on states made before it existed */
+  binding_hash?: string;
 }
 
 /** Appended with the exact revision of the creation: only one callback can consume a state. */

@@ -43,3 +43,25 @@ describe('safeNextPath(): the OAuth attack list', () => {
     expect(safeNextPath(next as string)).toBe('/dashboard');
   });
 });
+
+describe('safeNextPath(): dot segments and the final value (issue 14 finding 3)', () => {
+  it.each([
+    ['/.//evil.example/x'], ['/%2e//evil.example/x'], ['/%2E//evil.example/x'], ['/a/..//evil.example/x'], ['/a/%2e%2e//evil.example/x'],
+    ['/..//evil.example'], ['/././/evil.example'], ['/a/b/../..//evil.example'], ['/.%2e//evil.example'], ['/a/.%2E//evil.example'],
+    ['/.//%2Fevil.example'], ['/./\\evil.example'], ['/%2e/%2fevil.example'], ['/a/../%2F%2Fevil.example'], ['/.%09//evil.example'],
+    ['/./\n/evil.example'], ['/.\r//evil.example'], ['/a/..\\/evil.example'],
+  ])('falls back to /dashboard for %j', (next) => {
+    expect(safeNextPath(next)).toBe(DEFAULT_AFTER_SIGN_IN);
+  });
+
+  // Encoded dots inside a longer segment are not dot segments (WHATWG URL): the path stays ours.
+  it.each([['/%2e%2f/evil.example'], ['/%252e//evil.example'], ['/a%2e%2e//evil.example']])('%j stays a same-origin path', (next) => {
+    const result = safeNextPath(next);
+    expect(new URL(result, 'https://victim.example').origin).toBe('https://victim.example');
+    expect(result.startsWith('//')).toBe(false);
+  });
+
+  it.each([['/a/../b', '/b'], ['/./dashboard', '/dashboard'], ['/a/./b?x=1', '/a/b?x=1']])('normalises the harmless %j to %j', (next, expected) => {
+    expect(safeNextPath(next)).toBe(expected);
+  });
+});

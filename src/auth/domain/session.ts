@@ -13,6 +13,9 @@ export interface SessionState {
   method: string;
   issuedAt: number;
   expiresAt: number;
+  /** Public handle for the session list ('' for sessions issued before handles existed). */
+  handle: string;
+  device: string;
   revoked: boolean;
 }
 
@@ -26,6 +29,8 @@ export function evolveSession(state: SessionState | undefined, event: SessionEve
         method: event.data.method,
         issuedAt: event.data.issued_at,
         expiresAt: event.data.expires_at,
+        handle: event.data.handle ?? '',
+        device: event.data.device ?? 'Unknown device',
         revoked: false,
       };
     case 'auth_session_revoked':

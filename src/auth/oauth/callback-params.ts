@@ -20,8 +20,9 @@ export type CallbackParams =
   | { kind: 'malformed' };
 
 const token = (max: number) => v.pipe(v.string(), v.minLength(1), v.maxLength(max), v.regex(/^[\x21-\x7e]+$/));
-const codeSchema = v.object({ code: token(2048), state: token(512), user: v.optional(v.pipe(v.string(), v.maxLength(4096))) });
-const errorSchema = v.object({ error: token(128), state: v.optional(token(512)) });
+/** Exported for the OpenAPI document, which lists the union of both shapes' fields as optional parameters. */
+export const codeSchema = v.object({ code: token(2048), state: token(512), user: v.optional(v.pipe(v.string(), v.maxLength(4096))) });
+export const errorSchema = v.object({ error: token(128), state: v.optional(token(512)) });
 
 /** Reads callback parameters from `URLSearchParams` (query, or a parsed form body). */
 export function parseCallbackParams(params: URLSearchParams): CallbackParams {

@@ -6,6 +6,8 @@
  * throw `OAuthConfigError` naming the variables; a provider that merely lacks credentials is not
  * offered, and `missing` names what it lacks. Errors never contain values.
  */
+import { decodeJwt } from 'jose';
+import { cookieSecurity } from '../secure-cookies.ts';
 import { EnvReader, isLoopbackHost, type ConfigProblem, type EnvSource } from './config-values.ts';
 import { PROVIDER_DEFAULTS } from './provider-defaults.ts';
 import { callbackPath, envPrefix, PROVIDER_IDS, type ProviderId } from './provider-ids.ts';
@@ -82,6 +84,23 @@ function readBase(env: EnvReader): string | undefined {
   return url.origin;
 }
 
+/**
+ * Why a pre-generated provider_c client secret (a JWT the provider accepts until its `exp`) cannot
+ * be used, or undefined. An expired one would fail every sign-in at the token endpoint: refusing it
+ * at start turns that into a configuration error naming the variable (never its value).
+ */
+export function preGeneratedSecretProblem(secret: string, nowMs: number): string | undefined {
+  let claims: ReturnType<typeof decodeJwt>;
+  try {
+    claims = decodeJwt(secret);
+  } catch {
+    return 'must be the signed client-secret JWT (three base64url parts)';
+  }
+  if (typeof claims.exp !== 'number' || !Number.isFinite(claims.exp)) return 'has no exp claim';
+  if (claims.exp * 1000 <= nowMs) return 'has expired (its exp is in the past): generate a new client secret';
+  return undefined;
+}
+
 function readClientAuthentication(env: EnvReader, id: ProviderId, missing: string[]): ClientAuthentication | undefined {
   const p = envPrefix(id);
   if (id !== 'provider_c') {
@@ -97,7 +116,15 @@ function readClientAuthentication(env: EnvReader, id: ProviderId, missing: strin
     env.problem(`${given.join(', ')} and ${pre}`, 'are two client-secret sources for provider_c: set exactly one');
     return undefined;
   }
-  if (preGiven) return { kind: 'pre_generated_jwt', secret: env.raw(pre)! };
+  if (preGiven) {
+    const secret = env.raw(pre)!;
+    const problem = preGeneratedSecretProblem(secret, Date.now());
+    if (problem) {
+      env.problem(pre, problem);
+      return undefined;
+    }
+    return { kind: 'pre_generated_jwt', secret };
+  }
   if (given.length === generation.length) {
     return { kind: 'signed_jwt', teamId: env.raw(generation[0]!)!, keyId: env.raw(generation[1]!)!, privateKeyPem: env.raw(generation[2]!)! };
   }
@@ -164,10 +191,13 @@ function readProvider(env: EnvReader, id: ProviderId, oauthOn: boolean, base: st
   return status;
 }
 
-function checkBypass(env: EnvReader, bypass: boolean, cookieSecure: boolean, base: string | undefined): void {
+function checkBypass(env: EnvReader, bypass: boolean, secureFlag: boolean | undefined, base: string | undefined): void {
   if (!bypass) return;
   const name = 'AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS';
-  if (cookieSecure) env.problem(name, 'is refused with AUTH_COOKIE_SECURE=true (local development only)');
+  if (secureFlag === true) env.problem(name, 'is refused with AUTH_COOKIE_SECURE=true (local development only)');
+  // The host says whether it listens on loopback only; anything reachable from another machine
+  // (or a host that cannot tell) must not sign in a fixed identity without a provider.
+  if (env.raw('APP_LISTEN_LOOPBACK_ONLY') !== 'true') env.problem(name, 'is refused unless the host listens on a loopback address only (--host 127.0.0.1)');
   if (base && new URL(base).protocol === 'https:' && !isLoopbackHost(new URL(base).hostname)) {
     env.problem(name, 'is refused when AUTH_PUBLIC_BASE_URL is a non-local https URL (local development only)');
   }
@@ -177,12 +207,15 @@ function checkBypass(env: EnvReader, bypass: boolean, cookieSecure: boolean, bas
 export function parseOAuthConfig(source: EnvSource): OAuthConfig {
   const env = new EnvReader(source);
   const enabled = env.boolean('AUTH_ENABLE_OAUTH', false);
-  const cookieSecure = env.boolean('AUTH_COOKIE_SECURE', false);
+  const secureFlag = env.has('AUTH_COOKIE_SECURE') ? env.boolean('AUTH_COOKIE_SECURE', false) : undefined;
   const developmentCallbackBypass = env.boolean('AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS', false);
   const base = env.has('AUTH_PUBLIC_BASE_URL') || enabled ? readBase(env) : undefined;
   if (enabled && !env.has('AUTH_PUBLIC_BASE_URL')) env.problem('AUTH_PUBLIC_BASE_URL', 'is required when AUTH_ENABLE_OAUTH=true');
-  if (base && cookieSecure && new URL(base).protocol !== 'https:') env.problem('AUTH_PUBLIC_BASE_URL', 'must be https when AUTH_COOKIE_SECURE=true');
-  checkBypass(env, developmentCallbackBypass, cookieSecure, base);
+  if (base && secureFlag === true && new URL(base).protocol !== 'https:') env.problem('AUTH_PUBLIC_BASE_URL', 'must be https when AUTH_COOKIE_SECURE=true');
+  const cookies = cookieSecurity(secureFlag, base);
+  if ('conflict' in cookies) env.problem('AUTH_COOKIE_SECURE', 'must not be false when AUTH_PUBLIC_BASE_URL is https');
+  const cookieSecure = 'secure' in cookies && cookies.secure;
+  checkBypass(env, developmentCallbackBypass, secureFlag, base);
 
   const providers = Object.fromEntries(PROVIDER_IDS.map((id) => [id, readProvider(env, id, enabled, base)])) as Record<ProviderId, ProviderStatus>;
   if (env.problems.length > 0) throw new OAuthConfigError(env.problems);

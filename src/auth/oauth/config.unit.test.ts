@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OAuthConfigError, parseOAuthConfig } from './config.ts';
+import { clientSecretJwt } from './jwt/test-keys.ts';
 
 const BASE = 'https://auth.example.com';
 const providerA = {
@@ -76,8 +77,21 @@ describe('parseOAuthConfig()', () => {
 
   it('accepts the pre-generated provider_c secret instead of the key', () => {
     const { AUTH_PROVIDER_C_TEAM_ID: _t, AUTH_PROVIDER_C_KEY_ID: _k, AUTH_PROVIDER_C_PRIVATE_KEY: _p, ...rest } = all;
-    const config = parseOAuthConfig({ ...rest, AUTH_PROVIDER_C_GENERATED_CLIENT_SECRET: 'pre-generated-value' });
-    expect(config.providers.provider_c.settings?.clientAuthentication).toEqual({ kind: 'pre_generated_jwt', secret: 'pre-generated-value' });
+    const secret = clientSecretJwt(Date.now() / 1000 + 3600);
+    const config = parseOAuthConfig({ ...rest, AUTH_PROVIDER_C_GENERATED_CLIENT_SECRET: secret });
+    expect(config.providers.provider_c.settings?.clientAuthentication).toEqual({ kind: 'pre_generated_jwt', secret });
+  });
+
+  it.each([
+    ['past its exp', clientSecretJwt(Date.now() / 1000 - 1), 'has expired'],
+    ['without exp', clientSecretJwt(undefined), 'has no exp claim'],
+    ['not a JWT', 'pre-generated-value', 'must be the signed client-secret JWT'],
+  ])('refuses a pre-generated provider_c secret %s, naming the variable, not the value (issue 14 finding 12)', (_name, secret, problem) => {
+    const { AUTH_PROVIDER_C_TEAM_ID: _t, AUTH_PROVIDER_C_KEY_ID: _k, AUTH_PROVIDER_C_PRIVATE_KEY: _p, ...rest } = all;
+    const error = configError({ ...rest, AUTH_PROVIDER_C_GENERATED_CLIENT_SECRET: secret });
+    expect(error.variables).toEqual(['AUTH_PROVIDER_C_GENERATED_CLIENT_SECRET']);
+    expect(error.message).toContain(problem);
+    expect(error.message).not.toContain(secret);
   });
 
   it('refuses both provider_c secret sources, naming the variables (even while provider_c is off)', () => {
@@ -164,8 +178,12 @@ describe('parseOAuthConfig()', () => {
 
   describe('AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS', () => {
     it('is accepted locally (http loopback base, cookies not secure)', () => {
-      const config = parseOAuthConfig({ AUTH_ENABLE_OAUTH: 'true', AUTH_PUBLIC_BASE_URL: 'http://localhost:3000', AUTH_COOKIE_SECURE: 'false', AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS: 'true' });
+      const config = parseOAuthConfig({ AUTH_ENABLE_OAUTH: 'true', AUTH_PUBLIC_BASE_URL: 'http://localhost:3000', AUTH_COOKIE_SECURE: 'false', AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS: 'true', APP_LISTEN_LOOPBACK_ONLY: 'true' });
       expect(config.developmentCallbackBypass).toBe(true);
+    });
+    it.each([['false'], [undefined]])('is refused unless the host listens on loopback only (APP_LISTEN_LOOPBACK_ONLY=%s; issue 14 finding 8)', (loopback) => {
+      const env = { AUTH_ENABLE_OAUTH: 'true', AUTH_PUBLIC_BASE_URL: 'http://localhost:3000', AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS: 'true', ...(loopback ? { APP_LISTEN_LOOPBACK_ONLY: loopback } : {}) };
+      expect(configError(env).message).toContain('AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS is refused unless the host listens on a loopback address only');
     });
     it('is refused with AUTH_COOKIE_SECURE=true', () => {
       const error = configError({ AUTH_COOKIE_SECURE: 'true', AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS: 'true' });

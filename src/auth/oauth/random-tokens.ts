@@ -14,7 +14,6 @@ export function randomToken(bytes = 32): string {
 }
 
 export const generateState = (): string => randomToken();
-export const generateNonce = (): string => randomToken();
 
 /** Lowercase hex SHA-256 of a string. */
 export function sha256Hex(value: string): string {
@@ -24,8 +23,6 @@ export function sha256Hex(value: string): string {
 /** The key a state record is stored and looked up by (hex SHA-256 of the state). */
 export const hashState = (state: string): string => sha256Hex(state);
 
-/** A PKCE code verifier: 43 characters from the unreserved set (RFC 7636 §4.1). */
-export const generateCodeVerifier = (): string => randomToken();
 
 /** The S256 code challenge of a verifier: BASE64URL(SHA256(ASCII(verifier))) (RFC 7636 §4.2). */
 export function codeChallengeS256(verifier: string): string {

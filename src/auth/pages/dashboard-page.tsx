@@ -1,30 +1,162 @@
-/** /dashboard: the signed-in account, its session, its linked providers, and sign-out. */
+/**
+ * /dashboard, the account page: who is signed in and how, the linked providers, and the user's
+ * active sessions with "sign out this session" and "sign out everywhere". Every action is a form
+ * post, so it works without JavaScript; the client (static/client/account/) turns them into
+ * fetches and shows times in the browser's locale and zone (the server writes UTC).
+ */
 import type { ActiveSession } from '../application/index.ts';
 import { Layout } from './layout.tsx';
 
-export function DashboardPage(props: { session: ActiveSession; providers: string[] }) {
+/** One active session as the account page shows it (never the session id or its hash). */
+export interface SessionRow {
+  /** the public handle the revoke route takes */
+  handle: string;
+  current: boolean;
+  device: string;
+  issuedAt: number;
+  lastSeenAt: number | undefined;
+  expiresAt: number;
+}
+
+/** Where the session forms post; undefined while the store offers no per-session revocation. */
+export interface SessionActions {
+  revoke(handle: string): string;
+  revokeAll: string;
+}
+
+const METHOD_LABELS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => string]> = [
+  [/^password$/, () => 'Email and password'],
+  [/^oauth:(.+)$/, (m) => `Provider (${m[1]})`],
+];
+
+function methodLabel(method: string): string {
+  for (const [pattern, label] of METHOD_LABELS) {
+    const match = pattern.exec(method);
+    if (match) return label(match);
+  }
+  return method;
+}
+
+const utc = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+function Time(props: { ms: number; id?: string }) {
+  return (
+    <time id={props.id} datetime={new Date(props.ms).toISOString()} data-local="datetime">
+      {utc(props.ms)}
+    </time>
+  );
+}
+
+function SessionItem(props: { row: SessionRow; actions: SessionActions | undefined }) {
+  const { row } = props;
+  const action = row.current ? '/api/auth/logout' : props.actions?.revoke(row.handle);
+  return (
+    <li class="session" data-session-handle={row.handle} data-current={row.current ? 'true' : undefined}>
+      <div class="session-main">
+        <p class="session-device">
+          {row.device}
+          {row.current && <span class="badge">This browser</span>}
+        </p>
+        <dl class="session-times">
+          <div>
+            <dt>Signed in</dt>
+            <dd>
+              <Time ms={row.issuedAt} />
+            </dd>
+          </div>
+          <div>
+            <dt>Last seen</dt>
+            <dd>{row.lastSeenAt === undefined ? '—' : <Time ms={row.lastSeenAt} />}</dd>
+          </div>
+          <div>
+            <dt>Expires</dt>
+            <dd>
+              <Time ms={row.expiresAt} />
+            </dd>
+          </div>
+        </dl>
+      </div>
+      {action && (
+        <form method="post" action={action} class="session-revoke" id={row.current ? 'logout-form' : undefined} data-revoke={row.current ? 'current' : 'other'}>
+          <button type="submit" class="button button-quiet button-small">
+            Sign out<span class="visually-hidden"> {row.current ? 'this browser' : row.device}</span>
+            {row.current ? '' : ' this session'}
+          </button>
+        </form>
+      )}
+    </li>
+  );
+}
+
+export function DashboardPage(props: { session: ActiveSession; providers: string[]; sessions: SessionRow[]; actions: SessionActions | undefined }) {
   const { session } = props;
   return (
-    <Layout title="Dashboard">
-      <h1>Dashboard</h1>
-      <p id="signed-in-as">
-        Signed in as <strong>{session.email ?? 'an account without email'}</strong>
-      </p>
-      <dl>
-        <dt>User id</dt>
-        <dd id="user-id">{session.userId}</dd>
-        <dt>Signed in with</dt>
-        <dd id="method">{session.method}</dd>
-        <dt>Assurance level</dt>
-        <dd>{session.aal}</dd>
-        <dt>Session expires</dt>
-        <dd id="expires-at">{new Date(session.expiresAt).toISOString()}</dd>
-        <dt>Linked providers</dt>
-        <dd id="providers">{props.providers.length > 0 ? props.providers.join(', ') : 'none'}</dd>
-      </dl>
-      <form method="post" action="/api/auth/logout" id="logout-form">
-        <button type="submit">Sign out</button>
-      </form>
+    <Layout title="Account" page="dashboard" session={{ state: 'signed-in', email: session.email }}>
+      <div class="page-head">
+        <h1>Your account</h1>
+        <p id="signed-in-as" class="lede">
+          Signed in as <strong>{session.email ?? 'an account without email'}</strong>
+        </p>
+      </div>
+      <div class="auth-grid">
+        <section class="card" aria-labelledby="profile-title">
+          <div class="card-head">
+            <h2 id="profile-title">Sign-in</h2>
+          </div>
+          <dl class="facts">
+            <div>
+              <dt>Method</dt>
+              <dd>
+                {methodLabel(session.method)} <code id="method" class="tag">{session.method}</code>
+              </dd>
+            </div>
+            <div>
+              <dt>Linked providers</dt>
+              {/* Plain text: the OAuth suites read this element as the linked-provider list. */}
+              <dd id="providers">{props.providers.length > 0 ? props.providers.join(', ') : 'none'}</dd>
+            </div>
+            <div>
+              <dt>Assurance level</dt>
+              <dd>{session.aal}</dd>
+            </div>
+            <div>
+              <dt>User id</dt>
+              <dd>
+                <code id="user-id" class="tag">
+                  {session.userId}
+                </code>
+              </dd>
+            </div>
+            <div>
+              <dt>This session expires</dt>
+              <dd>
+                <Time id="expires-at" ms={session.expiresAt} />
+              </dd>
+            </div>
+          </dl>
+        </section>
+        <section class="card" aria-labelledby="sessions-title">
+          <div class="card-head">
+            <h2 id="sessions-title">Active sessions</h2>
+            <span class="hint" data-local="zone">
+              times in UTC
+            </span>
+          </div>
+          <p id="sessions-status" class="form-error" role="alert" hidden></p>
+          <ul id="sessions" class="session-list">
+            {props.sessions.map((row) => (
+              <SessionItem row={row} actions={props.actions} />
+            ))}
+          </ul>
+          {props.actions && (
+            <form method="post" action={props.actions.revokeAll} id="revoke-all-form" class="session-all">
+              <button type="submit" class="button button-danger button-block">
+                Sign out everywhere
+              </button>
+            </form>
+          )}
+        </section>
+      </div>
     </Layout>
   );
 }

@@ -1,23 +1,22 @@
-/** The shell of the auth pages: plain HTML, a little inline CSS, no script. */
+/**
+ * The frame of the auth pages: the counter page's shell (src/ui/shell.tsx: stylesheet, icon, top bar
+ * with the app name and the way back to the counter) with the session as the server knows it in the
+ * header, and the auth pages' client script (an enhancement: every core action is a form post).
+ */
 import type { Child } from 'hono/jsx';
+import { AccountMenu, Document, sharedPageAssets, Topbar, type HeaderSession } from '../../ui/index.ts';
 
-const STYLE = `
-body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
-form{display:grid;gap:.5rem;margin:1rem 0;padding:1rem;border:1px solid #ccc;border-radius:.5rem}
-input{padding:.4rem;font-size:1rem}button,.button{padding:.5rem 1rem;font-size:1rem;cursor:pointer}
-.error{color:#a00;border:1px solid #a00;padding:.5rem;border-radius:.25rem}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{font-weight:600}`;
-
-export function Layout(props: { title: string; children: Child }) {
+export function Layout(props: { title: string; session: HeaderSession; page: string; children: Child }) {
+  const assets = sharedPageAssets();
   return (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{props.title}</title>
-        <style>{STYLE}</style>
-      </head>
-      <body>{props.children}</body>
-    </html>
+    <Document title={`${props.title} · Counter`} script={assets.accountScript} assets={assets}>
+      <Topbar icon={assets.icon}>
+        <AccountMenu session={props.session} />
+      </Topbar>
+      <div class={`auth-page auth-${props.page}`}>{props.children}</div>
+      <footer class="footer">
+        <a href="/">Back to the counter</a>
+      </footer>
+    </Document>
   );
 }

@@ -1,79 +1,127 @@
 /**
- * /login: the password sign-in and registration forms (plain form posts to the JSON routes,
- * which answer forms with redirects) and one button per offered OAuth provider.
+ * /login: password sign-in, one button per offered OAuth provider, and registration, in the
+ * counter page's design (cards, buttons, palettes). Plain form posts (the JSON routes answer forms
+ * with 303 redirects), so it works without JavaScript; a failed post comes back with its error
+ * next to the field it concerns and the typed email kept (never the password). A registration
+ * comes back with one neutral notice and the email in the sign-in form, whether the address was
+ * free or taken (docs/security.md finding 11).
  */
 import type { OfferedProvider } from '../application/index.ts';
+import { Field } from './field.tsx';
 import { Layout } from './layout.tsx';
-
-/** Public wording of the error codes a form post can come back with. */
-const ERROR_TEXT: Record<string, string> = {
-  invalid_credentials: 'Invalid email or password.',
-  rate_limited: 'Too many failed attempts. Try again later.',
-  conflict: 'An account with this email already exists.',
-  validation: 'Check the email address and the password length.',
-  forbidden: 'The request was refused.',
-  store: 'The service is unavailable. Try again later.',
-};
+import { placeLoginError, type LoginForm, type PlacedError } from './login-errors.ts';
 
 export interface LoginPageProps {
   next: string;
   error: string | undefined;
   form: string | undefined;
+  /** `registered` after a registration form post (the same for a free and a taken email) */
+  notice: string | undefined;
+  /** the email typed before a failed post, echoed back */
+  email: string | undefined;
   minLength: number;
   providers: OfferedProvider[];
   signedInAs: string | null | undefined;
 }
 
-export function LoginPage(props: LoginPageProps) {
-  const message = props.error ? (ERROR_TEXT[props.error] ?? 'Sign-in failed. Try again.') : undefined;
+function errorFor(placed: PlacedError | undefined, form: LoginForm, place: 'email' | 'password'): string | undefined {
+  return placed && placed.form === form && placed.place === place ? placed.text : undefined;
+}
+
+function FormError(props: { placed: PlacedError | undefined; form: LoginForm }) {
+  const { placed } = props;
+  if (!placed || placed.form !== props.form || placed.place !== 'form') return null;
   return (
-    <Layout title="Sign in">
-      <h1>Sign in</h1>
-      {props.signedInAs !== undefined && (
-        <p>
-          You are signed in{props.signedInAs ? ` as ${props.signedInAs}` : ''}. <a href="/dashboard">Go to the dashboard</a>.
+    <p id={`${props.form}-form-error`} class="form-error" role="alert" data-error={placed.code}>
+      {placed.text}
+    </p>
+  );
+}
+
+/** A neutral mark for a provider button: the first letter of the configured label's last word. */
+function monogram(label: string): string {
+  return (label.trim().split(/\s+/).pop() ?? '?').slice(0, 1).toUpperCase();
+}
+
+export function LoginPage(props: LoginPageProps) {
+  const placed = placeLoginError(props.error, props.form, props.email, props.minLength);
+  const registered = props.notice === 'registered' && !placed;
+  const email = (form: LoginForm) => (placed?.form === form || (registered && form === 'login') ? props.email : undefined);
+  const signedIn = props.signedInAs !== undefined;
+  return (
+    <Layout title="Sign in" page="login" session={signedIn ? { state: 'signed-in', email: props.signedInAs ?? null } : { state: 'signed-out' }}>
+      <div class="page-head">
+        <h1>Sign in</h1>
+        <p class="lede">Sign in to keep your place, or create an account in a moment.</p>
+      </div>
+      {signedIn && (
+        <p class="notice" id="already-signed-in">
+          You are signed in{props.signedInAs ? ` as ${props.signedInAs}` : ''}. <a href="/dashboard">Go to your account</a>.
         </p>
       )}
-      {message && (
-        <p class="error" role="alert" data-error={props.error} data-form={props.form}>
-          {message}
+      {registered && (
+        <p class="notice" id="registered-notice" role="status">
+          If the address was free, your account exists now: sign in.
         </p>
       )}
-      <form method="post" action="/api/auth/password/login" id="login-form">
-        <h2>With your password</h2>
-        <input type="hidden" name="next" value={props.next} />
-        <label>
-          Email <input type="email" name="email" autocomplete="username" required />
-        </label>
-        <label>
-          Password <input type="password" name="password" autocomplete="current-password" required />
-        </label>
-        <button type="submit">Sign in</button>
-      </form>
-      {props.providers.length > 0 && (
-        <section id="providers">
-          <h2>With a provider</h2>
-          {props.providers.map((p) => (
-            <p>
-              <a class="button" data-provider={p.id} href={`${p.startPath}?next=${encodeURIComponent(props.next)}`}>
-                Continue with {p.label}
-              </a>
-            </p>
-          ))}
+      <div class="auth-grid">
+        <section class="card" aria-labelledby="login-title">
+          <div class="card-head">
+            <h2 id="login-title">Welcome back</h2>
+          </div>
+          <form method="post" action="/api/auth/password/login" id="login-form" class="form" data-error={placed?.form === 'login' ? placed.code : undefined}>
+            <input type="hidden" name="next" value={props.next} />
+            <FormError placed={placed} form="login" />
+            <Field id="login-email" label="Email" name="email" type="email" autocomplete="username" value={email('login')} error={errorFor(placed, 'login', 'email')} />
+            <Field id="login-password" label="Password" name="password" type="password" autocomplete="current-password" error={errorFor(placed, 'login', 'password')} />
+            <button type="submit" class="button button-primary button-block">
+              Sign in
+            </button>
+          </form>
+          {props.providers.length > 0 && (
+            <div id="providers" class="providers">
+              <p class="divider">
+                <span>or continue with</span>
+              </p>
+              <ul class="provider-list">
+                {props.providers.map((p) => (
+                  <li>
+                    <a class="button provider-button button-block" data-provider={p.id} href={`${p.startPath}?next=${encodeURIComponent(props.next)}`}>
+                      <span class="provider-mark" aria-hidden="true">
+                        {monogram(p.label)}
+                      </span>
+                      Continue with {p.label}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
         </section>
-      )}
-      <form method="post" action="/api/auth/password/register" id="register-form">
-        <h2>Create an account</h2>
-        <input type="hidden" name="next" value={props.next} />
-        <label>
-          Email <input type="email" name="email" autocomplete="username" required />
-        </label>
-        <label>
-          Password (at least {props.minLength} characters){' '}
-          <input type="password" name="password" autocomplete="new-password" minlength={props.minLength} required />
-        </label>
-        <button type="submit">Create account</button>
-      </form>
+        <section class="card" aria-labelledby="register-title">
+          <div class="card-head">
+            <h2 id="register-title">Create an account</h2>
+          </div>
+          <form method="post" action="/api/auth/password/register" id="register-form" class="form" data-error={placed?.form === 'register' ? placed.code : undefined}>
+            <input type="hidden" name="next" value={props.next} />
+            <FormError placed={placed} form="register" />
+            <Field id="register-email" label="Email" name="email" type="email" autocomplete="username" value={email('register')} error={errorFor(placed, 'register', 'email')} />
+            <Field
+              id="register-password"
+              label="Password"
+              name="password"
+              type="password"
+              autocomplete="new-password"
+              minLength={props.minLength}
+              hint={`At least ${props.minLength} characters. A few unrelated words make a strong one.`}
+              error={errorFor(placed, 'register', 'password')}
+            />
+            <button type="submit" class="button button-block">
+              Create account
+            </button>
+          </form>
+        </section>
+      </div>
     </Layout>
   );
 }

@@ -16,10 +16,11 @@ export interface CredentialsInput {
   next: string | undefined;
 }
 
-const CredentialsSchema = v.object(
+/** The password routes' body (JSON or form fields); also the wire shape the OpenAPI document publishes. */
+export const CredentialsSchema = v.object(
   {
-    email: v.string('email must be a string'),
-    password: v.string('password must be a string'),
+    email: v.pipe(v.string('email must be a string'), v.description('an email address: its shape is checked after parsing (else 400 validation)')),
+    password: v.pipe(v.string('password must be a string'), v.description('register: at least capabilities.password.min_length characters (else 400 validation)')),
     next: v.optional(v.string()),
   },
   'body must be a JSON object with string "email" and "password"',
@@ -35,7 +36,14 @@ export function inputMode(c: Context): InputMode {
 
 async function rawBody(c: Context, mode: InputMode): Promise<unknown> {
   if (mode === 'form') {
-    const form = await c.req.parseBody();
+    let form: Record<string, unknown>;
+    try {
+      form = await c.req.parseBody();
+    } catch (error) {
+      // Found by Schemathesis: a multipart type without a boundary, or a broken multipart body,
+      // made the parser throw a TypeError, answered 500 internal. It is the client's bad input.
+      throw new AppError('validation', 'request body is not a valid form', { cause: error });
+    }
     return Object.fromEntries(Object.entries(form).filter(([, value]) => typeof value === 'string'));
   }
   try {

@@ -4,19 +4,25 @@
  *        development bypass, to our own callback)
  *   GET  /api/auth/oauth/<provider>/callback           → query response mode
  *   POST /api/auth/oauth/<provider>/callback           → form_post response mode (provider_c)
+ * Start sets the browser-binding cookie (../oauth/flow/browser-binding.ts); the callback needs it.
  * Success: Set-Cookie and a redirect to the safe next path. Failure: no session; the error
  * envelope (plus `reason`) when the request asks for JSON, else the sign-in error page. Failures
  * are logged with code and reason, never a code, state or token value.
  */
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { AppError } from '../../errors.ts';
+import { getCookie } from 'hono/cookie';
+import { AppError, RateLimitedError } from '../../errors.ts';
 import { errorEnvelope, methodNotAllowedResponse, statusForCode } from '../../counter/http-errors.ts';
 import { failureDetail } from '../../counter/application/failure-detail.ts';
 import { parseCallbackParams } from '../oauth/callback-params.ts';
+import { bindingCookieName, bindingFromCookie } from '../oauth/flow/browser-binding.ts';
 import { OAuthSignInError } from '../oauth/flow/failures.ts';
 import { completeOAuthSignIn, startOAuthSignIn, type OAuthFlowDeps } from '../oauth/flow/sign-in.ts';
 import { SignInErrorPage } from '../pages/sign-in-error-page.tsx';
+import { PAGE_HEADERS } from '../../ui/index.ts';
+import { revokePreviousSession, sessionIdFromCookieHeader, throttle } from '../application/index.ts';
+import { clientAddress } from '../../http/client-address.ts';
 
 export const OAUTH_PATHS = {
   start: '/api/auth/oauth/:provider/start',
@@ -34,7 +40,7 @@ export function oauthRoutes(deps: OAuthFlowDeps): Hono {
   const app = new Hono();
   const { logger } = deps.auth.platform;
 
-  const fail = (c: Context, error: unknown): Response => {
+  const fail = async (c: Context, error: unknown): Promise<Response> => {
     const failure = AppError.from(error);
     const status = statusForCode(failure.code);
     const reason = failure instanceof OAuthSignInError ? failure.reason : undefined;
@@ -48,27 +54,37 @@ export function oauthRoutes(deps: OAuthFlowDeps): Hono {
     logger.log(status >= 500 ? 'error' : 'warn', 'oauth sign-in failed', fields);
     if (wantsJson(c)) {
       const envelope = errorEnvelope(failure);
+      if (failure instanceof RateLimitedError) c.header('Retry-After', String(failure.retryAfterSeconds));
       return c.json(reason ? { error: { ...envelope.error, reason } } : envelope, status, PRIVATE);
     }
+    if (failure instanceof RateLimitedError) c.header('Retry-After', String(failure.retryAfterSeconds));
     const page = <SignInErrorPage message={failure.message} code={failure.code} reason={reason} />;
-    return c.html(`<!doctype html>${page.toString()}`, status, PRIVATE);
+    // The page headers of / and /login; PRIVATE keeps no-referrer (the callback URL carried code and state).
+    return c.html(`<!doctype html>${page.toString()}`, status, { ...PAGE_HEADERS, ...PRIVATE });
   };
 
   // Hono runs GET handlers for HEAD: a link checker or prefetcher must neither create states
   // nor consume one and receive a session.
   const isHead = (c: Context) => c.req.method === 'HEAD';
+  const binding = (c: Context) => bindingFromCookie(getCookie(c, bindingCookieName(deps.config.cookieSecure)));
 
-  app.get(OAUTH_PATHS.start, (c) => {
+  app.get(OAUTH_PATHS.start, async (c) => {
     if (isHead(c)) return methodNotAllowedResponse(c, ['GET'], logger);
+    // Each start writes a state record: bounded per client and in total (docs/security.md).
+    await throttle(deps.auth, 'start', clientAddress(c.req.raw.headers));
     const provider = c.req.param('provider');
-    const { location } = startOAuthSignIn(deps, provider, c.req.query('next'));
+    const { location, setCookie } = startOAuthSignIn(deps, provider, c.req.query('next'), binding(c));
     logger.log('info', 'oauth sign-in started', { code: 'oauth_start', provider, development: deps.config.developmentCallbackBypass });
+    c.header('Set-Cookie', setCookie);
+    c.header('Cache-Control', 'no-store');
     return c.redirect(location, 302);
   });
 
   const callback = async (c: Context, params: URLSearchParams, redirectStatus: 302 | 303) => {
     const provider = c.req.param('provider')!;
-    const done = await completeOAuthSignIn(deps, provider, parseCallbackParams(params));
+    const done = await completeOAuthSignIn(deps, provider, parseCallbackParams(params), binding(c));
+    // Session fixation: the session this browser held before ends with the new sign-in.
+    await revokePreviousSession(deps.auth, sessionIdFromCookieHeader(c.req.header('cookie'), deps.config.cookieSecure));
     logger.log('info', 'signed in', { code: 'auth_oauth_sign_in', provider, user_id: done.userId, linked: done.linked });
     c.header('Set-Cookie', done.session.setCookie);
     for (const [name, value] of Object.entries(PRIVATE)) c.header(name, value);

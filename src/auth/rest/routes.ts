@@ -1,7 +1,9 @@
 /**
  * The auth service's JSON REST routes (see README "Auth service"). Register, login and logout
  * also accept HTML form posts from /login and answer those with 303 redirects, so the pages
- * work without JavaScript; both modes run the same application calls.
+ * work without JavaScript; both modes run the same application calls. Registration never signs
+ * in and answers a free and a taken email byte for byte alike (OWASP Authentication Cheat Sheet,
+ * "Account enumeration"; docs/security.md finding 11).
  */
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -15,15 +17,21 @@ import {
   getStorageStatus,
   loginWithPassword,
   registerWithPassword,
+  revokePreviousSession,
   revokeSession,
   safeNextPath,
+  throttle,
   sessionIdFromCookieHeader,
   type AuthDeps,
   type SignedIn,
 } from '../application/index.ts';
+import { clientAddress } from '../../http/client-address.ts';
+import { deviceHint } from '../domain/device-hint.ts';
+import { formEchoCookie } from './form-echo.ts';
 import { inputMode, readCredentials } from './input.ts';
 import { originCheck } from './origin-check.ts';
 import { sessionView } from './session-view.ts';
+import { userSessionRoutes } from './session-routes.ts';
 
 export const AUTH_PATHS = {
   capabilities: '/api/auth/capabilities',
@@ -31,6 +39,10 @@ export const AUTH_PATHS = {
   register: '/api/auth/password/register',
   login: '/api/auth/password/login',
   logout: '/api/auth/logout',
+  sessions: '/api/auth/sessions',
+  sessionItem: '/api/auth/sessions/:id',
+  sessionRevoke: '/api/auth/sessions/:id/revoke',
+  revokeAll: '/api/auth/sessions/revoke-all',
   storageStatus: '/api/auth/storage/status',
 } as const;
 
@@ -45,13 +57,27 @@ function loginPageUrl(error: string, next: string | undefined, form: 'login' | '
   return `/login?${query.toString()}`;
 }
 
+/** After a registration form post, free email or taken: /login with the neutral notice. */
+function registeredPageUrl(next: string | undefined): string {
+  const query = new URLSearchParams({ notice: 'registered' });
+  if (next) query.set('next', safeNextPath(next));
+  return `/login?${query.toString()}`;
+}
+
+/** The one answer to an accepted registration, whether the email was free or taken. */
+export const REGISTRATION_ACCEPTED = {
+  status: 'accepted',
+  message: 'If the email was free, the account exists now. Sign in with it.',
+  login: AUTH_PATHS.login,
+} as const;
+
 export function authRestRoutes(deps: AuthDeps): Hono {
   const app = new Hono();
   const { logger } = deps.platform;
   const { config } = deps;
   const limit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => errorResponse(c, new AppError('payload_too_large', 'request body exceeds 16 KiB'), logger) });
   const sameSite = originCheck(config);
-  const session = (c: Context) => findActiveSession(deps, sessionIdFromCookieHeader(c.req.header('cookie')));
+  const session = (c: Context) => findActiveSession(deps, sessionIdFromCookieHeader(c.req.header('cookie'), deps.config.cookieSecure));
 
   app.get(AUTH_PATHS.capabilities, (c) =>
     c.json(
@@ -69,30 +95,69 @@ export function authRestRoutes(deps: AuthDeps): Hono {
   /** Form failures become redirects, but are logged with their code like JSON ones. */
   const logFailure = (c: Context, error: AppError): void => void errorResponse(c, error, logger);
 
-  /** Register and login share the shape: read credentials, sign in, answer by mode. */
-  const signIn = (form: 'login' | 'register', status: 200 | 201, run: typeof loginWithPassword) => async (c: Context) => {
+  /** A failed form post goes back to /login with its code, keeping the typed email (not the password). */
+  const formFailure = (c: Context, error: unknown, typedEmail: string | undefined, next: string | undefined, form: 'login' | 'register') => {
+    const failure = AppError.from(error);
+    logFailure(c, failure);
+    const echo = formEchoCookie(typedEmail, config.cookieSecure);
+    if (echo) c.header('Set-Cookie', echo);
+    return c.redirect(loginPageUrl(failure.code, next, form), 303);
+  };
+
+  /**
+   * Registration: validation errors answer as before (they tell nothing about existing accounts);
+   * otherwise a free and a taken email get the same status, headers and body, and no session.
+   * Only the log tells them apart, by code and user id, never by email.
+   */
+  app.post(AUTH_PATHS.register, limit, sameSite, async (c) => {
     const mode = inputMode(c);
-    let signedIn: SignedIn;
     let next: string | undefined;
+    let typedEmail: string | undefined;
     try {
+      await throttle(deps, 'register', clientAddress(c.req.raw.headers));
       const input = await readCredentials(c);
       next = input.next;
-      signedIn = await run(deps, input.credentials);
+      typedEmail = input.credentials.email;
+      const registration = await registerWithPassword(deps, input.credentials);
+      if (registration.created) logger.log('info', 'account registered', { code: 'auth_register', user_id: registration.userId });
+      else logger.log('info', 'registration for a taken email; nothing written', { code: 'auth_register_taken' });
     } catch (error) {
       if (mode === 'json') throw error;
-      const failure = AppError.from(error);
-      logFailure(c, failure);
-      return c.redirect(loginPageUrl(failure.code, next, form), 303);
+      return formFailure(c, error, typedEmail, next, 'register');
     }
-    logger.log('info', form === 'register' ? 'account registered' : 'signed in', { code: `auth_${form}`, user_id: signedIn.userId });
+    c.header('Cache-Control', 'no-store');
+    if (mode === 'json') return c.json(REGISTRATION_ACCEPTED, 202);
+    // The login form then shows the typed email, as after a failed post.
+    const echo = formEchoCookie(typedEmail, config.cookieSecure);
+    if (echo) c.header('Set-Cookie', echo);
+    return c.redirect(registeredPageUrl(next), 303);
+  });
+
+  /** Login: read credentials, sign in, answer by mode. */
+  app.post(AUTH_PATHS.login, limit, sameSite, async (c) => {
+    const mode = inputMode(c);
+    const context = { client: clientAddress(c.req.raw.headers), device: deviceHint(c.req.header('user-agent')) };
+    let signedIn: SignedIn;
+    let next: string | undefined;
+    let typedEmail: string | undefined;
+    try {
+      await throttle(deps, 'login', context.client);
+      const input = await readCredentials(c);
+      next = input.next;
+      typedEmail = input.credentials.email;
+      signedIn = await loginWithPassword(deps, input.credentials, context);
+      // Session fixation: the session this browser held before ends with the new sign-in.
+      await revokePreviousSession(deps, sessionIdFromCookieHeader(c.req.header('cookie'), deps.config.cookieSecure));
+    } catch (error) {
+      if (mode === 'json') throw error;
+      return formFailure(c, error, typedEmail, next, 'login');
+    }
+    logger.log('info', 'signed in', { code: 'auth_login', user_id: signedIn.userId });
     c.header('Set-Cookie', signedIn.session.setCookie);
     c.header('Cache-Control', 'no-store');
     if (mode === 'form') return c.redirect(safeNextPath(next), 303);
-    return c.json({ authenticated: true, user_id: signedIn.userId, email: signedIn.email, expires_at: new Date(signedIn.session.expiresAt).toISOString() }, status);
-  };
-
-  app.post(AUTH_PATHS.register, limit, sameSite, signIn('register', 201, registerWithPassword));
-  app.post(AUTH_PATHS.login, limit, sameSite, signIn('login', 200, loginWithPassword));
+    return c.json({ authenticated: true, user_id: signedIn.userId, email: signedIn.email, expires_at: new Date(signedIn.session.expiresAt).toISOString() }, 200);
+  });
 
   app.post(AUTH_PATHS.logout, limit, sameSite, async (c) => {
     const current = await session(c);
@@ -106,6 +171,8 @@ export function authRestRoutes(deps: AuthDeps): Hono {
     return isForm ? c.redirect('/login', 303) : c.json({ authenticated: false });
   });
 
+  app.route('/', userSessionRoutes(deps, { sameSite, limit }));
+
   app.get(AUTH_PATHS.storageStatus, async (c) => {
     const principal = await authorizeSystemAdmin(deps, bearerToken(c.req.header('authorization')));
     logger.log('info', 'storage status read', { code: 'auth_storage_status', subject: principal.subject });
@@ -114,7 +181,9 @@ export function authRestRoutes(deps: AuthDeps): Hono {
 
   // Registered last, so they only see methods the routes above did not take.
   for (const path of [AUTH_PATHS.capabilities, AUTH_PATHS.session, AUTH_PATHS.storageStatus]) app.all(path, (c) => methodNotAllowedResponse(c, ['GET', 'HEAD'], logger));
-  for (const path of [AUTH_PATHS.register, AUTH_PATHS.login, AUTH_PATHS.logout]) app.all(path, (c) => methodNotAllowedResponse(c, ['POST'], logger));
+  for (const path of [AUTH_PATHS.register, AUTH_PATHS.login, AUTH_PATHS.logout, AUTH_PATHS.revokeAll, AUTH_PATHS.sessionRevoke]) app.all(path, (c) => methodNotAllowedResponse(c, ['POST'], logger));
+  app.all(AUTH_PATHS.sessions, (c) => methodNotAllowedResponse(c, ['GET', 'HEAD'], logger));
+  app.all(AUTH_PATHS.sessionItem, (c) => methodNotAllowedResponse(c, ['DELETE'], logger));
 
   app.onError((error, c) => {
     const failure = AppError.from(error);

@@ -22,6 +22,15 @@ export interface CounterDeps {
   realtime: RealtimeConfig;
   /** Conflict-retry tuning; defaults to DEFAULT_RETRY_POLICY. Tests pass small values. */
   retry?: RetryPolicy;
+  /** Counter events between two projection advances; defaults to PROJECTION_BATCH. */
+  projectionBatch?: bigint;
+  /** How long a command waits for its turn on the stream; defaults to TURN_WAIT_MS. */
+  turnWaitMs?: number;
   /** The instance's memory of the counter (one per guest instance); without it every read loads in full. */
   memory?: CounterMemory;
+  /**
+   * The configured public origin (AUTH_PUBLIC_BASE_URL), against which POSTs from browsers are
+   * checked (src/http/same-site.ts); undefined: loopback origins only.
+   */
+  publicOrigin?: string | undefined;
 }

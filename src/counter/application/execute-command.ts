@@ -1,9 +1,12 @@
 /**
- * The one command routine every surface (REST, gRPC, server functions) calls:
- * load + decide + append (retrying conflicts), build the view, publish it, advance the projection.
+ * The one command routine every surface (REST, gRPC, server functions) calls: take the turn on
+ * the counter stream (a stream lease: writers queue instead of racing), load + decide + append
+ * under it, build the view, publish it, and every PROJECTION_BATCH events advance the projection.
+ * The append's revision check stays the safety net: a conflict (a writer without a lease, or a
+ * platform whose leases do not exclude) is retried with a fresh turn (docs/scaling.md).
  */
 import { AppError, storeFailure } from '../../errors.ts';
-import type { Platform } from '../../platform/ports.ts';
+import type { Platform, StreamLease } from '../../platform/ports.ts';
 import { COUNTER_STREAM_ID, decide, fold, type CounterCommand } from '../domain/counter.ts';
 import { afterCommit, currentCounter, type CounterMemory, type KnownCounter } from './current-counter.ts';
 import type { CounterDeps } from './deps.ts';
@@ -13,28 +16,55 @@ import { runCounterProjection } from './projection.ts';
 import { DEFAULT_RETRY_POLICY, retryOnConflict } from './retry.ts';
 import { encodeRealtimeMessage, toEventLog, type CounterView } from './view.ts';
 
+/**
+ * How long a command waits for its turn on the counter stream before answering 409
+ * `concurrency`. Above the host's lease time (5 s), so a dead holder's turn always expires
+ * within one writer's wait (docs/scaling.md).
+ */
+export const TURN_WAIT_MS = 10_000;
+export const NO_TURN_MESSAGE = 'the counter is busy, try again';
+
+/**
+ * The projection (the snapshot a cold instance loads from) advances every this many counter
+ * events, not per command: its commit is a write every writer would contend on. A cold load
+ * replays at most this many events past the snapshot.
+ */
+export const PROJECTION_BATCH = 32n;
+
 /** Executes a command; throws AppError (validation, domain, concurrency, store, internal). */
 export async function executeCounterCommand(deps: CounterDeps, command: CounterCommand): Promise<CounterView> {
   const { platform } = deps;
   let committed: KnownCounter;
   try {
     const sleep = (ms: number): Promise<void> => platform.sleep(ms); // keep `this` for class-based platforms
-    committed = await retryOnConflict(sleep, deps.retry ?? DEFAULT_RETRY_POLICY, () => attempt(platform, command, deps.memory));
+    const waitMs = deps.turnWaitMs ?? TURN_WAIT_MS;
+    committed = await retryOnConflict(sleep, deps.retry ?? DEFAULT_RETRY_POLICY, () => inTurn(platform, waitMs, command, deps.memory));
   } catch (error) {
     throw storeFailure(error);
   }
   const view = buildView(deps, committed);
   publish(deps, view);
-  advanceProjection(platform);
+  if (committed.revision % (deps.projectionBatch ?? PROJECTION_BATCH) === 0n) advanceProjection(platform);
   return view;
 }
 
-/** One optimistic attempt: read the current state, decide, append expecting the revision read. */
-function attempt(platform: Platform, command: CounterCommand, memory: CounterMemory | undefined): KnownCounter {
+/** One attempt inside the stream's turn; no turn within `waitMs` is the one 409 of a well-behaved writer. */
+function inTurn(platform: Platform, waitMs: number, command: CounterCommand, memory: CounterMemory | undefined): KnownCounter {
+  const lease = platform.leases.acquire(COUNTER_STREAM_ID, waitMs);
+  if (lease === undefined) throw new AppError('concurrency', NO_TURN_MESSAGE);
+  try {
+    return attempt(platform, lease, command, memory);
+  } finally {
+    lease.release();
+  }
+}
+
+/** Read the current state, decide, append under the lease expecting the revision read. */
+function attempt(platform: Platform, lease: StreamLease, command: CounterCommand, memory: CounterMemory | undefined): KnownCounter {
   const base = currentCounter(platform, memory);
   const events = decide(command, base.state);
   const expected = base.revision === 0n ? { tag: 'no-stream' as const } : { tag: 'exact' as const, val: base.revision };
-  const recorded = platform.events.append(COUNTER_STREAM_ID, expected, events.map(encodeEvent));
+  const recorded = lease.append(expected, events.map(encodeEvent));
   if (recorded.length === 0) throw new AppError('internal', undefined, { cause: new Error('append returned no events') });
   const committed = afterCommit(base, fold(base.state, events), recorded);
   if (memory) memory.known = committed;

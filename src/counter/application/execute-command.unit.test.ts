@@ -4,7 +4,7 @@ import { AppError, StoreError } from '../../errors.ts';
 import { COUNTER_STREAM_ID, type CounterCommand } from '../domain/counter.ts';
 import { TEST_CHANNEL, testCounterDeps, type TestCounterDeps } from '../testing.ts';
 import { encodeEvent } from './event-codec.ts';
-import { executeCounterCommand } from './execute-command.ts';
+import { executeCounterCommand, NO_TURN_MESSAGE, PROJECTION_BATCH, TURN_WAIT_MS } from './execute-command.ts';
 import { getCounterView } from './get-view.ts';
 import { COUNTER_PROJECTION } from './projection.ts';
 import { readSnapshot } from './snapshot.ts';
@@ -162,6 +162,38 @@ describe('executeCounterCommand', () => {
     await run(deps, inc(3), dec(1));
     expect(deps.platform.projections.checkpoint(COUNTER_PROJECTION)).toBe(2n);
     expect(readSnapshot(deps.platform)).toEqual({ count: 2, revision: 2, last_sequence: 2 });
+  });
+
+  it('by default advances the projection once per PROJECTION_BATCH events, not per command', async () => {
+    const deps = { ...testCounterDeps(), projectionBatch: undefined };
+    const commits = () => deps.platform.faults.calls('commit');
+    for (let i = 1n; i < PROJECTION_BATCH; i++) await executeCounterCommand(deps, inc(1));
+    expect(commits()).toBe(0);
+    await executeCounterCommand(deps, inc(1));
+    expect(commits()).toBe(1);
+    expect(readSnapshot(deps.platform)?.revision).toBe(Number(PROJECTION_BATCH));
+  });
+
+  it('takes the turn on the counter stream around load, decide and append, and releases it', async () => {
+    const deps = testCounterDeps();
+    const seen: string[] = [];
+    const inner = deps.platform.leases;
+    deps.platform.leases = {
+      acquire: (streamId, waitMs) => {
+        seen.push(`acquire ${streamId} ${waitMs}`);
+        const lease = inner.acquire(streamId, waitMs)!;
+        return { ...lease, release: () => seen.push('release') };
+      },
+    };
+    await run(deps, inc(1));
+    expect(seen).toEqual([`acquire ${COUNTER_STREAM_ID} ${TURN_WAIT_MS}`, 'release']);
+  });
+
+  it('answers concurrency (409) when the turn does not come within the wait, writing nothing', async () => {
+    const deps = testCounterDeps();
+    deps.platform.leases = { acquire: () => undefined };
+    await expect(executeCounterCommand(deps, inc(1))).rejects.toMatchObject({ code: 'concurrency', message: NO_TURN_MESSAGE });
+    expect(deps.platform.events.streamRevision(COUNTER_STREAM_ID)).toBe(0n);
   });
 
   it('logs a projection failure and still succeeds; the next command catches up', async () => {

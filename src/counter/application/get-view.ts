@@ -1,20 +1,37 @@
-/** The counter query: current count with the newest events. */
+/** The counter query: current count with the newest events, and the stream event it was read at. */
 import { storeFailure } from '../../errors.ts';
+import type { StreamSource } from '../../http/surrogate.ts';
+import { COUNTER_STREAM_ID } from '../domain/counter.ts';
 import { currentCounter } from './current-counter.ts';
 import type { CounterDeps } from './deps.ts';
 import { toEventLog, type CounterView } from './view.ts';
 
+/** The view and the newest stream event it includes (what a cache validates it against). */
+export interface SourcedCounterView {
+  view: CounterView;
+  source: StreamSource;
+}
+
 /** Throws AppError ('store' when storage fails). */
-export function getCounterView(deps: CounterDeps): CounterView {
+export function readCounterView(deps: CounterDeps): SourcedCounterView {
   try {
-    const { state, latest } = currentCounter(deps.platform, deps.memory);
+    const { state, revision, latest } = currentCounter(deps.platform, deps.memory);
+    const head = latest[0];
     return {
-      count: state.value,
-      latest_events: latest.map(toEventLog),
-      last_sequence: Number(latest[0]?.sequence ?? 0n),
-      realtime_enabled: deps.realtime.enabled,
+      view: {
+        count: state.value,
+        latest_events: latest.map(toEventLog),
+        last_sequence: Number(head?.sequence ?? 0n),
+        realtime_enabled: deps.realtime.enabled,
+      },
+      source: { streamId: COUNTER_STREAM_ID, revision, sequence: head?.sequence ?? 0n, recordedAt: head?.recordedAt ?? 0n },
     };
   } catch (error) {
     throw storeFailure(error);
   }
+}
+
+/** Throws AppError ('store' when storage fails). */
+export function getCounterView(deps: CounterDeps): CounterView {
+  return readCounterView(deps).view;
 }

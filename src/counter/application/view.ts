@@ -43,20 +43,23 @@ export function encodeRealtimeMessage(view: CounterView): string {
   return JSON.stringify(message);
 }
 
-const eventLogSchema = v.object({
-  sequence: v.number(),
-  event_type: v.string(),
-  revision: v.number(),
-  payload: v.string(),
-  recorded_at: v.string(),
+/** EventLog on the wire: what realtime messages are checked against and the OpenAPI document describes. */
+export const eventLogSchema = v.object({
+  sequence: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  event_type: v.picklist(['incremented', 'decremented', 'reset_performed']),
+  revision: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  payload: v.pipe(v.string(), v.description('the stored event payload, as JSON text')),
+  recorded_at: v.pipe(v.string(), v.isoTimestamp(), v.description('RFC 3339, UTC')),
+});
+/** CounterView on the wire (same use). */
+export const counterViewSchema = v.object({
+  count: v.pipe(v.number(), v.integer(), v.minValue(-2147483648), v.maxValue(2147483647)),
+  latest_events: v.pipe(v.array(eventLogSchema), v.maxLength(LATEST_EVENTS_LIMIT), v.description('the newest events, newest first')),
+  last_sequence: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  realtime_enabled: v.boolean(),
 });
 const realtimeMessageSchema = v.object({
-  view: v.object({
-    count: v.number(),
-    latest_events: v.array(eventLogSchema),
-    last_sequence: v.number(),
-    realtime_enabled: v.boolean(),
-  }),
+  view: counterViewSchema,
   last_sequence: v.number(),
 });
 

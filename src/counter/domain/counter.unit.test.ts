@@ -9,6 +9,7 @@ function given(...history: CounterEvent[]) {
   return {
     when(command: CounterCommand) {
       return {
+        // biome-ignore lint/suspicious/noThenProperty: the given/when/then test language; this object is never awaited.
         then(expected: CounterEvent[], expectedValue?: number) {
           const events = decide(command, state);
           expect(events).toEqual(expected);

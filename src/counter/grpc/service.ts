@@ -3,7 +3,7 @@
  * WatchCounter through the application's CounterWatch (the same machinery as the SSE stream).
  */
 import { AppError } from '../../errors.ts';
-import { CounterService } from '../../gen/counter_pb.js';
+import type { CounterService } from '../../gen/counter_pb.js';
 import type { CallContext, ServiceImpl } from '../../grpc/service.ts';
 import type { CounterDeps } from '../application/deps.ts';
 import { executeCounterCommand } from '../application/execute-command.ts';

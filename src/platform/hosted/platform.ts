@@ -3,11 +3,12 @@
  * whichever host runs the component (the Node host: SQLite, PostgreSQL or Redis).
  */
 import * as events from 'app:platform/event-store@0.1.0';
+import * as streamLease from 'app:platform/stream-lease@0.1.0';
 import * as projections from 'app:platform/projection-store@0.1.0';
 import * as kv from 'app:platform/key-value@0.1.0';
 import * as pubsub from 'app:platform/pubsub@0.1.0';
-import * as passwordHashing from 'app:platform/password-hashing@0.1.0';
-import type { EventStore, KeyValue, PasswordHasher, Platform, ProjectionStore, PubSub } from '../ports.ts';
+import type { EventStore, KeyValue, Platform, ProjectionStore, PubSub, StreamLeases } from '../ports.ts';
+import { implementationNormalizes, witPasswordHashing } from '../password-hashing.ts';
 import { consoleLogger } from '../log.ts';
 import { call } from './errors.ts';
 
@@ -18,6 +19,18 @@ const eventStore: EventStore = {
   readAll: (after, limit) => call(() => events.readAll(after, limit)),
   headSequence: () => call(() => events.headSequence()),
   countByType: (prefix) => call(() => events.countByType(prefix)),
+};
+
+const leases: StreamLeases = {
+  acquire: (streamId, waitMs) => {
+    const lease = call(() => streamLease.acquire(streamId, waitMs));
+    if (lease === undefined) return undefined;
+    return {
+      token: lease.token(),
+      append: (expected, list) => call(() => lease.append(expected, list)),
+      release: () => lease[Symbol.dispose](),
+    };
+  },
 };
 
 const projectionStore: ProjectionStore = {
@@ -46,18 +59,14 @@ const realtime: PubSub = {
   },
 };
 
-const passwords: PasswordHasher = {
-  hash: (password) => call(() => passwordHashing.hash(password)),
-  verify: (password, encoded) => call(() => passwordHashing.verify(password, encoded)),
-};
-
 export function hostedPlatform(): Platform {
   return {
     events: eventStore,
+    leases,
     projections: projectionStore,
     keyValue,
     pubsub: realtime,
-    passwords,
+    passwords: witPasswordHashing(implementationNormalizes),
     logger: consoleLogger(),
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

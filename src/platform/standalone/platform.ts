@@ -1,13 +1,15 @@
 /**
  * The Platform ports for the standalone world (`wasmtime serve`): storage in files on the
- * preopened data directory, no pub/sub, the guest's own clocks.
+ * preopened data directory, no pub/sub, the guest's own clocks, password hashing from the
+ * composed password component.
  */
 import type { EventStore, KeyValue, Platform, ProjectionStore } from '../ports.ts';
-import { noPasswordHashing } from './no-password-hashing.ts';
 import { consoleLogger } from '../log.ts';
+import { nfkcInGuest, witPasswordHashing } from '../password-hashing.ts';
 import { toStoreError } from '../hosted/errors.ts';
 import { openFileStorage } from './file-storage.ts';
 import { noPubSub } from './pubsub-none.ts';
+import { unfencedLeases } from '../leases/unfenced-leases.ts';
 import { preopenedDirectory, wasiFileSystem } from './wasi-file-system.ts';
 
 /** The guest path the launcher preopens the data directory at (`--dir <data-dir>::/data`). */
@@ -34,12 +36,14 @@ export function standalonePlatform(guestPath = DATA_DIR_GUEST_PATH): Platform {
   let storage: ReturnType<typeof openFileStorage> | undefined;
   // Opened on first use: preopens are only reachable once the runtime runs the component.
   const store = () => (storage ??= openFileStorage(wasiFileSystem(preopenedDirectory(guestPath))));
+  const events = lazyPort<EventStore>(() => store().events);
   return {
-    events: lazyPort<EventStore>(() => store().events),
+    events,
+    leases: unfencedLeases(events),
     projections: lazyPort<ProjectionStore>(() => store().projections),
     keyValue: lazyPort<KeyValue>(() => store().keyValue),
     pubsub: noPubSub,
-    passwords: noPasswordHashing,
+    passwords: witPasswordHashing(nfkcInGuest),
     logger: consoleLogger(),
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

@@ -5,6 +5,7 @@
 import type { Platform } from '../ports.ts';
 import { Faults, type FaultOp } from './faults.ts';
 import { MemoryEventStore } from './memory-event-store.ts';
+import { unfencedLeases } from '../leases/unfenced-leases.ts';
 import { MemoryKeyValue } from './memory-key-value.ts';
 import { MemoryProjectionStore } from './memory-projection-store.ts';
 import { MemoryPubSub } from './memory-pubsub.ts';
@@ -48,8 +49,11 @@ export function createMemoryPlatform(options: { startMs?: number } = {}): Memory
   };
   const now = (): number => clock.now;
   const sleeps: number[] = [];
+  const events = new MemoryEventStore(faults, now);
   return {
-    events: new MemoryEventStore(faults, now),
+    events,
+    // One synchronous caller at a time: every turn is granted; tests replace it to refuse turns.
+    leases: unfencedLeases(events),
     projections: new MemoryProjectionStore(faults),
     keyValue: new MemoryKeyValue(faults, now),
     pubsub: new MemoryPubSub(faults),

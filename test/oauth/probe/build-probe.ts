@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { join } from 'node:path';
 import { componentize } from '@bytecodealliance/componentize-js';
 import { build } from 'esbuild';
+import { composeWithPasswordHashing, PASSWORD_COMPONENT } from '../../../scripts/wasmtime/compose.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const WASI = '0.2.12';
@@ -48,7 +49,7 @@ export async function buildProbe(variant: ProbeVariant): Promise<BuiltProbe> {
   const out = join(ROOT, 'build', 'oauth-probe', variant);
   const wasm = join(out, 'component.wasm');
   const transpiled = join(out, 'transpiled');
-  const inputs = [...files(join(ROOT, 'src')), ...files(join(ROOT, 'test', 'oauth', 'probe')), ...files(join(ROOT, 'wit')), join(ROOT, 'package-lock.json')];
+  const inputs = [PASSWORD_COMPONENT, ...files(join(ROOT, 'src')), ...files(join(ROOT, 'test', 'oauth', 'probe')), ...files(join(ROOT, 'wit')), join(ROOT, 'package-lock.json')];
   const hash = createHash('sha256').update(variant);
   for (const f of inputs) hash.update(f).update(readFileSync(f));
   const digest = hash.digest('hex');
@@ -65,9 +66,12 @@ export async function buildProbe(variant: ProbeVariant): Promise<BuiltProbe> {
     mainFields: ['module', 'main'], external: ['wasi:*', 'app:*'], outfile: bundle, logLevel: 'warning',
   });
   const { component } = await componentize({ sourcePath: bundle, witPath: join(ROOT, 'wit'), worldName: world });
-  writeFileSync(join(staging, 'component.wasm'), component);
+  // For the Node host the JS component as built (the host supplies password-hashing); for wasmtime
+  // composed with the password component, as the standalone build does.
+  writeFileSync(join(staging, 'app.wasm'), component);
+  composeWithPasswordHashing(join(staging, 'app.wasm'), join(staging, 'component.wasm'));
   execFileSync(join(ROOT, 'node_modules', '.bin', 'jco'), [
-    'transpile', join(staging, 'component.wasm'), '-o', join(staging, 'transpiled'), '--name', 'component', '--quiet', '--no-typescript', '--no-wasi-shim',
+    'transpile', join(staging, 'app.wasm'), '-o', join(staging, 'transpiled'), '--name', 'component', '--quiet', '--no-typescript', '--no-wasi-shim',
     '--instantiation', 'async', '--async-mode', 'jspi', '--async-imports', ...ASYNC_IMPORTS, '--async-exports', `wasi:http/incoming-handler@${WASI}#handle`,
   ], { stdio: ['ignore', 'ignore', 'inherit'] });
   writeFileSync(join(staging, 'stamp'), digest);

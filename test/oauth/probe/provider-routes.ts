@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import { parseOAuthConfig } from '../../../src/auth/oauth/config.ts';
 import { OAuthError } from '../../../src/auth/oauth/errors.ts';
 import { prepareAuthorization } from '../../../src/auth/oauth/prepare-authorization.ts';
+import { randomToken } from '../../../src/auth/oauth/random-tokens.ts';
 import { defaultDeps, OAUTH_PROVIDERS, type CallbackInput } from '../../../src/auth/oauth/providers/index.ts';
 import type { ProviderId } from '../../../src/auth/oauth/provider-ids.ts';
 
@@ -20,7 +21,7 @@ export function providerRoutes(): Hono {
   const app = new Hono();
   app.post('/prepare', async (c) => {
     const { env, provider } = await c.req.json<{ env: Record<string, string>; provider: ProviderId }>();
-    return c.json(prepareAuthorization(settingsFor(env, provider)));
+    return c.json(prepareAuthorization(settingsFor(env, provider), randomToken()));
   });
   app.post('/sign-in', async (c) => {
     const { env, provider, input } = await c.req.json<{ env: Record<string, string>; provider: ProviderId; input: CallbackInput }>();

@@ -20,7 +20,7 @@ export async function followAuthorization(authorizationUrl: string): Promise<Pro
   const html = await response.text();
   const form = /<form method="post" action="([^"]+)">/.exec(html);
   if (response.status !== 200 || !form) throw new Error(`authorization failed: ${response.status} ${html.slice(0, 200)}`);
-  const unescape = (s: string) => s.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
-  const params = Object.fromEntries([...html.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, unescape(m[2]!)]));
-  return { target: unescape(form[1]!), method: 'POST', params };
+  const decodeEntities = (s: string) => s.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
+  const params = Object.fromEntries([...html.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, decodeEntities(m[2]!)]));
+  return { target: decodeEntities(form[1]!), method: 'POST', params };
 }

@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { clientAuthenticates, type ClientCheck } from './client-secret-check.ts';
 import { issueIdToken, type Misbehaviour } from './id-token.ts';
-import { providerKey, type ProviderKey } from './keys.ts';
+import { providerKey } from './keys.ts';
 
 export type TestProviderId = 'provider_a' | 'provider_b' | 'provider_c';
 

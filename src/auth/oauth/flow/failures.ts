@@ -6,12 +6,14 @@
 import { AppError, type AppErrorCode } from '../../../errors.ts';
 import { OAuthError, type OAuthErrorCode } from '../errors.ts';
 
-const FAILURES = {
+/** reason → [envelope code, public message]; exported for the OpenAPI document's error table. */
+export const OAUTH_FAILURES = {
   oauth_provider_not_offered: ['not_found', 'this sign-in provider is not offered'],
   oauth_callback_malformed: ['validation', 'the sign-in response is incomplete or malformed'],
   oauth_state_unknown: ['validation', 'the sign-in attempt is unknown; start again from the sign-in page'],
   oauth_state_expired: ['validation', 'the sign-in attempt expired; start again from the sign-in page'],
   oauth_provider_mismatch: ['validation', 'the sign-in attempt was started with another provider'],
+  oauth_browser_mismatch: ['forbidden', 'this sign-in was started in another browser or its cookie expired; start again from the sign-in page'],
   oauth_state_reused: ['conflict', 'this sign-in response was already used; start again from the sign-in page'],
   oauth_provider_error: ['forbidden', 'the provider did not authorize the sign-in'],
   oauth_token_exchange_failed: ['unauthorized', 'the provider refused the authorization code'],
@@ -21,14 +23,14 @@ const FAILURES = {
   oauth_signing_key_invalid: ['configuration', 'the service is misconfigured'],
 } as const satisfies Record<string, readonly [AppErrorCode, string]>;
 
-export type OAuthFailureReason = keyof typeof FAILURES;
+export type OAuthFailureReason = keyof typeof OAUTH_FAILURES;
 
 export class OAuthSignInError extends AppError {
   readonly reason: OAuthFailureReason;
   /** value-free detail for the log (e.g. the OAuthError reason `nonce`, or the provider's RFC error code) */
   readonly detail: string | undefined;
   constructor(reason: OAuthFailureReason, options: { detail?: string; cause?: unknown } = {}) {
-    const [code, message] = FAILURES[reason];
+    const [code, message] = OAUTH_FAILURES[reason];
     super(code, message, { cause: options.cause });
     this.reason = reason;
     this.detail = options.detail;

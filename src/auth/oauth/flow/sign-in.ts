@@ -4,6 +4,7 @@
  * provider modules (../providers) do the protocol, this file the bookkeeping. With the development
  * callback bypass on, start sends the browser straight to our own callback with a development
  * code, and that callback signs in a fixed development identity without calling a provider.
+ * Every sign-in is bound to the browser that started it (./browser-binding.ts, RFC 9700 §4.7).
  */
 import { issueSession, linkOrCreateUserForExternalIdentity, safeNextPath, type AuthDeps, type IssuedSession } from '../../application/index.ts';
 import type { CallbackParams } from '../callback-params.ts';
@@ -12,6 +13,7 @@ import { prepareAuthorization } from '../prepare-authorization.ts';
 import type { ProviderId } from '../provider-ids.ts';
 import { OAUTH_PROVIDERS, type ExternalIdentity, type ProviderDeps } from '../providers/index.ts';
 import { generateState, hashState } from '../random-tokens.ts';
+import { bindingHash, bindingSetCookie, flowSecrets, newBindingValue } from './browser-binding.ts';
 import { OAuthSignInError, signInFailure } from './failures.ts';
 import { consumeOAuthState, createOAuthState } from './state-records.ts';
 
@@ -37,21 +39,28 @@ export function offeredSettings(config: OAuthConfig, provider: string): Provider
   return status.settings;
 }
 
-/** Start: records a fresh single-use state and returns where to send the browser. */
-export function startOAuthSignIn(deps: OAuthFlowDeps, provider: string, next: string | undefined): { location: string } {
+/**
+ * Start: records a fresh single-use state bound to this browser and returns where to send it,
+ * with the binding cookie to set. `currentBinding`: the browser's binding cookie, when it already
+ * has one (kept, so sign-ins started in two tabs both complete).
+ */
+export function startOAuthSignIn(deps: OAuthFlowDeps, provider: string, next: string | undefined, currentBinding: string | undefined): { location: string; setCookie: string } {
   const settings = offeredSettings(deps.config, provider);
   const safeNext = safeNextPath(next);
+  const binding = newBindingValue(currentBinding);
+  const setCookie = bindingSetCookie(binding, deps.config.cookieSecure);
+  const record = { provider: settings.id, bindingHash: bindingHash(binding), next: safeNext };
   if (deps.config.developmentCallbackBypass) {
     const state = generateState();
-    createOAuthState(deps.auth, { provider: settings.id, stateHash: hashState(state), nonce: 'development', codeVerifier: undefined, next: safeNext, development: true });
+    createOAuthState(deps.auth, { ...record, stateHash: hashState(state), development: true });
     const location = new URL(settings.redirectUri);
     location.searchParams.set('code', DEVELOPMENT_CODE);
     location.searchParams.set('state', state);
-    return { location: location.href };
+    return { location: location.href, setCookie };
   }
-  const prepared = prepareAuthorization(settings);
-  createOAuthState(deps.auth, { provider: settings.id, stateHash: prepared.stateHash, nonce: prepared.nonce, codeVerifier: prepared.codeVerifier, next: safeNext, development: false });
-  return { location: prepared.url };
+  const prepared = prepareAuthorization(settings, binding);
+  createOAuthState(deps.auth, { ...record, stateHash: prepared.stateHash, development: false });
+  return { location: prepared.url, setCookie };
 }
 
 export interface CompletedSignIn {
@@ -62,16 +71,20 @@ export interface CompletedSignIn {
   linked: boolean;
 }
 
-/** Callback: every failure throws (an AppError, mostly OAuthSignInError); no session unless all checks pass. */
-export async function completeOAuthSignIn(deps: OAuthFlowDeps, provider: string, params: CallbackParams): Promise<CompletedSignIn> {
+/**
+ * Callback: every failure throws (an AppError, mostly OAuthSignInError); no session unless all
+ * checks pass. `binding`: the browser's binding cookie value (undefined when absent or malformed).
+ */
+export async function completeOAuthSignIn(deps: OAuthFlowDeps, provider: string, params: CallbackParams, binding: string | undefined): Promise<CompletedSignIn> {
   const settings = offeredSettings(deps.config, provider);
+  const boundTo = binding === undefined ? undefined : bindingHash(binding);
   if (params.kind === 'malformed') throw new OAuthSignInError('oauth_callback_malformed');
   if (params.kind === 'provider_error') {
     // The attempt is over either way: burn its state so it cannot be completed later.
-    if (params.state) consumeOAuthState(deps.auth, settings.id, hashState(params.state));
+    if (params.state) consumeOAuthState(deps.auth, settings.id, hashState(params.state), boundTo);
     throw new OAuthSignInError('oauth_provider_error', { detail: params.error });
   }
-  const state = consumeOAuthState(deps.auth, settings.id, hashState(params.state));
+  const state = consumeOAuthState(deps.auth, settings.id, hashState(params.state), boundTo);
 
   let identity: ExternalIdentity;
   if (state.development) {
@@ -79,10 +92,13 @@ export async function completeOAuthSignIn(deps: OAuthFlowDeps, provider: string,
     if (!deps.config.developmentCallbackBypass || params.code !== DEVELOPMENT_CODE) throw new OAuthSignInError('oauth_token_exchange_failed', { detail: 'development_code' });
     identity = developmentIdentity(settings.id);
   } else {
+    // consumeOAuthState checked that `binding` is the one the state was made with.
+    const { nonce, codeVerifier } = flowSecrets(binding!, params.state);
+    const provider = OAUTH_PROVIDERS[settings.id];
     try {
-      identity = await OAUTH_PROVIDERS[settings.id].signIn(
+      identity = await provider.signIn(
         settings,
-        { code: params.code, nonce: state.nonce, ...(state.codeVerifier ? { codeVerifier: state.codeVerifier } : {}), ...(params.user ? { user: params.user } : {}) },
+        { code: params.code, nonce, ...(provider.usesPkce ? { codeVerifier } : {}), ...(params.user ? { user: params.user } : {}) },
         deps.provider,
       );
     } catch (error) {

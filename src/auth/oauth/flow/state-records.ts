@@ -1,49 +1,39 @@
 /**
  * Single-use OAuth states. The raw state travels only in the browser's URL; the store knows its
  * SHA-256. Stream `auth-oauth-state-<hash>`: `auth_oauth_state_created` (no-stream: provider, safe
- * next path, expiry) and at most one `auth_oauth_state_consumed`, appended with the exact revision
- * of the creation, so of two callbacks racing on any number of hosts exactly one wins. The nonce
- * and PKCE verifier are not events: they sit in key-value under the same hash with a TTL and are
- * taken (read and deleted atomically) by the winner, so they vanish after use or expiry.
+ * next path, expiry, SHA-256 of the browser binding) and at most one `auth_oauth_state_consumed`,
+ * appended with the exact revision of the creation, so of two callbacks racing on any number of
+ * hosts exactly one wins. The nonce and PKCE verifier are stored nowhere: they are derived from
+ * the browser binding (./browser-binding.ts).
  */
 import type { OAuthStateConsumed, OAuthStateCreated } from '../../domain/events.ts';
-import { authEvent, authNamespaces, authStoreFailure, authStreams, isConflict, payloadOf, runAuthProjectionQuietly, type AuthDeps } from '../../application/index.ts';
+import { timingSafeEqual } from '../random-tokens.ts';
+import { authEvent, authStoreFailure, authStreams, isConflict, payloadOf, runAuthProjectionQuietly, type AuthDeps } from '../../application/index.ts';
 import type { ProviderId } from '../provider-ids.ts';
 import { OAuthSignInError } from './failures.ts';
 
 /** How long a started sign-in may take at the provider. */
 export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
-/** The secrets outlive the event's expiry a little, so expiry is always decided by the event. */
-const SECRETS_GRACE_MS = 60 * 1000;
 
 export interface NewOAuthState {
   provider: ProviderId;
   stateHash: string;
-  nonce: string;
-  codeVerifier: string | undefined;
+  /** hex SHA-256 of the browser-binding cookie value */
+  bindingHash: string;
   next: string;
   development: boolean;
 }
 
 export interface ConsumedOAuthState {
-  nonce: string;
-  codeVerifier: string | undefined;
   next: string;
   development: boolean;
-}
-
-interface StateSecrets {
-  nonce: string;
-  code_verifier: string | null;
 }
 
 export function createOAuthState(deps: AuthDeps, input: NewOAuthState): void {
   const { platform } = deps;
   const now = platform.now();
-  const created: OAuthStateCreated = { provider: input.provider, next: input.next, created_at: now, expires_at: now + OAUTH_STATE_TTL_MS, development: input.development };
-  const secrets: StateSecrets = { nonce: input.nonce, code_verifier: input.codeVerifier ?? null };
+  const created: OAuthStateCreated = { provider: input.provider, next: input.next, created_at: now, expires_at: now + OAUTH_STATE_TTL_MS, development: input.development, binding_hash: input.bindingHash };
   try {
-    platform.keyValue.set(authNamespaces.oauthStateSecrets, input.stateHash, JSON.stringify(secrets), BigInt(OAUTH_STATE_TTL_MS + SECRETS_GRACE_MS));
     platform.events.append(authStreams.oauthState(input.stateHash), { tag: 'no-stream' }, [authEvent('auth_oauth_state_created', created)]);
   } catch (error) {
     throw authStoreFailure(error);
@@ -53,21 +43,25 @@ export function createOAuthState(deps: AuthDeps, input: NewOAuthState): void {
 
 /**
  * Consumes the state for `provider`'s callback, or throws OAuthSignInError: unknown (never made
- * or tampered), reused (409), another provider's, expired. A state is only consumed by its own
- * provider's callback before its expiry.
+ * or tampered), reused (409), another provider's, expired, or brought by another browser (403,
+ * RFC 9700 §4.7). A state is only consumed by its own provider's callback, before its expiry, in
+ * the browser that started it; every refusal leaves it as it was.
  */
-export function consumeOAuthState(deps: AuthDeps, provider: ProviderId, stateHash: string): ConsumedOAuthState {
+export function consumeOAuthState(deps: AuthDeps, provider: ProviderId, stateHash: string, bindingHash: string | undefined): ConsumedOAuthState {
   const { platform } = deps;
   const stream = authStreams.oauthState(stateHash);
   try {
     const events = platform.events.readStream(stream, { direction: 'forward', limit: 4 });
     const first = events[0];
-    if (!first || first.eventType !== 'auth_oauth_state_created') throw new OAuthSignInError('oauth_state_unknown');
+    if (first?.eventType !== 'auth_oauth_state_created') throw new OAuthSignInError('oauth_state_unknown');
     if (events.some((e) => e.eventType === 'auth_oauth_state_consumed')) throw new OAuthSignInError('oauth_state_reused');
     const created = payloadOf<OAuthStateCreated>(first);
     if (created.provider !== provider) throw new OAuthSignInError('oauth_provider_mismatch');
     const now = platform.now();
     if (now > created.expires_at) throw new OAuthSignInError('oauth_state_expired');
+    // A state created before browser binding existed has no hash: it is refused like a mismatch.
+    if (bindingHash === undefined) throw new OAuthSignInError('oauth_browser_mismatch', { detail: 'absent' });
+    if (!created.binding_hash || !timingSafeEqual(created.binding_hash, bindingHash)) throw new OAuthSignInError('oauth_browser_mismatch', { detail: 'different' });
 
     const consumed: OAuthStateConsumed = { provider, consumed_at: now };
     try {
@@ -78,10 +72,7 @@ export function consumeOAuthState(deps: AuthDeps, provider: ProviderId, stateHas
       throw error;
     }
     runAuthProjectionQuietly(platform);
-    const secrets = platform.keyValue.take(authNamespaces.oauthStateSecrets, stateHash);
-    if (secrets === undefined) throw new OAuthSignInError('oauth_state_expired');
-    const parsed = JSON.parse(secrets) as StateSecrets;
-    return { nonce: parsed.nonce, codeVerifier: parsed.code_verifier ?? undefined, next: created.next, development: created.development };
+    return { next: created.next, development: created.development };
   } catch (error) {
     throw authStoreFailure(error);
   }

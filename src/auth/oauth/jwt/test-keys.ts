@@ -1,5 +1,5 @@
 /** Test helpers (unit tests only): key pairs and signed tokens made with jose on Node's WebCrypto. */
-import { exportJWK, exportPKCS8, generateKeyPair, SignJWT, type JWK, type JWTPayload } from 'jose';
+import { base64url, exportJWK, exportPKCS8, generateKeyPair, SignJWT, type JWK, type JWTPayload } from 'jose';
 
 export interface TestSigner {
   alg: 'RS256' | 'ES256';
@@ -17,4 +17,10 @@ export async function testSigner(alg: 'RS256' | 'ES256', kid: string): Promise<T
 
 export async function signToken(signer: TestSigner, claims: JWTPayload, header: Record<string, unknown> = {}): Promise<string> {
   return new SignJWT(claims).setProtectedHeader({ alg: signer.alg, kid: signer.kid, ...header }).sign(signer.privateKey);
+}
+
+/** A provider_c client-secret JWT shape with the given `exp` (seconds; only decoded, never verified, by the config check). */
+export function clientSecretJwt(exp: number | undefined): string {
+  const part = (value: object) => base64url.encode(JSON.stringify(value));
+  return `${part({ alg: 'ES256', kid: 'KEY123' })}.${part({ iss: 'TEAM123', aud: 'https://provider-c.example', sub: 'com.example.web', ...(exp === undefined ? {} : { exp: Math.floor(exp) }) })}.c2lnbmF0dXJl`;
 }

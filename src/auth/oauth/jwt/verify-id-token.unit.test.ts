@@ -43,8 +43,9 @@ describe('verifyIdToken()', () => {
     for (let i = 0; i < 20; i++) expect(verifyIdToken(await signToken(ec, claims({ i })), options).sub).toBe('user-1');
   });
 
-  it('accepts aud as an array that contains the client id', async () => {
-    expect(verifyIdToken(await signToken(rsa, claims({ aud: ['other', 'client-1'] })), options).sub).toBe('user-1');
+  it('accepts aud as an array holding only the client id, with or without azp (OIDC Core §3.1.3.7 steps 3-5)', async () => {
+    expect(verifyIdToken(await signToken(rsa, claims({ aud: ['client-1'] })), options).sub).toBe('user-1');
+    expect(verifyIdToken(await signToken(rsa, claims({ aud: ['client-1'], azp: 'client-1' })), options).sub).toBe('user-1');
   });
 
   it('accepts a token without kid when exactly one key of its algorithm exists', async () => {
@@ -56,7 +57,13 @@ describe('verifyIdToken()', () => {
     ['wrong issuer', { iss: 'https://evil.test' }, 'issuer'],
     ['wrong audience', { aud: 'client-2' }, 'audience'],
     ['audience array without us', { aud: ['x', 'y'] }, 'audience'],
-    ['azp of another client', { aud: ['client-1', 'x'], azp: 'x' }, 'authorized_party'],
+    ['azp of another client', { aud: ['client-1'], azp: 'x' }, 'authorized_party'],
+    // issue 14 finding 9: an extra, untrusted audience is refused, with or without azp
+    ['an extra audience without azp', { aud: ['other', 'client-1'] }, 'audience'],
+    ['an extra audience with azp = us', { aud: ['client-1', 'other'], azp: 'client-1' }, 'audience'],
+    ['an empty audience array', { aud: [] }, 'audience'],
+    ['no aud', { aud: undefined }, 'audience'],
+    ['iat older than the bound (a replayed token, still unexpired)', { iat: now - 300 - 31, exp: now + 3600 }, 'issued_at'],
     ['expired', { exp: now - 31 }, 'expired'],
     ['no exp', { exp: undefined }, 'expired'],
     ['not yet valid', { nbf: now + 31 }, 'not_yet_valid'],

@@ -6,6 +6,9 @@ import { OAUTH_PROVIDERS } from './index.ts';
 import { clearJwksCache, jwksFor } from './jwks-cache.ts';
 import { nameFromUserField } from './provider-c.ts';
 import type { ProviderDeps } from './types.ts';
+import { clientSecretJwt } from '../jwt/test-keys.ts';
+
+const PRE_GENERATED = clientSecretJwt(Date.now() / 1000 + 86_400);
 
 const BASE = 'https://auth.example.com';
 const env = {
@@ -13,7 +16,7 @@ const env = {
   AUTH_PROVIDER_B_ENABLED: 'true', AUTH_PROVIDER_B_CLIENT_ID: 'b-client', AUTH_PROVIDER_B_CLIENT_SECRET: 'b-secret',
   AUTH_PROVIDER_B_REDIRECT_URI: `${BASE}/api/auth/oauth/provider_b/callback`,
   AUTH_PROVIDER_C_ENABLED: 'true', AUTH_PROVIDER_C_CLIENT_ID: 'com.example', AUTH_PROVIDER_C_REDIRECT_URI: `${BASE}/api/auth/oauth/provider_c/callback`,
-  AUTH_PROVIDER_C_GENERATED_CLIENT_SECRET: 'pre-generated',
+  AUTH_PROVIDER_C_GENERATED_CLIENT_SECRET: PRE_GENERATED,
 };
 
 /** A fetch that records requests and answers from a table of handlers. */
@@ -110,7 +113,7 @@ describe('provider_c', () => {
   it('sends the pre-generated client secret as is', async () => {
     const { deps, requests } = fakeFetch({ '/auth/token': () => Response.json({}, { status: 401 }) });
     await OAUTH_PROVIDERS.provider_c.signIn(c, { code: 'x', nonce: 'n' }, deps).catch(() => undefined);
-    expect(new URLSearchParams(await requests[0]!.text()).get('client_secret')).toBe('pre-generated');
+    expect(new URLSearchParams(await requests[0]!.text()).get('client_secret')).toBe(PRE_GENERATED);
   });
 });
 

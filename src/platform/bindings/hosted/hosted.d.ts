@@ -3,6 +3,7 @@
 /// <reference path="./interfaces/app-platform-password-hashing.d.ts" />
 /// <reference path="./interfaces/app-platform-projection-store.d.ts" />
 /// <reference path="./interfaces/app-platform-pubsub.d.ts" />
+/// <reference path="./interfaces/app-platform-stream-lease.d.ts" />
 /// <reference path="./interfaces/app-platform-types.d.ts" />
 /// <reference path="./interfaces/wasi-cli-environment.d.ts" />
 /// <reference path="./interfaces/wasi-cli-stderr.d.ts" />
@@ -23,6 +24,7 @@ declare module 'app:platform/hosted@0.1.0' {
   export type * as AppPlatformPasswordHashing010 from 'app:platform/password-hashing@0.1.0'; // import app:platform/password-hashing@0.1.0
   export type * as AppPlatformProjectionStore010 from 'app:platform/projection-store@0.1.0'; // import app:platform/projection-store@0.1.0
   export type * as AppPlatformPubsub010 from 'app:platform/pubsub@0.1.0'; // import app:platform/pubsub@0.1.0
+  export type * as AppPlatformStreamLease010 from 'app:platform/stream-lease@0.1.0'; // import app:platform/stream-lease@0.1.0
   export type * as AppPlatformTypes010 from 'app:platform/types@0.1.0'; // import app:platform/types@0.1.0
   export type * as WasiCliEnvironment0212 from 'wasi:cli/environment@0.2.12'; // import wasi:cli/environment@0.2.12
   export type * as WasiCliStderr0212 from 'wasi:cli/stderr@0.2.12'; // import wasi:cli/stderr@0.2.12

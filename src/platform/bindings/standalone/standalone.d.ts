@@ -1,3 +1,5 @@
+/// <reference path="./interfaces/app-platform-password-hashing.d.ts" />
+/// <reference path="./interfaces/app-platform-types.d.ts" />
 /// <reference path="./interfaces/wasi-cli-environment.d.ts" />
 /// <reference path="./interfaces/wasi-cli-stderr.d.ts" />
 /// <reference path="./interfaces/wasi-cli-stdin.d.ts" />
@@ -14,6 +16,8 @@
 /// <reference path="./interfaces/wasi-io-streams.d.ts" />
 /// <reference path="./interfaces/wasi-random-random.d.ts" />
 declare module 'app:platform/standalone@0.1.0' {
+  export type * as AppPlatformPasswordHashing010 from 'app:platform/password-hashing@0.1.0'; // import app:platform/password-hashing@0.1.0
+  export type * as AppPlatformTypes010 from 'app:platform/types@0.1.0'; // import app:platform/types@0.1.0
   export type * as WasiCliEnvironment0212 from 'wasi:cli/environment@0.2.12'; // import wasi:cli/environment@0.2.12
   export type * as WasiCliStderr0212 from 'wasi:cli/stderr@0.2.12'; // import wasi:cli/stderr@0.2.12
   export type * as WasiCliStdin0212 from 'wasi:cli/stdin@0.2.12'; // import wasi:cli/stdin@0.2.12

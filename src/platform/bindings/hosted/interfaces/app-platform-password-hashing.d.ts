@@ -1,8 +1,8 @@
 /// <reference path="./app-platform-types.d.ts" />
 declare module 'app:platform/password-hashing@0.1.0' {
   /**
-   * Hashes `password` with a fresh random salt. The result is a self-describing PHC-style
-   * string (`$scrypt$ln=15,r=8,p=1$<salt>$<hash>`, base64 without padding) holding the
+   * Hashes `password` with a fresh random salt. The result is a self-describing PHC string
+   * (`$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`, base64 without padding) holding the
    * algorithm, its parameters and the salt, so `verify` needs nothing else.
    */
   export function hash(password: string): string;

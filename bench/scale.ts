@@ -1,0 +1,124 @@
+/**
+ * `npm run bench:scale` (issue 15): write throughput on one counter stream as hosts are added.
+ * One run, 24 clients sending `{"amount":1}` increments back to back, split evenly over the hosts
+ * (real host processes), `--duration-ms` per row after `--warmup-ms`: 1 host on SQLite; 1, 2, 3
+ * hosts on PostgreSQL; 1, 2, 3 hosts on Redis; then one PostgreSQL host at 16 clients. Columns:
+ * req/s, p50, p99, non-200 answers, store round trips per command (measured in process by
+ * test/support/round-trips.ts: pg queries, Redis commands, SQLite guest store calls).
+ *
+ *   node bench/scale.ts [--duration-ms 10000] [--warmup-ms 3000] [--clients 24]
+ */
+import { parseArgs } from 'node:util';
+import { startHost, type HostProcess } from '../test/support/host-process.ts';
+import { roundTripsPerCommand } from '../test/support/round-trips.ts';
+import { isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../test/support/servers.ts';
+import { increment, percentile } from '../test/support/write-load.ts';
+
+const { values } = parseArgs({
+  options: {
+    'duration-ms': { type: 'string', default: '10000' },
+    'warmup-ms': { type: 'string', default: '3000' },
+    clients: { type: 'string', default: '24' },
+  },
+});
+const DURATION_MS = Number(values['duration-ms']);
+const WARMUP_MS = Number(values['warmup-ms']);
+const CLIENTS = Number(values.clients);
+
+type Backend = 'sqlite' | 'postgres' | 'redis';
+interface Row {
+  setup: string;
+  backend: Backend;
+  rps: number;
+  p50: number;
+  p99: number;
+  non200: number;
+  answered: number;
+}
+
+const servers = isolation('benchscale');
+
+function argsFor(backend: Backend): string[] {
+  if (backend === 'postgres') return ['--db', 'postgres', '--postgres-url', POSTGRES_URL, '--postgres-schema', servers.schema()];
+  if (backend === 'redis') return ['--db', 'redis', '--redis-url', REDIS_URL, '--redis-prefix', servers.prefix()];
+  return [];
+}
+
+async function row(backend: Backend, hostCount: number, clients: number): Promise<Row> {
+  const args = argsFor(backend);
+  const hosts: HostProcess[] = await Promise.all(Array.from({ length: hostCount }, () => startHost({ args, timeoutMs: 60_000 })));
+  try {
+    const latencies: number[] = [];
+    let non200 = 0;
+    const warmEnd = performance.now() + WARMUP_MS;
+    const end = warmEnd + DURATION_MS;
+    await Promise.all(
+      Array.from({ length: clients }, async (_, i) => {
+        const url = hosts[i % hostCount]!.url;
+        while (performance.now() < end) {
+          const started = performance.now();
+          const answer = await increment(url);
+          if (started < warmEnd) continue;
+          if (answer.status === 200) latencies.push(answer.ms);
+          else non200++;
+        }
+      }),
+    );
+    latencies.sort((a, b) => a - b);
+    return {
+      setup: `${hostCount} host${hostCount > 1 ? 's' : ''}, ${backend}, ${clients} clients`,
+      backend,
+      rps: latencies.length / (DURATION_MS / 1000),
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      non200,
+      answered: latencies.length + non200,
+    };
+  } finally {
+    await Promise.all(hosts.map((h) => h.kill()));
+  }
+}
+
+const missing = await sharedServers();
+if (missing !== undefined) throw new Error(`bench:scale needs PostgreSQL and Redis: ${missing}`);
+
+const trips: Record<Backend, number> = {
+  sqlite: await roundTripsPerCommand('sqlite', []),
+  postgres: await roundTripsPerCommand('postgres', argsFor('postgres')),
+  redis: await roundTripsPerCommand('redis', argsFor('redis')),
+};
+
+const rows: Row[] = [];
+try {
+  const plan: Array<[Backend, number, number]> = [
+    ['sqlite', 1, CLIENTS],
+    ['postgres', 1, CLIENTS],
+    ['postgres', 2, CLIENTS],
+    ['postgres', 3, CLIENTS],
+    ['redis', 1, CLIENTS],
+    ['redis', 2, CLIENTS],
+    ['redis', 3, CLIENTS],
+    ['postgres', 1, 16],
+  ];
+  for (const [backend, hosts, clients] of plan) {
+    const result = await row(backend, hosts, clients);
+    rows.push(result);
+    console.error(`${result.setup}: ${result.rps.toFixed(0)} req/s`);
+  }
+} finally {
+  await servers.cleanup();
+}
+
+const sqlite = rows[0]!.rps;
+console.log(`bench:scale ${new Date().toISOString()}, ${DURATION_MS} ms per row after ${WARMUP_MS} ms warm-up\n`);
+console.log('| setup | req/s | p50 ms | p99 ms | non-200 | store round trips / command |');
+console.log('|---|---:|---:|---:|---:|---:|');
+for (const r of rows) {
+  console.log(`| ${r.setup} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.non200} of ${r.answered} | ${trips[r.backend].toFixed(2)} |`);
+}
+const three = (b: Backend) => rows.find((r) => r.backend === b && r.setup.startsWith('3 hosts'))!;
+for (const b of ['postgres', 'redis'] as const) {
+  const r = three(b);
+  console.log(`\n3 hosts on ${b}: ${(r.rps / sqlite).toFixed(2)} × one SQLite host (goal ≥ 0.75), p99 ${r.p99.toFixed(0)} ms (goal ≤ 150), non-200 ${r.non200} (goal 0)`);
+}
+console.log(`1 PostgreSQL host at 16 clients: ${rows.at(-1)!.rps.toFixed(0)} req/s (goal ≥ 250)`);

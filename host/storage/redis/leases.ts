@@ -1,0 +1,75 @@
+/**
+ * stream-lease on Redis: a turn is the key `<prefix>lease:<stream>` holding its fencing token,
+ * set only when absent, with the lease time as its expiry (SET NX PX, as in the Redis docs'
+ * "Distributed locks" single-instance pattern), and the token from INCR on `<prefix>leasetoken:<stream>`
+ * so tokens only grow. The lease's append is the append script told to check that the key still
+ * holds this token (append.ts): once the key expired or another holder took it, nothing is written.
+ *
+ * Redis has no lock queue: a waiter retries every POLL_MS until the key is free or its wait is
+ * over. Inside a host the in-process FIFO (host/platform/lease-imports.ts) lets only one waiter
+ * per stream reach Redis, so the polling is one client per host at most.
+ */
+import type { Redis } from 'ioredis';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { checkName } from '../errors.ts';
+import type { HeldLease, StreamLeaseBackend } from '../types.ts';
+import type { FencedAppend } from './append.ts';
+import type { RedisKeys } from './keys.ts';
+import { defineScript } from './script.ts';
+import { arrayReply, u64Reply } from './values.ts';
+
+/** Pause between two tries while another host holds the turn. */
+const POLL_MS = 2;
+
+/** KEYS: lease, token counter. ARGV: ttl ms. Returns {token} or {'busy', pttl}. */
+const ACQUIRE_LUA = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return {'busy', redis.call('PTTL', KEYS[1])} end
+local token = redis.call('INCR', KEYS[2])
+redis.call('SET', KEYS[1], token, 'PX', ARGV[1])
+return {string.format('%.0f', token)}
+`;
+
+/** KEYS: lease. ARGV: token. Deletes the key only while it still holds this token. */
+const RELEASE_LUA = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+export function createLeases(redis: Redis, keys: RedisKeys, append: FencedAppend, ttlMs: number): StreamLeaseBackend {
+  const acquireScript = defineScript(redis, 'wasiAppLeaseAcquire', ACQUIRE_LUA);
+  const releaseScript = defineScript(redis, 'wasiAppLeaseRelease', RELEASE_LUA);
+
+  return {
+    ttlMs,
+    async acquire(streamId, waitMs) {
+      checkName('stream id', streamId);
+      const key = keys.lease(streamId);
+      const deadline = performance.now() + waitMs;
+      for (;;) {
+        const reply = arrayReply(await acquireScript([key, keys.leaseToken(streamId)], [ttlMs]), 'lease reply');
+        if (reply[0] !== 'busy') {
+          const token = u64Reply(reply[0], 'lease token');
+          return redisLease(streamId, key, token);
+        }
+        const left = deadline - performance.now();
+        if (left <= 0) return undefined;
+        await sleep(Math.min(left, POLL_MS + Math.random() * POLL_MS));
+      }
+    },
+  };
+
+  function redisLease(streamId: string, key: string, token: bigint): HeldLease {
+    let released = false;
+    return {
+      token,
+      reusable: true,
+      append: (expected, events) => append(streamId, expected, events, { key, token }),
+      async release() {
+        if (released) return;
+        released = true;
+        // Best effort: a lease that cannot be deleted expires on its own.
+        await releaseScript([key], [token.toString()]).catch(() => {});
+      },
+    };
+  }
+}

@@ -1,0 +1,18 @@
+/** The `wasmtime serve` command line tells the guest whether it listens on loopback only, as the Node host does. */
+import { describe, expect, it } from 'vitest';
+import type { LaunchConfig } from './options.ts';
+import { wasmtimeServeArgs } from './serve-args.ts';
+
+const config: Omit<LaunchConfig, 'host'> = { port: 8080, dataDir: '/tmp/data', transport: 'http', realtime: 'polling', instanceReuse: 1 };
+const loopbackEnv = (host: string) => {
+  const args = wasmtimeServeArgs({ ...config, host }, 'app.wasm', {});
+  return args.filter((arg, i) => args[i - 1] === '--env' && arg.startsWith('APP_LISTEN_LOOPBACK_ONLY='));
+};
+
+describe('wasmtimeServeArgs()', () => {
+  // Found by Schemathesis under wasmtime: without it the guest refused AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS on 127.0.0.1 (500 on every route).
+  it('passes APP_LISTEN_LOOPBACK_ONLY=true on a loopback --addr, false on a wildcard one', () => {
+    expect(loopbackEnv('127.0.0.1')).toEqual(['APP_LISTEN_LOOPBACK_ONLY=true']);
+    expect(loopbackEnv('0.0.0.0')).toEqual(['APP_LISTEN_LOOPBACK_ONLY=false']);
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * A user's own sessions: list them, revoke one by its public handle, revoke all of them, and
+ * end the session a browser held before it signs in again (session fixation, OWASP Session
+ * Management Cheat Sheet "Renew the Session ID After Any Privilege Level Change"). The list comes
+ * from the `auth_user_sessions` read model; every entry is re-checked against its stream and its
+ * last-seen entry, so a revoked, expired or idle session never shows. Session ids and their hashes
+ * never leave this module: callers see the random handle only.
+ */
+import { AppError } from '../../errors.ts';
+import type { AuthDeps } from './deps.ts';
+import { AUTH_COLLECTIONS, runAuthProjectionQuietly, type UserSessionsDocument } from './projection.ts';
+import { findActiveSession, findActiveSessionByHash, revokeSession, type ActiveSession } from './sessions.ts';
+import { authStoreFailure } from './store-failure.ts';
+
+export interface SessionSummary {
+  /** the public handle (not the session id) */
+  id: string;
+  device: string;
+  method: string;
+  issuedAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+  /** true for the session making the request */
+  current: boolean;
+}
+
+function activeSessionsOf(deps: AuthDeps, userId: string): ActiveSession[] {
+  runAuthProjectionQuietly(deps.platform);
+  let doc;
+  try {
+    doc = deps.platform.projections.getDocument({ collection: AUTH_COLLECTIONS.userSessions, id: userId });
+  } catch (error) {
+    throw authStoreFailure(error);
+  }
+  const entries = doc ? (JSON.parse(doc.body) as UserSessionsDocument).sessions : [];
+  return entries.map((entry) => findActiveSessionByHash(deps, entry.session_hash)).filter((s): s is ActiveSession => s !== undefined && s.userId === userId);
+}
+
+/** The signed-in user's active sessions, newest first. */
+export function listSessions(deps: AuthDeps, current: ActiveSession): SessionSummary[] {
+  return activeSessionsOf(deps, current.userId)
+    .map((s) => ({ id: s.handle, device: s.device, method: s.method, issuedAt: s.issuedAt, lastSeenAt: s.lastSeenAt, expiresAt: s.expiresAt, current: s.sessionHash === current.sessionHash }))
+    .sort((a, b) => b.issuedAt - a.issuedAt);
+}
+
+/** Revokes the user's session with this handle; 404 `not_found` when there is none (or not theirs). */
+export function revokeSessionByHandle(deps: AuthDeps, current: ActiveSession, handle: string): ActiveSession {
+  const target = activeSessionsOf(deps, current.userId).find((s) => s.handle !== '' && s.handle === handle);
+  if (!target) throw new AppError('not_found', 'no such session');
+  revokeSession(deps, target);
+  return target;
+}
+
+/** Revokes every active session of the user, the current one included; returns how many. */
+export function revokeAllSessions(deps: AuthDeps, current: ActiveSession): number {
+  const sessions = activeSessionsOf(deps, current.userId);
+  if (!sessions.some((s) => s.sessionHash === current.sessionHash)) sessions.push(current);
+  for (const session of sessions) revokeSession(deps, session);
+  return sessions.length;
+}
+
+/** At sign-in: the session the browser held before (if any) ends, whoever it belonged to. */
+export async function revokePreviousSession(deps: AuthDeps, previousSessionId: string | undefined): Promise<void> {
+  const previous = await findActiveSession(deps, previousSessionId);
+  if (previous) revokeSession(deps, previous);
+}

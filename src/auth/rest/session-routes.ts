@@ -1,0 +1,80 @@
+/**
+ * A signed-in user's sessions (README "Auth service", docs/security.md finding 13):
+ *   GET    /api/auth/sessions              → { sessions: [{ id, device, method, issued_at, last_seen_at, expires_at, current }] }
+ *   DELETE /api/auth/sessions/:id          → 204; that session ends (404 when not one of yours)
+ *   POST   /api/auth/sessions/revoke-all   → { revoked: n }; every session ends, this one included
+ *   POST   /api/auth/sessions/:id/revoke   → 303 to /dashboard: the no-JavaScript form variant of DELETE
+ * revoke-all posted as an HTML form answers 303 to /login (the account page's forms, which work
+ * without JavaScript). `id` is the session's public handle, never the session id. Without a session: 401
+ * `unauthorized`. The two writes pass the same Origin / Sec-Fetch-Site check as the auth forms.
+ */
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import * as v from 'valibot';
+import { AppError } from '../../errors.ts';
+import { clearedSessionCookie, findActiveSession, listSessions, revokeAllSessions, revokeSessionByHandle, sessionIdFromCookieHeader, type AuthDeps } from '../application/index.ts';
+
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
+/** An HTML form post (the account page without JavaScript) rather than an API call. */
+function isFormPost(c: Context): boolean {
+  return /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(c.req.header('content-type') ?? '');
+}
+/** Handles are base64url of 16 random bytes. */
+const Handle = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{22}$/, 'session id is malformed'));
+
+export function userSessionRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler; limit: MiddlewareHandler }): Hono {
+  const app = new Hono();
+  const { logger } = deps.platform;
+  const signedIn = async (cookie: string | undefined) => {
+    const session = await findActiveSession(deps, sessionIdFromCookieHeader(cookie, deps.config.cookieSecure));
+    if (!session) throw new AppError('unauthorized', 'sign in first');
+    return session;
+  };
+
+  app.get('/api/auth/sessions', async (c) => {
+    const current = await signedIn(c.req.header('cookie'));
+    const sessions = listSessions(deps, current).map((s) => ({
+      id: s.id,
+      device: s.device,
+      method: s.method,
+      issued_at: new Date(s.issuedAt).toISOString(),
+      last_seen_at: new Date(s.lastSeenAt).toISOString(),
+      expires_at: new Date(s.expiresAt).toISOString(),
+      current: s.current,
+    }));
+    return c.json({ sessions }, 200, NO_STORE);
+  });
+
+  // Before the :id route, so `revoke-all` is not taken for a handle.
+  app.post('/api/auth/sessions/revoke-all', guards.limit, guards.sameSite, async (c) => {
+    const current = await signedIn(c.req.header('cookie'));
+    const revoked = revokeAllSessions(deps, current);
+    logger.log('info', 'all sessions revoked', { code: 'auth_sessions_revoked_all', user_id: current.userId, revoked });
+    c.header('Set-Cookie', clearedSessionCookie(deps.config.cookieSecure));
+    if (isFormPost(c)) return c.redirect('/login', 303);
+    return c.json({ revoked }, 200, NO_STORE);
+  });
+
+  /** Revokes one session by handle; true when it was the caller's own (its cookie is cleared). */
+  const revokeOne = async (c: Context): Promise<boolean> => {
+    const current = await signedIn(c.req.header('cookie'));
+    const handle = v.safeParse(Handle, c.req.param('id'));
+    if (!handle.success) throw new AppError('not_found', 'no such session');
+    const revoked = revokeSessionByHandle(deps, current, handle.output);
+    const own = revoked.sessionHash === current.sessionHash;
+    logger.log('info', 'session revoked', { code: 'auth_session_revoked', user_id: current.userId, current: own });
+    if (own) c.header('Set-Cookie', clearedSessionCookie(deps.config.cookieSecure));
+    return own;
+  };
+
+  app.delete('/api/auth/sessions/:id', guards.sameSite, async (c) => {
+    await revokeOne(c);
+    return c.body(null, 204, NO_STORE);
+  });
+
+  app.post('/api/auth/sessions/:id/revoke', guards.limit, guards.sameSite, async (c) => {
+    const own = await revokeOne(c);
+    return c.redirect(own ? '/login' : '/dashboard', 303);
+  });
+  return app;
+}

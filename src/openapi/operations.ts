@@ -1,0 +1,233 @@
+/**
+ * Every documented operation as data: path, method, inputs (valibot schemas the routes validate
+ * with), success answers, and the closed set of AppError codes it can answer with. document.ts
+ * turns the codes into responses through the one status table (src/counter/http-errors.ts).
+ */
+import * as v from 'valibot';
+import type { AppErrorCode } from '../errors.ts';
+import { COUNTER_REST_PATHS } from '../counter/rest.ts';
+import { STREAM_PATH } from '../counter/stream.ts';
+import { SERVER_FUNCTION_PATHS } from '../ui/server-functions.ts';
+import { AUTH_PATHS } from '../auth/rest/routes.ts';
+import { PROVIDER_IDS } from '../auth/oauth/provider-ids.ts';
+import { UNSIGNED } from '../counter/stream-position.ts';
+import { AmountValueSchema } from '../counter/rest-input.ts';
+import { codeSchema, errorSchema } from '../auth/oauth/callback-params.ts';
+
+const CALLBACK_FIELDS = {
+  code: 'the authorization code',
+  state: 'the state the start route issued',
+  error: "the provider's error code (then no code)",
+  user: 'provider_c only: its small JSON user object on first sign-in',
+} as const;
+
+export type Tag = 'counter' | 'server functions' | 'auth' | 'oauth' | 'service';
+
+export interface ParameterSpec {
+  name: string;
+  in: 'query' | 'header' | 'path' | 'cookie';
+  required?: boolean;
+  description: string;
+  schema: v.GenericSchema;
+}
+
+/** A success answer: a named component schema, SSE text, HTML, or a redirect. */
+export type SuccessSpec =
+  | { kind: 'json'; schema: string; description: string; headers?: HeaderName[]; example?: unknown }
+  | { kind: 'sse'; description: string }
+  | { kind: 'html'; description: string }
+  | { kind: 'redirect'; description: string; headers: HeaderName[] }
+  | { kind: 'empty'; description: string; headers?: HeaderName[] };
+
+/** Response headers by role; a trailing `?` marks one the answer may leave out. */
+export type HeaderName = `${'Location' | 'Set-Cookie' | 'Set-Cookie-Cleared' | 'Set-Cookie-Binding' | 'ETag'}${'' | '?'}`;
+
+export interface LinkSpec {
+  operationId: string;
+  description: string;
+  parameters?: Record<string, string>;
+  requestBody?: Record<string, string>;
+}
+
+export interface OperationSpec {
+  method: 'get' | 'post' | 'delete';
+  path: string;
+  operationId: string;
+  tag: Tag;
+  summary: string;
+  description?: string;
+  parameters?: ParameterSpec[];
+  /** named component schema of the body, and its media types */
+  body?: { schema: string; mediaTypes: readonly string[]; required: boolean };
+  success: Record<string, SuccessSpec>;
+  errors: readonly AppErrorCode[];
+  /** errors may also be answered as the HTML sign-in error page (OAuth routes without Accept: application/json) */
+  htmlErrors?: boolean;
+  security?: 'operator' | 'session';
+  links?: Record<string, LinkSpec>;
+}
+
+const JSON_ONLY = ['application/json'] as const;
+const JSON_OR_FORM = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'] as const;
+const READ = ['store', 'internal'] as const;
+/** Counter writes: `forbidden` is the cross-site refusal (src/http/same-site.ts). */
+const COMMAND = ['concurrency', 'forbidden', 'payload_too_large', 'store', 'internal'] as const;
+/** The signed-in user's session routes (src/auth/rest/session-routes.ts): 401 without a session. */
+const SESSION_WRITE = ['unauthorized', 'forbidden', 'not_found', 'store', 'internal'] as const;
+const POSITION = v.pipe(v.string(), v.regex(UNSIGNED));
+const PROVIDER = v.picklist(PROVIDER_IDS);
+/** Either `code` and `state`, or the provider's `error` (RFC 6749 §4.1.2, §4.1.2.1); each at most once. */
+const CALLBACK_QUERY: ParameterSpec[] = Object.entries({ ...errorSchema.entries, ...codeSchema.entries }).map(([name, schema]) => ({
+  name, in: 'query', description: CALLBACK_FIELDS[name as keyof typeof CALLBACK_FIELDS], schema: schema.type === 'optional' ? schema.wrapped : schema,
+}));
+const view = (description: string): SuccessSpec => ({ kind: 'json', schema: 'CounterView', description });
+/** GET reads the Node host may answer from its response cache (docs/response-cache.md). */
+const cachedView = (description: string): Record<string, SuccessSpec> => ({
+  '200': { kind: 'json', schema: 'CounterView', description: `${description}; the Node host's response cache adds an ETag`, headers: ['ETag?'] },
+  '304': { kind: 'empty', description: 'Not Modified (RFC 9110 §15.4.5): `If-None-Match` matched the cached ETag (the Node host with its response cache)', headers: ['ETag'] },
+});
+const IF_NONE_MATCH: ParameterSpec = { name: 'If-None-Match', in: 'header', description: 'ETags of a copy the client holds (RFC 9110 §13.1.2); a match or `*` gets 304 from the Node host cache', schema: v.string() };
+const SESSION_HANDLE: ParameterSpec = { name: 'id', in: 'path', required: true, description: 'the public handle of a session (`id` in the session list), never the session id', schema: v.string() };
+const FORM_OR_NONE = 'Cross-site requests (by `Origin`, else `Sec-Fetch-Site`) are refused with 403.';
+
+const incrementLinks: Record<string, LinkSpec> = {
+  ViewAfterIncrement: { operationId: 'getCounterView', description: 'the view now counts the increment' },
+  UndoWithDecrement: { operationId: 'decrementCounter', description: 'decrement by the amount just added', parameters: { amount: '$request.body#/amount' } },
+};
+
+export const OPERATIONS: readonly OperationSpec[] = [
+  { method: 'get', path: COUNTER_REST_PATHS.view, operationId: 'getCounterView', tag: 'counter', summary: 'Read the counter', parameters: [IF_NONE_MATCH], success: cachedView('the current CounterView'), errors: READ },
+  {
+    method: 'post', path: COUNTER_REST_PATHS.increment, operationId: 'incrementCounter', tag: 'counter', summary: 'Add a positive amount',
+    body: { schema: 'AmountBody', mediaTypes: JSON_ONLY, required: true },
+    success: { '200': view('the CounterView after the increment') }, errors: ['validation', 'domain', 'unsupported_media_type', ...COMMAND], links: incrementLinks,
+  },
+  {
+    method: 'post', path: COUNTER_REST_PATHS.decrement, operationId: 'decrementCounter', tag: 'counter', summary: 'Subtract a positive amount (given in the query)',
+    parameters: [{ name: 'amount', in: 'query', required: true, description: 'a positive 32-bit integer, given once', schema: AmountValueSchema }],
+    success: { '200': view('the CounterView after the decrement') }, errors: ['validation', 'domain', ...COMMAND], links: { ViewAfterDecrement: { operationId: 'getCounterView', description: 'the view now counts the decrement' } },
+  },
+  { method: 'post', path: COUNTER_REST_PATHS.reset, operationId: 'resetCounter', tag: 'counter', summary: 'Set the count to 0', success: { '200': view('the CounterView after the reset') }, errors: COMMAND },
+  {
+    method: 'get', path: STREAM_PATH, operationId: 'streamCounter', tag: 'counter', summary: 'Watch the counter (server-sent events)',
+    description: 'Starts at `Last-Event-ID`, else `?last_sequence=`, else 0; see the response for the frames.',
+    parameters: [
+      { name: 'Last-Event-ID', in: 'header', description: 'resume after this sequence (sent by EventSource on reconnect)', schema: POSITION },
+      { name: 'last_sequence', in: 'query', description: 'start after this sequence when there is no Last-Event-ID', schema: POSITION },
+    ],
+    success: { '200': { kind: 'sse', description: 'an endless event stream' } }, errors: ['validation', ...READ],
+  },
+  { method: 'get', path: SERVER_FUNCTION_PATHS.get_counter_view, operationId: 'get_counter_view', tag: 'server functions', summary: 'Server function: read the counter', parameters: [IF_NONE_MATCH], success: cachedView('the current CounterView'), errors: READ },
+  {
+    method: 'post', path: SERVER_FUNCTION_PATHS.increment_count, operationId: 'increment_count', tag: 'server functions', summary: 'Server function: add a positive amount',
+    body: { schema: 'AmountBody', mediaTypes: JSON_ONLY, required: true }, success: { '200': view('the CounterView after the increment') },
+    errors: ['validation', 'domain', 'unsupported_media_type', ...COMMAND], links: { ViewAfterIncrement: { operationId: 'get_counter_view', description: 'the view now counts the increment' } },
+  },
+  {
+    method: 'post', path: SERVER_FUNCTION_PATHS.decrement_count, operationId: 'decrement_count', tag: 'server functions', summary: 'Server function: subtract a positive amount',
+    body: { schema: 'AmountBody', mediaTypes: JSON_ONLY, required: true }, success: { '200': view('the CounterView after the decrement') },
+    errors: ['validation', 'domain', 'unsupported_media_type', ...COMMAND],
+  },
+  { method: 'post', path: SERVER_FUNCTION_PATHS.reset_count, operationId: 'reset_count', tag: 'server functions', summary: 'Server function: set the count to 0', success: { '200': view('the CounterView after the reset') }, errors: COMMAND },
+  {
+    method: 'get', path: AUTH_PATHS.capabilities, operationId: 'getAuthCapabilities', tag: 'auth', summary: 'What sign-in methods are offered',
+    success: { '200': { kind: 'json', schema: 'Capabilities', description: 'password policy and the OAuth providers offered' } }, errors: ['internal'],
+  },
+  {
+    method: 'get', path: AUTH_PATHS.session, operationId: 'getSession', tag: 'auth', summary: 'Who is signed in', security: 'session',
+    success: { '200': { kind: 'json', schema: 'SessionView', description: 'the session of the cookie, or `{"authenticated":false}`' } }, errors: READ,
+  },
+  {
+    method: 'post', path: AUTH_PATHS.register, operationId: 'registerWithPassword', tag: 'auth', summary: 'Create an account (never signs in)',
+    description: 'The answer does not tell whether the email was already taken (OWASP account enumeration): a free and a taken email get the same 202 and body, no session, and a taken one changes nothing. Sign in next with the login operation. A cross-site request (by `Origin`, else `Sec-Fetch-Site`) is refused with 403. Form posts get 303 redirects instead of JSON: to `/login?notice=registered` on acceptance, back to `/login?error=<code>` on failure.',
+    body: { schema: 'Credentials', mediaTypes: JSON_OR_FORM, required: true },
+    success: {
+      '202': { kind: 'json', schema: 'RegistrationAccepted', description: 'accepted: the account exists now if the email was free (JSON request); no session' },
+      '303': { kind: 'redirect', description: 'form post: to /login with the neutral notice, or back to /login with the error code', headers: ['Location'] },
+    },
+    errors: ['validation', 'forbidden', 'rate_limited', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
+    links: { LoginWithTheSameCredentials: { operationId: 'loginWithPassword', description: 'sign in with the account just created', requestBody: { email: '$request.body#/email', password: '$request.body#/password' } } },
+  },
+  {
+    method: 'post', path: AUTH_PATHS.login, operationId: 'loginWithPassword', tag: 'auth', summary: 'Sign in with email and password',
+    description: 'Same inputs and modes as register. A wrong email and a wrong password get one fixed message; repeated failures are rate limited (429 with Retry-After).',
+    body: { schema: 'Credentials', mediaTypes: JSON_OR_FORM, required: true },
+    success: {
+      '200': { kind: 'json', schema: 'SignedIn', description: 'signed in (JSON request)', headers: ['Set-Cookie'] },
+      '303': { kind: 'redirect', description: 'form post: to `next` (with the session cookie) or back to /login with the error code', headers: ['Location'] },
+    },
+    errors: ['validation', 'invalid_credentials', 'forbidden', 'rate_limited', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
+    links: { SessionAfterLogin: { operationId: 'getSession', description: 'the session the cookie now carries' } },
+  },
+  {
+    method: 'post', path: AUTH_PATHS.logout, operationId: 'logout', tag: 'auth', summary: 'Revoke the session and clear the cookie', security: 'session',
+    description: 'Any body is ignored. A form post is answered with a 303 to /login.',
+    success: {
+      '200': { kind: 'json', schema: 'SignedOut', description: 'signed out', headers: ['Set-Cookie-Cleared'] },
+      '303': { kind: 'redirect', description: 'form post: to /login', headers: ['Location', 'Set-Cookie-Cleared'] },
+    },
+    errors: ['forbidden', 'payload_too_large', 'store', 'internal'],
+  },
+  {
+    method: 'get', path: AUTH_PATHS.sessions, operationId: 'listSessions', tag: 'auth', summary: "The signed-in user's sessions", security: 'session',
+    success: { '200': { kind: 'json', schema: 'SessionList', description: 'every active session of this user; `current` marks the one of the cookie' } },
+    errors: ['unauthorized', 'store', 'internal'],
+    links: { RevokeOneSession: { operationId: 'revokeSession', description: 'end the first listed session', parameters: { id: '$response.body#/sessions/0/id' } } },
+  },
+  {
+    method: 'delete', path: '/api/auth/sessions/{id}', operationId: 'revokeSession', tag: 'auth', summary: 'End one of your sessions', security: 'session',
+    description: `${FORM_OR_NONE} A handle that is not one of your sessions answers 404. Ending the current session also clears its cookie.`,
+    parameters: [SESSION_HANDLE],
+    success: { '204': { kind: 'empty', description: 'the session ended', headers: ['Set-Cookie-Cleared?'] } },
+    errors: SESSION_WRITE,
+  },
+  {
+    method: 'post', path: '/api/auth/sessions/{id}/revoke', operationId: 'revokeSessionFormPost', tag: 'auth', summary: 'End one of your sessions (HTML form variant of DELETE)', security: 'session',
+    description: `${FORM_OR_NONE} Any body is ignored. Answers 303 to /dashboard, or to /login when it was the current session (whose cookie is cleared).`,
+    parameters: [SESSION_HANDLE],
+    success: { '303': { kind: 'redirect', description: 'to /dashboard, or to /login after ending the current session', headers: ['Location', 'Set-Cookie-Cleared?'] } },
+    errors: [...SESSION_WRITE, 'payload_too_large'],
+  },
+  {
+    method: 'post', path: AUTH_PATHS.revokeAll, operationId: 'revokeAllSessions', tag: 'auth', summary: 'Sign out everywhere: end every session of this user', security: 'session',
+    description: `${FORM_OR_NONE} Any body is ignored. The current session ends too and its cookie is cleared; a form post is answered with a 303 to /login.`,
+    success: {
+      '200': { kind: 'json', schema: 'SessionsRevoked', description: 'how many sessions ended', headers: ['Set-Cookie-Cleared'] },
+      '303': { kind: 'redirect', description: 'form post: to /login', headers: ['Location', 'Set-Cookie-Cleared'] },
+    },
+    errors: ['unauthorized', 'forbidden', 'payload_too_large', 'store', 'internal'],
+  },
+  {
+    method: 'get', path: AUTH_PATHS.storageStatus, operationId: 'getStorageStatus', tag: 'auth', summary: 'Auth storage evidence for operators', security: 'operator',
+    description: 'Needs an operator token (HS256 JWT, `npm run auth:token`) with `aal: aal2` and the `system_admin` role: missing or invalid → 401 with `WWW-Authenticate: Bearer`, valid without those claims → 403.',
+    success: { '200': { kind: 'json', schema: 'StorageStatus', description: 'event counts, latest sequence, projection checkpoints' } },
+    errors: ['unauthorized', 'forbidden', 'store', 'internal'],
+  },
+  {
+    method: 'get', path: '/api/auth/oauth/{provider}/start', operationId: 'startOAuthSignIn', tag: 'oauth', summary: 'Start signing in with a provider',
+    parameters: [
+      { name: 'provider', in: 'path', required: true, description: 'a provider id; only offered providers answer 302', schema: PROVIDER },
+      { name: 'next', in: 'query', description: 'same-site path to land on after sign-in (anything else becomes /dashboard)', schema: v.string() },
+    ],
+    success: { '302': { kind: 'redirect', description: "to the provider's authorization endpoint (or, with the development bypass, to our own callback), with the browser-binding cookie the callback needs", headers: ['Location', 'Set-Cookie-Binding'] } },
+    errors: ['not_found', 'rate_limited', 'store', 'internal', 'configuration'], htmlErrors: true,
+  },
+  {
+    method: 'get', path: '/api/auth/oauth/{provider}/callback', operationId: 'completeOAuthSignIn', tag: 'oauth', summary: 'The provider sends the browser back here (query response mode)',
+    description: 'Needs the browser-binding cookie set by the start route in this browser: without it, or with another one, 403 `forbidden` with reason `oauth_browser_mismatch`.',
+    parameters: [{ name: 'provider', in: 'path', required: true, description: 'a provider id', schema: PROVIDER }, ...CALLBACK_QUERY],
+    success: { '302': { kind: 'redirect', description: 'signed in: the session cookie and a redirect to the safe `next` path', headers: ['Location', 'Set-Cookie'] } },
+    errors: ['validation', 'not_found', 'conflict', 'forbidden', 'unauthorized', 'store', 'internal', 'configuration'], htmlErrors: true,
+  },
+  {
+    method: 'post', path: '/api/auth/oauth/{provider}/callback', operationId: 'completeOAuthSignInFormPost', tag: 'oauth', summary: 'The provider posts the browser back here (form_post response mode, provider_c)',
+    description: 'Same browser binding as the GET callback.',
+    parameters: [{ name: 'provider', in: 'path', required: true, description: 'a provider id', schema: PROVIDER }],
+    body: { schema: 'OAuthCallbackForm', mediaTypes: ['application/x-www-form-urlencoded'], required: true },
+    success: { '303': { kind: 'redirect', description: 'signed in: the session cookie and a redirect to the safe `next` path', headers: ['Location', 'Set-Cookie'] } },
+    errors: ['validation', 'not_found', 'conflict', 'forbidden', 'unauthorized', 'payload_too_large', 'unsupported_media_type', 'store', 'internal', 'configuration'], htmlErrors: true,
+  },
+  { method: 'get', path: '/api/health', operationId: 'getHealth', tag: 'service', summary: 'Liveness: the configuration is valid', success: { '200': { kind: 'json', schema: 'Health', description: 'ok' } }, errors: ['internal'] },
+  { method: 'get', path: '/api/openapi.json', operationId: 'getOpenApiDocument', tag: 'service', summary: 'This document', success: { '200': { kind: 'json', schema: 'OpenApiDocument', description: 'the OpenAPI 3.1 document (docs/openapi.json)' } }, errors: ['internal'] },
+  { method: 'get', path: '/api/docs', operationId: 'getApiReference', tag: 'service', summary: 'This document as a readable page', success: { '200': { kind: 'html', description: 'the API reference' } }, errors: ['internal'] },
+];

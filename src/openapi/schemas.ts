@@ -1,0 +1,102 @@
+/**
+ * The wire shapes the OpenAPI document publishes, as valibot schemas. Inputs and the CounterView
+ * are the schemas the routes themselves validate with (imported); the auth answers are built by
+ * plain code, so their schemas live here, each checked against the TypeScript type it describes
+ * (`Exact<…>` below fails the type-check when the two drift apart).
+ */
+import * as v from 'valibot';
+import { APP_ERROR_CODES } from '../errors.ts';
+import { OAUTH_FAILURES } from '../auth/oauth/flow/failures.ts';
+import type { SessionView } from '../auth/rest/session-view.ts';
+import type { StorageStatus } from '../auth/application/index.ts';
+import type { ErrorEnvelope } from '../counter/http-errors.ts';
+
+export { counterViewSchema as CounterViewSchema, eventLogSchema as EventLogSchema } from '../counter/application/view.ts';
+export { AmountBodySchema, AmountValueSchema } from '../counter/rest-input.ts';
+export { CredentialsSchema } from '../auth/rest/input.ts';
+
+/** Compile-time proof that a schema's output is exactly `T` (both directions assignable). */
+type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const exact = <_ extends true>(): void => undefined;
+
+const timestamp = (description: string) => v.pipe(v.string(), v.isoTimestamp(), v.description(description));
+
+export const ErrorEnvelopeSchema = v.object({
+  error: v.object({
+    code: v.picklist(APP_ERROR_CODES),
+    message: v.pipe(v.string(), v.description('public text; never internal detail')),
+    reason: v.optional(v.pipe(v.picklist(Object.keys(OAUTH_FAILURES) as Array<keyof typeof OAUTH_FAILURES>), v.description('OAuth routes only, with Accept: application/json'))),
+  }),
+});
+exact<Exact<Omit<v.InferOutput<typeof ErrorEnvelopeSchema>['error'], 'reason'>, ErrorEnvelope['error']>>();
+
+export const SignedOutSchema = v.object({ authenticated: v.literal(false) });
+
+export const SessionViewSchema = v.variant('authenticated', [
+  SignedOutSchema,
+  v.object({
+    authenticated: v.literal(true),
+    user_id: v.string(),
+    email: v.nullable(v.string()),
+    aal: v.pipe(v.string(), v.description('authenticator assurance level, e.g. aal1')),
+    method: v.pipe(v.string(), v.description('how the session was issued: password or oauth:<provider>')),
+    issued_at: timestamp('RFC 3339, UTC'),
+    expires_at: timestamp('RFC 3339, UTC'),
+  }),
+]);
+exact<Exact<v.InferOutput<typeof SessionViewSchema>, SessionView>>();
+
+export const SignedInSchema = v.object({
+  authenticated: v.literal(true),
+  user_id: v.string(),
+  email: v.string(),
+  expires_at: timestamp('RFC 3339, UTC'),
+});
+
+/** The one answer to a registration, free email or taken (docs/security.md finding 11). */
+export const RegistrationAcceptedSchema = v.object({
+  status: v.literal('accepted'),
+  message: v.string(),
+  login: v.pipe(v.string(), v.description('where to sign in next')),
+});
+
+export const CapabilitiesSchema = v.object({
+  password: v.object({
+    enabled: v.literal(true),
+    min_length: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    register: v.string(),
+    login: v.string(),
+  }),
+  oauth: v.object({
+    providers: v.array(v.object({ id: v.string(), label: v.string(), start: v.pipe(v.string(), v.description('path of the start route')) })),
+  }),
+});
+
+export const StorageStatusSchema = v.object({
+  events: v.pipe(v.record(v.string(), v.pipe(v.number(), v.integer(), v.minValue(0))), v.description('count by auth event type; every known type, 0 when none')),
+  total: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  latest_sequence: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  projections: v.array(v.object({ name: v.string(), checkpoint: v.pipe(v.number(), v.integer(), v.minValue(0)) })),
+});
+exact<Exact<v.InferOutput<typeof StorageStatusSchema>, StorageStatus>>();
+
+/** GET /api/auth/sessions (src/auth/rest/session-routes.ts). */
+export const SessionListSchema = v.object({
+  sessions: v.array(
+    v.object({
+      id: v.pipe(v.string(), v.description('public handle for DELETE /api/auth/sessions/{id}; never the session id')),
+      device: v.pipe(v.string(), v.description('a coarse device hint from the User-Agent at sign-in')),
+      method: v.pipe(v.string(), v.description('password or oauth:<provider>')),
+      issued_at: timestamp('RFC 3339, UTC'),
+      last_seen_at: timestamp('RFC 3339, UTC'),
+      expires_at: timestamp('RFC 3339, UTC'),
+      current: v.pipe(v.boolean(), v.description('the session of the cookie this request carried')),
+    }),
+  ),
+});
+
+export const SessionsRevokedSchema = v.object({ revoked: v.pipe(v.number(), v.integer(), v.minValue(0)) });
+
+export const HealthSchema = v.object({ status: v.literal('ok') });
+
+export { codeSchema as OAuthCallbackCodeSchema, errorSchema as OAuthCallbackErrorSchema } from '../auth/oauth/callback-params.ts';

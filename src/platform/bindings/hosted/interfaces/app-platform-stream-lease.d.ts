@@ -1,0 +1,32 @@
+/// <reference path="./app-platform-event-store.d.ts" />
+/// <reference path="./app-platform-types.d.ts" />
+declare module 'app:platform/stream-lease@0.1.0' {
+  /**
+   * Waits at most `wait-ms` for the turn on `stream-id`, in arrival order within a host.
+   * none = the turn did not come within `wait-ms` (the caller answers "try again").
+   */
+  export function acquire(streamId: string, waitMs: number): Lease | undefined;
+  export type ExpectedRevision = import('app:platform/types@0.1.0').ExpectedRevision;
+  export type PlatformError = import('app:platform/types@0.1.0').PlatformError;
+  export type NewEvent = import('app:platform/event-store@0.1.0').NewEvent;
+  export type RecordedEvent = import('app:platform/event-store@0.1.0').RecordedEvent;
+  
+  export class Lease implements Disposable {
+    /**
+     * This type does not have a public constructor.
+     */
+    private constructor();
+    /**
+    * Fencing token of the store lease behind this turn: greater than that of every earlier
+    * store lease on the stream. A host may hand one store lease on to its next local writers
+    * (a few turns, well within the lease time), which then share its token.
+    */
+    token(): bigint;
+    /**
+    * `event-store.append` on the leased stream, refused with `unavailable` once the lease has
+    * expired or was taken over. The expected revision is still checked (`conflict`).
+    */
+    append(expected: ExpectedRevision, events: Array<NewEvent>): Array<RecordedEvent>;
+    [Symbol.dispose](): void;
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * The auth pages' client (/login, /dashboard, the sign-in error page): the header menu, the live
+ * password hint, local times and fetch-based session revocation. Everything here is an
+ * enhancement: each page's core action is a plain form post.
+ */
+import { bindMenu } from '../session-menu.ts';
+import { localizeTimes } from './local-times.ts';
+import { bindPasswordHint } from './password-hint.ts';
+import { bindSessionForms } from './sessions.ts';
+
+bindMenu();
+bindPasswordHint(document.querySelector<HTMLInputElement>('#register-password'));
+localizeTimes();
+bindSessionForms();
+document.documentElement.dataset['ready'] = 'true';

@@ -1,0 +1,58 @@
+/**
+ * The header's account area (src/ui/shell.tsx AccountMenu): on the counter page the server does
+ * not read the session, so the client asks /api/auth/session after the first paint and shows
+ * "Sign in" or the email with its menu. On every page the menu closes with Escape or a click
+ * outside (a `<details>` stays open otherwise).
+ */
+import * as v from 'valibot';
+import { parseJson } from './view-schema.ts';
+
+/** The public session view of /api/auth/session (src/auth/rest/session-view.ts). */
+const SessionSchema = v.variant('authenticated', [
+  v.object({ authenticated: v.literal(false) }),
+  v.object({ authenticated: v.literal(true), email: v.nullable(v.string()) }),
+]);
+
+function showSession(nav: HTMLElement, session: v.InferOutput<typeof SessionSchema>): void {
+  const signIn = nav.querySelector<HTMLElement>('#sign-in-link');
+  const menu = nav.querySelector<HTMLElement>('#account-menu');
+  const email = nav.querySelector<HTMLElement>('#account-email');
+  if (!signIn || !menu || !email) return;
+  if (session.authenticated) email.textContent = session.email ?? 'Signed in';
+  signIn.hidden = session.authenticated;
+  menu.hidden = !session.authenticated;
+  nav.dataset['session'] = session.authenticated ? 'signed-in' : 'signed-out';
+}
+
+/** Fills an `unknown` header from the server; a failure leaves "Sign in" (the safe choice). */
+export async function loadSession(): Promise<void> {
+  const nav = document.getElementById('account-nav');
+  if (nav?.dataset['session'] !== 'unknown') return;
+  let session: v.InferOutput<typeof SessionSchema> = { authenticated: false };
+  try {
+    const response = await fetch('/api/auth/session', { headers: { accept: 'application/json' }, credentials: 'same-origin' });
+    if (response.ok) session = parseJson(SessionSchema, await response.text()) ?? session;
+  } catch {
+    // Offline or the auth service is down: the counter still works; offer sign-in.
+  }
+  showSession(nav, session);
+}
+
+export function bindMenu(): void {
+  const menu = document.getElementById('account-menu');
+  if (!(menu instanceof HTMLDetailsElement)) return;
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || !menu.open) return;
+    menu.open = false;
+    menu.querySelector('summary')?.focus();
+  });
+  document.addEventListener('click', (event) => {
+    if (menu.open && event.target instanceof Node && !menu.contains(event.target)) menu.open = false;
+  });
+}
+
+/** After the first paint: the page never waits for the session. */
+export function startSessionMenu(): void {
+  bindMenu();
+  requestAnimationFrame(() => setTimeout(() => void loadSession(), 0));
+}

@@ -1,0 +1,71 @@
+/**
+ * Proves the architecture rules in biome.jsonc fire: the project's Biome config is copied into a
+ * temporary tree holding probe files under src/, static/, host/ and test/, and `biome lint` must
+ * report exactly the forbidden imports. Nothing is written inside the repository.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+const biome = join(root, 'node_modules', '.bin', 'biome');
+
+const probes: Record<string, string> = {
+  'src/auth/node-prefixed.ts': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
+  'src/auth/node-bare.ts': "import { join } from 'path';\nexport const joined = join;\n",
+  'src/counter/from-host.ts': "import { log } from '../../host/log.ts';\nexport const logged = log;\n",
+  'src/counter/dynamic-from-host.ts': "export const loaded = await import('../../host/log.ts');\n",
+  'src/counter/allowed.ts': "import { helper } from './helper.ts';\nexport const used = helper;\n",
+  'static/client/node-in-browser.ts': "import { readFile } from 'node:fs/promises';\nexport const read = readFile;\n",
+  'host/storage/from-src.ts': "import { buildApp } from '../../src/app.ts';\nexport const app = buildApp;\n",
+  'host/storage/allowed.ts': "import { readFileSync } from 'node:fs';\nimport { log } from '../log.ts';\nexport const both = [readFileSync, log];\n",
+  'test/anything-goes.ts': "import { readFileSync } from 'node:fs';\nimport { buildApp } from '../src/app.ts';\nexport const both = [readFileSync, buildApp];\n",
+};
+
+let dir = '';
+let findings: Array<{ path: string; rule: string }> = [];
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lint-rules-'));
+  copyFileSync(join(root, 'biome.jsonc'), join(dir, 'biome.jsonc'));
+  for (const [path, text] of Object.entries(probes)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  // The temporary tree is no git checkout, so the config's VCS integration is switched off here.
+  const run = spawnSync(biome, ['lint', '--vcs-enabled=false', '--reporter=json', '--max-diagnostics=none', '.'], { cwd: dir, encoding: 'utf8' });
+  const report = JSON.parse(run.stdout) as { diagnostics: Array<{ category: string; location: { path: string } }> };
+  findings = report.diagnostics.map((d) => ({ path: d.location.path, rule: d.category }));
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('architecture rules (biome.jsonc)', () => {
+  it('rejects Node built-ins in src/ and static/, with or without the node: prefix', () => {
+    expect(findings).toContainEqual({ path: 'src/auth/node-prefixed.ts', rule: 'lint/correctness/noNodejsModules' });
+    expect(findings).toContainEqual({ path: 'src/auth/node-bare.ts', rule: 'lint/correctness/noNodejsModules' });
+    expect(findings).toContainEqual({ path: 'static/client/node-in-browser.ts', rule: 'lint/correctness/noNodejsModules' });
+  });
+
+  it('rejects imports from host/ in src/, static or dynamic', () => {
+    expect(findings).toContainEqual({ path: 'src/counter/from-host.ts', rule: 'lint/style/noRestrictedImports' });
+    expect(findings).toContainEqual({ path: 'src/counter/dynamic-from-host.ts', rule: 'lint/style/noRestrictedImports' });
+  });
+
+  it('rejects imports from src/ in host/', () => {
+    expect(findings).toContainEqual({ path: 'host/storage/from-src.ts', rule: 'lint/style/noRestrictedImports' });
+  });
+
+  it('reports nothing else: local imports, node: in the host, and test code are allowed', () => {
+    expect([...new Set(findings.map((f) => f.path))].sort()).toEqual([
+      'host/storage/from-src.ts',
+      'src/auth/node-bare.ts',
+      'src/auth/node-prefixed.ts',
+      'src/counter/dynamic-from-host.ts',
+      'src/counter/from-host.ts',
+      'static/client/node-in-browser.ts',
+    ]);
+  });
+});

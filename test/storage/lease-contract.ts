@@ -1,0 +1,137 @@
+/**
+ * The stream-lease conformance suite (wit/stream-lease.wit), run against every backend whose
+ * leases exclude across connections (SQLite, PostgreSQL, Redis). It goes through the host's
+ * import (host/platform/lease-imports.ts: in-process FIFO, then the store's lease), as a guest would.
+ *
+ * `factory()` opens a backend over empty storage; `openWithTtl(ms)` opens another one over the
+ * same storage (another connection, as another host would) whose leases last `ms`: the
+ * "stalled holder" whose turn must expire, and whose append must then be refused (fencing).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { leaseImports } from '../../host/platform/lease-imports.ts';
+import { StorageFailure } from '../../host/storage/errors.ts';
+import type { NewEvent, StorageBackend } from '../../host/storage/types.ts';
+
+export interface LeaseContractOptions {
+  factory: () => Promise<StorageBackend>;
+  openWithTtl: (ttlMs: number) => Promise<StorageBackend>;
+}
+
+const silent = { log: () => {} };
+const event = (n: number): NewEvent => ({ eventType: 'lease-test', payload: JSON.stringify({ n }), metadata: '{}' });
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+type Imports = ReturnType<typeof leaseImports>['app:platform/stream-lease'];
+type Lease = InstanceType<Imports['Lease']>;
+
+export function runLeaseContract(name: string, options: LeaseContractOptions): void {
+  describe(`stream-lease contract: ${name}`, () => {
+    const opened: StorageBackend[] = [];
+    const held: Lease[] = [];
+    async function open(ttlMs?: number): Promise<{ backend: StorageBackend; leases: Imports }> {
+      const backend = ttlMs === undefined ? await options.factory() : await options.openWithTtl(ttlMs);
+      opened.push(backend);
+      return { backend, leases: leaseImports(backend.leases, silent)['app:platform/stream-lease'] };
+    }
+    async function take(leases: Imports, stream: string, waitMs: number): Promise<Lease | undefined> {
+      const lease = await leases.acquire(stream, waitMs);
+      if (lease) held.push(lease);
+      return lease;
+    }
+
+    afterEach(async () => {
+      for (const lease of held.splice(0)) lease[Symbol.dispose]();
+      await sleep(20); // releases are sent in the background
+      for (const backend of opened.splice(0).reverse()) await backend.close();
+    });
+
+    it('grants the turns of one host in arrival order (FIFO), one at a time', async () => {
+      const { leases } = await open();
+      const order: number[] = [];
+      let inside = 0;
+      await Promise.all(
+        Array.from({ length: 6 }, async (_, n) => {
+          await sleep(0);
+          const lease = await take(leases, 'fifo', 5_000);
+          expect(lease).toBeDefined();
+          inside++;
+          expect(inside).toBe(1);
+          order.push(n);
+          await sleep(5);
+          await lease!.append({ tag: 'any' }, [event(n)]);
+          inside--;
+          lease![Symbol.dispose]();
+        }),
+      );
+      expect(order).toEqual([0, 1, 2, 3, 4, 5]);
+    });
+
+    it('excludes another host until the holder drops its lease; tokens only grow', async () => {
+      const first = await open();
+      const other = await open(5_000);
+      const a = await take(first.leases, 'excl', 1_000);
+      expect(a).toBeDefined();
+      const started = performance.now();
+      expect(await take(other.leases, 'excl', 150)).toBeUndefined();
+      expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+      const waiting = take(other.leases, 'excl', 5_000);
+      await sleep(50);
+      await a!.append({ tag: 'no-stream' }, [event(1)]);
+      a![Symbol.dispose]();
+      const b = await waiting;
+      expect(b).toBeDefined();
+      expect(b!.token()).toBeGreaterThan(a!.token());
+      const recorded = await b!.append({ tag: 'exact', val: 1n }, [event(2)]);
+      expect(recorded.map((e) => e.revision)).toEqual([2n]);
+    });
+
+    it('checks the expected revision under the lease (the safety net stays)', async () => {
+      const { leases, backend } = await open();
+      await backend.events.append('checked', { tag: 'any' }, [event(1)]);
+      const lease = await take(leases, 'checked', 1_000);
+      let error: unknown;
+      try {
+        await lease!.append({ tag: 'no-stream' }, [event(2)]);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(StorageFailure);
+      expect((error as StorageFailure).payload.tag).toBe('conflict');
+    });
+
+    it("expires a stalled holder's lease: the next writer proceeds and the stale append is refused", async () => {
+      const next = await open();
+      const stalled = await open(300);
+      const stale = await take(stalled.leases, 'expiry', 1_000);
+      expect(stale).toBeDefined();
+      const started = performance.now();
+      const fresh = await take(next.leases, 'expiry', 5_000);
+      const waited = performance.now() - started;
+      expect(fresh).toBeDefined();
+      expect(waited).toBeGreaterThanOrEqual(200); // the stale lease was taken just before `started`
+      expect(waited).toBeLessThan(3_000);
+      expect(fresh!.token()).toBeGreaterThan(stale!.token());
+
+      let refused: unknown;
+      try {
+        await stale!.append({ tag: 'any' }, [event(1)]);
+      } catch (error) {
+        refused = error;
+      }
+      expect(refused).toBeInstanceOf(StorageFailure);
+      expect((refused as StorageFailure).payload.tag).toBe('unavailable');
+      const recorded = await fresh!.append({ tag: 'no-stream' }, [event(2)]);
+      expect(recorded.map((e) => e.revision)).toEqual([1n]);
+      expect(await next.backend.events.streamRevision('expiry')).toBe(1n);
+    });
+
+    it('answers none when the turn does not come within the wait', async () => {
+      const first = await open();
+      const holder = await take(first.leases, 'busy', 1_000);
+      expect(holder).toBeDefined();
+      const started = performance.now();
+      expect(await take(first.leases, 'busy', 100)).toBeUndefined();
+      expect(performance.now() - started).toBeGreaterThanOrEqual(90);
+    });
+  });
+}
