@@ -22,10 +22,14 @@ const CONCURRENCY = 16;
 const loop = { concurrency: CONCURRENCY, durationMs, warmupMs: Math.min(2000, durationMs / 2) };
 
 const port = await freePort();
-const child = spawn(process.execPath, [join(root, 'host', 'main.ts'), '--port', String(port), '--data-dir', tempDataDir('bench-grpc-'), '--transport', 'both', '--instances-min', '4'], {
-  cwd: root,
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const child = spawn(
+  process.execPath,
+  [join(root, 'host', 'main.ts'), '--port', String(port), '--data-dir', tempDataDir('bench-grpc-'), '--transport', 'both', '--instances-min', '4'],
+  {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 await new Promise<void>((resolve, reject) => {
   child.stdout.on('data', (c: Buffer) => {
     if (c.toString().includes('host_listening')) resolve();
@@ -41,7 +45,8 @@ const grpcIncrement = (spec: typeof loop) =>
   runClosedLoop(async () => (await client.unary('Increment', ChangeCounterRequestSchema, CounterViewSchema, { amount: 1 })).count !== undefined, spec);
 const restIncrement = (spec: typeof loop) =>
   runLoad({ ...spec, url: `${url}/api/counter/increment`, method: 'POST', body: '{"amount":1}', headers: { 'content-type': 'application/json' } });
-const grpcView = (spec: typeof loop) => runClosedLoop(async () => (await client.unary('GetCounterView', GetCounterViewRequestSchema, CounterViewSchema, {})).count !== undefined, spec);
+const grpcView = (spec: typeof loop) =>
+  runClosedLoop(async () => (await client.unary('GetCounterView', GetCounterViewRequestSchema, CounterViewSchema, {})).count !== undefined, spec);
 const restView = (spec: typeof loop) => runLoad({ ...spec, url: `${url}/api/counter/view`, method: 'GET' });
 try {
   // Warm every instance the pool will use on both paths first (a fresh instance is ~4× slower),
@@ -57,7 +62,10 @@ try {
   child.kill('SIGKILL');
 }
 
-const table = loadTable(['transport', 'call'], rows.map((r) => [r.transport, r.call, r.result] as const));
+const table = loadTable(
+  ['transport', 'call'],
+  rows.map((r) => [r.transport, r.call, r.result] as const),
+);
 const ratio = (a: LoadResult, b: LoadResult) => `${((a.throughput / b.throughput) * 100).toFixed(0)}%`;
 const report =
   `Concurrency ${CONCURRENCY}, ${durationMs} ms measured per row after warm-up, one host (transport both, SQLite), ` +

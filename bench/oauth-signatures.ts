@@ -37,7 +37,11 @@ async function inputs(): Promise<BenchInput[]> {
 type Row = { target: string; op: string; firstMs: number; msPerOp: number };
 
 async function overHttp(url: string, input: BenchInput): Promise<{ firstMs: number; msPerOp: number }> {
-  const response = await fetch(`${url}/bench`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...input, iterations: ITERATIONS.guest }) });
+  const response = await fetch(`${url}/bench`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...input, iterations: ITERATIONS.guest }),
+  });
   if (!response.ok) throw new Error(`probe answered ${response.status}`);
   return (await response.json()) as { firstMs: number; msPerOp: number };
 }
@@ -78,9 +82,24 @@ for (const input of cases) {
 }
 const nativeHost = hostSignaturesImports['app:platform/signatures'];
 const nativeOps = {
-  'rs256-verify': (i: BenchInput) => { const [h, p, s] = i.token!.split('.'); const d = new TextEncoder().encode(`${h}.${p}`); const sig = Buffer.from(s!, 'base64url'); const j = JSON.stringify(i.jwk); return () => nativeHost.verify('rs256', j, d, sig); },
-  'es256-verify': (i: BenchInput) => { const [h, p, s] = i.token!.split('.'); const d = new TextEncoder().encode(`${h}.${p}`); const sig = Buffer.from(s!, 'base64url'); const j = JSON.stringify(i.jwk); return () => nativeHost.verify('es256', j, d, sig); },
-  'es256-sign': (i: BenchInput) => { const d = new TextEncoder().encode('header.payload'); return () => nativeHost.signEs256(i.pem!, d); },
+  'rs256-verify': (i: BenchInput) => {
+    const [h, p, s] = i.token!.split('.');
+    const d = new TextEncoder().encode(`${h}.${p}`);
+    const sig = Buffer.from(s!, 'base64url');
+    const j = JSON.stringify(i.jwk);
+    return () => nativeHost.verify('rs256', j, d, sig);
+  },
+  'es256-verify': (i: BenchInput) => {
+    const [h, p, s] = i.token!.split('.');
+    const d = new TextEncoder().encode(`${h}.${p}`);
+    const sig = Buffer.from(s!, 'base64url');
+    const j = JSON.stringify(i.jwk);
+    return () => nativeHost.verify('es256', j, d, sig);
+  },
+  'es256-sign': (i: BenchInput) => {
+    const d = new TextEncoder().encode('header.payload');
+    return () => nativeHost.signEs256(i.pem!, d);
+  },
 };
 for (const input of cases) {
   const { firstMs, msPerOp } = timeOperation(nativeOps, { ...input, iterations: ITERATIONS.native });

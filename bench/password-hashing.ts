@@ -28,7 +28,9 @@ import { startHost } from '../test/support/host-process.ts';
 import { requireTool } from '../test/support/tools.ts';
 import { passwordRuntimeTable } from './password-wasmtime.ts';
 
-const { values: flags } = parseArgs({ options: { 'skip-guest': { type: 'boolean', default: false }, 'only-runtimes': { type: 'boolean', default: false }, logins: { type: 'string', default: '15' } } });
+const { values: flags } = parseArgs({
+  options: { 'skip-guest': { type: 'boolean', default: false }, 'only-runtimes': { type: 'boolean', default: false }, logins: { type: 'string', default: '15' } },
+});
 
 const root = join(import.meta.dirname, '..');
 const out = join(root, 'build', 'bench-kdf');
@@ -52,7 +54,9 @@ async function buildGuest(): Promise<(algorithm: string, cost: number) => number
   await build({ entryPoints: [join(import.meta.dirname, 'kdf-guest', 'guest.ts')], bundle: true, format: 'esm', platform: 'neutral', outfile: bundle, logLevel: 'warning' });
   const { component } = await componentize({ sourcePath: bundle, witPath: join(import.meta.dirname, 'kdf-guest', 'kdf.wit'), worldName: 'kdf' });
   writeFileSync(join(out, 'kdf.wasm'), component);
-  execFileSync(join(root, 'node_modules', '.bin', 'jco'), ['transpile', join(out, 'kdf.wasm'), '-o', join(out, 'transpiled'), '--name', 'kdf', '--quiet', '--no-typescript'], { stdio: 'inherit' });
+  execFileSync(join(root, 'node_modules', '.bin', 'jco'), ['transpile', join(out, 'kdf.wasm'), '-o', join(out, 'transpiled'), '--name', 'kdf', '--quiet', '--no-typescript'], {
+    stdio: 'inherit',
+  });
   const mod = (await import(join(out, 'transpiled', 'kdf.js'))) as { run: (a: string, c: number) => number };
   return mod.run;
 }
@@ -82,7 +86,12 @@ rows.push(['Node, @noble/hashes (JIT)', `scrypt ln=${ln} r=${r} p=${p}`, await t
 rows.push(['Node, @noble/hashes (JIT)', `PBKDF2-SHA256 ${PBKDF2_ITERATIONS} it`, await timeMs(() => pbkdf2(sha256, PASSWORD, salt, { c: PBKDF2_ITERATIONS, dkLen: 32 })), '']);
 const scryptAsync = (key: string, saltBytes: Uint8Array, length: number, options: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) => nodeScrypt(key, saltBytes, length, options, (error, derived) => (error ? reject(error) : resolve(derived))));
-rows.push(['Node, node:crypto (host)', `scrypt ln=${ln} r=${r} p=${p}`, await timeMs(() => scryptAsync(PASSWORD, salt, 32, { N: 2 ** ln, r, p, maxmem: 2 ** 30 })), 'earlier default (still verifies)']);
+rows.push([
+  'Node, node:crypto (host)',
+  `scrypt ln=${ln} r=${r} p=${p}`,
+  await timeMs(() => scryptAsync(PASSWORD, salt, 32, { N: 2 ** ln, r, p, maxmem: 2 ** 30 })),
+  'earlier default (still verifies)',
+]);
 const { m, t, p: lanes } = DEFAULT_ARGON2_PARAMS;
 const argon2Async = () =>
   new Promise<Buffer>((resolve, reject) =>
@@ -118,7 +127,10 @@ async function loginLatencies(count: number): Promise<Array<[string, number, num
     };
     const ok = await measure(() => ({ email, password: PASSWORD }), 200);
     const unknown = await measure((i) => ({ email: `nobody-${i}-${Date.now()}@example.com`, password: PASSWORD }), 401);
-    return [['login, right password (200)', ...ok], ['login, unknown email (401)', ...unknown]];
+    return [
+      ['login, right password (200)', ...ok],
+      ['login, unknown email (401)', ...unknown],
+    ];
   } finally {
     await host.stop();
   }

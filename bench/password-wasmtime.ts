@@ -30,7 +30,23 @@ async function samples(count: number, once: () => Promise<unknown>): Promise<[nu
 async function probeLatencies(wasmtime: string, count: number): Promise<{ hash: [number, number]; verify: [number, number] }> {
   const component = await buildProbe(join(import.meta.dirname, '..', 'test', 'wasmtime', 'password-probe.ts'), wasmtime);
   const port = await freePort();
-  const child = spawn(wasmtime, ['serve', '-S', 'cli=y', '--allow-precompiled', '--max-instance-reuse-count', String(INSTANCE_REUSE), '--addr', `127.0.0.1:${port}`, '--dir', `${tempDataDir('bench-pw-')}::/data`, component], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    wasmtime,
+    [
+      'serve',
+      '-S',
+      'cli=y',
+      '--allow-precompiled',
+      '--max-instance-reuse-count',
+      String(INSTANCE_REUSE),
+      '--addr',
+      `127.0.0.1:${port}`,
+      '--dir',
+      `${tempDataDir('bench-pw-')}::/data`,
+      component,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   try {
     await new Promise<void>((resolve, reject) => {
       child.stderr.on('data', (chunk: Buffer) => chunk.toString().includes('Serving HTTP') && resolve());
@@ -53,7 +69,15 @@ async function loginsPerSecond(url: string): Promise<number> {
   const body = JSON.stringify({ email, password: PASSWORD });
   const register = await fetch(`${url}/api/auth/password/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   if (register.status !== 201) throw new Error(`register answered ${register.status}`);
-  const result = await runLoad({ url: `${url}/api/auth/password/login`, method: 'POST', body, headers: { 'content-type': 'application/json' }, concurrency: 4, durationMs: 10_000, warmupMs: 2_000 });
+  const result = await runLoad({
+    url: `${url}/api/auth/password/login`,
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json' },
+    concurrency: 4,
+    durationMs: 10_000,
+    warmupMs: 2_000,
+  });
   if (result.errors > 0) throw new Error(`${result.errors} logins failed`);
   return result.throughput;
 }
@@ -67,7 +91,8 @@ export async function passwordRuntimeTable(wasmtime: string, count = 30): Promis
   const composed = await probeLatencies(wasmtime, count);
   const server = await startWasmtime({ instanceReuse: INSTANCE_REUSE }, wasmtime);
   const wasmtimeLogins = await loginsPerSecond(server.url).finally(() => server.stop());
-  const row = (where: string, r: typeof node, logins: number) => `| ${where} | ${fmt(r.hash[0])} | ${fmt(r.hash[1])} | ${fmt(r.verify[0])} | ${fmt(r.verify[1])} | ${fmt(logins)} |`;
+  const row = (where: string, r: typeof node, logins: number) =>
+    `| ${where} | ${fmt(r.hash[0])} | ${fmt(r.hash[1])} | ${fmt(r.verify[0])} | ${fmt(r.verify[1])} | ${fmt(logins)} |`;
   return [
     `| Argon2id m=19456 t=2 p=1 (${count} sequential each) | hash p50 ms | hash p99 ms | verify p50 ms | verify p99 ms | logins/s, 4 concurrent |`,
     '|---|---:|---:|---:|---:|---:|',

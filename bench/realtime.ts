@@ -125,8 +125,16 @@ async function timedCommands(url: string, count: number, each: (sequence: number
 async function benchStreams(design: Design, count: number): Promise<StreamsResult> {
   // Guest-held: each open stream holds one guest instance, so the pool must allow all of them.
   const host = await startHost([
-    '--stream-relay', design.relay ? 'on' : 'off', '--workers', String(design.workers),
-    '--instances-min', '4', '--instances-max', String(count + 64), '--shutdown-grace-ms', '100',
+    '--stream-relay',
+    design.relay ? 'on' : 'off',
+    '--workers',
+    String(design.workers),
+    '--instances-min',
+    '4',
+    '--instances-max',
+    String(count + 64),
+    '--shutdown-grace-ms',
+    '100',
   ]);
   const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   const clients: BenchSseClient[] = [];

@@ -34,10 +34,28 @@ const clients = Number(values.clients);
 const sampleMs = Number(values['sample-seconds']) * 1000;
 
 const config = loadConfig(
-  ['--port', '0', '--transport', 'both', '--db', values.db, '--data-dir', tempDataDir(), '--postgres-schema', 'soak_bench', '--redis-prefix', 'soak-bench:', ...values.extra.split(' ').filter(Boolean)],
+  [
+    '--port',
+    '0',
+    '--transport',
+    'both',
+    '--db',
+    values.db,
+    '--data-dir',
+    tempDataDir(),
+    '--postgres-schema',
+    'soak_bench',
+    '--redis-prefix',
+    'soak-bench:',
+    ...values.extra.split(' ').filter(Boolean),
+  ],
   process.env,
 );
-const host = await startHost(config, process.env, jsonLogger(() => undefined));
+const host = await startHost(
+  config,
+  process.env,
+  jsonLogger(() => undefined),
+);
 const base = `http://127.0.0.1:${host.port}`;
 const agent = new http.Agent({ keepAlive: true, maxSockets: clients * 2 });
 const grpcClient = new CounterClient(`127.0.0.1:${host.port}`);
@@ -68,26 +86,44 @@ const families: Array<[string, () => Promise<unknown>]> = [
   ['GET view', () => request('GET', '/api/counter/view')],
   ['gRPC unary', () => grpcClient.unary('GetCounterView', GetCounterViewRequestSchema, CounterViewSchema, {})],
   ['/pkg asset', () => request('GET', asset)],
-  ['login + session', async () => {
-    const login = await request('POST', '/api/auth/password/login', JSON.stringify({ email, password }));
-    const cookie = String(login.headers['set-cookie']?.[0] ?? '').split(';')[0] ?? '';
-    await request('GET', '/api/auth/session', undefined, { cookie });
-  }],
-  ['SSE churn', async () => {
-    const sse = await openSse(`${base}/api/counter/stream`);
-    await sse.waitFor((f) => f.event === 'counter', 5_000);
-    sse.close();
-  }],
-  ['gRPC stream', async () => {
-    const call = grpcClient.serverStream('WatchCounter', WatchCounterRequestSchema, WatchCounterResponseSchema, { lastSequence: 0n });
-    const watch = collect(call);
-    await watch.waitFor(() => true, 5_000);
-    call.cancel();
-    await watch.status.catch(() => undefined);
-  }],
+  [
+    'login + session',
+    async () => {
+      const login = await request('POST', '/api/auth/password/login', JSON.stringify({ email, password }));
+      const cookie = String(login.headers['set-cookie']?.[0] ?? '').split(';')[0] ?? '';
+      await request('GET', '/api/auth/session', undefined, { cookie });
+    },
+  ],
+  [
+    'SSE churn',
+    async () => {
+      const sse = await openSse(`${base}/api/counter/stream`);
+      await sse.waitFor((f) => f.event === 'counter', 5_000);
+      sse.close();
+    },
+  ],
+  [
+    'gRPC stream',
+    async () => {
+      const call = grpcClient.serverStream('WatchCounter', WatchCounterRequestSchema, WatchCounterResponseSchema, { lastSequence: 0n });
+      const watch = collect(call);
+      await watch.waitFor(() => true, 5_000);
+      call.cancel();
+      await watch.status.catch(() => undefined);
+    },
+  ],
 ];
 
-interface Sample { t: number; rss: number; heap: number; external: number; linear: number; instances: number; requests: number; errors: number }
+interface Sample {
+  t: number;
+  rss: number;
+  heap: number;
+  external: number;
+  linear: number;
+  instances: number;
+  requests: number;
+  errors: number;
+}
 const samples: Sample[] = [];
 let requests = 0;
 let errors = 0;
@@ -95,9 +131,20 @@ const mib = (n: number) => n / 1_048_576;
 function sample(t: number): void {
   const m = process.memoryUsage();
   const stats = host.pool.instanceStats();
-  samples.push({ t, rss: mib(m.rss), heap: mib(m.heapUsed), external: mib(m.external), linear: mib(stats.reduce((n, s) => n + s.memoryBytes, 0)), instances: stats.length, requests, errors });
+  samples.push({
+    t,
+    rss: mib(m.rss),
+    heap: mib(m.heapUsed),
+    external: mib(m.external),
+    linear: mib(stats.reduce((n, s) => n + s.memoryBytes, 0)),
+    instances: stats.length,
+    requests,
+    errors,
+  });
   const s = samples.at(-1)!;
-  console.log(`${String(Math.round(t)).padStart(5)} s  rss ${s.rss.toFixed(0).padStart(5)}  heap ${s.heap.toFixed(0).padStart(4)}  ext ${s.external.toFixed(0).padStart(4)}  linear ${s.linear.toFixed(0).padStart(5)} MiB (${s.instances} inst)  ${s.requests} exchanges, ${s.errors} errors`);
+  console.log(
+    `${String(Math.round(t)).padStart(5)} s  rss ${s.rss.toFixed(0).padStart(5)}  heap ${s.heap.toFixed(0).padStart(4)}  ext ${s.external.toFixed(0).padStart(4)}  linear ${s.linear.toFixed(0).padStart(5)} MiB (${s.instances} inst)  ${s.requests} exchanges, ${s.errors} errors`,
+  );
 }
 
 const started = performance.now();
@@ -127,9 +174,19 @@ console.log(`\nplot: docs/soak-${values.db}.svg`);
 
 /** A hand-written SVG line chart of the four memory series (MiB) over time (s). */
 function plot(points: Sample[], title: string): string {
-  const W = 720, H = 360, L = 60, R = 150, T = 30, B = 40;
+  const W = 720,
+    H = 360,
+    L = 60,
+    R = 150,
+    T = 30,
+    B = 40;
   const tMax = Math.max(1, ...points.map((p) => p.t));
-  const series: Array<[keyof Sample, string, string]> = [['rss', 'RSS', '#d62728'], ['heap', 'V8 heap', '#1f77b4'], ['external', 'external', '#2ca02c'], ['linear', 'guest linear memory', '#9467bd']];
+  const series: Array<[keyof Sample, string, string]> = [
+    ['rss', 'RSS', '#d62728'],
+    ['heap', 'V8 heap', '#1f77b4'],
+    ['external', 'external', '#2ca02c'],
+    ['linear', 'guest linear memory', '#9467bd'],
+  ];
   const yMax = Math.max(1, ...points.flatMap((p) => series.map(([k]) => p[k] as number))) * 1.1;
   const x = (t: number) => L + ((W - L - R) * t) / tMax;
   const y = (v: number) => H - B - ((H - T - B) * v) / yMax;
@@ -137,7 +194,10 @@ function plot(points: Sample[], title: string): string {
     const d = points.map((p, j) => `${j === 0 ? 'M' : 'L'}${x(p.t).toFixed(1)},${y(p[k] as number).toFixed(1)}`).join(' ');
     return `<path d="${d}" fill="none" stroke="${color}" stroke-width="2"/><text x="${W - R + 10}" y="${T + 20 + i * 20}" fill="${color}" font-size="12">${label}</text>`;
   });
-  const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => `<text x="${L - 8}" y="${y(yMax * f) + 4}" text-anchor="end" font-size="11">${(yMax * f).toFixed(0)}</text><line x1="${L}" x2="${W - R}" y1="${y(yMax * f)}" y2="${y(yMax * f)}" stroke="#ddd"/>`);
+  const ticks = [0, 0.25, 0.5, 0.75, 1].map(
+    (f) =>
+      `<text x="${L - 8}" y="${y(yMax * f) + 4}" text-anchor="end" font-size="11">${(yMax * f).toFixed(0)}</text><line x1="${L}" x2="${W - R}" y1="${y(yMax * f)}" y2="${y(yMax * f)}" stroke="#ddd"/>`,
+  );
   const xt = [0, 0.5, 1].map((f) => `<text x="${x(tMax * f)}" y="${H - B + 16}" text-anchor="middle" font-size="11">${(tMax * f).toFixed(0)} s</text>`);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif"><rect width="100%" height="100%" fill="white"/><text x="${L}" y="18" font-size="13">${title} (MiB)</text>${ticks.join('')}${xt.join('')}${lines.join('')}</svg>\n`;
 }

@@ -81,7 +81,10 @@ if (!values['skip-jit-start']) {
   startRows.push([".wasm, found in wasmtime's compilation cache (a later start)", await timeToServe(COMPONENT)]);
 }
 
-const table = loadTable(['target', 'route'], rows.map((r) => [r.target, r.route, r.result] as const));
+const table = loadTable(
+  ['target', 'route'],
+  rows.map((r) => [r.target, r.route, r.result] as const),
+);
 const startTable = ['| wasmtime serve start-up | until the first answer |', '|---|---:|', ...startRows.map(([name, ms]) => `| ${name} | ${(ms / 1000).toFixed(1)} s |`)].join('\n');
 const report =
   `${wasmtimeVersion(wasmtime)}; concurrency ${CONCURRENCY}, ${durationMs} ms measured per row after warm-up, realtime polling, ` +

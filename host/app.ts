@@ -51,17 +51,24 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
   const pubsub =
     overrides.pubsub ??
     (config.realtime === 'redis'
-      ? redisPubSub({ url: config.redisUrl, onError: (error: unknown) => logger.log('warn', 'the Redis subscriber failed', { code: 'realtime_subscribe_failed', error: String(error) }) })
+      ? redisPubSub({
+          url: config.redisUrl,
+          onError: (error: unknown) => logger.log('warn', 'the Redis subscriber failed', { code: 'realtime_subscribe_failed', error: String(error) }),
+        })
       : localPubSub());
   const environment = guestEnvironment(config, env);
   const imports = hostImports({ environment, storage, pubsub, logger });
   const component = await loadComponent(componentDir);
-  const pool = new InstancePool(() => component.instantiate(imports), {
+  const pool = new InstancePool(
+    () => component.instantiate(imports),
+    {
       min: config.instancesMin,
       max: config.instancesMax,
       maxRequests: config.instanceMaxRequests,
       maxMemoryBytes: config.instanceMaxMemoryMiB * 1_048_576,
-    }, logger);
+    },
+    logger,
+  );
   await pool.warm();
   const relay = new StreamRelay({ poll: guestPoller(pool), pubsub, logger });
   // With the cache on, it strips the guest's private cache fields itself (server.ts); off, this does.

@@ -30,11 +30,31 @@ export const OPTIONS = {
   'redis-prefix': { env: 'REDIS_PREFIX', default: 'wasi-app:', help: 'prefix of every Redis key this project writes' },
   'instances-min': { env: 'INSTANCES_MIN', default: '2', kind: 'count', help: 'guest instances created at start' },
   'instances-max': { env: 'INSTANCES_MAX', default: '1024', kind: 'count', help: 'most guest instances alive at once' },
-  'instance-max-requests': { env: 'INSTANCE_MAX_REQUESTS', default: '10000', kind: 'count', help: 'exchanges after which a guest instance is retired and replaced (0: never; a safety net, docs/memory.md)' },
-  'instance-max-memory': { env: 'INSTANCE_MAX_MEMORY', default: '128', kind: 'count', help: 'MiB of linear memory past which a guest instance is retired after its exchange (0: never; a safety net, docs/memory.md)' },
-  'stream-relay': { env: 'STREAM_RELAY', default: 'on', allowed: ['on', 'off'], help: 'the host holds SSE streams and asks the guest for frames (off: each stream holds a guest instance)' },
+  'instance-max-requests': {
+    env: 'INSTANCE_MAX_REQUESTS',
+    default: '10000',
+    kind: 'count',
+    help: 'exchanges after which a guest instance is retired and replaced (0: never; a safety net, docs/memory.md)',
+  },
+  'instance-max-memory': {
+    env: 'INSTANCE_MAX_MEMORY',
+    default: '128',
+    kind: 'count',
+    help: 'MiB of linear memory past which a guest instance is retired after its exchange (0: never; a safety net, docs/memory.md)',
+  },
+  'stream-relay': {
+    env: 'STREAM_RELAY',
+    default: 'on',
+    allowed: ['on', 'off'],
+    help: 'the host holds SSE streams and asks the guest for frames (off: each stream holds a guest instance)',
+  },
   workers: { env: 'WORKERS', default: '1', kind: 'workers', help: 'worker threads serving the port, each with its own guest instances (auto: one per CPU core)' },
-  'response-cache': { env: 'RESPONSE_CACHE', default: 'on', allowed: ['on', 'off'], help: 'answer repeated cacheable GETs from memory after checking the store (docs/response-cache.md)' },
+  'response-cache': {
+    env: 'RESPONSE_CACHE',
+    default: 'on',
+    allowed: ['on', 'off'],
+    help: 'answer repeated cacheable GETs from memory after checking the store (docs/response-cache.md)',
+  },
   'response-cache-entries': { env: 'RESPONSE_CACHE_ENTRIES', default: '1000', kind: 'count', help: 'most responses the cache holds per thread' },
   'response-cache-bytes': { env: 'RESPONSE_CACHE_BYTES', default: '16777216', kind: 'count', help: 'most body bytes the cache holds per thread' },
   'shutdown-grace-ms': { env: 'SHUTDOWN_GRACE_MS', default: '10000', kind: 'count', help: 'how long shutdown waits for in-flight requests' },
@@ -84,7 +104,10 @@ const schemas = {
   // A PostgreSQL identifier used unquoted-safe: at most 63 bytes, else PostgreSQL truncates it.
   identifier: v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/)),
   workers: v.union([
-    v.pipe(v.literal('auto'), v.transform(() => Math.min(availableParallelism(), MAX_WORKERS))),
+    v.pipe(
+      v.literal('auto'),
+      v.transform(() => Math.min(availableParallelism(), MAX_WORKERS)),
+    ),
     v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(1), v.maxValue(MAX_WORKERS)),
   ]),
   text: v.pipe(v.string(), v.minLength(1)),
@@ -103,7 +126,18 @@ function resolve(name: OptionName, flags: Record<string, string | undefined>, en
   }
   const result = v.safeParse(schemas[spec.kind ?? 'text'], raw);
   if (!result.success) {
-    const expected = spec.kind === 'port' ? 'a port number 0-65535' : spec.kind === 'count' ? 'a non-negative integer' : spec.kind === 'url' ? 'an absolute URL' : spec.kind === 'identifier' ? 'a plain identifier (letters, digits, _ or $; 1-63 characters, not starting with a digit)' : spec.kind === 'workers' ? `auto or a whole number 1-${MAX_WORKERS}` : 'a non-empty value';
+    const expected =
+      spec.kind === 'port'
+        ? 'a port number 0-65535'
+        : spec.kind === 'count'
+          ? 'a non-negative integer'
+          : spec.kind === 'url'
+            ? 'an absolute URL'
+            : spec.kind === 'identifier'
+              ? 'a plain identifier (letters, digits, _ or $; 1-63 characters, not starting with a digit)'
+              : spec.kind === 'workers'
+                ? `auto or a whole number 1-${MAX_WORKERS}`
+                : 'a non-empty value';
     throw new ConfigError(`invalid value for --${name} (${spec.env}) from ${source}: expected ${expected}`);
   }
   return result.output;

@@ -13,12 +13,7 @@ import { httpImports } from './wasi/http.ts';
 import { ioImports } from './wasi/io.ts';
 import { randomImports } from './wasi/random.ts';
 
-export function hostImports(options: {
-  environment: Array<[string, string]>;
-  storage: StorageBackend;
-  pubsub: PubSubBackend;
-  logger: HostLogger;
-}): Record<string, unknown> {
+export function hostImports(options: { environment: Array<[string, string]>; storage: StorageBackend; pubsub: PubSubBackend; logger: HostLogger }): Record<string, unknown> {
   return {
     ...ioImports,
     ...clocksImports,

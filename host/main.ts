@@ -30,12 +30,13 @@ try {
 
 try {
   const started = performance.now();
-  const host = config.workers > 1
-    ? await startWorkerGroup(config, process.env, logger, (error) => {
-        logger.log('error', 'the host stopped because a worker died', { code: 'host_worker_died', error: describeError(error) });
-        process.exit(1);
-      })
-    : await startHost(config, process.env, logger);
+  const host =
+    config.workers > 1
+      ? await startWorkerGroup(config, process.env, logger, (error) => {
+          logger.log('error', 'the host stopped because a worker died', { code: 'host_worker_died', error: describeError(error) });
+          process.exit(1);
+        })
+      : await startHost(config, process.env, logger);
   logger.log('info', `listening on http://${config.host}:${host.port}`, {
     code: 'host_listening',
     port: host.port,

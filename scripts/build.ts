@@ -107,25 +107,44 @@ async function buildVariant(variant: 'hosted' | 'standalone'): Promise<void> {
   }
 
   if (variant !== 'hosted') return;
-  await step(`${variant}: transpile`, [wasm], [join(transpiled, 'component.js')], `${ASYNC_IMPORTS.join(',')};${readFileSync(join(root, 'scripts', 'jco-patches.ts'), 'utf8')}`, async () => {
-    rmSync(transpiled, { recursive: true, force: true });
-    // The jco CLI is the documented, stable surface for these options.
-    execFileSync(
-      join(root, 'node_modules', '.bin', 'jco'),
-      [
-        'transpile', wasm, '-o', transpiled, '--name', 'component', '--quiet', '--no-typescript', '--no-wasi-shim',
-        '--instantiation', 'async', '--async-mode', 'jspi',
-        '--async-imports', ...ASYNC_IMPORTS,
-        '--async-exports', `wasi:http/incoming-handler@${WASI}#handle`,
-      ],
-      { stdio: ['ignore', 'ignore', 'inherit'] },
-    );
-    const glue = join(transpiled, 'component.js');
-    const { code, patched } = patchSyncImports(patchSubtaskDrop(patchInstanceStats(patchCreatedReps(patchDebugLog(readFileSync(glue, 'utf8'))))));
-    writeFileSync(glue, code);
-    const files = readdirSync(transpiled);
-    return `${files.length} files for the Node host (JSPI), ${patched} sync imports on the direct path`;
-  });
+  await step(
+    `${variant}: transpile`,
+    [wasm],
+    [join(transpiled, 'component.js')],
+    `${ASYNC_IMPORTS.join(',')};${readFileSync(join(root, 'scripts', 'jco-patches.ts'), 'utf8')}`,
+    async () => {
+      rmSync(transpiled, { recursive: true, force: true });
+      // The jco CLI is the documented, stable surface for these options.
+      execFileSync(
+        join(root, 'node_modules', '.bin', 'jco'),
+        [
+          'transpile',
+          wasm,
+          '-o',
+          transpiled,
+          '--name',
+          'component',
+          '--quiet',
+          '--no-typescript',
+          '--no-wasi-shim',
+          '--instantiation',
+          'async',
+          '--async-mode',
+          'jspi',
+          '--async-imports',
+          ...ASYNC_IMPORTS,
+          '--async-exports',
+          `wasi:http/incoming-handler@${WASI}#handle`,
+        ],
+        { stdio: ['ignore', 'ignore', 'inherit'] },
+      );
+      const glue = join(transpiled, 'component.js');
+      const { code, patched } = patchSyncImports(patchSubtaskDrop(patchInstanceStats(patchCreatedReps(patchDebugLog(readFileSync(glue, 'utf8'))))));
+      writeFileSync(glue, code);
+      const files = readdirSync(transpiled);
+      return `${files.length} files for the Node host (JSPI), ${patched} sync imports on the direct path`;
+    },
+  );
 }
 
 const started = performance.now();

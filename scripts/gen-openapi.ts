@@ -13,7 +13,7 @@ const want = openApiJson();
 
 if (process.argv.includes('--check')) {
   if (!existsSync(target) || readFileSync(target, 'utf8') !== want) {
-    console.error('docs/openapi.json is stale: the routes\' schemas changed (run npm run gen:openapi and commit the result)');
+    console.error("docs/openapi.json is stale: the routes' schemas changed (run npm run gen:openapi and commit the result)");
     process.exit(1);
   }
   console.log('docs/openapi.json is up to date');

@@ -22,7 +22,11 @@ function run(args: string[]): void {
 }
 
 function files(dir: string): string[] {
-  return existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(dir, f)).isFile()).sort() : [];
+  return existsSync(dir)
+    ? readdirSync(dir, { recursive: true, encoding: 'utf8' })
+        .filter((f) => statSync(join(dir, f)).isFile())
+        .sort()
+    : [];
 }
 
 run(['lint']);
@@ -33,9 +37,7 @@ try {
   if (check) {
     const want = files(generated);
     const have = files(target);
-    const stale = [...new Set([...want, ...have])].filter(
-      (f) => !want.includes(f) || !have.includes(f) || !readFileSync(join(generated, f)).equals(readFileSync(join(target, f))),
-    );
+    const stale = [...new Set([...want, ...have])].filter((f) => !want.includes(f) || !have.includes(f) || !readFileSync(join(generated, f)).equals(readFileSync(join(target, f))));
     if (stale.length > 0) {
       console.error(`generated code is stale: ${stale.join(', ')} (run npm run gen:proto)`);
       process.exit(1);

@@ -15,10 +15,9 @@ export function patchDebugLog(code: string): string {
   const original = '    if (!globalThis?.process?.env?.JCO_DEBUG) { return; }';
   const at = code.indexOf(original);
   if (at < 0 || code.indexOf(original, at + 1) >= 0) throw new Error('jco output changed: expected one _debugLog guard');
-  return code.replace(original, '    if (!_jcoDebug) { return; }').replace(
-    '  const _debugLog = (...args) => {',
-    '  const _jcoDebug = Boolean(globalThis?.process?.env?.JCO_DEBUG);\n  const _debugLog = (...args) => {',
-  );
+  return code
+    .replace(original, '    if (!_jcoDebug) { return; }')
+    .replace('  const _debugLog = (...args) => {', '  const _jcoDebug = Boolean(globalThis?.process?.env?.JCO_DEBUG);\n  const _debugLog = (...args) => {');
 }
 
 /**

@@ -78,7 +78,14 @@ function run(code: string) {
     _suspendingImport: (_i: number, f: unknown) => f,
     now: () => ++calls.now,
     block: async () => undefined,
-    WebAssembly: { Suspending: class { f: unknown; constructor(f: unknown) { this.f = f; } } },
+    WebAssembly: {
+      Suspending: class {
+        f: unknown;
+        constructor(f: unknown) {
+          this.f = f;
+        }
+      },
+    },
   };
   const body = `${code}\nreturn { trampoline6, trampoline3, _trampoline6 };`;
   const bindings = new Function(...Object.keys(scope), body)(...Object.values(scope)) as { trampoline6: () => number; trampoline3: unknown; _trampoline6: unknown };
@@ -130,7 +137,10 @@ ${tail}
               _debugLog('[AsyncSubtask#onResolve()] failed to remove subtask after sync subtask completion', err);`;
     const patched = patchSubtaskDrop(tail);
     const make = (code: string) => new Function('_debugLog', subtaskClass(code))(() => undefined) as new (pending: boolean) => { drops: number; onResolve(): void };
-    for (const [code, pendingDrops] of [[tail, 1], [patched, 0]] as const) {
+    for (const [code, pendingDrops] of [
+      [tail, 1],
+      [patched, 0],
+    ] as const) {
       const Subtask = make(code);
       const pending = new Subtask(true);
       pending.onResolve();

@@ -32,7 +32,22 @@ function buildInto(out: string, work: string): void {
   const wasmTools = locateTool('wasm-tools');
   const core = join(work, 'core.wasm');
   // Single-threaded: Argon2id lanes run one after another (p = 1 anyway); stripped: no debug names.
-  run(zig, ['build-exe', SOURCE, '-target', 'wasm32-wasi', '-fno-entry', '-rdynamic', '-mexec-model=reactor', '-O', 'ReleaseFast', '-fsingle-threaded', '-fstrip', `-femit-bin=${core}`, `--cache-dir`, join(work, 'zig-cache')]);
+  run(zig, [
+    'build-exe',
+    SOURCE,
+    '-target',
+    'wasm32-wasi',
+    '-fno-entry',
+    '-rdynamic',
+    '-mexec-model=reactor',
+    '-O',
+    'ReleaseFast',
+    '-fsingle-threaded',
+    '-fstrip',
+    `-femit-bin=${core}`,
+    `--cache-dir`,
+    join(work, 'zig-cache'),
+  ]);
   const embedded = join(work, 'embedded.wasm');
   run(wasmTools, ['component', 'embed', join(root, 'wit'), core, '--world', WORLD, '-o', embedded]);
   run(wasmTools, ['component', 'new', embedded, '--adapt', `wasi_snapshot_preview1=${ADAPTER}`, '-o', out]);

@@ -76,7 +76,10 @@ const yes = argv.some((arg) => YES_FLAGS.has(arg));
 loadDotEnv();
 let config: HostConfig;
 try {
-  config = loadConfig(argv.filter((arg) => !YES_FLAGS.has(arg)), process.env);
+  config = loadConfig(
+    argv.filter((arg) => !YES_FLAGS.has(arg)),
+    process.env,
+  );
 } catch (error) {
   if (error instanceof ConfigError) fail(2, error.message);
   throw error;
@@ -96,7 +99,10 @@ try {
     process.exit(0);
   }
   // Storage warnings go to stderr as JSON lines, like the host's logs.
-  const storage = await openStorage(config, jsonLogger((line) => process.stderr.write(line)));
+  const storage = await openStorage(
+    config,
+    jsonLogger((line) => process.stderr.write(line)),
+  );
   try {
     await storage.reset();
   } finally {

@@ -49,7 +49,14 @@ const browser = await launchChromium(chromiumTool);
 try {
   const post = (path: string, body?: unknown, headers: Record<string, string> = {}) =>
     fetch(`${host.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
-  for (const [path, amount] of [['/api/increment_count', 40], ['/api/decrement_count', 3], ['/api/increment_count', 1], ['/api/reset_count', undefined], ['/api/increment_count', 25], ['/api/increment_count', 17]] as const) {
+  for (const [path, amount] of [
+    ['/api/increment_count', 40],
+    ['/api/decrement_count', 3],
+    ['/api/increment_count', 1],
+    ['/api/reset_count', undefined],
+    ['/api/increment_count', 25],
+    ['/api/increment_count', 17],
+  ] as const) {
     await post(path, amount === undefined ? undefined : { amount });
   }
   // One account (registration never signs in), signed in twice: "another device" first, then the

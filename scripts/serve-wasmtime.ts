@@ -46,7 +46,10 @@ try {
 mkdirSync(config.dataDir, { recursive: true });
 const component = prepareStandalone({ wasmtime, log: (line) => console.error(line) });
 const child = spawn(wasmtime, wasmtimeServeArgs(config, component, process.env), { stdio: ['ignore', 'pipe', 'pipe'] });
-child.stdout.on('data', lineSplitter((line) => console.log(guestLogLine(line))));
+child.stdout.on(
+  'data',
+  lineSplitter((line) => console.log(guestLogLine(line))),
+);
 child.stderr.on(
   'data',
   lineSplitter((line) => {

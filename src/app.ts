@@ -20,8 +20,7 @@ import { counterGrpcEndpoint } from './counter/grpc/routes.ts';
 import { grpcErrorResponse, isGrpcRequest } from './grpc/server.ts';
 import { GrpcCode, GrpcError } from './grpc/status.ts';
 
-export const GRPC_MODE_NOT_FOUND =
-  'This component runs in gRPC mode: only gRPC requests are served here. Use the gRPC endpoint (content type application/grpc).';
+export const GRPC_MODE_NOT_FOUND = 'This component runs in gRPC mode: only gRPC requests are served here. Use the gRPC endpoint (content type application/grpc).';
 
 export const GRPC_DISABLED = 'gRPC is not served here: start the server with transport grpc or both on a host with gRPC support';
 
@@ -60,7 +59,10 @@ export function buildApp(platform: Platform, config: AppConfig): Application {
   app.route('/', counterRestRoutes(deps));
   app.route('/', counterStreamRoutes(deps, { relay: config.streamRelay }));
   app.route('/', authRoutes(auth));
-  app.all('/api/health', readOnlyRoute((c) => c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' }), platform.logger));
+  app.all(
+    '/api/health',
+    readOnlyRoute((c) => c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' }), platform.logger),
+  );
   app.route('/', openApiRoutes(platform.logger));
   app.route('/', counterUiRoutes(deps));
 

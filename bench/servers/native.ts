@@ -33,7 +33,12 @@ const { buildApp, parseConfig } = (await import(pathToFileURL(bundle).href)) as 
 
 const storage = openSqliteStorage({ path: join(process.env.DATA_DIR ?? './data/bench-native', 'app.sqlite') });
 const wrap = <T extends object>(target: T): T =>
-  new Proxy(target, { get: (t, k) => { const f = Reflect.get(t, k) as unknown; return typeof f === 'function' ? (...a: unknown[]) => call(() => (f as (...x: unknown[]) => unknown).apply(t, a)) : f; } });
+  new Proxy(target, {
+    get: (t, k) => {
+      const f = Reflect.get(t, k) as unknown;
+      return typeof f === 'function' ? (...a: unknown[]) => call(() => (f as (...x: unknown[]) => unknown).apply(t, a)) : f;
+    },
+  });
 const listeners = new Set<(m: string) => void>();
 const events = wrap(storage.events) as unknown as Platform['events'];
 const platform: Platform = {

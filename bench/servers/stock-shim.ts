@@ -13,7 +13,10 @@ const root = join(import.meta.dirname, '..', '..');
 const out = join(root, 'build', 'bench-stock');
 const platformDir = join(import.meta.dirname, 'stock-platform');
 const wasm = join(root, 'build', 'hosted', 'component.wasm');
-const maps = ['types', 'event-store', 'stream-lease', 'projection-store', 'key-value', 'pubsub', 'password-hashing'].flatMap((i) => ['--map', `app:platform/${i}=${pathToFileURL(join(platformDir, `${i}.js`)).href}`]);
+const maps = ['types', 'event-store', 'stream-lease', 'projection-store', 'key-value', 'pubsub', 'password-hashing'].flatMap((i) => [
+  '--map',
+  `app:platform/${i}=${pathToFileURL(join(platformDir, `${i}.js`)).href}`,
+]);
 // Transpiled again whenever the component or the import maps change.
 const stamp = createHash('sha256').update(readFileSync(wasm)).update(maps.join(' ')).digest('hex');
 const stampFile = join(out, '.stamp');

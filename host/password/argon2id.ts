@@ -31,10 +31,8 @@ const b64 = (bytes: Buffer): string => bytes.toString('base64').replace(/=+$/, '
 
 function derive(password: string, salt: Buffer, params: Argon2Params, length: number): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    argon2(
-      'argon2id',
-      { message: password.normalize('NFKC'), nonce: salt, memory: params.m, passes: params.t, parallelism: params.p, tagLength: length },
-      (error, key) => (error ? reject(error) : resolve(key)),
+    argon2('argon2id', { message: password.normalize('NFKC'), nonce: salt, memory: params.m, passes: params.t, parallelism: params.p, tagLength: length }, (error, key) =>
+      error ? reject(error) : resolve(key),
     ),
   );
 }

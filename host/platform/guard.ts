@@ -5,11 +5,7 @@
 import { StorageFailure } from '../storage/errors.ts';
 import { describeError, type HostLogger } from '../log.ts';
 
-export function guard<A extends unknown[], R>(
-  logger: HostLogger,
-  operation: string,
-  fn: (...args: A) => R | Promise<R>,
-): (...args: A) => R | Promise<R> {
+export function guard<A extends unknown[], R>(logger: HostLogger, operation: string, fn: (...args: A) => R | Promise<R>): (...args: A) => R | Promise<R> {
   const convert = (error: unknown): never => {
     if (error instanceof StorageFailure) throw error;
     logger.log('error', 'storage operation failed unexpectedly', {

@@ -33,9 +33,7 @@ export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger) {
   const turns = new LocalTurns();
   /** Store leases handed over to the next local writer of their stream. */
   const parked = new Map<string, Parked>();
-  const appendHeld = guard(logger, 'lease-append', (held: HeldLease, expected: ExpectedRevision, events: NewEvent[]) =>
-    held.append(expected, events),
-  );
+  const appendHeld = guard(logger, 'lease-append', (held: HeldLease, expected: ExpectedRevision, events: NewEvent[]) => held.append(expected, events));
 
   class Lease {
     readonly #held: HeldLease;

@@ -14,12 +14,13 @@ afterEach(() => {
   for (const p of open.splice(0)) void p.close();
 });
 
-const next = (p: PubSubBackend, channel: string) => new Promise<string>((resolve) => {
-  const stop = p.listen(channel, (m) => {
-    stop();
-    resolve(m);
+const next = (p: PubSubBackend, channel: string) =>
+  new Promise<string>((resolve) => {
+    const stop = p.listen(channel, (m) => {
+      stop();
+      resolve(m);
+    });
   });
-});
 
 describe('threadPubSub', () => {
   it('delivers to listeners in the publishing thread at once', () => {

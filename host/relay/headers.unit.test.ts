@@ -9,7 +9,16 @@ describe('parseInstruction', () => {
   });
 
   it('rejects anything malformed', () => {
-    for (const bad of ['', 'channel=c; mode=pubsub', 'channel=c; mode=push; after=1', 'channel=c; mode=polling; after=-1', 'channel=; mode=off; after=1', 'channel=c; mode=off; after=1; interval=5', 'channel=%E0; mode=off; after=1', 'mode']) {
+    for (const bad of [
+      '',
+      'channel=c; mode=pubsub',
+      'channel=c; mode=push; after=1',
+      'channel=c; mode=polling; after=-1',
+      'channel=; mode=off; after=1',
+      'channel=c; mode=off; after=1; interval=5',
+      'channel=%E0; mode=off; after=1',
+      'mode',
+    ]) {
       expect(parseInstruction(bad)).toBeUndefined();
     }
   });

@@ -237,7 +237,11 @@ export class StreamRelay {
     if (this.#pubsub.available === false) return this.#degrade(channel, 'the realtime broker is unavailable');
     let stop: () => void;
     try {
-      stop = this.#pubsub.listen(channel.name, () => this.#wake(channel), () => this.#interrupted(channel));
+      stop = this.#pubsub.listen(
+        channel.name,
+        () => this.#wake(channel),
+        () => this.#interrupted(channel),
+      );
     } catch (error) {
       return this.#degrade(channel, describeError(error));
     }

@@ -69,7 +69,11 @@ function relayWith(poller: ScriptedPoller, pubsub: PubSubBackend = localPubSub()
   return { relay, pubsub };
 }
 
-const idsOf = (sink: FakeSink) => sink.text.join('').match(/id: \d+/g)?.map((s) => Number(s.slice(4))) ?? [];
+const idsOf = (sink: FakeSink) =>
+  sink.text
+    .join('')
+    .match(/id: \d+/g)
+    ?.map((s) => Number(s.slice(4))) ?? [];
 
 describe('StreamRelay', () => {
   it('answers a wake with one poll per distinct position, written to every client there', async () => {

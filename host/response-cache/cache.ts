@@ -204,7 +204,10 @@ export class ResponseCache {
     const key = variantKey(req, varyNames);
     let etag = fieldValue(headers, 'etag');
     if (etag === undefined && deps.length > 0) {
-      etag = `"${createHash('sha256').update(`${this.#options.generation}\0${key}\0${formatDependencies(deps)}`).digest('base64url').slice(0, 27)}"`;
+      etag = `"${createHash('sha256')
+        .update(`${this.#options.generation}\0${key}\0${formatDependencies(deps)}`)
+        .digest('base64url')
+        .slice(0, 27)}"`;
       headers.push(['etag', new TextEncoder().encode(etag)]);
     }
     const stored = headers.filter(([name]) => !STORED_HEADER_SKIP.has(name)).map(([name, value]) => [name, decoder.decode(value)] as const);

@@ -21,7 +21,8 @@ function fields(headers: Record<string, string>): FieldEntry[] {
   return Object.entries(headers).map(([name, value]) => [name.toLowerCase(), encoder.encode(value)]);
 }
 
-const cacheable = (extra: Record<string, string> = {}) => fields({ 'content-type': 'application/json', 'cache-control': 'no-store', 'surrogate-control': 'max-age=60', 'x-app-cache-deps': DEP, ...extra });
+const cacheable = (extra: Record<string, string> = {}) =>
+  fields({ 'content-type': 'application/json', 'cache-control': 'no-store', 'surrogate-control': 'max-age=60', 'x-app-cache-deps': DEP, ...extra });
 
 let caches: ResponseCache[] = [];
 afterEach(() => {
@@ -152,7 +153,11 @@ describe('ResponseCache.lookup(): Vary and credentials', () => {
 
 describe('ResponseCache.validate()', () => {
   it('drops the entry when a stream moved (revision, sequence or time), counting an invalidation', async () => {
-    for (const moved of [{ ...AT_DEP, revision: 4n }, { ...AT_DEP, sequence: 18n }, { ...AT_DEP, recordedAt: 1n }]) {
+    for (const moved of [
+      { ...AT_DEP, revision: 4n },
+      { ...AT_DEP, sequence: 18n },
+      { ...AT_DEP, recordedAt: 1n },
+    ]) {
       let head = AT_DEP;
       const cache = makeCache({ heads: () => [head] });
       respond(cache, request('/v'), cacheable());
@@ -165,7 +170,12 @@ describe('ResponseCache.validate()', () => {
   });
 
   it('misses, keeping nothing stale, when the store read fails (sync or async)', async () => {
-    for (const heads of [() => { throw new Error('down'); }, () => Promise.reject(new Error('down'))]) {
+    for (const heads of [
+      () => {
+        throw new Error('down');
+      },
+      () => Promise.reject(new Error('down')),
+    ]) {
       const cache = makeCache({ heads });
       respond(cache, request('/v'), cacheable());
       const found = cache.lookup(request('/v'))!;

@@ -51,7 +51,12 @@ export function surrogateMaxAge(value: string | undefined): number | undefined {
   return maxAge !== undefined && maxAge > 0 ? maxAge : undefined;
 }
 
-const u64 = v.pipe(v.string(), v.regex(/^\d{1,19}$/), v.transform((digits: string) => BigInt(digits)), v.maxValue(0xffff_ffff_ffff_ffffn));
+const u64 = v.pipe(
+  v.string(),
+  v.regex(/^\d{1,19}$/),
+  v.transform((digits: string) => BigInt(digits)),
+  v.maxValue(0xffff_ffff_ffff_ffffn),
+);
 const depSchema = v.object({
   streamId: v.pipe(v.string(), v.minLength(1), v.maxLength(512)),
   revision: u64,
@@ -61,7 +66,10 @@ const depSchema = v.object({
 
 /** The declared dependencies, or undefined if the header is malformed or names too many streams. */
 export function parseDependencies(value: string): Dependency[] | undefined {
-  const parts = value.split(',').map((p) => p.trim()).filter((p) => p.length > 0);
+  const parts = value
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
   if (parts.length === 0 || parts.length > MAX_HEAD_STREAMS) return undefined;
   const deps: Dependency[] = [];
   for (const part of parts) {

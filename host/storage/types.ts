@@ -8,11 +8,7 @@ import type { StreamHeads } from './stream-heads.ts';
 
 export type Awaitable<T> = T | Promise<T>;
 
-export type ExpectedRevision =
-  | { tag: 'any' }
-  | { tag: 'no-stream' }
-  | { tag: 'stream-exists' }
-  | { tag: 'exact'; val: bigint };
+export type ExpectedRevision = { tag: 'any' } | { tag: 'no-stream' } | { tag: 'stream-exists' } | { tag: 'exact'; val: bigint };
 
 export interface NewEvent {
   eventType: string;
@@ -53,9 +49,7 @@ export interface DocumentKey {
   id: string;
 }
 
-export type DocumentChange =
-  | { tag: 'put'; val: { collection: string; id: string; body: string } }
-  | { tag: 'delete'; val: DocumentKey };
+export type DocumentChange = { tag: 'put'; val: { collection: string; id: string; body: string } } | { tag: 'delete'; val: DocumentKey };
 
 export interface EventStoreBackend {
   append(streamId: string, expected: ExpectedRevision, events: NewEvent[]): Awaitable<RecordedEvent[]>;

@@ -8,16 +8,7 @@ type FieldError = { payload: { tag: 'invalid-syntax' | 'forbidden' | 'immutable'
 const fieldError = (tag: 'invalid-syntax' | 'forbidden' | 'immutable'): FieldError => ({ payload: { tag } });
 
 /** Hop-by-hop headers belong to one connection; the host's HTTP server manages them. */
-export const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'upgrade',
-  'te',
-  'trailer',
-  'http2-settings',
-]);
+export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'http2-settings']);
 
 export class Fields {
   #entries: FieldEntry[] = [];

@@ -46,7 +46,10 @@ export class FutureTrailers {
     this.#source = source;
   }
   subscribe(): Pollable {
-    return new Pollable(() => this.#source.done, () => this.#source.whenDone());
+    return new Pollable(
+      () => this.#source.done,
+      () => this.#source.whenDone(),
+    );
   }
   get(): unknown {
     if (!this.#source.done) return undefined;

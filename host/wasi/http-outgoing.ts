@@ -162,7 +162,10 @@ export class FutureIncomingResponse {
     });
   }
   subscribe(): Pollable {
-    return new Pollable(() => this.#outcome !== undefined, () => this.#settled);
+    return new Pollable(
+      () => this.#outcome !== undefined,
+      () => this.#settled,
+    );
   }
   get(): unknown {
     if (!this.#outcome) return undefined;

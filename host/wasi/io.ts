@@ -34,7 +34,10 @@ export class Pollable {
     this.#whenReady = whenReady;
   }
   static resolved(): Pollable {
-    return new Pollable(() => true, () => Promise.resolve());
+    return new Pollable(
+      () => true,
+      () => Promise.resolve(),
+    );
   }
   ready(): boolean {
     return this.#isReady();
@@ -146,7 +149,10 @@ export class InputStream {
     return r instanceof Promise ? r.then((b) => BigInt(b.byteLength)) : BigInt(r.byteLength);
   }
   subscribe(): Pollable {
-    return new Pollable(() => this.#queue.readable(), () => this.#queue.whenReadable());
+    return new Pollable(
+      () => this.#queue.readable(),
+      () => this.#queue.whenReadable(),
+    );
   }
 }
 

@@ -6,7 +6,8 @@ import { startWorkerGroup } from './group.ts';
 // Speaks the worker protocol (messages.ts) without starting a host: ready on the port it was
 // given (worker 1 "picks" 4242 when given 0), stops on request; FAKE_CRASH / FAKE_FAIL pick a
 // worker that dies after it is ready, or fails to start.
-const FAKE_WORKER = new URL(`data:text/javascript,${encodeURIComponent(`
+const FAKE_WORKER = new URL(
+  `data:text/javascript,${encodeURIComponent(`
   import { parentPort, workerData } from 'node:worker_threads';
   const { index, config, env } = workerData;
   if (env.FAKE_FAIL === String(index)) {
@@ -18,7 +19,8 @@ const FAKE_WORKER = new URL(`data:text/javascript,${encodeURIComponent(`
     });
     if (env.FAKE_CRASH === String(index)) setTimeout(() => { throw new Error('boom'); }, 50);
   }
-`)}`);
+`)}`,
+);
 
 function recorder() {
   const lines: Array<{ level: string; msg: string; fields?: Record<string, unknown> }> = [];

@@ -12,9 +12,6 @@ export interface WorkerStart {
   channel: string;
 }
 
-export type ToMain =
-  | { type: 'ready'; port: number }
-  | { type: 'failed'; message: string; configError: boolean }
-  | { type: 'stopped'; runs: number };
+export type ToMain = { type: 'ready'; port: number } | { type: 'failed'; message: string; configError: boolean } | { type: 'stopped'; runs: number };
 
 export type ToWorker = { type: 'stop' };

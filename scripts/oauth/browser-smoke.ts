@@ -18,7 +18,16 @@ import { errorCode, jsonBody, request } from './live/http.ts';
 import type { ToolOutput } from './live/output.ts';
 import { SESSION_COOKIE_NAME } from './live/params.ts';
 import { checkDashboard, checkSession } from './live/session-evidence.ts';
-import { checkEvents, checkProjectionProgress, IDENTITY_LINKED, readStorageStatus, SESSION_ISSUED, STATE_CONSUMED, STATE_CREATED, storageStatusChecked } from './live/storage-evidence.ts';
+import {
+  checkEvents,
+  checkProjectionProgress,
+  IDENTITY_LINKED,
+  readStorageStatus,
+  SESSION_ISSUED,
+  STATE_CONSUMED,
+  STATE_CREATED,
+  storageStatusChecked,
+} from './live/storage-evidence.ts';
 import { runTool } from './live/tool.ts';
 
 const DEFAULT_TIMEOUT_SECONDS = 300;
@@ -27,8 +36,10 @@ await runTool('browser-smoke', {}, async ({ env, params, out }) => {
   const { baseUrl, providers, accessToken, expectedEmail } = params;
   const headless = env.OAUTH_BROWSER_HEADLESS?.trim().toLowerCase() === 'true';
   const timeoutSeconds = Number(env.OAUTH_BROWSER_TIMEOUT_SECONDS?.trim() || DEFAULT_TIMEOUT_SECONDS);
-  if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 5 || timeoutSeconds > 3600) return out.fail('parameters', 'OAUTH_BROWSER_TIMEOUT_SECONDS must be a whole number of seconds from 5 to 3600');
-  if (!headless && process.platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY) return out.fail('parameters', 'no display for a visible browser (DISPLAY is not set): run it on a desktop, or set OAUTH_BROWSER_HEADLESS=true for automated runs');
+  if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 5 || timeoutSeconds > 3600)
+    return out.fail('parameters', 'OAUTH_BROWSER_TIMEOUT_SECONDS must be a whole number of seconds from 5 to 3600');
+  if (!headless && process.platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY)
+    return out.fail('parameters', 'no display for a visible browser (DISPLAY is not set): run it on a desktop, or set OAUTH_BROWSER_HEADLESS=true for automated runs');
   out.line(`OAuth browser smoke for ${providers.join(', ')} against ${baseUrl} (${headless ? 'headless' : 'visible'} Chromium; nothing it sees is printed)`);
   if (!accessToken) out.skip('shared', 'AUTH_SYSTEM_ACCESS_TOKEN is not set: the storage evidence of the login is not checked');
 
@@ -40,7 +51,14 @@ await runTool('browser-smoke', {}, async ({ env, params, out }) => {
   } finally {
     await browser.close();
   }
-  recordForA11(out, env, 'browser', 'oauth:browser-smoke', baseUrl, outcomes.map((o) => ({ ...o, passed: out.passedFor(o.provider) })));
+  recordForA11(
+    out,
+    env,
+    'browser',
+    'oauth:browser-smoke',
+    baseUrl,
+    outcomes.map((o) => ({ ...o, passed: out.passedFor(o.provider) })),
+  );
 
   /** One provider's login; returns the authorization endpoint origin the browser went through. */
   async function smoke(provider: ProviderId): Promise<string | undefined> {
@@ -51,7 +69,9 @@ await runTool('browser-smoke', {}, async ({ env, params, out }) => {
     };
     const before = accessToken ? await storageStatusChecked(out, provider, baseUrl, accessToken, 'before the login') : undefined;
     const login = await loginThroughBrowser(browser, baseUrl, provider, timeoutSeconds * 1000, () =>
-      out.note(`${provider}: ${headless ? 'headless run, the provider must complete the login by itself' : 'finish the provider login in the browser window'}; waiting up to ${timeoutSeconds} s for ${baseUrl}/dashboard`),
+      out.note(
+        `${provider}: ${headless ? 'headless run, the provider must complete the login by itself' : 'finish the provider login in the browser window'}; waiting up to ${timeoutSeconds} s for ${baseUrl}/dashboard`,
+      ),
     );
     out.addSecret(login.cookie?.value);
     if (login.callback) for (const s of secretsOfCallback(login.callback)) out.addSecret(s);
@@ -59,19 +79,51 @@ await runTool('browser-smoke', {}, async ({ env, params, out }) => {
     if (!out.check(provider, login.loginPageOk, login.loginPageOk ? '/login answers 200' : '/login did not answer 200')) return undefined;
     if (offered) {
       const same = login.buttons.length === offered.length && offered.every((id) => login.buttons.includes(id));
-      out.check(provider, same, same ? `/login shows exactly the providers of /api/auth/capabilities (${offered.join(', ') || 'none'})` : `/login shows ${login.buttons.join(', ') || 'no provider'} but /api/auth/capabilities lists ${offered.join(', ') || 'none'}`);
+      out.check(
+        provider,
+        same,
+        same
+          ? `/login shows exactly the providers of /api/auth/capabilities (${offered.join(', ') || 'none'})`
+          : `/login shows ${login.buttons.join(', ') || 'no provider'} but /api/auth/capabilities lists ${offered.join(', ') || 'none'}`,
+      );
     }
     if (!out.check(provider, login.clicked, login.clicked ? `clicked the ${provider} button on /login` : `/login has no ${provider} button`)) return undefined;
-    out.check(provider, login.providerOrigin !== undefined, login.providerOrigin ? `the login went to the provider's authorization endpoint (${login.providerOrigin})` : 'the login never left the service: the development callback bypass is on, which live verification must not use');
-    if (!out.check(provider, login.reachedDashboard, login.reachedDashboard ? 'the browser came back to /dashboard' : `the browser did not reach ${baseUrl}/dashboard within ${timeoutSeconds} s (it is at ${login.lastPlace})`)) return login.providerOrigin;
-    if (!out.check(provider, login.callback !== undefined, login.callback ? `the provider returned to the callback (${login.callback.method}${login.callback.method === 'POST' ? ', form_post' : ''})` : 'no request to the callback was seen')) return login.providerOrigin;
+    out.check(
+      provider,
+      login.providerOrigin !== undefined,
+      login.providerOrigin
+        ? `the login went to the provider's authorization endpoint (${login.providerOrigin})`
+        : 'the login never left the service: the development callback bypass is on, which live verification must not use',
+    );
+    if (
+      !out.check(
+        provider,
+        login.reachedDashboard,
+        login.reachedDashboard ? 'the browser came back to /dashboard' : `the browser did not reach ${baseUrl}/dashboard within ${timeoutSeconds} s (it is at ${login.lastPlace})`,
+      )
+    )
+      return login.providerOrigin;
+    if (
+      !out.check(
+        provider,
+        login.callback !== undefined,
+        login.callback
+          ? `the provider returned to the callback (${login.callback.method}${login.callback.method === 'POST' ? ', form_post' : ''})`
+          : 'no request to the callback was seen',
+      )
+    )
+      return login.providerOrigin;
     if (!login.cookie) {
       out.fail(provider, `the browser holds no ${SESSION_COOKIE_NAME} cookie for ${baseUrl}`);
       return login.providerOrigin;
     }
     const secureNeeded = baseUrl.startsWith('https:');
     const attributesOk = login.cookie.httpOnly && login.cookie.sameSite === 'Lax' && (login.cookie.secure || !secureNeeded);
-    out.check(provider, attributesOk, `captured the ${SESSION_COOKIE_NAME} cookie (HttpOnly ${login.cookie.httpOnly}, SameSite ${login.cookie.sameSite}, Secure ${login.cookie.secure}${secureNeeded ? ', required on https' : ''}; value not printed)`);
+    out.check(
+      provider,
+      attributesOk,
+      `captured the ${SESSION_COOKIE_NAME} cookie (HttpOnly ${login.cookie.httpOnly}, SameSite ${login.cookie.sameSite}, Secure ${login.cookie.secure}${secureNeeded ? ', required on https' : ''}; value not printed)`,
+    );
 
     const cookie = `${SESSION_COOKIE_NAME}=${login.cookie.value}`;
     await checkSession(out, provider, baseUrl, cookie, { providers: [provider], expectedEmail });
@@ -97,7 +149,13 @@ await runTool('browser-smoke', {}, async ({ env, params, out }) => {
     if ('problem' in result) return out.fail(provider, `callback replay: ${result.problem}`);
     const code = errorCode(await jsonBody(result.response));
     const ok = result.response.status === 409 && code === 'conflict';
-    out.check(provider, ok, ok ? 'replaying the exact callback request (JSON mode) answers 409 conflict: the state is single-use' : `replaying the exact callback request must answer 409 conflict (it answered HTTP ${result.response.status}${code ? `, ${code}` : ''})`);
+    out.check(
+      provider,
+      ok,
+      ok
+        ? 'replaying the exact callback request (JSON mode) answers 409 conflict: the state is single-use'
+        : `replaying the exact callback request must answer 409 conflict (it answered HTTP ${result.response.status}${code ? `, ${code}` : ''})`,
+    );
   }
 });
 

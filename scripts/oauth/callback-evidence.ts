@@ -32,5 +32,12 @@ await runTool('callback-evidence', { session: true, token: true }, async ({ env,
   }
   // The session names the provider this evidence is about; without one it fails for all selected.
   const about = provider ? [provider] : providers;
-  recordForA11(out, env, 'callback', 'oauth:callback-evidence', baseUrl, about.map((p) => ({ provider: p, passed: provider !== undefined && out.failures === 0 })));
+  recordForA11(
+    out,
+    env,
+    'callback',
+    'oauth:callback-evidence',
+    baseUrl,
+    about.map((p) => ({ provider: p, passed: provider !== undefined && out.failures === 0 })),
+  );
 });

@@ -40,6 +40,7 @@ await runTool('evidence-report', { mode: true, token: true }, async ({ env, para
   if (mode !== 'callback') return out.note('preflight mode shows login starts only; run OAUTH_EVIDENCE_MODE=callback after a completed login for the evidence tracker A11 counts');
   // The counts are deployment-wide, so they count as one provider's evidence only when the
   // operator names that provider alone (run it after each provider's login).
-  if (!env.OAUTH_PROVIDERS?.trim() || providers.length !== 1) return out.note('not recorded for tracker A11: set OAUTH_PROVIDERS to the one provider whose login this evidence follows');
+  if (!env.OAUTH_PROVIDERS?.trim() || providers.length !== 1)
+    return out.note('not recorded for tracker A11: set OAUTH_PROVIDERS to the one provider whose login this evidence follows');
   recordForA11(out, env, 'evidence', 'oauth:evidence-report', baseUrl, [{ provider: providers[0]!, passed: out.failures === 0 }]);
 });

@@ -30,7 +30,14 @@ await runTool('preflight', {}, async ({ env, params, out }) => {
   const endpoints = new Map<ProviderId, string | undefined>();
   // Every outcome is recorded, failures included: the tracker shows the latest result per provider.
   const record = () =>
-    recordForA11(out, env, 'preflight', 'oauth:preflight', baseUrl, providers.map((provider) => ({ provider, passed: out.passedFor(provider), authorizationEndpoint: endpoints.get(provider) })));
+    recordForA11(
+      out,
+      env,
+      'preflight',
+      'oauth:preflight',
+      baseUrl,
+      providers.map((provider) => ({ provider, passed: out.passedFor(provider), authorizationEndpoint: endpoints.get(provider) })),
+    );
 
   const caps = await request(`${baseUrl}/api/auth/capabilities`, { headers: { accept: 'application/json' } });
   const parsed = 'problem' in caps ? undefined : v.safeParse(capabilitiesSchema, await jsonBody(caps.response));
@@ -46,7 +53,13 @@ await runTool('preflight', {}, async ({ env, params, out }) => {
   for (const provider of providers) {
     const entry = offered.find((p) => p.id === provider);
     const p = envPrefix(provider);
-    const listed = out.check(provider, entry !== undefined, entry ? `/api/auth/capabilities lists ${provider}` : `/api/auth/capabilities does not list ${provider}: AUTH_ENABLE_OAUTH or ${p}_ENABLED is off, or a credential is missing (npm run oauth:readiness names it)`);
+    const listed = out.check(
+      provider,
+      entry !== undefined,
+      entry
+        ? `/api/auth/capabilities lists ${provider}`
+        : `/api/auth/capabilities does not list ${provider}: AUTH_ENABLE_OAUTH or ${p}_ENABLED is off, or a credential is missing (npm run oauth:readiness names it)`,
+    );
     if (listed) endpoints.set(provider, await inspectStart(provider, entry!.start));
   }
 
@@ -55,19 +68,37 @@ await runTool('preflight', {}, async ({ env, params, out }) => {
     const after = await storageStatusChecked(out, 'shared', baseUrl, accessToken, 'after the login starts');
     if (after) checkEvents(out, providers.length === 1 ? providers[0]! : 'shared', [STATE_CREATED], after, before, started);
   }
-  out.note('preflight inspects the redirect only and never signs in: it does not replace the browser test. Complete a real provider login with npm run oauth:browser-smoke, then run oauth:callback-evidence and oauth:evidence-report.');
+  out.note(
+    'preflight inspects the redirect only and never signs in: it does not replace the browser test. Complete a real provider login with npm run oauth:browser-smoke, then run oauth:callback-evidence and oauth:evidence-report.',
+  );
   record();
 
   /** Starts a login without following it and inspects the redirect; returns the endpoint origin. */
   async function inspectStart(provider: ProviderId, start: string): Promise<string | undefined> {
-    if (!out.check(provider, /^\/api\/auth\/oauth\/[a-z_]+\/start$/.test(start), `the capabilities start path of ${provider} is ${start.startsWith('/') ? start : 'not a service path'}`)) return undefined;
+    if (
+      !out.check(
+        provider,
+        /^\/api\/auth\/oauth\/[a-z_]+\/start$/.test(start),
+        `the capabilities start path of ${provider} is ${start.startsWith('/') ? start : 'not a service path'}`,
+      )
+    )
+      return undefined;
     const result = await request(`${baseUrl}${start}?next=${encodeURIComponent('/dashboard')}`, { headers: { accept: 'text/html' } });
     if ('problem' in result) return void out.fail(provider, `login start: ${result.problem}`);
     const { status, headers } = result.response;
     const body = await jsonBody(result.response);
     const redirected = status === 302 || status === 303 || status === 307;
     if (redirected) started += 1;
-    if (!out.check(provider, redirected, redirected ? `the login start answers with a redirect (HTTP ${status})` : `the login start must redirect to the provider (it answered HTTP ${status}${errorCode(body) ? `, ${errorCode(body)}` : ''})`)) return undefined;
+    if (
+      !out.check(
+        provider,
+        redirected,
+        redirected
+          ? `the login start answers with a redirect (HTTP ${status})`
+          : `the login start must redirect to the provider (it answered HTTP ${status}${errorCode(body) ? `, ${errorCode(body)}` : ''})`,
+      )
+    )
+      return undefined;
     const p = envPrefix(provider);
     const inspection = inspectAuthorizationLocation(headers.get('location'), {
       baseUrl,

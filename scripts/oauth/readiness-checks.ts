@@ -45,7 +45,14 @@ function sharedChecks(env: Record<string, string>): CheckResult[] {
     const problem = liveUrlProblem(base);
     const url = parseUrl(base!.trim());
     const originOnly = url !== undefined && url.pathname === '/' && url.search === '' && url.hash === '';
-    check(!problem && originOnly, problem ? `AUTH_PUBLIC_BASE_URL ${problem}` : originOnly ? 'AUTH_PUBLIC_BASE_URL is an absolute https URL on a real host' : 'AUTH_PUBLIC_BASE_URL must be an origin only (no path, query or fragment)');
+    check(
+      !problem && originOnly,
+      problem
+        ? `AUTH_PUBLIC_BASE_URL ${problem}`
+        : originOnly
+          ? 'AUTH_PUBLIC_BASE_URL is an absolute https URL on a real host'
+          : 'AUTH_PUBLIC_BASE_URL must be an origin only (no path, query or fragment)',
+    );
   }
   check(isTrue(env, 'AUTH_COOKIE_SECURE'), truthMessage(isTrue(env, 'AUTH_COOKIE_SECURE'), 'AUTH_COOKIE_SECURE', ' (HTTPS deployment)'));
   const bypass = isTrue(env, 'AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS');
@@ -75,7 +82,10 @@ function clientSecretChecks(env: Record<string, string>, id: ProviderId, check: 
     parseP256PrivateKey(env[`${p}_PRIVATE_KEY`]!);
     check(true, `${p}_PRIVATE_KEY is a P-256 private key in PEM (or escaped PEM)`);
   } catch (error) {
-    check(false, `${p}_PRIVATE_KEY is not a usable P-256 private key (${error instanceof OAuthError && error.reason === 'curve' ? 'wrong key type or curve' : 'not PEM or escaped PEM'})`);
+    check(
+      false,
+      `${p}_PRIVATE_KEY is not a usable P-256 private key (${error instanceof OAuthError && error.reason === 'curve' ? 'wrong key type or curve' : 'not PEM or escaped PEM'})`,
+    );
   }
 }
 
@@ -112,7 +122,12 @@ export function readinessChecks(env: Record<string, string>, providers: readonly
   try {
     const config = parseOAuthConfig(env);
     const notOffered = providers.filter((id) => !config.offered.includes(id));
-    results.push({ scope: 'shared', passed: notOffered.length === 0, message: notOffered.length === 0 ? 'the service configuration accepts these settings and offers every selected provider' : `the service would not offer ${notOffered.join(', ')}` });
+    results.push({
+      scope: 'shared',
+      passed: notOffered.length === 0,
+      message:
+        notOffered.length === 0 ? 'the service configuration accepts these settings and offers every selected provider' : `the service would not offer ${notOffered.join(', ')}`,
+    });
   } catch (error) {
     const names = error instanceof OAuthConfigError ? error.variables.join(', ') : 'unknown';
     results.push({ scope: 'shared', passed: false, message: `the service configuration refuses these settings: ${names}` });

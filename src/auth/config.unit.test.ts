@@ -32,7 +32,13 @@ describe('parseAuthConfig()', () => {
     const secret = 'too-short-secret-value';
     let message = '';
     try {
-      parse({ AUTH_COOKIE_SECURE: 'yes', AUTH_SESSION_TTL_SECONDS: '0', AUTH_SYSTEM_TOKEN_ISSUER: '', AUTH_PASSWORD_MIN_LENGTH: secret, AUTH_PUBLIC_BASE_URL: 'https://x.example/path' });
+      parse({
+        AUTH_COOKIE_SECURE: 'yes',
+        AUTH_SESSION_TTL_SECONDS: '0',
+        AUTH_SYSTEM_TOKEN_ISSUER: '',
+        AUTH_PASSWORD_MIN_LENGTH: secret,
+        AUTH_PUBLIC_BASE_URL: 'https://x.example/path',
+      });
     } catch (error) {
       expect(error).toMatchObject({ code: 'configuration' });
       message = (error as Error).message;

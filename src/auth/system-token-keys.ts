@@ -9,7 +9,13 @@ import { verificationKeys, type VerificationKey } from './oauth/jwt/jwks.ts';
 
 export type SystemTokenKeysResult = { keys: VerificationKey[] } | { problem: string };
 
-const jwkList = v.union([v.object({ keys: v.array(v.looseObject({})) }), v.pipe(v.looseObject({ kty: v.string() }), v.transform((jwk) => ({ keys: [jwk] })))]);
+const jwkList = v.union([
+  v.object({ keys: v.array(v.looseObject({})) }),
+  v.pipe(
+    v.looseObject({ kty: v.string() }),
+    v.transform((jwk) => ({ keys: [jwk] })),
+  ),
+]);
 
 export function parseSystemTokenKeys(text: string): SystemTokenKeysResult {
   let json: unknown;

@@ -23,7 +23,11 @@ export const AmountValueSchema = v.pipe(
 /** `{"amount": n}`: the command body of increment (REST and server functions) and decrement (server function). */
 export const AmountBodySchema = v.object({ amount: AmountValueSchema });
 
-const AmountSchema = v.pipe(v.unknown(), v.check((input) => input !== undefined, AMOUNT_MESSAGES.required), AmountValueSchema);
+const AmountSchema = v.pipe(
+  v.unknown(),
+  v.check((input) => input !== undefined, AMOUNT_MESSAGES.required),
+  AmountValueSchema,
+);
 
 const IncrementBodySchema = v.pipe(
   v.unknown(),

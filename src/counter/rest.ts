@@ -79,7 +79,12 @@ export function counterRestRoutes(deps: CounterDeps): Hono {
     limit,
     guarded(async (c) => ok(c, await executeCounterCommand(deps, { type: 'decrement', amount: readAmountFromQuery(c) }))),
   );
-  app.post(COUNTER_REST_PATHS.reset, sameSite, limit, guarded(async (c) => ok(c, await executeCounterCommand(deps, { type: 'reset' }))));
+  app.post(
+    COUNTER_REST_PATHS.reset,
+    sameSite,
+    limit,
+    guarded(async (c) => ok(c, await executeCounterCommand(deps, { type: 'reset' }))),
+  );
 
   // Registered last, so they only see methods the routes above did not take.
   for (const path of [COUNTER_REST_PATHS.increment, COUNTER_REST_PATHS.decrement, COUNTER_REST_PATHS.reset]) {

@@ -90,32 +90,38 @@ export interface StreamOptions {
 export function counterStreamRoutes(deps: CounterDeps, options: StreamOptions = {}): Hono {
   const app = new Hono();
   const frames = { dataFrame, errorFrame };
-  app.all(STREAM_PATH, readOnlyRoute((c) => {
-    const poll = options.relay ? answerRelayPoll(c, deps, frames) : undefined;
-    if (poll) return poll;
-    const start = parseStartPosition(c.req.header('last-event-id'), c.req.query('last_sequence'));
-    if (start instanceof AppError) return errorResponse(c, start, deps.platform.logger);
-    if (options.relay) return openRelayedStream(deps, start, `retry: ${RETRY_HINT_MS}\n\n`, frames);
-    const producer = new CounterStream(deps, start);
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const text = await producer.next();
-        if (text) controller.enqueue(encoder.encode(text));
-      },
-      cancel() {
-        producer.close();
-      },
-      // highWaterMark 0: produce only when the writer asks, so a frame is sent before the
-      // producer's next (blocking) wait rather than after it.
-    }, { highWaterMark: 0 });
-    return new Response(body, {
-      status: 200,
-      headers: {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        'x-accel-buffering': 'no',
-      },
-    });
-  }, deps.platform.logger));
+  app.all(
+    STREAM_PATH,
+    readOnlyRoute((c) => {
+      const poll = options.relay ? answerRelayPoll(c, deps, frames) : undefined;
+      if (poll) return poll;
+      const start = parseStartPosition(c.req.header('last-event-id'), c.req.query('last_sequence'));
+      if (start instanceof AppError) return errorResponse(c, start, deps.platform.logger);
+      if (options.relay) return openRelayedStream(deps, start, `retry: ${RETRY_HINT_MS}\n\n`, frames);
+      const producer = new CounterStream(deps, start);
+      const body = new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            const text = await producer.next();
+            if (text) controller.enqueue(encoder.encode(text));
+          },
+          cancel() {
+            producer.close();
+          },
+          // highWaterMark 0: produce only when the writer asks, so a frame is sent before the
+          // producer's next (blocking) wait rather than after it.
+        },
+        { highWaterMark: 0 },
+      );
+      return new Response(body, {
+        status: 200,
+        headers: {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache, no-transform',
+          'x-accel-buffering': 'no',
+        },
+      });
+    }, deps.platform.logger),
+  );
   return app;
 }

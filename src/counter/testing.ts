@@ -11,9 +11,7 @@ export interface TestCounterDeps extends CounterDeps {
 export const TEST_CHANNEL = 'counter-test';
 
 /** Like production, deps carry an instance memory unless `memory: false`. */
-export function testCounterDeps(
-  options: { realtime?: Partial<RealtimeConfig>; retry?: Partial<RetryPolicy>; memory?: boolean; projectionBatch?: bigint } = {},
-): TestCounterDeps {
+export function testCounterDeps(options: { realtime?: Partial<RealtimeConfig>; retry?: Partial<RetryPolicy>; memory?: boolean; projectionBatch?: bigint } = {}): TestCounterDeps {
   return {
     platform: createMemoryPlatform(),
     realtime: { enabled: true, channel: TEST_CHANNEL, ...options.realtime },

@@ -43,7 +43,10 @@ export function reflectionRoutes(files: DescFile[]): Map<string, Route> {
 
   const answer = (request: Request) => {
     const base = { validHost: request.host, originalRequest: request };
-    const notFound = (what: string) => ({ ...base, messageResponse: { case: 'errorResponse' as const, value: { errorCode: GrpcCode.NOT_FOUND, errorMessage: `${what} not found` } } });
+    const notFound = (what: string) => ({
+      ...base,
+      messageResponse: { case: 'errorResponse' as const, value: { errorCode: GrpcCode.NOT_FOUND, errorMessage: `${what} not found` } },
+    });
     const files = (file: DescFile | undefined, what: string) =>
       file ? { ...base, messageResponse: { case: 'fileDescriptorResponse' as const, value: { fileDescriptorProto: encoded(file) } } } : notFound(what);
     const message = request.messageRequest;

@@ -85,29 +85,32 @@ function runCall(options: GrpcServerOptions, path: string, route: Route, request
     void outputs.return?.().catch(() => undefined);
   };
 
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const result = await withDeadline(outputs.next(), ctx);
-        if (result.done) return end(controller, ctx.done && !done ? deadlineError() : undefined);
-        const message = create(route.method.output, result.value as never);
-        controller.enqueue(encodeFrame(toBinary(route.method.output, message)));
-      } catch (error) {
-        end(controller, GrpcError.from(error));
-      }
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const result = await withDeadline(outputs.next(), ctx);
+          if (result.done) return end(controller, ctx.done && !done ? deadlineError() : undefined);
+          const message = create(route.method.output, result.value as never);
+          controller.enqueue(encodeFrame(toBinary(route.method.output, message)));
+        } catch (error) {
+          end(controller, GrpcError.from(error));
+        }
+      },
+      cancel() {
+        // The client went away (RST_STREAM / closed connection): stop the handler.
+        cancelled = true;
+        done = true;
+        settle(statusTrailers(GrpcCode.CANCELLED, 'the client cancelled the call'));
+        reader.cancel();
+        void outputs.return?.().catch(() => undefined);
+      },
+      // highWaterMark 0: produce the next message only when the writer asks. With the default (1)
+      // the stream would pull again before the writer has sent the message just produced, and a
+      // handler waiting for the client's next message would suspend the instance with it unsent.
     },
-    cancel() {
-      // The client went away (RST_STREAM / closed connection): stop the handler.
-      cancelled = true;
-      done = true;
-      settle(statusTrailers(GrpcCode.CANCELLED, 'the client cancelled the call'));
-      reader.cancel();
-      void outputs.return?.().catch(() => undefined);
-    },
-    // highWaterMark 0: produce the next message only when the writer asks. With the default (1)
-    // the stream would pull again before the writer has sent the message just produced, and a
-    // handler waiting for the client's next message would suspend the instance with it unsent.
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   const response = new Response(body, { status: 200, headers: RESPONSE_HEADERS });
   withTrailers(response, trailers);
   // Only streaming responses can sit idle long enough for a departed client to matter.

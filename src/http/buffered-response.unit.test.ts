@@ -118,10 +118,12 @@ describe('BufferedResponse shows what a native Response shows', () => {
     const copy = buffered.clone();
     expect(head(copy)).toEqual(head(buffered));
     expect([await copy.text(), await buffered.text()]).toEqual(['twice', 'twice']);
-    expect(await outcome(() => buffered.clone())).toEqual(await outcome(() => {
-      const used = new Native('x');
-      return used.text().then(() => used.clone());
-    }));
+    expect(await outcome(() => buffered.clone())).toEqual(
+      await outcome(() => {
+        const used = new Native('x');
+        return used.text().then(() => used.clone());
+      }),
+    );
   });
 
   it('keeps instanceof true for native responses once it is the global Response', () => {
@@ -194,7 +196,11 @@ describe('installed as the global Response', () => {
     app.get('/json', (c) => c.json({ a: 1 }, 200, { 'Cache-Control': 'no-store' }));
     app.get('/text', (c) => c.text('plain'));
     app.get('/bytes', (c) => c.body(new Uint8Array([1, 2])));
-    for (const [path, expected] of [['/json', '{"a":1}'], ['/text', 'plain'], ['/bytes', '\u0001\u0002']] as const) {
+    for (const [path, expected] of [
+      ['/json', '{"a":1}'],
+      ['/text', 'plain'],
+      ['/bytes', '\u0001\u0002'],
+    ] as const) {
       const response = await app.request(path);
       expect(response).toBeInstanceOf(BufferedResponse);
       expect(new TextDecoder().decode(BufferedResponse.take(response))).toBe(expected);
@@ -219,7 +225,12 @@ describe('on a runtime that adds content-length (StarlingMonkey does)', () => {
     globalThis.Response = LengthAddingResponse;
     vi.resetModules();
     const { BufferedResponse: OnThatRuntime } = await import('./buffered-response.ts');
-    for (const [body, init] of [['héllo €', undefined], ['', undefined], [new Uint8Array(3), undefined], ['x', { headers: { 'content-length': '7' } }]] as const) {
+    for (const [body, init] of [
+      ['héllo €', undefined],
+      ['', undefined],
+      [new Uint8Array(3), undefined],
+      ['x', { headers: { 'content-length': '7' } }],
+    ] as const) {
       expect([...new OnThatRuntime(body, init).headers]).toEqual([...new LengthAddingResponse(body, init).headers]);
     }
     expect(new OnThatRuntime('héllo €').headers.get('content-length')).toBe('10');

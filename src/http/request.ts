@@ -33,26 +33,29 @@ function bodyStream(request: IncomingRequest): RequestBody {
   // the stream would pull again right after handing out a chunk, and a blocking read there
   // suspends the whole instance before the application sees that chunk (a bidirectional gRPC
   // call would wait for a message the client only sends after our reply).
-  const readable = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      try {
-        // blocking-read suspends only this instance (JSPI on the Node host).
-        const bytes = stream.blockingRead(READ_SIZE);
-        if (bytes.byteLength > 0) controller.enqueue(bytes);
-      } catch (error) {
-        if (isClosed(error)) {
+  const readable = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        try {
+          // blocking-read suspends only this instance (JSPI on the Node host).
+          const bytes = stream.blockingRead(READ_SIZE);
+          if (bytes.byteLength > 0) controller.enqueue(bytes);
+        } catch (error) {
+          if (isClosed(error)) {
+            finish();
+            controller.close();
+            return;
+          }
           finish();
-          controller.close();
-          return;
+          controller.error(new Error('the request body could not be read'));
         }
+      },
+      cancel() {
         finish();
-        controller.error(new Error('the request body could not be read'));
-      }
+      },
     },
-    cancel() {
-      finish();
-    },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   return { stream: readable, release: finish };
 }
 

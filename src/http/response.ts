@@ -109,10 +109,7 @@ function finish(response: Response, body: OutgoingBody, stream: OutputStream, cl
 }
 
 /** Reads the next chunk; while the producer is silent, checks every PROBE_MS that the client is still there. */
-async function readWhileProbing(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  stream: OutputStream,
-): Promise<ReadableStreamReadResult<Uint8Array>> {
+async function readWhileProbing(reader: ReadableStreamDefaultReader<Uint8Array>, stream: OutputStream): Promise<ReadableStreamReadResult<Uint8Array>> {
   const read = reader.read();
   for (;;) {
     let timer: ReturnType<typeof setTimeout> | undefined;

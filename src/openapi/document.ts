@@ -42,7 +42,10 @@ const schemas = new SchemaSet({
 
 const SAMPLE_VIEW: CounterView = {
   count: 3,
-  latest_events: [{ sequence: 2, event_type: 'incremented', revision: 2, payload: '{"amount":2}', recorded_at: '2026-11-24T12:00:01.000Z' }, { sequence: 1, event_type: 'incremented', revision: 1, payload: '{"amount":1}', recorded_at: '2026-11-24T12:00:00.000Z' }],
+  latest_events: [
+    { sequence: 2, event_type: 'incremented', revision: 2, payload: '{"amount":2}', recorded_at: '2026-11-24T12:00:01.000Z' },
+    { sequence: 1, event_type: 'incremented', revision: 1, payload: '{"amount":1}', recorded_at: '2026-11-24T12:00:00.000Z' },
+  ],
   last_sequence: 2,
   realtime_enabled: true,
 };
@@ -73,7 +76,10 @@ type Mandatory<H> = H extends `${infer N}?` ? N : H;
 type BaseHeader = Mandatory<HeaderName>;
 const HEADERS: Record<BaseHeader | 'Retry-After' | 'WWW-Authenticate' | 'Allow', { description: string; schema: object }> = {
   Location: { description: 'where to go next (a path or an absolute URL)', schema: { type: 'string', minLength: 1 } },
-  'Set-Cookie': { description: `the session cookie ${cookieNames(sessionCookieName)} (HttpOnly, SameSite=Lax, Path=/)`, schema: { type: 'string', pattern: cookiePattern(sessionCookieName, '') } },
+  'Set-Cookie': {
+    description: `the session cookie ${cookieNames(sessionCookieName)} (HttpOnly, SameSite=Lax, Path=/)`,
+    schema: { type: 'string', pattern: cookiePattern(sessionCookieName, '') },
+  },
   'Set-Cookie-Cleared': { description: `${cookieNames(sessionCookieName)} cleared (Max-Age=0)`, schema: { type: 'string', pattern: cookiePattern(sessionCookieName, ';') } },
   'Set-Cookie-Binding': {
     description: `the OAuth browser-binding cookie ${cookieNames(bindingCookieName)} (HttpOnly, Path=/, as long as the state lives): the callback answers 403 \`oauth_browser_mismatch\` in a browser without it`,
@@ -155,15 +161,25 @@ function operation(op: OperationSpec): object {
   Object.assign(responses, errorResponses(op));
   // Found by Schemathesis: a long query string exceeds the Node host's request-head limit (16 KiB,
   // Node's --max-http-header-size), answered by the host's HTTP parser before the component sees it.
-  if (op.parameters?.some((p) => p.in === 'query' && p.schema.type === 'string')) responses['431'] = { description: "the request head exceeds the host's limit (the Node host: 16 KiB)" };
+  if (op.parameters?.some((p) => p.in === 'query' && p.schema.type === 'string'))
+    responses['431'] = { description: "the request head exceeds the host's limit (the Node host: 16 KiB)" };
   if (op.links) for (const [status, links] of Object.entries({ [Object.keys(op.success)[0]!]: op.links })) (responses[status] as Record<string, unknown>)['links'] = links;
   return {
     operationId: op.operationId,
     tags: [op.tag],
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
-    ...(op.parameters ? { parameters: op.parameters.map((p) => ({ name: p.name, in: p.in, required: p.required ?? false, description: p.description, schema: schemas.inline(p.schema) })) } : {}),
-    ...(op.body ? { requestBody: { required: op.body.required, content: Object.fromEntries(op.body.mediaTypes.map((type) => [type, { schema: schemas.ref(op.body!.schema), ...exampleOf(op.body!.schema) }])) } } : {}),
+    ...(op.parameters
+      ? { parameters: op.parameters.map((p) => ({ name: p.name, in: p.in, required: p.required ?? false, description: p.description, schema: schemas.inline(p.schema) })) }
+      : {}),
+    ...(op.body
+      ? {
+          requestBody: {
+            required: op.body.required,
+            content: Object.fromEntries(op.body.mediaTypes.map((type) => [type, { schema: schemas.ref(op.body!.schema), ...exampleOf(op.body!.schema) }])),
+          },
+        }
+      : {}),
     ...(op.security === 'operator' ? { security: [{ operatorToken: [] }] } : op.security === 'session' ? { security: [{ sessionCookie: [] }, {}] } : {}),
     responses,
   };
@@ -211,7 +227,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         MethodNotAllowed: {
           description: 'a known path with a method it does not take',
           headers: { Allow: header('Allow', true) },
-          content: { 'application/json': { schema: schemas.ref('ErrorEnvelope'), example: errorEnvelope(new AppError('method_not_allowed', EXAMPLE_MESSAGES.method_not_allowed)) } },
+          content: {
+            'application/json': { schema: schemas.ref('ErrorEnvelope'), example: errorEnvelope(new AppError('method_not_allowed', EXAMPLE_MESSAGES.method_not_allowed)) },
+          },
         },
       },
     },

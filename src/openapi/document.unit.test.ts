@@ -103,14 +103,18 @@ describe('the document against the app it describes', () => {
     for (const path of new Set(operations.map(({ path }) => path))) {
       const documented = new Set(operations.filter((o) => o.path === path).map((o) => o.method));
       const method = ['put', 'patch', 'delete', 'post'].find((m) => !documented.has(m))!;
-      const response = await app.fetch(new Request(`http://localhost${path.replace('{provider}', 'provider_a').replace('{id}', 'AAAAAAAAAAAAAAAAAAAAAA')}`, { method: method.toUpperCase() }));
+      const response = await app.fetch(
+        new Request(`http://localhost${path.replace('{provider}', 'provider_a').replace('{id}', 'AAAAAAAAAAAAAAAAAAAAAA')}`, { method: method.toUpperCase() }),
+      );
       expect(response.status, `${method} ${path}`).toBe(405);
       expect(response.headers.get('allow'), `${method} ${path}`).toBeTruthy();
     }
   });
 
   it('answers with bodies the published schemas accept', async () => {
-    const view = await (await app.fetch(new Request('http://localhost/api/counter/increment', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":2}' }))).json();
+    const view = await (
+      await app.fetch(new Request('http://localhost/api/counter/increment', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":2}' }))
+    ).json();
     expect(v.safeParse(CounterViewSchema, view).success).toBe(true);
     const error = await (await app.fetch(new Request('http://localhost/api/counter/increment', { method: 'POST', body: '{"amount":2}' }))).json();
     expect(v.safeParse(ErrorEnvelopeSchema, error).success).toBe(true);

@@ -25,10 +25,28 @@ const Operation: FC<{ method: string; path: string; op: Json }> = ({ method, pat
     {Array.isArray(op['security']) ? <p class="note">Security: {(op['security'] as Json[]).map((s) => Object.keys(s)[0] ?? 'none').join(' or ')}</p> : null}
     {Array.isArray(op['parameters']) ? (
       <table>
-        <thead><tr><th>parameter</th><th>in</th><th>required</th><th>schema</th><th>description</th></tr></thead>
+        <thead>
+          <tr>
+            <th>parameter</th>
+            <th>in</th>
+            <th>required</th>
+            <th>schema</th>
+            <th>description</th>
+          </tr>
+        </thead>
         <tbody>
           {(op['parameters'] as Json[]).map((p) => (
-            <tr><td><code>{text(p['name'])}</code></td><td>{text(p['in'])}</td><td>{p['required'] ? 'yes' : 'no'}</td><td><code>{JSON.stringify(p['schema'])}</code></td><td>{text(p['description'])}</td></tr>
+            <tr>
+              <td>
+                <code>{text(p['name'])}</code>
+              </td>
+              <td>{text(p['in'])}</td>
+              <td>{p['required'] ? 'yes' : 'no'}</td>
+              <td>
+                <code>{JSON.stringify(p['schema'])}</code>
+              </td>
+              <td>{text(p['description'])}</td>
+            </tr>
           ))}
         </tbody>
       </table>
@@ -36,7 +54,12 @@ const Operation: FC<{ method: string; path: string; op: Json }> = ({ method, pat
     {op['requestBody'] ? (
       <section>
         <h4>Request body</h4>
-        {entries(obj(op['requestBody'])['content']).map(([type, media]) => (<div><code>{type}</code><Schema value={media['schema']} /></div>))}
+        {entries(obj(op['requestBody'])['content']).map(([type, media]) => (
+          <div>
+            <code>{type}</code>
+            <Schema value={media['schema']} />
+          </div>
+        ))}
       </section>
     ) : null}
     <h4>Responses</h4>
@@ -48,9 +71,22 @@ const Operation: FC<{ method: string; path: string; op: Json }> = ({ method, pat
             <p>{text(response['description'])}</p>
             {response['headers'] ? <p class="note">Headers: {Object.keys(obj(response['headers'])).join(', ')}</p> : null}
             {entries(response['content']).map(([type, media]) => (
-              <details><summary><code>{type}</code></summary><Schema value={media['schema']} />{media['example'] !== undefined ? <Schema value={media['example']} /> : null}</details>
+              <details>
+                <summary>
+                  <code>{type}</code>
+                </summary>
+                <Schema value={media['schema']} />
+                {media['example'] !== undefined ? <Schema value={media['example']} /> : null}
+              </details>
             ))}
-            {response['links'] ? <p class="note">Links: {entries(response['links']).map(([name, link]) => <a href={`#${anchor(text(link['operationId']))}`}>{name} </a>)}</p> : null}
+            {response['links'] ? (
+              <p class="note">
+                Links:{' '}
+                {entries(response['links']).map(([name, link]) => (
+                  <a href={`#${anchor(text(link['operationId']))}`}>{name} </a>
+                ))}
+              </p>
+            ) : null}
           </dd>
         </>
       ))}
@@ -78,12 +114,21 @@ export function referencePage(document: Json, stylesheet: string): string {
       </head>
       <body>
         <header>
-          <h1>{text(info['title'])} API <small>{text(info['version'])}</small></h1>
-          <p>OpenAPI {text(document['openapi'])}: <a href="/api/openapi.json">/api/openapi.json</a></p>
+          <h1>
+            {text(info['title'])} API <small>{text(info['version'])}</small>
+          </h1>
+          <p>
+            OpenAPI {text(document['openapi'])}: <a href="/api/openapi.json">/api/openapi.json</a>
+          </p>
           <pre class="intro">{text(info['description'])}</pre>
           <nav>
             {[...byTag].map(([tag, ops]) => (
-              <p><strong>{tag}</strong>: {ops.map(({ method, path, op }) => <a href={`#${anchor(text(op['operationId']))}`}>{`${method.toUpperCase()} ${path}`} </a>)}</p>
+              <p>
+                <strong>{tag}</strong>:{' '}
+                {ops.map(({ method, path, op }) => (
+                  <a href={`#${anchor(text(op['operationId']))}`}>{`${method.toUpperCase()} ${path}`} </a>
+                ))}
+              </p>
             ))}
           </nav>
         </header>
@@ -91,12 +136,19 @@ export function referencePage(document: Json, stylesheet: string): string {
           {[...byTag].map(([tag, ops]) => (
             <section>
               <h2>{tag}</h2>
-              {ops.map((o) => <Operation {...o} />)}
+              {ops.map((o) => (
+                <Operation {...o} />
+              ))}
             </section>
           ))}
           <section>
             <h2>Schemas</h2>
-            {entries(obj(document['components'])['schemas']).map(([name, schema]) => (<details id={`schema-${name}`}><summary>{name}</summary><Schema value={schema} /></details>))}
+            {entries(obj(document['components'])['schemas']).map(([name, schema]) => (
+              <details id={`schema-${name}`}>
+                <summary>{name}</summary>
+                <Schema value={schema} />
+              </details>
+            ))}
           </section>
         </main>
       </body>

@@ -22,10 +22,22 @@ const REFERENCE_HTML = referencePage(DOCUMENT, assetUrl(STATIC_ASSETS, 'api-docs
 
 export function openApiRoutes(logger: Logger): Hono {
   const app = new Hono();
-  app.all(OPENAPI_PATHS.document, readOnlyRoute((c) => c.body(DOCUMENT_JSON, 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }), logger));
+  app.all(
+    OPENAPI_PATHS.document,
+    readOnlyRoute((c) => c.body(DOCUMENT_JSON, 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }), logger),
+  );
   app.all(
     OPENAPI_PATHS.reference,
-    readOnlyRoute((c) => c.html(REFERENCE_HTML, 200, { 'Cache-Control': 'no-cache', 'Content-Security-Policy': REFERENCE_CSP, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' }), logger),
+    readOnlyRoute(
+      (c) =>
+        c.html(REFERENCE_HTML, 200, {
+          'Cache-Control': 'no-cache',
+          'Content-Security-Policy': REFERENCE_CSP,
+          'X-Content-Type-Options': 'nosniff',
+          'Referrer-Policy': 'no-referrer',
+        }),
+      logger,
+    ),
   );
   return app;
 }

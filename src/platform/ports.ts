@@ -5,11 +5,7 @@
  * waiting call suspends the instance through JSPI). Failures are thrown as `StoreError`.
  */
 
-export type ExpectedRevision =
-  | { tag: 'any' }
-  | { tag: 'no-stream' }
-  | { tag: 'stream-exists' }
-  | { tag: 'exact'; val: bigint };
+export type ExpectedRevision = { tag: 'any' } | { tag: 'no-stream' } | { tag: 'stream-exists' } | { tag: 'exact'; val: bigint };
 
 export interface NewEvent {
   eventType: string;
@@ -62,9 +58,7 @@ export interface DocumentKey {
   id: string;
 }
 
-export type DocumentChange =
-  | { tag: 'put'; val: { collection: string; id: string; body: string } }
-  | { tag: 'delete'; val: DocumentKey };
+export type DocumentChange = { tag: 'put'; val: { collection: string; id: string; body: string } } | { tag: 'delete'; val: DocumentKey };
 
 export interface ProjectionStore {
   checkpoint(projection: string): bigint;

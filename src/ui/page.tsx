@@ -73,61 +73,61 @@ const Batch: FC = () => (
 /** The session is not read here: the client asks /api/auth/session after the first paint. */
 export const CounterPage: FC<{ view: CounterView; assets: PageAssets }> = ({ view, assets }) => (
   <Document title="Counter" description="An event-sourced counter, live across every open tab." script={assets.script} assets={assets}>
-        <Topbar icon={assets.icon}>
-          {/* Not a live region: it changes on every click; failures are announced by the error panel. */}
-          <p id="status" class="status" data-status="ready">
-            <span class="status-dot" aria-hidden="true"></span>
-            <span class="visually-hidden">Status: </span>
-            <span id="status-label">{STATUS_LABELS.ready}</span>
-          </p>
-          <AccountMenu session={{ state: 'unknown' }} />
-        </Topbar>
+    <Topbar icon={assets.icon}>
+      {/* Not a live region: it changes on every click; failures are announced by the error panel. */}
+      <p id="status" class="status" data-status="ready">
+        <span class="status-dot" aria-hidden="true"></span>
+        <span class="visually-hidden">Status: </span>
+        <span id="status-label">{STATUS_LABELS.ready}</span>
+      </p>
+      <AccountMenu session={{ state: 'unknown' }} />
+    </Topbar>
 
-        <section class="card hero" aria-labelledby="count-label">
-          <h1 id="count-label" class="eyebrow">
-            Current count
-          </h1>
-          <output id="count" class="count" aria-live="polite" aria-atomic="true" data-count={String(view.count)} data-size={countSize(formatCount(view.count))}>
-            {formatCount(view.count)}
-          </output>
-          <p class="meta">
-            <span>
-              last sequence <span id="last-sequence">#{view.last_sequence}</span>
-            </span>
-            <span id="realtime-note">{view.realtime_enabled ? 'live updates on' : 'live updates off'}</span>
-          </p>
-          {/* biome-ignore lint/a11y/useSemanticElements: a labelled group of buttons outside any form; a fieldset would need a legend. */}
-          <div class="steps" role="group" aria-label="Change the count by one">
-            <button id="decrement-one" type="button" class="button step" aria-label="Decrement by 1">
-              −1
-            </button>
-            <button id="reset" type="button" class="button step step-reset" aria-label="Reset to 0">
-              Reset
-            </button>
-            <button id="increment-one" type="button" class="button step step-up" aria-label="Increment by 1">
-              +1
-            </button>
-          </div>
-        </section>
+    <section class="card hero" aria-labelledby="count-label">
+      <h1 id="count-label" class="eyebrow">
+        Current count
+      </h1>
+      <output id="count" class="count" aria-live="polite" aria-atomic="true" data-count={String(view.count)} data-size={countSize(formatCount(view.count))}>
+        {formatCount(view.count)}
+      </output>
+      <p class="meta">
+        <span>
+          last sequence <span id="last-sequence">#{view.last_sequence}</span>
+        </span>
+        <span id="realtime-note">{view.realtime_enabled ? 'live updates on' : 'live updates off'}</span>
+      </p>
+      {/* biome-ignore lint/a11y/useSemanticElements: a labelled group of buttons outside any form; a fieldset would need a legend. */}
+      <div class="steps" role="group" aria-label="Change the count by one">
+        <button id="decrement-one" type="button" class="button step" aria-label="Decrement by 1">
+          −1
+        </button>
+        <button id="reset" type="button" class="button step step-reset" aria-label="Reset to 0">
+          Reset
+        </button>
+        <button id="increment-one" type="button" class="button step step-up" aria-label="Increment by 1">
+          +1
+        </button>
+      </div>
+    </section>
 
-        <div id="error-panel" class="error-panel" role="alert" hidden>
-          <div>
-            <strong id="error-title">Something went wrong</strong>
-            <p id="error-message"></p>
-          </div>
-          <button id="error-dismiss" type="button" class="button button-quiet">
-            Dismiss
-          </button>
-        </div>
+    <div id="error-panel" class="error-panel" role="alert" hidden>
+      <div>
+        <strong id="error-title">Something went wrong</strong>
+        <p id="error-message"></p>
+      </div>
+      <button id="error-dismiss" type="button" class="button button-quiet">
+        Dismiss
+      </button>
+    </div>
 
-        <div class="grid">
-          <Batch />
-          <Ledger view={view} />
-        </div>
+    <div class="grid">
+      <Batch />
+      <Ledger view={view} />
+    </div>
 
-        <footer class="footer">
-          Event-sourced on a WebAssembly component · <a href="/api/get_counter_view">view JSON</a>
-        </footer>
-        <script id="initial-view" type="application/json" dangerouslySetInnerHTML={{ __html: scriptSafeJson(view) }}></script>
+    <footer class="footer">
+      Event-sourced on a WebAssembly component · <a href="/api/get_counter_view">view JSON</a>
+    </footer>
+    <script id="initial-view" type="application/json" dangerouslySetInnerHTML={{ __html: scriptSafeJson(view) }}></script>
   </Document>
 );

@@ -85,31 +85,30 @@ export function serverFunctionRoutes(deps: CounterDeps) {
       onError: (c) => fail(c, name, new AppError('payload_too_large', 'request body exceeds 256 KiB')),
     });
 
-
   // Same cross-site refusal as the REST POSTs and the auth forms (src/http/same-site.ts).
   const sameSite = sameSiteOnly(deps.publicOrigin);
 
-  return new Hono()
-    // The host may answer repeats itself while the counter stream stays where it was read.
-    .get(SERVER_FUNCTION_PATHS.get_counter_view, (c) => {
-      try {
-        const { view, source } = readCounterView(deps);
-        return c.json(view, 200, { ...NO_STORE, ...validatedSurrogateHeaders([source]) });
-      } catch (error) {
-        return fail(c, 'get_counter_view', asAppError(error));
-      }
-    })
-    .post(SERVER_FUNCTION_PATHS.increment_count, sameSite, limit('increment_count'), amountInput, (c) =>
-      run(c, 'increment_count', () => executeCounterCommand(deps, { type: 'increment', amount: c.req.valid('json').amount })),
-    )
-    .post(SERVER_FUNCTION_PATHS.decrement_count, sameSite, limit('decrement_count'), amountInput, (c) =>
-      run(c, 'decrement_count', () => executeCounterCommand(deps, { type: 'decrement', amount: c.req.valid('json').amount })),
-    )
-    .post(SERVER_FUNCTION_PATHS.reset_count, sameSite, limit('reset_count'), (c) =>
-      run(c, 'reset_count', () => executeCounterCommand(deps, { type: 'reset' })),
-    )
-    // Failures raised before a handler runs (input validation) arrive here.
-    .onError((error, c) => fail(c, FUNCTION_BY_PATH.get(c.req.path) ?? 'unknown', asAppError(error)));
+  return (
+    new Hono()
+      // The host may answer repeats itself while the counter stream stays where it was read.
+      .get(SERVER_FUNCTION_PATHS.get_counter_view, (c) => {
+        try {
+          const { view, source } = readCounterView(deps);
+          return c.json(view, 200, { ...NO_STORE, ...validatedSurrogateHeaders([source]) });
+        } catch (error) {
+          return fail(c, 'get_counter_view', asAppError(error));
+        }
+      })
+      .post(SERVER_FUNCTION_PATHS.increment_count, sameSite, limit('increment_count'), amountInput, (c) =>
+        run(c, 'increment_count', () => executeCounterCommand(deps, { type: 'increment', amount: c.req.valid('json').amount })),
+      )
+      .post(SERVER_FUNCTION_PATHS.decrement_count, sameSite, limit('decrement_count'), amountInput, (c) =>
+        run(c, 'decrement_count', () => executeCounterCommand(deps, { type: 'decrement', amount: c.req.valid('json').amount })),
+      )
+      .post(SERVER_FUNCTION_PATHS.reset_count, sameSite, limit('reset_count'), (c) => run(c, 'reset_count', () => executeCounterCommand(deps, { type: 'reset' })))
+      // Failures raised before a handler runs (input validation) arrive here.
+      .onError((error, c) => fail(c, FUNCTION_BY_PATH.get(c.req.path) ?? 'unknown', asAppError(error)))
+  );
 }
 
 /** The typed route table the browser client is generated from (`hc<ServerFunctionRoutes>`). */

@@ -8,10 +8,7 @@ import * as v from 'valibot';
 import { parseJson } from './view-schema.ts';
 
 /** The public session view of /api/auth/session (src/auth/rest/session-view.ts). */
-const SessionSchema = v.variant('authenticated', [
-  v.object({ authenticated: v.literal(false) }),
-  v.object({ authenticated: v.literal(true), email: v.nullable(v.string()) }),
-]);
+const SessionSchema = v.variant('authenticated', [v.object({ authenticated: v.literal(false) }), v.object({ authenticated: v.literal(true), email: v.nullable(v.string()) })]);
 
 function showSession(nav: HTMLElement, session: v.InferOutput<typeof SessionSchema>): void {
   const signIn = nav.querySelector<HTMLElement>('#sign-in-link');

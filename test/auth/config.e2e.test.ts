@@ -51,7 +51,10 @@ describe('auth configuration at start', () => {
 
   it('exits 2 for an https AUTH_PUBLIC_BASE_URL with AUTH_COOKIE_SECURE=false (issue 14 finding 6)', async () => {
     const port = await freePort();
-    const { code, output } = await runHostCli(['--port', String(port), '--data-dir', tempDataDir()], { AUTH_PUBLIC_BASE_URL: 'https://auth.example.com', AUTH_COOKIE_SECURE: 'false' });
+    const { code, output } = await runHostCli(['--port', String(port), '--data-dir', tempDataDir()], {
+      AUTH_PUBLIC_BASE_URL: 'https://auth.example.com',
+      AUTH_COOKIE_SECURE: 'false',
+    });
     expect(code).toBe(2);
     expect(output).toContain('invalid configuration: AUTH_COOKIE_SECURE (must not be false when AUTH_PUBLIC_BASE_URL is https)');
     expect(output).toContain('"code":"config_invalid"');

@@ -29,7 +29,11 @@ function sessionSetCookie(response: Response): string {
   return header!;
 }
 
-const attributes = (header: string) => header.split(';').slice(1).map((a) => a.trim());
+const attributes = (header: string) =>
+  header
+    .split(';')
+    .slice(1)
+    .map((a) => a.trim());
 
 describe('an https AUTH_PUBLIC_BASE_URL (Secure by default)', () => {
   it('issues __Host-…; Secure; HttpOnly; SameSite=Lax; Path=/ on login (registration sets none), and clears it the same way', async () => {

@@ -60,7 +60,12 @@ describe('POST /api/auth/password/register', () => {
 
   it('validates email, password length and body shape', async () => {
     await expectError(await postJson(host.url, '/api/auth/password/register', { email: 'not-an-email', password: PASSWORD }), 400, 'validation', 'email must be a valid address');
-    await expectError(await postJson(host.url, '/api/auth/password/register', { email: uniqueEmail(), password: 'short' }), 400, 'validation', 'password must be at least 12 characters');
+    await expectError(
+      await postJson(host.url, '/api/auth/password/register', { email: uniqueEmail(), password: 'short' }),
+      400,
+      'validation',
+      'password must be at least 12 characters',
+    );
     await expectError(await postJson(host.url, '/api/auth/password/register', { email: uniqueEmail() }), 400, 'validation');
     await expectError(await postJson(host.url, '/api/auth/password/register', [1, 2]), 400, 'validation');
     const malformed = await fetch(`${host.url}/api/auth/password/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":' });
@@ -88,7 +93,12 @@ describe('POST /api/auth/password/login', () => {
   it('gives the same 401 for a wrong password and an unknown email', async () => {
     const { email } = await register(host.url);
     await expectError(await postJson(host.url, '/api/auth/password/login', { email, password: 'wrong password here' }), 401, 'invalid_credentials', 'invalid email or password');
-    await expectError(await postJson(host.url, '/api/auth/password/login', { email: uniqueEmail('nobody'), password: PASSWORD }), 401, 'invalid_credentials', 'invalid email or password');
+    await expectError(
+      await postJson(host.url, '/api/auth/password/login', { email: uniqueEmail('nobody'), password: PASSWORD }),
+      401,
+      'invalid_credentials',
+      'invalid email or password',
+    );
   });
 
   it('locks an email after 3 failures: 429 with Retry-After, even for the right password', async () => {
@@ -121,10 +131,12 @@ describe('password hashing on the host', () => {
         finished.push('login');
       }),
     );
-    const reads = Array.from({ length: 5 }, () => fetch(`${host.url}/api/auth/capabilities`).then(async (r) => {
-      await r.arrayBuffer();
-      finished.push('read');
-    }));
+    const reads = Array.from({ length: 5 }, () =>
+      fetch(`${host.url}/api/auth/capabilities`).then(async (r) => {
+        await r.arrayBuffer();
+        finished.push('read');
+      }),
+    );
     await Promise.all([...logins, ...reads]);
     // Every read completed before the last login did.
     expect(finished.lastIndexOf('read')).toBeLessThan(finished.lastIndexOf('login'));
@@ -183,7 +195,10 @@ describe('form posts (the /login page without JavaScript)', () => {
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/login?notice=registered&next=%2Fdashboard%3Ftab%3D1');
     expect(sessionIdFrom(response)).toBeUndefined();
-    const echo = response.headers.getSetCookie().find((c) => c.startsWith('wasi_auth_form_email='))!.split(';')[0]!;
+    const echo = response.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('wasi_auth_form_email='))!
+      .split(';')[0]!;
     const page = await (await fetch(`${host.url}${response.headers.get('location')}`, { headers: { cookie: echo } })).text();
     expect(page).toContain('If the address was free, your account exists now: sign in.');
     expect(page).toMatch(new RegExp(`id="login-email"[^>]*value="${email.replace(/[.]/g, '\\.')}"`));

@@ -21,7 +21,8 @@ describe('POST /api/auth/sessions/:id/revoke (form)', () => {
     const second = sessionIdFrom(await postJson(host.url, '/api/auth/password/login', { email: first.email, password: PASSWORD }))!;
     const list = (await (await fetch(`${host.url}/api/auth/sessions`, { headers: cookieHeader(second) })).json()) as { sessions: { id: string; current: boolean }[] };
     const target = list.sessions.find((s) => !s.current)!;
-    const sessionOf = async (id: string) => ((await (await fetch(`${host.url}/api/auth/session`, { headers: cookieHeader(id) })).json()) as { authenticated: boolean }).authenticated;
+    const sessionOf = async (id: string) =>
+      ((await (await fetch(`${host.url}/api/auth/session`, { headers: cookieHeader(id) })).json()) as { authenticated: boolean }).authenticated;
 
     const attack = await postForm(host.url, `/api/auth/sessions/${target.id}/revoke`, {}, { ...cookieHeader(second), origin: 'https://evil.example' });
     expect(attack.status).toBe(403);

@@ -40,7 +40,9 @@ describe('a user’s sessions', () => {
   it('lists by handle; revoking another session signs that client out; revoke-all ends them all', async () => {
     const { email } = await register(host.url);
     const laptop = await login(email, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0' });
-    const phone = await login(email, { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1' });
+    const phone = await login(email, {
+      'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+    });
 
     const sessions = await list(laptop);
     expect(sessions).toHaveLength(3);

@@ -18,7 +18,12 @@ import { expectError, register } from './support.ts';
 const KEY_DIR = mkdtempSync(join(tmpdir(), 'operator-dev-key-'));
 const KEY_FILE = join(KEY_DIR, 'operator-token-dev-key.json');
 const cli = (args: string[]) =>
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'auth-token.ts'), '--key-file', KEY_FILE, ...args], { cwd: KEY_DIR, env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8', stdio: 'pipe' }).trim();
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'auth-token.ts'), '--key-file', KEY_FILE, ...args], {
+    cwd: KEY_DIR,
+    env: { PATH: process.env.PATH ?? '' },
+    encoding: 'utf8',
+    stdio: 'pipe',
+  }).trim();
 
 let host: HostProcess;
 let issuer: OperatorIssuer;
@@ -91,7 +96,15 @@ describe('authorization matrix', () => {
   });
 
   it('403 without amr, or with a single factor (pwd, otp, hwk), or an unknown acr', async () => {
-    for (const extra of [{ amr: undefined }, { amr: ['pwd'] }, { amr: ['otp'] }, { amr: ['hwk'] }, { amr: ['pwd', 'kba'] }, { amr: 'mfa' }, { amr: undefined, acr: 'urn:example:weak' }]) {
+    for (const extra of [
+      { amr: undefined },
+      { amr: ['pwd'] },
+      { amr: ['otp'] },
+      { amr: ['hwk'] },
+      { amr: ['pwd', 'kba'] },
+      { amr: 'mfa' },
+      { amr: undefined, acr: 'urn:example:weak' },
+    ]) {
       await expectError(await bearer(issuer.mint(extra)), 403, 'forbidden', 'an AAL2 system administrator token is required');
     }
   });
@@ -115,7 +128,15 @@ describe('authorization matrix', () => {
     const response = await bearer(issuer.mint());
     expect(response.status).toBe(200);
     const body = (await response.json()) as { events: Record<string, number>; total: number; latest_sequence: number; projections: Array<{ name: string; checkpoint: number }> };
-    for (const kind of ['auth_password_user_registered', 'auth_password_login_succeeded', 'auth_session_issued', 'auth_session_revoked', 'auth_oauth_state_created', 'auth_oauth_state_consumed', 'auth_external_identity_linked']) {
+    for (const kind of [
+      'auth_password_user_registered',
+      'auth_password_login_succeeded',
+      'auth_session_issued',
+      'auth_session_revoked',
+      'auth_oauth_state_created',
+      'auth_oauth_state_consumed',
+      'auth_external_identity_linked',
+    ]) {
       expect(typeof body.events[kind]).toBe('number');
     }
     expect(body.events['auth_password_user_registered']).toBeGreaterThanOrEqual(1);

@@ -61,7 +61,10 @@ describe.skipIf(!wasmtime || !chromium)('browser UI under wasmtime serve', () =>
       const { page } = watched;
       await page.waitForSelector('#status[data-status="live"]', { timeout: 15_000 });
       const start = await shownCount(page);
-      await page.getByRole('button', { name: /increment by 1|\+1/i }).first().click();
+      await page
+        .getByRole('button', { name: /increment by 1|\+1/i })
+        .first()
+        .click();
       await page.waitForSelector(`#count[data-count="${start + 1}"]`, { timeout: 10_000 });
       await fetch(`${server.url}/api/counter/increment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":5}' });
       await page.waitForSelector(`#count[data-count="${start + 6}"]`, { timeout: 10_000 });

@@ -29,7 +29,10 @@ describe('concurrent increments', () => {
 
     const db = new DatabaseSync(join(host.dataDir, 'app.sqlite'), { readOnly: true });
     try {
-      const rows = db.prepare("SELECT sequence, revision FROM app_events WHERE stream_id = 'counter-global' ORDER BY sequence").all() as Array<{ sequence: number; revision: number }>;
+      const rows = db.prepare("SELECT sequence, revision FROM app_events WHERE stream_id = 'counter-global' ORDER BY sequence").all() as Array<{
+        sequence: number;
+        revision: number;
+      }>;
       expect(rows).toHaveLength(800);
       rows.forEach((row, i) => {
         expect(Number(row.sequence)).toBe(i + 1);

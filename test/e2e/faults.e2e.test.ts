@@ -18,8 +18,7 @@ interface View {
   last_sequence: number;
 }
 
-const post = (url: string) =>
-  fetch(`${url}/api/counter/increment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' });
+const post = (url: string) => fetch(`${url}/api/counter/increment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' });
 async function increment(url: string): Promise<View> {
   const response = await post(url);
   expect(response.status).toBe(200);
@@ -44,9 +43,20 @@ describe.runIf(unavailable === undefined)('faults: Redis and PostgreSQL cut betw
     redisProxy = await startTcpProxy(targetOf(REDIS_URL, 6379));
     host = await startHost({
       args: [
-        '--db', 'postgres', '--postgres-url', postgresProxy.url(POSTGRES_URL), '--postgres-schema', servers.schema(),
-        '--realtime', 'redis', '--redis-url', redisProxy.url(REDIS_URL), '--redis-channel', channel,
-        '--shutdown-grace-ms', '500',
+        '--db',
+        'postgres',
+        '--postgres-url',
+        postgresProxy.url(POSTGRES_URL),
+        '--postgres-schema',
+        servers.schema(),
+        '--realtime',
+        'redis',
+        '--redis-url',
+        redisProxy.url(REDIS_URL),
+        '--redis-channel',
+        channel,
+        '--shutdown-grace-ms',
+        '500',
       ],
     });
   });

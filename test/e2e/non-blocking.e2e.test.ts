@@ -32,7 +32,12 @@ let host: RunningHost;
 beforeAll(async () => {
   const config = loadConfig(['--port', '0', '--instances-min', '2'], {});
   const storage = withGatedAppends(openSqliteStorage({ path: join(tempDataDir(), 'app.sqlite') }));
-  host = await startInProcess(config, {}, jsonLogger(() => undefined), { storage });
+  host = await startInProcess(
+    config,
+    {},
+    jsonLogger(() => undefined),
+    { storage },
+  );
 });
 afterAll(async () => {
   await host?.stop();

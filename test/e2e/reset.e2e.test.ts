@@ -25,9 +25,7 @@ interface Run {
 function runReset(args: string[], options: { input?: string; tty?: boolean } = {}): Promise<Run> {
   const command = [process.execPath, join(ROOT, 'scripts', 'reset.ts'), ...args];
   // `script` gives the child a pseudo-terminal, as an operator's shell would.
-  const [file, argv] = options.tty
-    ? ['script', ['-qec', command.map((part) => `'${part.replaceAll("'", "'\\''")}'`).join(' '), '/dev/null']]
-    : [command[0]!, command.slice(1)];
+  const [file, argv] = options.tty ? ['script', ['-qec', command.map((part) => `'${part.replaceAll("'", "'\\''")}'`).join(' '), '/dev/null']] : [command[0]!, command.slice(1)];
   const env = { ...process.env };
   for (const name of ['DB', 'DATA_DIR', 'POSTGRES_URL', 'POSTGRES_SCHEMA', 'REDIS_URL', 'REDIS_PREFIX']) delete env[name];
   return new Promise((resolve) => {

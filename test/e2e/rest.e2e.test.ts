@@ -17,7 +17,6 @@ afterAll(async () => {
 const post = (path: string, body?: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
   fetch(`${host.url}${path}`, { method: 'POST', headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
 
-
 interface View {
   count: number;
   latest_events: Array<{ sequence: number; event_type: string; revision: number; payload: string; recorded_at: string }>;
@@ -36,7 +35,10 @@ describe('GET /api/counter/view', () => {
 
 describe('response heads', () => {
   it('sends a complete body with its length, not chunked, and HEAD with the same head', async () => {
-    for (const [path, status] of [['/api/counter/view', 200], ['/api/nope', 404]] as const) {
+    for (const [path, status] of [
+      ['/api/counter/view', 200],
+      ['/api/nope', 404],
+    ] as const) {
       const response = await fetch(`${host.url}${path}`);
       const body = new Uint8Array(await response.arrayBuffer());
       expect(response.status).toBe(status);

@@ -32,9 +32,20 @@ describe.runIf(unavailable === undefined)('several hosts sharing PostgreSQL and 
 
   beforeAll(async () => {
     const args = [
-      '--db', 'postgres', '--postgres-url', POSTGRES_URL, '--postgres-schema', servers.schema(),
-      '--realtime', 'redis', '--redis-url', REDIS_URL, '--redis-channel', channel,
-      '--shutdown-grace-ms', '500',
+      '--db',
+      'postgres',
+      '--postgres-url',
+      POSTGRES_URL,
+      '--postgres-schema',
+      servers.schema(),
+      '--realtime',
+      'redis',
+      '--redis-url',
+      REDIS_URL,
+      '--redis-channel',
+      channel,
+      '--shutdown-grace-ms',
+      '500',
     ];
     // Both start together: the schema's migrations run once under PostgreSQL's advisory lock.
     [a, b] = await Promise.all([startHost({ args }), startHost({ args })]);
@@ -71,9 +82,11 @@ describe.runIf(unavailable === undefined)('several hosts sharing PostgreSQL and 
     try {
       const perHost = 25;
       await Promise.all(
-        [a, b].flatMap((host) => Array.from({ length: 5 }, async () => {
-          for (let i = 0; i < perHost / 5; i++) await increment(host.url);
-        })),
+        [a, b].flatMap((host) =>
+          Array.from({ length: 5 }, async () => {
+            for (let i = 0; i < perHost / 5; i++) await increment(host.url);
+          }),
+        ),
       );
       const [viewA, viewB] = await Promise.all([view(a.url), view(b.url)]);
       expect(viewA).toEqual(viewB);

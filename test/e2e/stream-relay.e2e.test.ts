@@ -28,7 +28,11 @@ const counterIds = (sse: SseClient) => sse.frames.filter((f) => f.event === 'cou
 
 beforeAll(async () => {
   const config = loadConfig(['--port', '0', '--data-dir', tempDataDir(), '--shutdown-grace-ms', '500'], {});
-  host = await startHost(config, {}, jsonLogger(() => undefined));
+  host = await startHost(
+    config,
+    {},
+    jsonLogger(() => undefined),
+  );
   url = `http://127.0.0.1:${host.port}`;
 });
 afterAll(async () => {
@@ -48,11 +52,16 @@ describe('stream relay', () => {
     try {
       await expect.poll(() => host.relay.stats, { timeout: 5_000 }).toMatchObject({ clients: 30, groups: 1, channels: 1 });
       // Settled: the polls of clients that joined as the channel went live are over, no instance is busy.
-      await expect.poll(async () => {
-        const polls = host.relay.stats.polls;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        return host.relay.stats.polls === polls && host.pool.stats.busy === 0;
-      }, { timeout: 5_000 }).toBe(true);
+      await expect
+        .poll(
+          async () => {
+            const polls = host.relay.stats.polls;
+            await new Promise((resolve) => setTimeout(resolve, 200));
+            return host.relay.stats.polls === polls && host.pool.stats.busy === 0;
+          },
+          { timeout: 5_000 },
+        )
+        .toBe(true);
       const pollsBefore = host.relay.stats.polls;
 
       const view = await increment();
@@ -107,7 +116,11 @@ describe('stream relay', () => {
 
   it('ends relayed streams at once on a graceful stop', async () => {
     const config = loadConfig(['--port', '0', '--data-dir', tempDataDir(), '--shutdown-grace-ms', '20000'], {});
-    const other = await startHost(config, {}, jsonLogger(() => undefined));
+    const other = await startHost(
+      config,
+      {},
+      jsonLogger(() => undefined),
+    );
     const sse = await openSse(`http://127.0.0.1:${other.port}/api/counter/stream`);
     await sse.waitFor((f) => f.retry === '1000');
     const stopping = Date.now();

@@ -7,7 +7,9 @@ import { counterFrame, openSse } from '../support/sse.ts';
 const SHORT_GRACE = ['--shutdown-grace-ms', '500'];
 
 const increment = (url: string, amount = 1) =>
-  fetch(`${url}/api/counter/increment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount }) }).then((r) => r.json() as Promise<{ last_sequence: number; count: number }>);
+  fetch(`${url}/api/counter/increment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount }) }).then(
+    (r) => r.json() as Promise<{ last_sequence: number; count: number }>,
+  );
 
 describe('SSE stream (realtime local)', () => {
   let host: HostProcess;
@@ -72,7 +74,11 @@ describe('SSE stream (realtime local)', () => {
   });
 
   it('rejects a start position that is not an unsigned integer with 400', async () => {
-    for (const [query, headers] of [['?last_sequence=-1', {}], ['?last_sequence=abc', {}], ['', { 'last-event-id': '1.5' }]] as const) {
+    for (const [query, headers] of [
+      ['?last_sequence=-1', {}],
+      ['?last_sequence=abc', {}],
+      ['', { 'last-event-id': '1.5' }],
+    ] as const) {
       const response = await fetch(`${host.url}/api/counter/stream${query}`, { headers });
       expect(response.status).toBe(400);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe('validation');

@@ -79,7 +79,10 @@ describe('serve:wasmtime refusals (no wasmtime needed: nothing starts)', () => {
   ])('stops with exit 1 naming a missing %s and its install command, before building or listening', async (tool, install) => {
     const port = await freePort();
     // Only this tool is hidden: its variable names a missing file, PATH and ~/.cargo/bin lack it.
-    const path = (process.env['PATH'] ?? '').split(delimiter).filter((dir) => !existsSync(join(dir, tool))).join(delimiter);
+    const path = (process.env['PATH'] ?? '')
+      .split(delimiter)
+      .filter((dir) => !existsSync(join(dir, tool)))
+      .join(delimiter);
     const run = launch(['--port', String(port)], { PATH: path, HOME: tempDataDir('no-home-'), [tool.toUpperCase()]: '/nonexistent' });
     expect(await run.exited).toBe(1);
     expect(run.output()).toMatch(new RegExp(`"code":"tool_missing","tool":"${tool}"`));

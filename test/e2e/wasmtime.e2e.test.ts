@@ -102,28 +102,32 @@ describe.skipIf(!wasmtime)('standalone component under wasmtime serve', () => {
   });
 
   // Reused instances also exercise the store's in-memory facts across requests.
-  it.each([1, 16])('16 clients × 25 concurrent increments → 400, sequences and revisions contiguous (instance reuse %i)', async (instanceReuse) => {
-    const server = await startWasmtime({ instanceReuse }, wasmtime!.path);
-    try {
-      const statuses: number[] = [];
-      const client = async () => {
-        for (let i = 0; i < 25; i++) {
-          const response = await increment(server.url);
-          statuses.push(response.status);
-          await response.arrayBuffer();
-        }
-      };
-      await Promise.all(Array.from({ length: 16 }, client));
-      expect(statuses.filter((s) => s !== 200)).toEqual([]);
-      const final = await view(server.url);
-      expect(final).toMatchObject({ count: 400, last_sequence: 400, realtime_enabled: true });
-    } finally {
-      await server.stop();
-    }
-    const events = storedEvents(server.dataDir);
-    expect(events.map((e) => Number(e.sequence))).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
-    expect(events.map((e) => Number(e.revision))).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
-  }, 180_000);
+  it.each([1, 16])(
+    '16 clients × 25 concurrent increments → 400, sequences and revisions contiguous (instance reuse %i)',
+    async (instanceReuse) => {
+      const server = await startWasmtime({ instanceReuse }, wasmtime!.path);
+      try {
+        const statuses: number[] = [];
+        const client = async () => {
+          for (let i = 0; i < 25; i++) {
+            const response = await increment(server.url);
+            statuses.push(response.status);
+            await response.arrayBuffer();
+          }
+        };
+        await Promise.all(Array.from({ length: 16 }, client));
+        expect(statuses.filter((s) => s !== 200)).toEqual([]);
+        const final = await view(server.url);
+        expect(final).toMatchObject({ count: 400, last_sequence: 400, realtime_enabled: true });
+      } finally {
+        await server.stop();
+      }
+      const events = storedEvents(server.dataDir);
+      expect(events.map((e) => Number(e.sequence))).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
+      expect(events.map((e) => Number(e.revision))).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
+    },
+    180_000,
+  );
 
   it('keeps every acknowledged command across kill -9 of wasmtime mid-traffic, and goes on', async () => {
     const dataDir = tempDataDir('wasmtime-kill-');
@@ -199,7 +203,9 @@ describe.skipIf(!wasmtime)('standalone component under wasmtime serve', () => {
   it('without its data directory the component answers 503 store, not a crash', async () => {
     const port = await freePort();
     // No --dir: the preopen the store needs is missing.
-    const child = spawn(wasmtime!.path, ['serve', '-S', 'cli=y', '--addr', `127.0.0.1:${port}`, '--allow-precompiled', prepareWasmtimeComponent(wasmtime!.path)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(wasmtime!.path, ['serve', '-S', 'cli=y', '--addr', `127.0.0.1:${port}`, '--allow-precompiled', prepareWasmtimeComponent(wasmtime!.path)], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     try {
       await new Promise<void>((resolve) => child.stderr.on('data', (c: Buffer) => c.toString().includes('Serving HTTP') && resolve()));
       const response = await fetch(`http://127.0.0.1:${port}/api/counter/view`);

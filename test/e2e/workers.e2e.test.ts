@@ -27,9 +27,11 @@ describe('--workers 2', () => {
   it('serves from both threads; 16 clients × 50 increments → 800, contiguous; exits 0 after draining', async () => {
     host = await startHost({ args: ['--workers', '2'] });
     expect(host.logs().find((l) => l['code'] === 'host_listening')?.['workers']).toBe(2);
-    await Promise.all(Array.from({ length: 16 }, async () => {
-      for (let i = 0; i < 50; i++) await increment(host!.url);
-    }));
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        for (let i = 0; i < 50; i++) await increment(host!.url);
+      }),
+    );
     const view = (await (await fetch(`${host.url}/api/counter/view`)).json()) as { count: number; last_sequence: number };
     expect(view).toMatchObject({ count: 800, last_sequence: 800 });
     expect(await host.stop()).toBe(0);
@@ -42,7 +44,10 @@ describe('--workers 2', () => {
 
     const db = new DatabaseSync(join(host.dataDir, 'app.sqlite'), { readOnly: true });
     try {
-      const rows = db.prepare("SELECT sequence, revision FROM app_events WHERE stream_id = 'counter-global' ORDER BY sequence").all() as Array<{ sequence: number; revision: number }>;
+      const rows = db.prepare("SELECT sequence, revision FROM app_events WHERE stream_id = 'counter-global' ORDER BY sequence").all() as Array<{
+        sequence: number;
+        revision: number;
+      }>;
       expect(rows.map((r) => [Number(r.sequence), Number(r.revision)])).toEqual(Array.from({ length: 800 }, (_, i) => [i + 1, i + 1]));
     } finally {
       db.close();

@@ -30,7 +30,12 @@ describe.skipIf(!tool)('grpcurl: lost concurrency races → ABORTED', () => {
   beforeAll(async () => {
     const config = loadConfig(['--port', '0', '--transport', 'both', '--realtime', 'off', '--shutdown-grace-ms', '300'], {});
     const storage = alwaysLosingAppends(openSqliteStorage({ path: join(tempDataDir(), 'app.sqlite') }));
-    host = await startInProcess(config, {}, jsonLogger(() => undefined), { storage });
+    host = await startInProcess(
+      config,
+      {},
+      jsonLogger(() => undefined),
+      { storage },
+    );
   });
   afterAll(async () => {
     await host?.stop();

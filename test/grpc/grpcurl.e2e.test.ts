@@ -151,8 +151,15 @@ describe.skipIf(!tool)('grpcurl against CounterService', () => {
   it('answers an unknown method with UNIMPLEMENTED', async () => {
     const dir = tempDataDir('grpc-proto-');
     const proto = join(dir, 'extra.proto');
-    writeFileSync(proto, 'syntax = "proto3";\npackage counter.v1;\nmessage Empty {}\nservice CounterService { rpc Explode(Empty) returns (Empty); }\nservice Elsewhere { rpc Ping(Empty) returns (Empty); }\n');
-    expectStatus(await grpcurl(tool!, target, ['-import-path', dir, '-proto', 'extra.proto', '-d', '{}'], `${SERVICE}/Explode`), 'Unimplemented', `unknown method /${SERVICE}/Explode`);
+    writeFileSync(
+      proto,
+      'syntax = "proto3";\npackage counter.v1;\nmessage Empty {}\nservice CounterService { rpc Explode(Empty) returns (Empty); }\nservice Elsewhere { rpc Ping(Empty) returns (Empty); }\n',
+    );
+    expectStatus(
+      await grpcurl(tool!, target, ['-import-path', dir, '-proto', 'extra.proto', '-d', '{}'], `${SERVICE}/Explode`),
+      'Unimplemented',
+      `unknown method /${SERVICE}/Explode`,
+    );
     expectStatus(await grpcurl(tool!, target, ['-import-path', dir, '-proto', 'extra.proto', '-d', '{}'], 'counter.v1.Elsewhere/Ping'), 'Unimplemented');
   });
 
@@ -183,7 +190,19 @@ describe.skipIf(!tool)('grpcurl: storage unavailable → UNAVAILABLE', () => {
     redis = start();
     await waitForPort(port);
     host = await startHost({
-      args: ['--transport', 'both', '--db', 'redis', '--redis-url', `redis://127.0.0.1:${port}`, '--redis-prefix', `grpc-test-${randomUUID()}:`, '--realtime', 'off', ...SHORT_GRACE],
+      args: [
+        '--transport',
+        'both',
+        '--db',
+        'redis',
+        '--redis-url',
+        `redis://127.0.0.1:${port}`,
+        '--redis-prefix',
+        `grpc-test-${randomUUID()}:`,
+        '--realtime',
+        'off',
+        ...SHORT_GRACE,
+      ],
     });
     const target = `127.0.0.1:${host.port}`;
     const inc = await grpcurl(tool!, target, ['-d', '{"amount": 1}'], `${SERVICE}/Increment`);

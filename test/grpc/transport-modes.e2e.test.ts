@@ -54,7 +54,13 @@ describe('transport grpc', () => {
 
     it('answers REST, the stream and UI paths with the plain-text gRPC-mode 404', async () => {
       const { host } = get();
-      for (const [method, path] of [['GET', '/api/counter/view'], ['POST', '/api/counter/increment'], ['GET', '/api/counter/stream'], ['GET', '/'], ['GET', '/pkg/app.js']] as const) {
+      for (const [method, path] of [
+        ['GET', '/api/counter/view'],
+        ['POST', '/api/counter/increment'],
+        ['GET', '/api/counter/stream'],
+        ['GET', '/'],
+        ['GET', '/pkg/app.js'],
+      ] as const) {
         const response = await fetch(`${host.url}${path}`, { method });
         expect(response.status, path).toBe(404);
         expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
@@ -72,7 +78,11 @@ describe('transport http', () => {
         code: grpc.status.UNIMPLEMENTED,
         details: GRPC_DISABLED,
       });
-      expect(get().host.logs().some((l) => l['code'] === 'grpc_disabled')).toBe(true);
+      expect(
+        get()
+          .host.logs()
+          .some((l) => l['code'] === 'grpc_disabled'),
+      ).toBe(true);
     });
 
     it('still serves REST', async () => {

@@ -27,10 +27,32 @@ let grpcClient: CounterClient;
 beforeAll(async () => {
   const dir = tempDataDir();
   const config = loadConfig(
-    ['--port', '0', '--data-dir', dir, '--transport', 'both', '--instances-min', '1', '--instances-max', '1', '--instance-max-requests', '0', '--instance-max-memory', '0', '--shutdown-grace-ms', '300'],
+    [
+      '--port',
+      '0',
+      '--data-dir',
+      dir,
+      '--transport',
+      'both',
+      '--instances-min',
+      '1',
+      '--instances-max',
+      '1',
+      '--instance-max-requests',
+      '0',
+      '--instance-max-memory',
+      '0',
+      '--shutdown-grace-ms',
+      '300',
+    ],
     {},
   );
-  host = await startHost(config, {}, jsonLogger(() => undefined), {});
+  host = await startHost(
+    config,
+    {},
+    jsonLogger(() => undefined),
+    {},
+  );
   base = `http://127.0.0.1:${host.port}`;
   grpcClient = new CounterClient(`127.0.0.1:${host.port}`);
 });
@@ -80,17 +102,23 @@ describe('host resource handles per exchange kind', () => {
 
   // An increment, then a reset: the count (and so each response head) comes back to where it was.
   it('POST /api/counter/increment and /reset', () =>
-    expectFlat(async () => {
-      await ok(fetch(`${base}/api/counter/increment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' }));
-      await ok(fetch(`${base}/api/counter/reset`, { method: 'POST' }));
-    }, { n: 100, slack: 8 }));
+    expectFlat(
+      async () => {
+        await ok(fetch(`${base}/api/counter/increment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' }));
+        await ok(fetch(`${base}/api/counter/reset`, { method: 'POST' }));
+      },
+      { n: 100, slack: 8 },
+    ));
 
   it('SSE open, first frame, close', () =>
-    expectFlat(async () => {
-      const sse = await openSse(`${base}/api/counter/stream`);
-      await sse.waitFor((f) => f.event === 'counter');
-      sse.close();
-    }, { n: 100, slack: 8 }));
+    expectFlat(
+      async () => {
+        const sse = await openSse(`${base}/api/counter/stream`);
+        await sse.waitFor((f) => f.event === 'counter');
+        sse.close();
+      },
+      { n: 100, slack: 8 },
+    ));
 
   it('gRPC unary GetCounterView', () =>
     expectFlat(async () => {
@@ -99,13 +127,17 @@ describe('host resource handles per exchange kind', () => {
 
   // The guest notices a cancelled stream within a second (src/http/client-probe.ts): fewer rounds.
   it('gRPC server stream WatchCounter, first message, cancel', { timeout: 60_000 }, () =>
-    expectFlat(async () => {
-      const call = grpcClient.serverStream('WatchCounter', WatchCounterRequestSchema, WatchCounterResponseSchema, { lastSequence: 0n });
-      const watch = collect(call);
-      await watch.waitFor(() => true);
-      call.cancel();
-      await watch.status;
-    }, { n: 8 }));
+    expectFlat(
+      async () => {
+        const call = grpcClient.serverStream('WatchCounter', WatchCounterRequestSchema, WatchCounterResponseSchema, { lastSequence: 0n });
+        const watch = collect(call);
+        await watch.waitFor(() => true);
+        call.cancel();
+        await watch.status;
+      },
+      { n: 8 },
+    ),
+  );
 
   it('a /pkg asset', async () => {
     const page = await (await fetch(`${base}/`)).text();

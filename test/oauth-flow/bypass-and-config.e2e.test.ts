@@ -43,7 +43,7 @@ describe('development callback bypass', () => {
     await expectFailure(await asBrowser(location, { headers: { accept: 'application/json' }, redirect: 'manual' }), 409, 'conflict', 'oauth_state_reused');
   });
 
-  it('provider mismatch: a provider_c state at provider_a\'s callback → 400', async () => {
+  it("provider mismatch: a provider_c state at provider_a's callback → 400", async () => {
     const location = new URL(await start(service, 'provider_c'));
     const other = location.href.replace('/provider_c/', '/provider_a/');
     await expectFailure(await asBrowser(other, { headers: { accept: 'application/json' }, redirect: 'manual' }), 400, 'validation', 'oauth_provider_mismatch');
@@ -51,7 +51,12 @@ describe('development callback bypass', () => {
 
   it('the development code is refused for a state the bypass did not make', async () => {
     const target = `${service.host.url}/api/auth/oauth/provider_a/callback`;
-    await expectFailure(await deliver(target, 'GET', { code: 'development-callback-bypass', state: 'made-up-state-value-0123456789' }, true), 400, 'validation', 'oauth_state_unknown');
+    await expectFailure(
+      await deliver(target, 'GET', { code: 'development-callback-bypass', state: 'made-up-state-value-0123456789' }, true),
+      400,
+      'validation',
+      'oauth_state_unknown',
+    );
   });
 
   const attempts = [
@@ -123,7 +128,12 @@ describe('OAuth off', () => {
       const capabilities = (await (await fetch(`${service.host.url}/api/auth/capabilities`)).json()) as { oauth: { providers: unknown[] } };
       expect(capabilities.oauth.providers).toEqual([]);
       for (const id of ['provider_a', 'provider_b', 'provider_c']) {
-        await expectFailure(await fetch(`${service.host.url}/api/auth/oauth/${id}/start`, { headers: { accept: 'application/json' }, redirect: 'manual' }), 404, 'not_found', 'oauth_provider_not_offered');
+        await expectFailure(
+          await fetch(`${service.host.url}/api/auth/oauth/${id}/start`, { headers: { accept: 'application/json' }, redirect: 'manual' }),
+          404,
+          'not_found',
+          'oauth_provider_not_offered',
+        );
       }
     } finally {
       await service.stop();
@@ -153,7 +163,8 @@ describe('start-up refusals (exit code 2, variables named, values never)', () =>
     });
     expect(code).toBe(2);
     expect(output).toContain('"code":"config_invalid"');
-    for (const name of ['AUTH_PROVIDER_C_TEAM_ID', 'AUTH_PROVIDER_C_KEY_ID', 'AUTH_PROVIDER_C_PRIVATE_KEY', 'AUTH_PROVIDER_C_GENERATED_CLIENT_SECRET']) expect(output).toContain(name);
+    for (const name of ['AUTH_PROVIDER_C_TEAM_ID', 'AUTH_PROVIDER_C_KEY_ID', 'AUTH_PROVIDER_C_PRIVATE_KEY', 'AUTH_PROVIDER_C_GENERATED_CLIENT_SECRET'])
+      expect(output).toContain(name);
     expect(output).not.toContain(secret);
     expect(output).not.toContain(key);
     expect(output).not.toContain('"code":"host_listening"');

@@ -102,7 +102,7 @@ describe('states that must be refused', () => {
     expect([first, second].filter((r) => sessionCookieOf(r)).length).toBe(1);
   });
 
-  it('a state made for provider_a at provider_b\'s callback → 400 oauth_provider_mismatch', async () => {
+  it("a state made for provider_a at provider_b's callback → 400 oauth_provider_mismatch", async () => {
     const callback = await authorize(service, 'provider_a');
     const other = callback.target.replace('/provider_a/', '/provider_b/');
     await expectFailure(await deliver(other, 'GET', callback.params, true), 400, 'validation', 'oauth_provider_mismatch');
@@ -123,7 +123,12 @@ describe('states that must be refused', () => {
 
   it('a code the provider refuses → 401 oauth_token_exchange_failed', async () => {
     const callback = await authorize(service, 'provider_b');
-    await expectFailure(await deliver(callback.target, 'GET', { ...callback.params, code: 'not-a-code-the-provider-issued' }, true), 401, 'unauthorized', 'oauth_token_exchange_failed');
+    await expectFailure(
+      await deliver(callback.target, 'GET', { ...callback.params, code: 'not-a-code-the-provider-issued' }, true),
+      401,
+      'unauthorized',
+      'oauth_token_exchange_failed',
+    );
   });
 
   it('an unknown provider → 404 oauth_provider_not_offered', async () => {

@@ -20,7 +20,7 @@ function formPostPage(action: string, body: string): string {
   return `<form method="post" action="${escapeHtml(action)}">${inputs}</form><script>document.forms[0].submit()</script>`;
 }
 
-describe.skipIf(!chromiumTool)('login CSRF: an attacker\'s callback opened in the victim\'s browser', () => {
+describe.skipIf(!chromiumTool)("login CSRF: an attacker's callback opened in the victim's browser", () => {
   let service: Service;
   let browser: Browser;
   withServiceAndBrowser(chromiumTool, (s, b) => {
@@ -28,7 +28,7 @@ describe.skipIf(!chromiumTool)('login CSRF: an attacker\'s callback opened in th
     browser = b;
   });
 
-  it.each(PROVIDERS)('%s: the victim is not signed in; the attacker\'s own browser still completes', async (provider) => {
+  it.each(PROVIDERS)("%s: the victim is not signed in; the attacker's own browser still completes", async (provider) => {
     const sessionsBefore = (await eventCounts(service.host.url))['auth_session_issued']!;
 
     // The attacker's browser: start, the provider approves, and the callback is held back.
@@ -77,7 +77,12 @@ describe.skipIf(!chromiumTool)('login CSRF: an attacker\'s callback opened in th
     // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText(), not the DOM property.
     expect(JSON.parse(await victimPage.locator('body').innerText())).toMatchObject({ authenticated: false });
     expect((await eventCounts(service.host.url))['auth_session_issued']).toBe(sessionsBefore);
-    expect(service.host.logs().filter((l) => l['reason'] === 'oauth_browser_mismatch').at(-1)).toMatchObject({ code: 'forbidden', provider, detail: 'absent' });
+    expect(
+      service.host
+        .logs()
+        .filter((l) => l['reason'] === 'oauth_browser_mismatch')
+        .at(-1),
+    ).toMatchObject({ code: 'forbidden', provider, detail: 'absent' });
 
     // Nothing was consumed: the attacker's browser, which holds the binding, completes.
     if (held!.route) await held!.route.continue();

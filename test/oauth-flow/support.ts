@@ -63,7 +63,10 @@ const bindings = new Map<string, string>();
 
 /** `name=value` of the browser-binding cookie a /start response sets. */
 export function bindingCookieOf(response: Response): string | undefined {
-  return response.headers.getSetCookie().find((c) => /^(__Host-)?wasi_oauth_binding=/.test(c))?.split(';')[0];
+  return response.headers
+    .getSetCookie()
+    .find((c) => /^(__Host-)?wasi_oauth_binding=/.test(c))
+    ?.split(';')[0];
 }
 
 /** Remembers which browser (binding cookie) started the sign-in whose state is in `location`. */
@@ -116,7 +119,14 @@ export function deliver(target: string, method: 'GET' | 'POST', params: Record<s
     for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
     return asBrowser(url, { headers, redirect: 'manual', state, as });
   }
-  return asBrowser(target, { method: 'POST', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString(), redirect: 'manual', state, as });
+  return asBrowser(target, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(params).toString(),
+    redirect: 'manual',
+    state,
+    as,
+  });
 }
 
 export function sessionCookieOf(response: Response): string | undefined {

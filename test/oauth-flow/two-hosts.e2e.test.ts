@@ -38,7 +38,10 @@ describe.skipIf(unavailable !== undefined).each(backends)('two hosts on %s', (_n
         const onB = callback.target.replace(a.url, b.url);
         const responses = await Promise.all([deliver(callback.target, callback.method, callback.params, true), deliver(onB, callback.method, callback.params, true)]);
         const statuses = responses.map((r) => r.status);
-        expect(statuses.filter((s) => s === 409), `${provider}: ${statuses.join(', ')}`).toHaveLength(1);
+        expect(
+          statuses.filter((s) => s === 409),
+          `${provider}: ${statuses.join(', ')}`,
+        ).toHaveLength(1);
         expect(statuses.filter((s) => s === 302 || s === 303)).toHaveLength(1);
         const sessionId = responses.map(sessionCookieOf).find(Boolean)!;
         expect(responses.filter((r) => sessionCookieOf(r))).toHaveLength(1);

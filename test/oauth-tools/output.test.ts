@@ -26,12 +26,24 @@ describe('redact', () => {
 describe('secretsOfEnv', () => {
   it('takes secrets, keys, tokens and cookies by variable name, with PEM lines and cookie values on their own', () => {
     const secrets = secretsOfEnv({
-      AUTH_PROVIDER_A_CLIENT_SECRET: 'a-secret-123456', AUTH_PROVIDER_A_CLIENT_ID: 'client-a-public',
-      AUTH_PROVIDER_C_PRIVATE_KEY: PEM.replace(/\n/g, '\\n'), AUTH_SYSTEM_ACCESS_TOKEN: 'eyJhbGciOi.token.sig',
-      SESSION_COOKIE: 'theme=dark; wasi_auth_dev_session=SESSIONID0123456789', BASE_URL: 'https://auth.example.com',
-      AUTH_PROVIDER_A_TOKEN_URL: 'https://oauth2.provider-a.example/token', AUTH_SYSTEM_TOKEN_ISSUER: 'wasi-counter-auth',
+      AUTH_PROVIDER_A_CLIENT_SECRET: 'a-secret-123456',
+      AUTH_PROVIDER_A_CLIENT_ID: 'client-a-public',
+      AUTH_PROVIDER_C_PRIVATE_KEY: PEM.replace(/\n/g, '\\n'),
+      AUTH_SYSTEM_ACCESS_TOKEN: 'eyJhbGciOi.token.sig',
+      SESSION_COOKIE: 'theme=dark; wasi_auth_dev_session=SESSIONID0123456789',
+      BASE_URL: 'https://auth.example.com',
+      AUTH_PROVIDER_A_TOKEN_URL: 'https://oauth2.provider-a.example/token',
+      AUTH_SYSTEM_TOKEN_ISSUER: 'wasi-counter-auth',
     });
-    expect(secrets).toEqual(expect.arrayContaining(['a-secret-123456', 'eyJhbGciOi.token.sig', 'SESSIONID0123456789', 'MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg', 'q83mLh2rJ7hVvN5x0QkWcT4nYpB6sEoD9uZ1aFgHiLmo']));
+    expect(secrets).toEqual(
+      expect.arrayContaining([
+        'a-secret-123456',
+        'eyJhbGciOi.token.sig',
+        'SESSIONID0123456789',
+        'MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg',
+        'q83mLh2rJ7hVvN5x0QkWcT4nYpB6sEoD9uZ1aFgHiLmo',
+      ]),
+    );
     expect(secrets).not.toContain('client-a-public');
     expect(secrets).not.toContain('https://auth.example.com');
     expect(secrets).not.toContain('https://oauth2.provider-a.example/token');
@@ -72,7 +84,10 @@ describe('shared parameters', () => {
   it('reads SESSION_COOKIE as a bare id, a name=value pair or a whole Cookie header', () => {
     expect(parseSessionCookie('AbC_12-xyz')).toEqual({ header: 'wasi_auth_dev_session=AbC_12-xyz', id: 'AbC_12-xyz' });
     expect(parseSessionCookie('wasi_auth_dev_session=AbC_12-xyz')).toEqual({ header: 'wasi_auth_dev_session=AbC_12-xyz', id: 'AbC_12-xyz' });
-    expect(parseSessionCookie('Cookie: theme=dark; wasi_auth_dev_session=AbC_12-xyz; other=1')).toEqual({ header: 'theme=dark; wasi_auth_dev_session=AbC_12-xyz; other=1', id: 'AbC_12-xyz' });
+    expect(parseSessionCookie('Cookie: theme=dark; wasi_auth_dev_session=AbC_12-xyz; other=1')).toEqual({
+      header: 'theme=dark; wasi_auth_dev_session=AbC_12-xyz; other=1',
+      id: 'AbC_12-xyz',
+    });
     expect(parseSessionCookie('theme=dark')).toBeUndefined();
     expect(parseSessionCookie('not a cookie')).toBeUndefined();
   });
@@ -86,7 +101,10 @@ describe('shared parameters', () => {
   });
 
   it('names each bad or missing parameter, never its value', () => {
-    const read = readLiveParams({ BASE_URL: 'https://x.example/p', OAUTH_PROVIDERS: 'provider_z', OAUTH_EVIDENCE_MODE: 'sometimes', SESSION_COOKIE: 'other=secretvalue1', EXPECTED_EMAIL: 'nope' }, { token: true });
+    const read = readLiveParams(
+      { BASE_URL: 'https://x.example/p', OAUTH_PROVIDERS: 'provider_z', OAUTH_EVIDENCE_MODE: 'sometimes', SESSION_COOKIE: 'other=secretvalue1', EXPECTED_EMAIL: 'nope' },
+      { token: true },
+    );
     expect(read).toEqual({
       problems: [
         'BASE_URL must be an origin only (no path, query, fragment or credentials)',
@@ -98,7 +116,10 @@ describe('shared parameters', () => {
       ],
     });
     expect(readLiveParams({ BASE_URL: 'https://auth.example.com' }, { mode: true, session: true })).toEqual({
-      problems: ['OAUTH_EVIDENCE_MODE is missing (preflight or callback)', 'SESSION_COOKIE is missing (the wasi_auth_dev_session cookie of a browser that completed the provider login)'],
+      problems: [
+        'OAUTH_EVIDENCE_MODE is missing (preflight or callback)',
+        'SESSION_COOKIE is missing (the wasi_auth_dev_session cookie of a browser that completed the provider login)',
+      ],
     });
     expect(readLiveParams({ BASE_URL: 'https://auth.example.com/', OAUTH_PROVIDERS: 'provider_b', OAUTH_EVIDENCE_MODE: 'Callback' })).toEqual({
       params: { baseUrl: 'https://auth.example.com', providers: ['provider_b'], accessToken: undefined, mode: 'callback', session: undefined, expectedEmail: undefined },

@@ -23,7 +23,8 @@ import { requireTool } from '../support/tools.ts';
 const chromium = requireTool('chromium');
 /** `npm run auth:token`'s dev key pair for this suite; the host gets its public JWKS. */
 const KEY_FILE = join(mkdtempSync(join(tmpdir(), 'tools-e2e-key-')), 'operator-token-dev-key.json');
-const authToken = (args: string[]) => spawnSync(process.execPath, [join(ROOT, 'scripts', 'auth-token.ts'), '--key-file', KEY_FILE, ...args], { env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8' }).stdout.trim();
+const authToken = (args: string[]) =>
+  spawnSync(process.execPath, [join(ROOT, 'scripts', 'auth-token.ts'), '--key-file', KEY_FILE, ...args], { env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8' }).stdout.trim();
 const OPERATOR_JWKS = authToken(['--print-jwks']);
 const USER_EMAIL = 'person@example.test';
 const HTTPS_ENDPOINTS = {
@@ -48,7 +49,11 @@ copyFileSync(DEFAULT_A11_FILE, tracker);
 /** `npm run oauth:<tool>` with exactly these parameters, from an empty directory (no .env). */
 function runTool(tool: string, env: Record<string, string>): Promise<Run> {
   const cwd = mkdtempSync(join(tmpdir(), 'oauth-tool-'));
-  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'oauth', `${tool}.ts`)], { cwd, env: { PATH: process.env.PATH ?? '', TRACKER_A11_FILE: tracker, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'oauth', `${tool}.ts`)], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', TRACKER_A11_FILE: tracker, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -97,12 +102,20 @@ async function completeLogin(base: string, provider: string): Promise<string> {
   const start = await fetch(`${base}/api/auth/oauth/${provider}/start?next=%2Fdashboard`, { redirect: 'manual' });
   expect(start.status).toBe(302);
   // The browser-binding cookie /start set: the callback is refused without it.
-  const cookie = start.headers.getSetCookie().find((c) => c.startsWith('wasi_oauth_binding='))!.split(';')[0]!;
+  const cookie = start.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('wasi_oauth_binding='))!
+    .split(';')[0]!;
   const callback = await followAuthorization(start.headers.get('location')!);
   const response =
     callback.method === 'GET'
       ? await fetch(`${callback.target}?${new URLSearchParams(callback.params)}`, { redirect: 'manual', headers: { cookie } })
-      : await fetch(callback.target, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(callback.params).toString() });
+      : await fetch(callback.target, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(callback.params).toString(),
+        });
   const sessionId = sessionIdFrom(response);
   expect(sessionId).toBeTruthy();
   secrets.push(sessionId!);
@@ -139,7 +152,11 @@ describe('oauth:preflight', () => {
   it('passes against a correct setup: external https endpoints, every parameter, storage shows the states', async () => {
     const run = await runTool('preflight', https!.operator);
     expect(fails(run)).toEqual([]);
-    for (const [p, host] of [['provider_a', 'accounts.provider-a.example'], ['provider_b', 'www.provider-b.example'], ['provider_c', 'appleid.provider-c.example']] as const) {
+    for (const [p, host] of [
+      ['provider_a', 'accounts.provider-a.example'],
+      ['provider_b', 'www.provider-b.example'],
+      ['provider_c', 'appleid.provider-c.example'],
+    ] as const) {
       expect(has(run, 'PASS', p, `/api/auth/capabilities lists ${p}`)).toBe(true);
       expect(has(run, 'PASS', p, 'the redirect is not the development callback bypass URL')).toBe(true);
       expect(has(run, 'PASS', p, `the authorization endpoint uses https (https://${host})`)).toBe(true);
@@ -175,7 +192,11 @@ describe('oauth:preflight', () => {
     const run = await runTool('preflight', { ...bypass!.operator, OAUTH_PROVIDERS: 'provider_a' });
     expect(has(run, 'FAIL', 'provider_a', 'that is the development callback bypass (AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS), never valid for live verification')).toBe(true);
     expect(run.code).toBe(1);
-    expect(readA11(tracker).results.filter((r) => r.baseUrl === bypass!.base).map((r) => [r.check, r.provider, r.passed])).toEqual([['preflight', 'provider_a', false]]);
+    expect(
+      readA11(tracker)
+        .results.filter((r) => r.baseUrl === bypass!.base)
+        .map((r) => [r.check, r.provider, r.passed]),
+    ).toEqual([['preflight', 'provider_a', false]]);
   });
 
   it('rejects an http loopback authorization endpoint (the local test provider)', async () => {
@@ -212,14 +233,17 @@ describe('after a completed login', () => {
         'storage shows auth_external_identity_linked (count 1)',
         'storage shows auth_session_issued (count 1)',
         'auth_projection checkpoint',
-      ]) expect(has(run, 'PASS', 'provider_b', text), text).toBe(true);
+      ])
+        expect(has(run, 'PASS', 'provider_b', text), text).toBe(true);
       expect(run.code).toBe(0);
     }
 
     const report = await runTool('evidence-report', { ...local!.operator, OAUTH_PROVIDERS: 'provider_b', OAUTH_EVIDENCE_MODE: 'callback' });
     expect(fails(report)).toEqual([]);
     expect(report.out).toContain('OAuth evidence report (callback mode)');
-    expect(report.lines.map((l) => l.trim().replace(/\s+/g, ' '))).toEqual(expect.arrayContaining(['auth_oauth_state_created 1', 'auth_oauth_state_consumed 1', 'auth_external_identity_linked 1', 'auth_session_issued 1']));
+    expect(report.lines.map((l) => l.trim().replace(/\s+/g, ' '))).toEqual(
+      expect.arrayContaining(['auth_oauth_state_created 1', 'auth_oauth_state_consumed 1', 'auth_external_identity_linked 1', 'auth_session_issued 1']),
+    );
     expect(report.out).toMatch(/projection: auth_projection checkpoint \d+ \(latest sequence \d+\)/);
     expect(report.code).toBe(0);
     const preflightMode = await runTool('evidence-report', { ...local!.operator, OAUTH_EVIDENCE_MODE: 'preflight' });
@@ -231,7 +255,11 @@ describe('after a completed login', () => {
     expect(unnamed.out).toContain('not recorded for tracker A11: set OAUTH_PROVIDERS to the one provider whose login this evidence follows');
 
     const recorded = readA11(tracker).results.filter((r) => r.baseUrl === local!.base);
-    expect(recorded.filter((r) => r.check === 'callback').map((r) => [r.provider, r.passed])).toEqual([['provider_b', true], ['provider_b', true], ['provider_b', true]]);
+    expect(recorded.filter((r) => r.check === 'callback').map((r) => [r.provider, r.passed])).toEqual([
+      ['provider_b', true],
+      ['provider_b', true],
+      ['provider_b', true],
+    ]);
     expect(recorded.filter((r) => r.check === 'evidence').map((r) => [r.provider, r.passed])).toEqual([['provider_b', true]]);
   });
 
@@ -268,7 +296,10 @@ describe.skipIf(!chromium)('oauth:browser-smoke (headless, the test provider sta
   it('logs in through provider_a (query) and provider_c (form_post), checks session and storage, and the replay gets 409', async () => {
     const run = await runTool('browser-smoke', { ...local!.operator, ...browserEnv(), OAUTH_PROVIDERS: 'provider_a,provider_c', EXPECTED_EMAIL: USER_EMAIL });
     expect(fails(run)).toEqual([]);
-    for (const [p, how] of [['provider_a', 'GET'], ['provider_c', 'POST, form_post']] as const) {
+    for (const [p, how] of [
+      ['provider_a', 'GET'],
+      ['provider_c', 'POST, form_post'],
+    ] as const) {
       for (const text of [
         '/login shows exactly the providers of /api/auth/capabilities (provider_a, provider_b, provider_c)',
         `clicked the ${p} button on /login`,
@@ -285,7 +316,8 @@ describe.skipIf(!chromium)('oauth:browser-smoke (headless, the test provider sta
         'storage shows auth_external_identity_linked',
         'auth_projection checkpoint moved',
         'replaying the exact callback request (JSON mode) answers 409 conflict',
-      ]) expect(has(run, 'PASS', p, text), `${p}: ${text}`).toBe(true);
+      ])
+        expect(has(run, 'PASS', p, text), `${p}: ${text}`).toBe(true);
     }
     expect(run.code).toBe(0);
     const recorded = readA11(tracker).results.filter((r) => r.check === 'browser' && r.baseUrl === local!.base);
@@ -304,7 +336,10 @@ describe.skipIf(!chromium)('oauth:browser-smoke (headless, the test provider sta
 
 describe('tracker A11 after these runs', () => {
   it('still refuses done: every recorded result is from a loopback base URL, none is live evidence', () => {
-    const result = spawnSync(process.execPath, [join(ROOT, 'scripts', 'oauth', 'tracker-a11.ts'), 'done'], { env: { PATH: process.env.PATH ?? '', TRACKER_A11_FILE: tracker }, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [join(ROOT, 'scripts', 'oauth', 'tracker-a11.ts'), 'done'], {
+      env: { PATH: process.env.PATH ?? '', TRACKER_A11_FILE: tracker },
+      encoding: 'utf8',
+    });
     expect(result.status).toBe(1);
     expect(result.stdout).toContain('REFUSED  A11 stays operator_pending');
     expect(result.stdout).toContain('does not count: its base URL must use https (not a real deployment)');
@@ -326,7 +361,10 @@ describe('every output of every tool above', () => {
       expect(randomLooking, `${run.tool} printed a random-looking value`).toEqual([]);
       // and no email but the one the run was given as EXPECTED_EMAIL
       const emails = run.out.match(/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g) ?? [];
-      expect(emails.filter((e) => e !== run.expectedEmail), `${run.tool} printed an email`).toEqual([]);
+      expect(
+        emails.filter((e) => e !== run.expectedEmail),
+        `${run.tool} printed an email`,
+      ).toEqual([]);
     }
   });
 });

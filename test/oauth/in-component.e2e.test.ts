@@ -30,7 +30,12 @@ afterAll(() => fixture?.provider.stop());
 /** The project's host (host/app.ts startHost) serving the probe component instead of the service. */
 async function startNodeHost() {
   const config = loadConfig(['--port', String(await freePort()), '--data-dir', tempDataDir('oauth-probe-'), '--instances-min', '1'], {});
-  const host = await startHost(config, {}, jsonLogger(() => {}), { componentDir: built.transpiled });
+  const host = await startHost(
+    config,
+    {},
+    jsonLogger(() => {}),
+    { componentDir: built.transpiled },
+  );
   return { url: `http://127.0.0.1:${host.port}`, stop: () => host.stop() };
 }
 
@@ -63,7 +68,8 @@ describe.each(runtimes)('inside the component on $name', ({ start, skip }) => {
       const now = Date.now();
       const sign = (claims: Record<string, unknown>, kid = 'k1') =>
         new SignJWT({ iss: 'https://issuer.test', aud: 'client-1', sub: 'user-1', nonce: 'n-1', iat: Math.floor(now / 1000), exp: Math.floor(now / 1000) + 300, ...claims })
-          .setProtectedHeader({ alg, kid }).sign(privateKey);
+          .setProtectedHeader({ alg, kid })
+          .sign(privateKey);
       const options = { jwks, issuer: 'https://issuer.test', audience: 'client-1', nonce: 'n-1', allowedAlgs: ['RS256', 'ES256'], now, clockToleranceSec: 30 };
       expect(await post('/verify-id-token', { token: await sign({}), options })).toMatchObject({ ok: true, claims: { sub: 'user-1' } });
       expect(await post('/verify-id-token', { token: await sign({ nonce: 'other' }), options })).toMatchObject({ ok: false, code: 'id_token_invalid', reason: 'nonce' });
@@ -82,7 +88,12 @@ describe.each(runtimes)('inside the component on $name', ({ start, skip }) => {
     const now = Date.now();
     const result = await post('/sign-client-secret', { teamId: 'TEAM1', keyId: 'KEY1', clientId: 'com.example', audience: 'https://c.test', privateKey: pem, now });
     expect(result.ok).toBe(true);
-    const { payload } = await jwtVerify(result.jwt as string, await importJWK(await exportJWK(publicKey), 'ES256'), { issuer: 'TEAM1', subject: 'com.example', audience: 'https://c.test', currentDate: new Date(now) });
+    const { payload } = await jwtVerify(result.jwt as string, await importJWK(await exportJWK(publicKey), 'ES256'), {
+      issuer: 'TEAM1',
+      subject: 'com.example',
+      audience: 'https://c.test',
+      currentDate: new Date(now),
+    });
     expect(payload.exp! - payload.iat!).toBe(300);
     expect(decodeProtectedHeader(result.jwt as string)).toEqual({ alg: 'ES256', kid: 'KEY1' });
     expect(result.cachedAgain).toBe(result.cachedFirst);
@@ -93,7 +104,12 @@ describe.each(runtimes)('inside the component on $name', ({ start, skip }) => {
       const prepared = await post('/provider/prepare', { env: fixture.env, provider });
       const callback = await followAuthorization(prepared.url as string);
       expect(callback.params.state).toBe(prepared.state);
-      const input = { code: callback.params.code, nonce: prepared.nonce, ...(prepared.codeVerifier ? { codeVerifier: prepared.codeVerifier } : {}), ...(callback.params.user ? { user: callback.params.user } : {}) };
+      const input = {
+        code: callback.params.code,
+        nonce: prepared.nonce,
+        ...(prepared.codeVerifier ? { codeVerifier: prepared.codeVerifier } : {}),
+        ...(callback.params.user ? { user: callback.params.user } : {}),
+      };
       const result = await post('/provider/sign-in', { env: fixture.env, provider, input });
       expect(result).toEqual({ ok: true, identity: { provider, subject: 'test-user-1', email: 'person@example.test', emailVerified: true, name: 'Test Person' } });
     }

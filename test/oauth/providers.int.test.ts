@@ -32,14 +32,23 @@ async function signIn(id: ProviderId, tweak: { verifier?: string; secret?: strin
   expect(callback.target).toBe(`${BASE}/api/auth/oauth/${id}/callback`);
   expect(callback.params.state).toBe(prepared.state);
   const s = tweak.secret ? { ...settings[id], clientAuthentication: { kind: 'client_secret' as const, secret: tweak.secret } } : settings[id];
-  return OAUTH_PROVIDERS[id].signIn(s, {
-    code: callback.params.code!, nonce: prepared.nonce, ...(prepared.codeVerifier ? { codeVerifier: tweak.verifier ?? prepared.codeVerifier } : {}),
-    ...(callback.params.user ? { user: callback.params.user } : {}),
-  }, defaultDeps);
+  return OAUTH_PROVIDERS[id].signIn(
+    s,
+    {
+      code: callback.params.code!,
+      nonce: prepared.nonce,
+      ...(prepared.codeVerifier ? { codeVerifier: tweak.verifier ?? prepared.codeVerifier } : {}),
+      ...(callback.params.user ? { user: callback.params.user } : {}),
+    },
+    defaultDeps,
+  );
 }
 
 async function failure(run: () => Promise<unknown>): Promise<OAuthError> {
-  const error = await run().then(() => undefined, (e: unknown) => e);
+  const error = await run().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(OAuthError);
   return error as OAuthError;
 }
@@ -48,7 +57,11 @@ describe('authorization URLs', () => {
   it.each([['provider_a'], ['provider_b']] as const)('%s: code flow with state, nonce and an S256 PKCE challenge', (id) => {
     const url = new URL(prepareAuthorization(settings[id], randomToken()).url);
     expect(Object.fromEntries(url.searchParams)).toMatchObject({
-      response_type: 'code', client_id: settings[id].clientId, redirect_uri: settings[id].redirectUri, scope: settings[id].scopes.join(' '), code_challenge_method: 'S256',
+      response_type: 'code',
+      client_id: settings[id].clientId,
+      redirect_uri: settings[id].redirectUri,
+      scope: settings[id].scopes.join(' '),
+      code_challenge_method: 'S256',
     });
     for (const p of ['state', 'nonce', 'code_challenge']) expect(url.searchParams.get(p)).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
@@ -79,8 +92,13 @@ describe('sign-in against the local provider', () => {
   });
 
   it.each([
-    ['wrong_nonce', 'nonce'], ['wrong_aud', 'audience'], ['wrong_iss', 'issuer'], ['expired', 'expired'],
-    ['alg_none', 'alg_none'], ['unknown_kid', 'unknown_kid'], ['bad_signature', 'bad_signature'],
+    ['wrong_nonce', 'nonce'],
+    ['wrong_aud', 'audience'],
+    ['wrong_iss', 'issuer'],
+    ['expired', 'expired'],
+    ['alg_none', 'alg_none'],
+    ['unknown_kid', 'unknown_kid'],
+    ['bad_signature', 'bad_signature'],
   ] as const)('refuses an ID token with %s', async (knob: Misbehaviour, reason) => {
     for (const id of ['provider_a', 'provider_c'] as const) {
       fixture.provider.misbehaveOnce(knob);

@@ -29,15 +29,33 @@ const fails = (lines: string[]) => lines.filter((l) => l.startsWith('FAIL'));
 
 beforeAll(async () => {
   const pem = await exportPKCS8((await generateKeyPair('ES256', { extractable: true })).privateKey);
-  secrets = ['a-secret-4f1d9c', 'b-secret-9e7a2b', 'pre-generated-c-secret-77aa', ...pem.replace(/-----[A-Z ]+-----/g, '').split(/\s+/).filter(Boolean)];
+  secrets = [
+    'a-secret-4f1d9c',
+    'b-secret-9e7a2b',
+    'pre-generated-c-secret-77aa',
+    ...pem
+      .replace(/-----[A-Z ]+-----/g, '')
+      .split(/\s+/)
+      .filter(Boolean),
+  ];
   live = {
-    AUTH_ENABLE_OAUTH: 'true', AUTH_PUBLIC_BASE_URL: BASE, AUTH_COOKIE_SECURE: 'true',
-    AUTH_PROVIDER_A_ENABLED: 'true', AUTH_PROVIDER_A_CLIENT_ID: 'a-client.apps.example', AUTH_PROVIDER_A_CLIENT_SECRET: 'a-secret-4f1d9c',
+    AUTH_ENABLE_OAUTH: 'true',
+    AUTH_PUBLIC_BASE_URL: BASE,
+    AUTH_COOKIE_SECURE: 'true',
+    AUTH_PROVIDER_A_ENABLED: 'true',
+    AUTH_PROVIDER_A_CLIENT_ID: 'a-client.apps.example',
+    AUTH_PROVIDER_A_CLIENT_SECRET: 'a-secret-4f1d9c',
     AUTH_PROVIDER_A_REDIRECT_URI: `${BASE}/api/auth/oauth/provider_a/callback`,
-    AUTH_PROVIDER_B_ENABLED: 'true', AUTH_PROVIDER_B_CLIENT_ID: '1234567890', AUTH_PROVIDER_B_CLIENT_SECRET: 'b-secret-9e7a2b',
+    AUTH_PROVIDER_B_ENABLED: 'true',
+    AUTH_PROVIDER_B_CLIENT_ID: '1234567890',
+    AUTH_PROVIDER_B_CLIENT_SECRET: 'b-secret-9e7a2b',
     AUTH_PROVIDER_B_REDIRECT_URI: `${BASE}/api/auth/oauth/provider_b/callback`,
-    AUTH_PROVIDER_C_ENABLED: 'true', AUTH_PROVIDER_C_CLIENT_ID: 'com.example.web', AUTH_PROVIDER_C_REDIRECT_URI: `${BASE}/api/auth/oauth/provider_c/callback`,
-    AUTH_PROVIDER_C_TEAM_ID: 'TEAM123456', AUTH_PROVIDER_C_KEY_ID: 'KEY1234567', AUTH_PROVIDER_C_PRIVATE_KEY: pem.trim().replace(/\n/g, '\\n'),
+    AUTH_PROVIDER_C_ENABLED: 'true',
+    AUTH_PROVIDER_C_CLIENT_ID: 'com.example.web',
+    AUTH_PROVIDER_C_REDIRECT_URI: `${BASE}/api/auth/oauth/provider_c/callback`,
+    AUTH_PROVIDER_C_TEAM_ID: 'TEAM123456',
+    AUTH_PROVIDER_C_KEY_ID: 'KEY1234567',
+    AUTH_PROVIDER_C_PRIVATE_KEY: pem.trim().replace(/\n/g, '\\n'),
   };
 });
 
@@ -58,10 +76,23 @@ describe('oauth:readiness', () => {
   });
 
   it.each([
-    'AUTH_ENABLE_OAUTH', 'AUTH_PUBLIC_BASE_URL', 'AUTH_COOKIE_SECURE',
-    'AUTH_PROVIDER_A_ENABLED', 'AUTH_PROVIDER_A_CLIENT_ID', 'AUTH_PROVIDER_A_CLIENT_SECRET', 'AUTH_PROVIDER_A_REDIRECT_URI',
-    'AUTH_PROVIDER_B_ENABLED', 'AUTH_PROVIDER_B_CLIENT_ID', 'AUTH_PROVIDER_B_CLIENT_SECRET', 'AUTH_PROVIDER_B_REDIRECT_URI',
-    'AUTH_PROVIDER_C_ENABLED', 'AUTH_PROVIDER_C_CLIENT_ID', 'AUTH_PROVIDER_C_REDIRECT_URI', 'AUTH_PROVIDER_C_TEAM_ID', 'AUTH_PROVIDER_C_KEY_ID', 'AUTH_PROVIDER_C_PRIVATE_KEY',
+    'AUTH_ENABLE_OAUTH',
+    'AUTH_PUBLIC_BASE_URL',
+    'AUTH_COOKIE_SECURE',
+    'AUTH_PROVIDER_A_ENABLED',
+    'AUTH_PROVIDER_A_CLIENT_ID',
+    'AUTH_PROVIDER_A_CLIENT_SECRET',
+    'AUTH_PROVIDER_A_REDIRECT_URI',
+    'AUTH_PROVIDER_B_ENABLED',
+    'AUTH_PROVIDER_B_CLIENT_ID',
+    'AUTH_PROVIDER_B_CLIENT_SECRET',
+    'AUTH_PROVIDER_B_REDIRECT_URI',
+    'AUTH_PROVIDER_C_ENABLED',
+    'AUTH_PROVIDER_C_CLIENT_ID',
+    'AUTH_PROVIDER_C_REDIRECT_URI',
+    'AUTH_PROVIDER_C_TEAM_ID',
+    'AUTH_PROVIDER_C_KEY_ID',
+    'AUTH_PROVIDER_C_PRIVATE_KEY',
   ])('names the missing variable %s and exits 1', (name) => {
     const { [name]: _removed, ...rest } = live;
     const { code, lines } = run(rest);
@@ -75,13 +106,21 @@ describe('oauth:readiness', () => {
     ['a 127.0.0.1 base', { AUTH_PUBLIC_BASE_URL: 'https://127.0.0.1' }, 'AUTH_PUBLIC_BASE_URL must name a real host'],
     ['an IP base', { AUTH_PUBLIC_BASE_URL: 'https://203.0.113.7' }, 'AUTH_PUBLIC_BASE_URL must name a real host'],
     ['a base with a path', { AUTH_PUBLIC_BASE_URL: `${BASE}/app` }, 'AUTH_PUBLIC_BASE_URL must be an origin only'],
-    ['a redirect URI off the base', { AUTH_PROVIDER_B_REDIRECT_URI: 'https://other.example.com/api/auth/oauth/provider_b/callback' }, 'AUTH_PROVIDER_B_REDIRECT_URI must equal AUTH_PUBLIC_BASE_URL + /api/auth/oauth/provider_b/callback'],
+    [
+      'a redirect URI off the base',
+      { AUTH_PROVIDER_B_REDIRECT_URI: 'https://other.example.com/api/auth/oauth/provider_b/callback' },
+      'AUTH_PROVIDER_B_REDIRECT_URI must equal AUTH_PUBLIC_BASE_URL + /api/auth/oauth/provider_b/callback',
+    ],
     ['a redirect URI with a trailing slash', { AUTH_PROVIDER_A_REDIRECT_URI: `${BASE}/api/auth/oauth/provider_a/callback/` }, 'AUTH_PROVIDER_A_REDIRECT_URI must equal'],
     ['an http redirect URI', { AUTH_PROVIDER_C_REDIRECT_URI: 'http://auth.example.com/api/auth/oauth/provider_c/callback' }, 'AUTH_PROVIDER_C_REDIRECT_URI must use https'],
     ['a loopback endpoint override', { AUTH_PROVIDER_A_AUTHORIZATION_URL: 'http://127.0.0.1:9000/authorize' }, 'AUTH_PROVIDER_A_AUTHORIZATION_URL must use https'],
     ['an IP endpoint override', { AUTH_PROVIDER_B_TOKEN_URL: 'https://10.0.0.5/token' }, 'AUTH_PROVIDER_B_TOKEN_URL must name a real host'],
     ['the development bypass', { AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS: 'true' }, 'AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS must be off'],
-    ['both provider_c sources', { AUTH_PROVIDER_C_GENERATED_CLIENT_SECRET: 'pre-generated-c-secret-77aa' }, 'provider_c has two client-secret sources: AUTH_PROVIDER_C_TEAM_ID, AUTH_PROVIDER_C_KEY_ID, AUTH_PROVIDER_C_PRIVATE_KEY and AUTH_PROVIDER_C_GENERATED_CLIENT_SECRET'],
+    [
+      'both provider_c sources',
+      { AUTH_PROVIDER_C_GENERATED_CLIENT_SECRET: 'pre-generated-c-secret-77aa' },
+      'provider_c has two client-secret sources: AUTH_PROVIDER_C_TEAM_ID, AUTH_PROVIDER_C_KEY_ID, AUTH_PROVIDER_C_PRIVATE_KEY and AUTH_PROVIDER_C_GENERATED_CLIENT_SECRET',
+    ],
     ['a private key that is not PEM', { AUTH_PROVIDER_C_PRIVATE_KEY: 'b-secret-9e7a2b' }, 'AUTH_PROVIDER_C_PRIVATE_KEY is not a usable P-256 private key (not PEM or escaped PEM)'],
   ])('fails %s with a line that names the variable', (_name, change, expected) => {
     const { code, lines } = run({ ...live, ...change });
@@ -104,7 +143,9 @@ describe('oauth:readiness', () => {
   });
 
   it('reads .env, with the real environment winning over it', () => {
-    const dotEnv = Object.entries(live).map(([k, v]) => `${k}="${v}"`).join('\n');
+    const dotEnv = Object.entries(live)
+      .map(([k, v]) => `${k}="${v}"`)
+      .join('\n');
     expect(run({}, dotEnv).code).toBe(0);
     const { code, lines } = run({ AUTH_PROVIDER_A_ENABLED: 'false' }, dotEnv);
     expect(fails(lines).map((l) => l.replace(/\s+/g, ' '))).toContain('FAIL provider_a AUTH_PROVIDER_A_ENABLED must be true');

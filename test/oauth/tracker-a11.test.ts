@@ -11,14 +11,23 @@ const PROVIDERS = ['provider_a', 'provider_b', 'provider_c'] as const;
 let file: string;
 
 function tracker(command: string) {
-  const result = spawnSync(process.execPath, [join(ROOT, 'scripts', 'oauth', 'tracker-a11.ts'), command], { env: { PATH: process.env.PATH ?? '', TRACKER_A11_FILE: file }, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [join(ROOT, 'scripts', 'oauth', 'tracker-a11.ts'), command], {
+    env: { PATH: process.env.PATH ?? '', TRACKER_A11_FILE: file },
+    encoding: 'utf8',
+  });
   return { code: result.status, lines: `${result.stdout}${result.stderr}`.trim().split('\n') };
 }
 
 function liveResult(provider: (typeof PROVIDERS)[number], check: A11Result['check'], extra: Partial<A11Result> = {}): A11Result {
   return {
-    provider, check, passed: true, baseUrl: 'https://auth.example.com', at: '2026-11-21T06:00:00.000Z', tool: `oauth:${check}`,
-    ...(check === 'preflight' || check === 'browser' ? { authorizationEndpoint: 'https://accounts.provider.example' } : {}), ...extra,
+    provider,
+    check,
+    passed: true,
+    baseUrl: 'https://auth.example.com',
+    at: '2026-11-21T06:00:00.000Z',
+    tool: `oauth:${check}`,
+    ...(check === 'preflight' || check === 'browser' ? { authorizationEndpoint: 'https://accounts.provider.example' } : {}),
+    ...extra,
   };
 }
 

@@ -28,7 +28,9 @@ async function serviceEnv(port: number): Promise<{ fixture: OAuthFixture; env: R
 }
 
 /** The operations whose only answer without a session is 401, as Schemathesis' warning lists them. */
-const SESSION_OPERATIONS = OPERATIONS.filter((op) => op.path.startsWith('/api/auth/sessions')).map((op) => `${op.method.toUpperCase()} ${op.path}`).sort();
+const SESSION_OPERATIONS = OPERATIONS.filter((op) => op.path.startsWith('/api/auth/sessions'))
+  .map((op) => `${op.method.toUpperCase()} ${op.path}`)
+  .sort();
 function unauthenticatedOperations(output: string): string[] {
   const section = /401 Unauthorized \(\d+ operations?\):\n((?:\s+- .+\n)+)/.exec(output)?.[1] ?? '';
   return [...section.matchAll(/- (\S+ \S+)/g)].map(([, op]) => op!).sort();

@@ -14,7 +14,14 @@ import { join } from 'node:path';
  * The five response checks of the contract, plus unsupported_method (a method the document does
  * not list must get 405): it found TRACE /api/health answering 404, fixed in src/counter/http-errors.ts.
  */
-export const CHECKS = ['not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_schema_conformance', 'response_headers_conformance', 'unsupported_method'] as const;
+export const CHECKS = [
+  'not_a_server_error',
+  'status_code_conformance',
+  'content_type_conformance',
+  'response_schema_conformance',
+  'response_headers_conformance',
+  'unsupported_method',
+] as const;
 
 /** Examples per operation and phase: enough to find what it found here, small enough for CI (see docs/api.md). */
 export const MAX_EXAMPLES = Number(process.env['SCHEMATHESIS_MAX_EXAMPLES'] ?? 10);
@@ -29,12 +36,17 @@ export interface SchemathesisRun {
 
 export function runSchemathesis(executable: string, baseUrl: string, headers: Record<string, string> = {}, timeoutMs = 240_000): Promise<SchemathesisRun> {
   const args = [
-    'run', `${baseUrl}/api/openapi.json`,
-    '--checks', CHECKS.join(','),
+    'run',
+    `${baseUrl}/api/openapi.json`,
+    '--checks',
+    CHECKS.join(','),
     ...EXCLUDED_PATHS.flatMap((path) => ['--exclude-path', path]),
-    '--max-examples', String(MAX_EXAMPLES),
-    '--request-timeout', '20',
-    '--generation-database', 'none',
+    '--max-examples',
+    String(MAX_EXAMPLES),
+    '--request-timeout',
+    '20',
+    '--generation-database',
+    'none',
     '--no-color',
     ...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]),
   ];

@@ -16,7 +16,6 @@ import { redisAnswers } from '../support/servers.ts';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
-
 const reachable = (await redisAnswers(REDIS_URL)) === undefined;
 
 if (!reachable && process.env['CI'] === 'true') {
@@ -213,8 +212,16 @@ describe.runIf(reachable)('redis pub/sub', () => {
     const b = host({ url: proxy.url(REDIS_URL) });
     expect(b.available).toBe(true); // nothing known yet: (un)subscribes wait for the connection
     let interruptions = 0;
-    b.listen('x', () => undefined, () => interruptions++);
-    b.listen('y', () => undefined, () => interruptions++);
+    b.listen(
+      'x',
+      () => undefined,
+      () => interruptions++,
+    );
+    b.listen(
+      'y',
+      () => undefined,
+      () => interruptions++,
+    );
     await b.subscribed();
     expect(b.available).toBe(true);
 

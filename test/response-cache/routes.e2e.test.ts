@@ -85,7 +85,7 @@ describe('response cache on the routes', () => {
     expect(((await changed.json()) as { last_sequence: number }).last_sequence).toBe(before.last_sequence + 1);
   });
 
-  it('does not answer a request carrying a session cookie from the cache; two users never see each other\'s session', async () => {
+  it("does not answer a request carrying a session cookie from the cache; two users never see each other's session", async () => {
     // Prime the entry without a cookie, then present its ETag with a user's cookie: a cached
     // answer would be a 304; the guest answers 200 (and the response is not stored: no ETag).
     const primed = await fetch(`${on.url}/api/counter/view`);

@@ -66,11 +66,7 @@ const sequences = (events: RecordedEvent[]) => events.map((e) => e.sequence);
 const revisions = (events: RecordedEvent[]) => events.map((e) => e.revision);
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => BigInt(from + i));
 
-export function runStorageContract(
-  name: string,
-  factory: () => Promise<StorageBackend>,
-  options: StorageContractOptions = {},
-): void {
+export function runStorageContract(name: string, factory: () => Promise<StorageBackend>, options: StorageContractOptions = {}): void {
   describe(`storage contract: ${name}`, () => {
     const opened: StorageBackend[] = [];
 
@@ -261,43 +257,28 @@ export function runStorageContract(
       async function seeded(): Promise<StorageBackend> {
         const s = await open();
         await s.events.append('other', any, [event('noise')]);
-        await s.events.append('s', noStream, [1, 2, 3, 4, 5].map((n) => event(`e${n}`)));
+        await s.events.append(
+          's',
+          noStream,
+          [1, 2, 3, 4, 5].map((n) => event(`e${n}`)),
+        );
         return s;
       }
 
       it('read-stream forward from the start, from a revision, with a limit', async () => {
         const s = await seeded();
         expect(revisions(await s.events.readStream('s', { direction: 'forward', limit: 1000 }))).toEqual(range(1, 5));
-        expect(revisions(await s.events.readStream('s', { direction: 'forward', fromRevision: 3n, limit: 1000 }))).toEqual(
-          range(3, 5),
-        );
-        expect(revisions(await s.events.readStream('s', { direction: 'forward', fromRevision: 2n, limit: 2 }))).toEqual([
-          2n,
-          3n,
-        ]);
+        expect(revisions(await s.events.readStream('s', { direction: 'forward', fromRevision: 3n, limit: 1000 }))).toEqual(range(3, 5));
+        expect(revisions(await s.events.readStream('s', { direction: 'forward', fromRevision: 2n, limit: 2 }))).toEqual([2n, 3n]);
         expect(revisions(await s.events.readStream('s', { direction: 'forward', limit: 1 }))).toEqual([1n]);
-        expect(revisions(await s.events.readStream('s', { direction: 'forward', fromRevision: 0n, limit: 2 }))).toEqual([
-          1n,
-          2n,
-        ]);
+        expect(revisions(await s.events.readStream('s', { direction: 'forward', fromRevision: 0n, limit: 2 }))).toEqual([1n, 2n]);
       });
 
       it('read-stream backward from the end, from a revision, with a limit', async () => {
         const s = await seeded();
-        expect(revisions(await s.events.readStream('s', { direction: 'backward', limit: 1000 }))).toEqual([
-          5n,
-          4n,
-          3n,
-          2n,
-          1n,
-        ]);
-        expect(revisions(await s.events.readStream('s', { direction: 'backward', fromRevision: 3n, limit: 1000 }))).toEqual(
-          [3n, 2n, 1n],
-        );
-        expect(revisions(await s.events.readStream('s', { direction: 'backward', fromRevision: 4n, limit: 2 }))).toEqual([
-          4n,
-          3n,
-        ]);
+        expect(revisions(await s.events.readStream('s', { direction: 'backward', limit: 1000 }))).toEqual([5n, 4n, 3n, 2n, 1n]);
+        expect(revisions(await s.events.readStream('s', { direction: 'backward', fromRevision: 3n, limit: 1000 }))).toEqual([3n, 2n, 1n]);
+        expect(revisions(await s.events.readStream('s', { direction: 'backward', fromRevision: 4n, limit: 2 }))).toEqual([4n, 3n]);
         expect(revisions(await s.events.readStream('s', { direction: 'backward', limit: 1 }))).toEqual([5n]);
       });
 
@@ -307,9 +288,7 @@ export function runStorageContract(
         expect(await s.events.readStream('s', { direction: 'forward', fromRevision: U64_MAX, limit: 10 })).toEqual([]);
         expect(await s.events.readStream('s', { direction: 'backward', fromRevision: 0n, limit: 10 })).toEqual([]);
         // Backward from past the end starts at the last event.
-        expect(
-          revisions(await s.events.readStream('s', { direction: 'backward', fromRevision: U64_MAX, limit: 2 })),
-        ).toEqual([5n, 4n]);
+        expect(revisions(await s.events.readStream('s', { direction: 'backward', fromRevision: U64_MAX, limit: 2 }))).toEqual([5n, 4n]);
         expect(await s.events.readStream('missing', { direction: 'forward', limit: 10 })).toEqual([]);
         expect(await s.events.readStream('missing', { direction: 'backward', limit: 10 })).toEqual([]);
       });
@@ -380,8 +359,7 @@ export function runStorageContract(
         const s = await open();
         const types = ['user.created', 'user.deleted', 'user.created', 'order.placed', 'User.created', 'user.created'];
         for (const [i, type] of types.entries()) await s.events.append(`s${i % 2}`, any, [event(type)]);
-        const sorted = async (prefix: string) =>
-          [...(await s.events.countByType(prefix))].sort((a, b) => (a.eventType < b.eventType ? -1 : 1));
+        const sorted = async (prefix: string) => [...(await s.events.countByType(prefix))].sort((a, b) => (a.eventType < b.eventType ? -1 : 1));
         expect(await sorted('user.')).toEqual([
           { eventType: 'user.created', count: 3n },
           { eventType: 'user.deleted', count: 1n },
@@ -421,9 +399,7 @@ export function runStorageContract(
 
       it('commit applies documents and moves the checkpoint together', async () => {
         const s = await open();
-        expect(await s.projections.commit('users', 0n, 5n, [put('users', 'u1', { n: 1 }), put('users', 'u2', { n: 2 })])).toBe(
-          true,
-        );
+        expect(await s.projections.commit('users', 0n, 5n, [put('users', 'u1', { n: 1 }), put('users', 'u2', { n: 2 })])).toBe(true);
         expect(await s.projections.checkpoint('users')).toBe(5n);
         expect(await s.projections.getDocument({ collection: 'users', id: 'u1' })).toEqual({
           collection: 'users',
@@ -437,9 +413,7 @@ export function runStorageContract(
       it('a stale expected checkpoint returns false and changes nothing', async () => {
         const s = await open();
         await s.projections.commit('p', 0n, 5n, [put('c', 'a', 'first')]);
-        expect(await s.projections.commit('p', 0n, 7n, [put('c', 'a', 'stale'), put('c', 'b', 'new'), del('c', 'a')])).toBe(
-          false,
-        );
+        expect(await s.projections.commit('p', 0n, 7n, [put('c', 'a', 'stale'), put('c', 'b', 'new'), del('c', 'a')])).toBe(false);
         expect(await s.projections.commit('p', 4n, 9n, [put('c', 'a', 'stale')])).toBe(false);
         expect(await s.projections.commit('p', 6n, 9n, [put('c', 'a', 'stale')])).toBe(false);
         expect(await s.projections.checkpoint('p')).toBe(5n);
@@ -504,9 +478,7 @@ export function runStorageContract(
       it('an invalid change makes the whole commit invalid and changes nothing', async () => {
         const s = await open();
         await s.projections.commit('p', 0n, 1n, [put('c', 'a', 'kept')]);
-        expect(await failureTag(() => s.projections.commit('p', 1n, 2n, [put('c', 'a', 'lost'), put('c', '', 'x')]))).toBe(
-          'invalid',
-        );
+        expect(await failureTag(() => s.projections.commit('p', 1n, 2n, [put('c', 'a', 'lost'), put('c', '', 'x')]))).toBe('invalid');
         expect(await failureTag(() => s.projections.commit('p', 1n, 2n, [del('', 'a')]))).toBe('invalid');
         expect(await failureTag(() => s.projections.commit('', 0n, 1n, []))).toBe('invalid');
         expect(await s.projections.checkpoint('p')).toBe(1n);
@@ -529,11 +501,7 @@ export function runStorageContract(
       it('list-documents returns one collection in id order, paged after an id', async () => {
         const s = await open();
         const ids = ['b', 'a', 'd', 'c', 'e', 'a1'];
-        await s.projections.commit('p', 0n, 1n, [
-          ...ids.map((id) => put('users', id, { id })),
-          put('orders', 'a0', {}),
-          put('users2', 'a', {}),
-        ]);
+        await s.projections.commit('p', 0n, 1n, [...ids.map((id) => put('users', id, { id })), put('orders', 'a0', {}), put('users2', 'a', {})]);
         const all = await s.projections.listDocuments('users', undefined, 1000);
         expect(all.map((d) => d.id)).toEqual(['a', 'a1', 'b', 'c', 'd', 'e']);
         expect(all.every((d) => d.collection === 'users' && d.version === 1n)).toBe(true);
@@ -620,9 +588,7 @@ export function runStorageContract(
         const s = await open();
         const other = (await second()) ?? s;
         await s.keyValue.set('ns', 'once', 'secret', undefined);
-        const taken = await Promise.all(
-          Array.from({ length: 10 }, (_, i) => (async () => (i % 2 ? other : s).keyValue.take('ns', 'once'))()),
-        );
+        const taken = await Promise.all(Array.from({ length: 10 }, (_, i) => (async () => (i % 2 ? other : s).keyValue.take('ns', 'once'))()));
         expect(taken.filter((v) => v !== undefined)).toEqual(['secret']);
       });
 

@@ -17,13 +17,7 @@ import { StorageFailure } from '../../host/storage/errors.ts';
 import { STREAM_REVISION_CONSTRAINT } from '../../host/storage/postgres/append.ts';
 import { withDefaultUser } from '../../host/storage/postgres/connection.ts';
 import { isUniqueViolation, toStorageFailure } from '../../host/storage/postgres/errors.ts';
-import {
-  DEFAULT_SCHEMA,
-  openPostgresStorage,
-  SCHEMA_VERSION,
-  type PostgresStorage,
-  type PostgresStorageOptions,
-} from '../../host/storage/postgres/index.ts';
+import { DEFAULT_SCHEMA, openPostgresStorage, SCHEMA_VERSION, type PostgresStorage, type PostgresStorageOptions } from '../../host/storage/postgres/index.ts';
 import { runStorageContract } from './contract.ts';
 import { runLeaseContract } from './lease-contract.ts';
 import { startTcpProxy, targetOf } from '../support/tcp-proxy.ts';
@@ -141,18 +135,9 @@ if (unreachable !== undefined) {
       expect(Math.abs(Number(rows[0].applied_at) - Date.now())).toBeLessThan(60_000);
 
       const tables = await sql('SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename', [fresh]);
-      expect(tables.rows.map((r) => r.tablename)).toEqual([
-        'app_checkpoints',
-        'app_documents',
-        'app_event_sequence',
-        'app_events',
-        'app_kv',
-        'schema_migrations',
-      ]);
+      expect(tables.rows.map((r) => r.tablename)).toEqual(['app_checkpoints', 'app_documents', 'app_event_sequence', 'app_events', 'app_kv', 'schema_migrations']);
       const indexes = await sql('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [fresh]);
-      expect(indexes.rows.map((r) => r.indexname)).toEqual(
-        expect.arrayContaining(['app_events_by_type', 'app_events_stream_revision_key', 'app_kv_by_expiry']),
-      );
+      expect(indexes.rows.map((r) => r.indexname)).toEqual(expect.arrayContaining(['app_events_by_type', 'app_events_stream_revision_key', 'app_kv_by_expiry']));
       // All three work on the one store.
       await three[0]!.events.append('s', { tag: 'no-stream' }, [event('a')]);
       expect(await three[2]!.events.headSequence()).toBe(1n);
@@ -161,9 +146,7 @@ if (unreachable !== undefined) {
     it('refuses a schema migrated by a newer build', async () => {
       const fresh = freshSchema();
       await (await open({ schema: fresh })).close();
-      await sql(`INSERT INTO "${fresh}".schema_migrations (version, name, applied_at) VALUES ($1, 'future', 0)`, [
-        SCHEMA_VERSION + 1,
-      ]);
+      await sql(`INSERT INTO "${fresh}".schema_migrations (version, name, applied_at) VALUES ($1, 'future', 0)`, [SCHEMA_VERSION + 1]);
       expect((await failureOf(() => openPostgresStorage({ url: URL_, schema: fresh }))).code).toBe('internal');
     });
 
@@ -268,9 +251,7 @@ if (unreachable !== undefined) {
       try {
         await client.query('BEGIN');
         await client.query('SET LOCAL enable_seqscan = off');
-        const { rows } = await client.query(
-          `EXPLAIN SELECT event_type, COUNT(*) FROM "${schema}".app_events WHERE starts_with(event_type, 'user.') GROUP BY event_type`,
-        );
+        const { rows } = await client.query(`EXPLAIN SELECT event_type, COUNT(*) FROM "${schema}".app_events WHERE starts_with(event_type, 'user.') GROUP BY event_type`);
         const plan = rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
         expect(plan).toMatch(/app_events_by_type/);
         expect(plan).toMatch(/Index Cond: \(\(event_type >= 'user\.'::text\) AND \(event_type < 'user\/'::text\)\)/);
@@ -295,9 +276,7 @@ if (unreachable !== undefined) {
         const address = silent.address();
         if (address === null || typeof address === 'string') throw new Error('no port');
         started = Date.now();
-        const hung = await failureOf(() =>
-          openPostgresStorage({ url: `postgres://postgres@127.0.0.1:${address.port}/test`, schema, connectTimeoutMs: 300 }),
-        );
+        const hung = await failureOf(() => openPostgresStorage({ url: `postgres://postgres@127.0.0.1:${address.port}/test`, schema, connectTimeoutMs: 300 }));
         expect(hung.code).toBe('unavailable');
         expect(Date.now() - started).toBeLessThan(3000);
       } finally {
@@ -343,10 +322,7 @@ if (unreachable !== undefined) {
       const fresh = freshSchema();
       const storage = await open({ schema: fresh, onPoolError: (error) => poolErrors.push(error) });
       await Promise.all([1, 2, 3].map((i) => storage.keyValue.set('ns', `k${i}`, 'v', undefined)));
-      const killed = await sql(
-        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()',
-        [`wasi-app:${fresh}`],
-      );
+      const killed = await sql('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()', [`wasi-app:${fresh}`]);
       expect(killed.rowCount).toBeGreaterThan(0);
       await expect.poll(() => poolErrors.length).toBeGreaterThan(0);
       expect(poolErrors.map((e) => toStorageFailure(e).code)).toEqual(poolErrors.map(() => 'unavailable'));
@@ -380,8 +356,7 @@ if (unreachable !== undefined) {
     });
 
     it('maps PostgreSQL, pg and socket errors to platform errors in one place', () => {
-      const server = (code: string, extra: Record<string, string> = {}) =>
-        Object.assign(new pg.DatabaseError('boom', 0, 'error'), { code, severity: 'ERROR', ...extra });
+      const server = (code: string, extra: Record<string, string> = {}) => Object.assign(new pg.DatabaseError('boom', 0, 'error'), { code, severity: 'ERROR', ...extra });
       const tag = (error: unknown) => toStorageFailure(error).payload.tag;
       for (const code of ['08006', '08001', '57P01', '57P02', '57P03', '53300', '53100', '57014', '55P03', '40001', '40P01']) {
         expect([code, tag(server(code))]).toEqual([code, 'unavailable']);

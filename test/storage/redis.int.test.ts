@@ -13,21 +13,13 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { StorageFailure, type PlatformError } from '../../host/storage/errors.ts';
 import { prefixPattern } from '../../host/storage/redis/keys.ts';
-import {
-  deletePrefixed,
-  openRedisStorage,
-  SCHEMA_VERSION,
-  toStorageFailure,
-  type RedisStorage,
-  type RedisStorageOptions,
-} from '../../host/storage/redis/index.ts';
+import { deletePrefixed, openRedisStorage, SCHEMA_VERSION, toStorageFailure, type RedisStorage, type RedisStorageOptions } from '../../host/storage/redis/index.ts';
 import { runStorageContract } from './contract.ts';
 import { runLeaseContract } from './lease-contract.ts';
 import { startTcpProxy, targetOf, type TcpProxy } from '../support/tcp-proxy.ts';
 import { redisAnswers } from '../support/servers.ts';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-
 
 const reachable = (await redisAnswers(REDIS_URL)) === undefined;
 
@@ -128,18 +120,7 @@ describe.runIf(reachable)('redis storage', () => {
       const keys = (await admin!.keys(prefixPattern(PREFIX))).sort();
       expect(keys.every((key) => key.startsWith(PREFIX))).toBe(true);
       expect(keys.map((key) => key.slice(PREFIX.length))).toEqual(
-        [
-          'all',
-          'checkpoints',
-          'docids:c',
-          'docs:c',
-          'events',
-          'kv:2:ns:k',
-          'schema_version',
-          'seq',
-          'stream:s',
-          'types',
-        ].sort(),
+        ['all', 'checkpoints', 'docids:c', 'docs:c', 'events', 'kv:2:ns:k', 'schema_version', 'seq', 'stream:s', 'types'].sort(),
       );
       expect(await admin!.get(`${PREFIX}schema_version`)).toBe(String(SCHEMA_VERSION));
       await s.reset();
@@ -314,12 +295,8 @@ describe('redis error mapping', () => {
       tag: 'invalid',
       val: 'value is not an integer',
     });
-    expect(toStorageFailure(reply('ERR user_script:1: Script attempted to access nonexistent global')).payload.tag).toBe(
-      'internal',
-    );
-    expect(toStorageFailure(reply('WRONGTYPE Operation against a key holding the wrong kind of value')).payload.tag).toBe(
-      'internal',
-    );
+    expect(toStorageFailure(reply('ERR user_script:1: Script attempted to access nonexistent global')).payload.tag).toBe('internal');
+    expect(toStorageFailure(reply('WRONGTYPE Operation against a key holding the wrong kind of value')).payload.tag).toBe('internal');
     expect(toStorageFailure(new TypeError('bug')).payload).toEqual({ tag: 'internal', val: 'bug' });
     const conflict = StorageFailure.conflict('s', { tag: 'any' }, 1n);
     expect(toStorageFailure(conflict)).toBe(conflict);

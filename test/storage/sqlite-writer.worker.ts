@@ -27,9 +27,7 @@ try {
     for (;;) {
       const revision = storage.events.streamRevision(stream);
       try {
-        storage.events.append(stream, { tag: 'exact', val: revision }, [
-          { eventType: 'counter.incremented', payload: JSON.stringify({ w: writer, n }), metadata: '{}' },
-        ]);
+        storage.events.append(stream, { tag: 'exact', val: revision }, [{ eventType: 'counter.incremented', payload: JSON.stringify({ w: writer, n }), metadata: '{}' }]);
         break;
       } catch (error) {
         if (!(error instanceof StorageFailure && error.payload.tag === 'conflict')) throw error;

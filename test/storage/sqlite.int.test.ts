@@ -227,10 +227,15 @@ describe('sqlite backend specifics', () => {
     storage.events.append('s', { tag: 'any' }, [event('a')]);
     storage.reset();
     expect(storage.events.headSequence()).toBe(0n);
-    expect(inspect(path, (db) => db.prepare('SELECT x FROM other_project').all().map((r) => r['x']))).toEqual(['keep']);
-    expect(inspect(path, (db) => db.prepare('SELECT COUNT(*) AS n FROM schema_migrations').get()?.['n'])).toBe(
-      BigInt(SCHEMA_VERSION),
-    );
+    expect(
+      inspect(path, (db) =>
+        db
+          .prepare('SELECT x FROM other_project')
+          .all()
+          .map((r) => r['x']),
+      ),
+    ).toEqual(['keep']);
+    expect(inspect(path, (db) => db.prepare('SELECT COUNT(*) AS n FROM schema_migrations').get()?.['n'])).toBe(BigInt(SCHEMA_VERSION));
   });
 
   it('sweeps expired key-value rows on writes', async () => {
@@ -239,7 +244,12 @@ describe('sqlite backend specifics', () => {
     for (let i = 0; i < 20; i++) storage.keyValue.set('ns', `old-${i}`, 'v', 1n);
     await new Promise((resolve) => setTimeout(resolve, 20));
     storage.keyValue.set('ns', 'fresh', 'v', undefined);
-    const rows = inspect(path, (db) => db.prepare('SELECT key FROM app_kv').all().map((r) => r['key']));
+    const rows = inspect(path, (db) =>
+      db
+        .prepare('SELECT key FROM app_kv')
+        .all()
+        .map((r) => r['key']),
+    );
     expect(rows).toEqual(['fresh']);
   });
 
@@ -306,9 +316,7 @@ describe('sqlite backend specifics', () => {
     expect(toStorageFailure(new TypeError('bug')).payload).toEqual({ tag: 'internal', val: 'bug' });
     const conflict = StorageFailure.conflict('s', { tag: 'any' }, 1n);
     expect(toStorageFailure(conflict)).toBe(conflict);
-    expect(isUniqueViolation(sqliteError(2067, 'UNIQUE constraint failed: app_events.stream_id, app_events.revision'), 'app_events')).toBe(
-      true,
-    );
+    expect(isUniqueViolation(sqliteError(2067, 'UNIQUE constraint failed: app_events.stream_id, app_events.revision'), 'app_events')).toBe(true);
     expect(isUniqueViolation(sqliteError(2067, 'UNIQUE constraint failed: app_kv.key'), 'app_events')).toBe(false);
   });
 

@@ -54,11 +54,11 @@ export interface StartOptions {
 export async function startHost(options: StartOptions = {}): Promise<HostProcess> {
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? tempDataDir();
-  const child = spawn(
-    process.execPath,
-    [join(ROOT, 'host', 'main.ts'), '--port', String(port), '--data-dir', dataDir, ...(options.args ?? [])],
-    { cwd: ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, [join(ROOT, 'host', 'main.ts'), '--port', String(port), '--data-dir', dataDir, ...(options.args ?? [])], {
+    cwd: ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const output: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await untilReady(child, output, { name: 'host', ready: (line) => line.includes('"code":"host_listening"'), timeoutMs: options.timeoutMs ?? 30_000 });

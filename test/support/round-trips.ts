@@ -56,8 +56,7 @@ function countedStorage(storage: StorageBackend): StorageBackend {
   });
 }
 
-const post = (url: string) =>
-  fetch(`${url}/api/counter/increment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' });
+const post = (url: string) => fetch(`${url}/api/counter/increment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' });
 
 /**
  * Starts the host in process with `args` (--db ...), sends `warmup` then `n` sequential increments

@@ -2,7 +2,9 @@
 // (No benchmarked route hashes; the component imports the interface, so it must resolve.)
 import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 
-const N = 1 << 15, r = 8, p = 1;
+const N = 1 << 15,
+  r = 8,
+  p = 1;
 export function hash(password) {
   const salt = randomBytes(16);
   const key = scryptSync(password, salt, 32, { N, r, p, maxmem: 256 * N * r });

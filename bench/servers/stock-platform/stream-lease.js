@@ -10,7 +10,11 @@ export class Lease {
     this.#streamId = streamId;
     this.#token = ++tokens;
   }
-  token() { return this.#token; }
-  append(expected, events) { return storage.events.append(this.#streamId, expected, events); }
+  token() {
+    return this.#token;
+  }
+  append(expected, events) {
+    return storage.events.append(this.#streamId, expected, events);
+  }
 }
 export const acquire = (streamId) => new Lease(streamId);

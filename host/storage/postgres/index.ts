@@ -7,13 +7,7 @@ import { StorageFailure } from '../errors.ts';
 import { DEFAULT_LEASE_TTL_MS, type AsyncEventStore, type AsyncStorageBackend } from '../types.ts';
 import { createLeases } from './leases.ts';
 import { createAppend } from './append.ts';
-import {
-  createPool,
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  DEFAULT_POOL_SIZE,
-  DEFAULT_STATEMENT_TIMEOUT_MS,
-  type PgContext,
-} from './connection.ts';
+import { createPool, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOUT_MS, type PgContext } from './connection.ts';
 import { createCountByType } from './count-by-type.ts';
 import { guardAll, toStorageFailure } from './errors.ts';
 import { createHeadSequence } from './head-sequence.ts';

@@ -103,10 +103,7 @@ export function createProjections({ pool, tables }: PgContext): AsyncProjectionS
     async listDocuments(collection, afterId, limit) {
       checkName('collection', collection);
       checkLimit(limit);
-      const { rows } =
-        afterId === undefined
-          ? await pool.query<Row>(listFirst, [collection, limit])
-          : await pool.query<Row>(listAfter, [collection, afterId, limit]);
+      const { rows } = afterId === undefined ? await pool.query<Row>(listFirst, [collection, limit]) : await pool.query<Row>(listAfter, [collection, afterId, limit]);
       return rows.map(toDocument);
     },
   };

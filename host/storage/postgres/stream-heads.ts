@@ -16,8 +16,6 @@ export function createStreamHeads({ pool, tables }: PgContext): (streamIds: read
     for (const id of streamIds) checkName('stream id', id);
     if (streamIds.length === 0) return [];
     const { rows } = await pool.query<Row>(sql, [streamIds]);
-    return rows.map((row) =>
-      row['revision'] === null ? NO_HEAD : { revision: int(row, 'revision'), sequence: int(row, 'sequence'), recordedAt: int(row, 'recorded_at') },
-    );
+    return rows.map((row) => (row['revision'] === null ? NO_HEAD : { revision: int(row, 'revision'), sequence: int(row, 'sequence'), recordedAt: int(row, 'recorded_at') }));
   };
 }

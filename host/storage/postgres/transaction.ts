@@ -13,11 +13,7 @@ import { isUnavailable } from './errors.ts';
  * A COMMIT whose reply is lost (the connection dropped at that moment) surfaces as
  * `unavailable`: the transaction may or may not have committed, which no client can know.
  */
-export async function transaction<T>(
-  pool: Pool,
-  work: (client: PoolClient) => Promise<T>,
-  keep: (result: T) => boolean = () => true,
-): Promise<T> {
+export async function transaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>, keep: (result: T) => boolean = () => true): Promise<T> {
   const client = await pool.connect();
   // While checked out, pg-pool listens for nothing: a socket error between two queries would
   // be an unhandled 'error' event (a crash). Remember it instead and discard the client.

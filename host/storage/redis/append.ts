@@ -82,12 +82,7 @@ function checkExpected(expected: ExpectedRevision): void {
 }
 
 /** append, or with `lease` the fenced append of a stream-lease holder (leases.ts). */
-export type FencedAppend = (
-  streamId: string,
-  expected: ExpectedRevision,
-  events: NewEvent[],
-  lease?: { key: string; token: bigint },
-) => Promise<RecordedEvent[]>;
+export type FencedAppend = (streamId: string, expected: ExpectedRevision, events: NewEvent[], lease?: { key: string; token: bigint }) => Promise<RecordedEvent[]>;
 
 export function createAppend(redis: Redis, keys: RedisKeys): FencedAppend {
   const script = defineScript(redis, 'wasiAppAppend', APPEND_LUA);
@@ -119,14 +114,16 @@ export function createAppend(redis: Redis, keys: RedisKeys): FencedAppend {
     const first = u64Reply(reply[1], 'sequence');
     const before = u64Reply(reply[2], 'revision');
     const recordedAt = u64Reply(stringReply(reply[3], 'recorded-at'), 'recorded-at');
-    return events.map((event, index): RecordedEvent => ({
-      sequence: first + BigInt(index),
-      streamId,
-      revision: before + BigInt(index + 1),
-      eventType: event.eventType,
-      payload: event.payload,
-      metadata: event.metadata,
-      recordedAt,
-    }));
+    return events.map(
+      (event, index): RecordedEvent => ({
+        sequence: first + BigInt(index),
+        streamId,
+        revision: before + BigInt(index + 1),
+        eventType: event.eventType,
+        payload: event.payload,
+        metadata: event.metadata,
+        recordedAt,
+      }),
+    );
   };
 }

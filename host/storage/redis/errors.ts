@@ -41,19 +41,7 @@ const CLIENT_UNAVAILABLE = [
  * persistence failing, or not authorised. Retrying later may succeed, which is what
  * `unavailable` promises the guest.
  */
-const UNAVAILABLE_REPLIES = new Set([
-  'LOADING',
-  'BUSY',
-  'TRYAGAIN',
-  'MASTERDOWN',
-  'READONLY',
-  'CLUSTERDOWN',
-  'OOM',
-  'MISCONF',
-  'NOAUTH',
-  'WRONGPASS',
-  'NOPERM',
-]);
+const UNAVAILABLE_REPLIES = new Set(['LOADING', 'BUSY', 'TRYAGAIN', 'MASTERDOWN', 'READONLY', 'CLUSTERDOWN', 'OOM', 'MISCONF', 'NOAUTH', 'WRONGPASS', 'NOPERM']);
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

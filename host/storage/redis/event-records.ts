@@ -29,15 +29,7 @@ export function toRecordedEvent(raw: unknown): RecordedEvent {
   if (!Array.isArray(parsed) || parsed.length !== 7 || !parsed.every((part) => typeof part === 'string')) {
     throw StorageFailure.internal('redis: an event record has an unexpected shape');
   }
-  const [sequence, revision, recordedAt, streamId, eventType, payload, metadata] = parsed as string[] as [
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-  ];
+  const [sequence, revision, recordedAt, streamId, eventType, payload, metadata] = parsed as string[] as [string, string, string, string, string, string, string];
   return {
     sequence: u64Reply(sequence, 'sequence'),
     streamId,

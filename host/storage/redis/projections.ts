@@ -121,10 +121,7 @@ export function createProjections(redis: Redis, keys: RedisKeys): AsyncProjectio
       checkLimit(limit);
       if (afterId !== undefined && typeof afterId !== 'string') throw StorageFailure.invalid('after-id must be text');
       const start = afterId === undefined ? '-' : `(${afterId}`;
-      const reply = arrayReply(
-        await listScript([keys.documents(collection), keys.documentIds(collection)], [start, limit]),
-        'document list',
-      );
+      const reply = arrayReply(await listScript([keys.documents(collection), keys.documentIds(collection)], [start, limit]), 'document list');
       const documents: StoredDocument[] = [];
       for (let i = 0; i + 1 < reply.length; i += 2) {
         const id = reply[i];

@@ -21,9 +21,7 @@ export async function deletePrefixed(redis: Redis, prefix: string, keep: readonl
     // Buffers, so a key that is not valid UTF-8 is deleted exactly as it is named.
     const [next, found] = await redis.scanBuffer(cursor, 'MATCH', prefixPattern(prefix), 'COUNT', SCAN_BATCH);
     cursor = next.toString();
-    const doomed = found.filter(
-      (key) => key.subarray(0, prefixBytes.length).equals(prefixBytes) && !kept.some((k) => k.equals(key)),
-    );
+    const doomed = found.filter((key) => key.subarray(0, prefixBytes.length).equals(prefixBytes) && !kept.some((k) => k.equals(key)));
     if (doomed.length > 0) deleted += await redis.unlink(...doomed);
   } while (cursor !== '0');
   return deleted;

@@ -16,9 +16,7 @@ export function globPrefix(prefix: string): string {
 
 export function createCountByType(db: DatabaseSync): (typePrefix: string) => TypeCount[] {
   const all = db.prepare('SELECT event_type, COUNT(*) AS n FROM app_events GROUP BY event_type ORDER BY event_type');
-  const matching = db.prepare(
-    'SELECT event_type, COUNT(*) AS n FROM app_events WHERE event_type GLOB ? GROUP BY event_type ORDER BY event_type',
-  );
+  const matching = db.prepare('SELECT event_type, COUNT(*) AS n FROM app_events WHERE event_type GLOB ? GROUP BY event_type ORDER BY event_type');
   return function countByType(typePrefix) {
     if (typePrefix.length > 512) throw StorageFailure.invalid('type prefix must be 0..=512 characters');
     const rows = (typePrefix === '' ? all.all() : matching.all(globPrefix(typePrefix))) as Row[];

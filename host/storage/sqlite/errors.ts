@@ -48,9 +48,7 @@ export function toStorageFailure(error: unknown): StorageFailure {
   const code = sqliteCode(error);
   if (code !== undefined) {
     const name = UNAVAILABLE_CODES.get(code & 0xff);
-    return name !== undefined
-      ? StorageFailure.unavailable(`sqlite ${name}: ${message}`)
-      : StorageFailure.internal(`sqlite error ${code}: ${message}`);
+    return name !== undefined ? StorageFailure.unavailable(`sqlite ${name}: ${message}`) : StorageFailure.internal(`sqlite error ${code}: ${message}`);
   }
   const node = nodeCode(error);
   // node:sqlite reports a closed database as ERR_INVALID_STATE: the store is not reachable.

@@ -44,12 +44,8 @@ export function createProjections(db: DatabaseSync): SqliteProjections {
   );
   const deleteDocument = db.prepare('DELETE FROM app_documents WHERE collection = ? AND id = ?');
   const selectDocument = db.prepare('SELECT collection, id, body, version FROM app_documents WHERE collection = ? AND id = ?');
-  const listFirst = db.prepare(
-    'SELECT collection, id, body, version FROM app_documents WHERE collection = ? ORDER BY id LIMIT ?',
-  );
-  const listAfter = db.prepare(
-    'SELECT collection, id, body, version FROM app_documents WHERE collection = ? AND id > ? ORDER BY id LIMIT ?',
-  );
+  const listFirst = db.prepare('SELECT collection, id, body, version FROM app_documents WHERE collection = ? ORDER BY id LIMIT ?');
+  const listAfter = db.prepare('SELECT collection, id, body, version FROM app_documents WHERE collection = ? AND id > ? ORDER BY id LIMIT ?');
 
   function checkpoint(projection: string): bigint {
     checkName('projection', projection);

@@ -8,9 +8,7 @@ import { immediate } from './transaction.ts';
 import { text, type Row } from './values.ts';
 
 export function createReset(db: DatabaseSync): () => void {
-  const tables = db.prepare(
-    `SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'app\\_%' ESCAPE '\\' ORDER BY name`,
-  );
+  const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'app\\_%' ESCAPE '\\' ORDER BY name`);
   return function reset() {
     immediate(db, () => {
       // Deletion order must not matter once later migrations add foreign keys between tables.

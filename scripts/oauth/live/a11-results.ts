@@ -23,7 +23,10 @@ export function recordForA11(out: ToolOutput, env: Record<string, string>, check
   const at = new Date().toISOString();
   for (const o of outcomes) {
     try {
-      recordA11Result({ check, provider: o.provider, passed: o.passed, baseUrl, at, tool, ...(o.authorizationEndpoint ? { authorizationEndpoint: o.authorizationEndpoint } : {}) }, file);
+      recordA11Result(
+        { check, provider: o.provider, passed: o.passed, baseUrl, at, tool, ...(o.authorizationEndpoint ? { authorizationEndpoint: o.authorizationEndpoint } : {}) },
+        file,
+      );
       out.note(`tracker A11: recorded ${check} ${o.passed ? 'PASS' : 'FAIL'} for ${o.provider} (npm run tracker:a11 -- status)`);
     } catch (error) {
       out.fail(o.provider, `could not record the ${check} result for tracker A11 (${error instanceof Error ? error.name : 'error'})`);

@@ -61,7 +61,10 @@ export function inspectAuthorizationLocation(location: string | null | undefined
   const callback = callbackPath(expect.provider);
 
   if (url.origin === expect.baseUrl && url.pathname === callback) {
-    check(false, `the login start redirected straight to the service's own callback ${callback}: that is the development callback bypass (AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS), never valid for live verification`);
+    check(
+      false,
+      `the login start redirected straight to the service's own callback ${callback}: that is the development callback bypass (AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS), never valid for live verification`,
+    );
     return { checks, endpointOrigin: url.origin, sensitive };
   }
   check(true, 'the redirect is not the development callback bypass URL');
@@ -72,13 +75,24 @@ export function inspectAuthorizationLocation(location: string | null | undefined
     return { checks, endpointOrigin: url.origin, sensitive };
   }
 
-  check(url.protocol === 'https:', url.protocol === 'https:' ? `the authorization endpoint uses https (${url.origin})` : `the authorization endpoint must use https (it is ${url.origin})`);
+  check(
+    url.protocol === 'https:',
+    url.protocol === 'https:' ? `the authorization endpoint uses https (${url.origin})` : `the authorization endpoint must use https (it is ${url.origin})`,
+  );
   const host = url.hostname;
   const external = !isLoopbackHost(host) && !isIpHost(host) && host.includes('.');
-  check(external, external ? `the authorization endpoint is on an external host (${host})` : `the authorization endpoint must be an external host, not loopback, an IP address or a single label (it is ${host})`);
+  check(
+    external,
+    external
+      ? `the authorization endpoint is on an external host (${host})`
+      : `the authorization endpoint must be an external host, not loopback, an IP address or a single label (it is ${host})`,
+  );
 
   const responseType = params.get('response_type');
-  check(responseType === 'code', responseType === 'code' ? 'response_type is code' : `response_type must be code (it is ${responseType === null ? 'missing' : JSON.stringify(responseType)})`);
+  check(
+    responseType === 'code',
+    responseType === 'code' ? 'response_type is code' : `response_type must be code (it is ${responseType === null ? 'missing' : JSON.stringify(responseType)})`,
+  );
 
   const clientId = params.get('client_id');
   if (!clientId) check(false, 'client_id is missing');
@@ -87,7 +101,12 @@ export function inspectAuthorizationLocation(location: string | null | undefined
 
   const expectedRedirect = `${expect.baseUrl}${callback}`;
   const redirect = params.get('redirect_uri');
-  check(redirect === expectedRedirect, redirect === expectedRedirect ? `redirect_uri equals BASE_URL + ${callback}` : `redirect_uri must equal ${expectedRedirect} byte for byte (it is ${redirect === null ? 'missing' : redirect})`);
+  check(
+    redirect === expectedRedirect,
+    redirect === expectedRedirect
+      ? `redirect_uri equals BASE_URL + ${callback}`
+      : `redirect_uri must equal ${expectedRedirect} byte for byte (it is ${redirect === null ? 'missing' : redirect})`,
+  );
 
   const scope = params.get('scope');
   const got = new Set((scope ?? '').split(' ').filter(Boolean));
@@ -96,7 +115,14 @@ export function inspectAuthorizationLocation(location: string | null | undefined
 
   for (const name of ['state', 'nonce'] as const) {
     const v = params.get(name) ?? '';
-    check(v.length >= MIN_RANDOM_LENGTH, v === '' ? `${name} is missing` : v.length >= MIN_RANDOM_LENGTH ? `${name} is present (${v.length} characters, not printed)` : `${name} is too short to be unguessable (${v.length} characters)`);
+    check(
+      v.length >= MIN_RANDOM_LENGTH,
+      v === ''
+        ? `${name} is missing`
+        : v.length >= MIN_RANDOM_LENGTH
+          ? `${name} is present (${v.length} characters, not printed)`
+          : `${name} is too short to be unguessable (${v.length} characters)`,
+    );
   }
   if (expect.pkce) {
     const method = params.get('code_challenge_method');

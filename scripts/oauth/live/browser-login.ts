@@ -36,7 +36,16 @@ export interface BrowserLogin {
 export async function loginThroughBrowser(browser: Browser, baseUrl: string, provider: ProviderId, timeoutMs: number, onWaiting: () => void): Promise<BrowserLogin> {
   const context = await browser.newContext();
   const page = await context.newPage();
-  const result: BrowserLogin = { buttons: [], loginPageOk: false, clicked: false, providerOrigin: undefined, callback: undefined, reachedDashboard: false, lastPlace: '', cookie: undefined };
+  const result: BrowserLogin = {
+    buttons: [],
+    loginPageOk: false,
+    clicked: false,
+    providerOrigin: undefined,
+    callback: undefined,
+    reachedDashboard: false,
+    lastPlace: '',
+    cookie: undefined,
+  };
   const callbackUrl = `${baseUrl}${callbackPath(provider)}`;
   page.on('request', (request: Request) => {
     if (!request.isNavigationRequest() || request.frame() !== page.mainFrame()) return;

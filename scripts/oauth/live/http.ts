@@ -12,10 +12,13 @@ export async function request(url: string, init: RequestInit = {}): Promise<Http
   } catch (error) {
     const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
     const code =
-      error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${DEADLINE_MS / 1000} s`
-      : typeof cause?.code === 'string' ? cause.code
-      : typeof cause?.message === 'string' ? cause.message.slice(0, 80)
-      : 'network error';
+      error instanceof Error && error.name === 'TimeoutError'
+        ? `no answer within ${DEADLINE_MS / 1000} s`
+        : typeof cause?.code === 'string'
+          ? cause.code
+          : typeof cause?.message === 'string'
+            ? cause.message.slice(0, 80)
+            : 'network error';
     return { problem: `could not reach ${new URL(url).origin} (${code})` };
   }
 }

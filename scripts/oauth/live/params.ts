@@ -53,9 +53,11 @@ export function parseBaseUrl(raw: string | undefined): { origin: string } | { pr
   if (!raw) return { problem: 'BASE_URL is missing (the public URL of the running service, e.g. https://auth.example.com)' };
   const url = parseUrl(raw);
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return { problem: 'BASE_URL must be an absolute http(s) URL' };
-  if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) return { problem: 'BASE_URL must be an origin only (no path, query, fragment or credentials)' };
+  if (url.pathname !== '/' || url.search || url.hash || url.username || url.password)
+    return { problem: 'BASE_URL must be an origin only (no path, query, fragment or credentials)' };
   // The tools send the operator token and a session cookie: over http only to this machine.
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) return { problem: 'BASE_URL must be https unless it is a loopback address (an http BASE_URL would send the operator token and session cookie in clear)' };
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))
+    return { problem: 'BASE_URL must be https unless it is a loopback address (an http BASE_URL would send the operator token and session cookie in clear)' };
   return { origin: url.origin };
 }
 
@@ -80,10 +82,12 @@ export function readLiveParams(env: Record<string, string>, needs: ParamNeeds = 
 
   const rawCookie = value(env, 'SESSION_COOKIE');
   const session = rawCookie === undefined ? undefined : parseSessionCookie(rawCookie);
-  if (rawCookie !== undefined && !session) problems.push(`SESSION_COOKIE must be a session id, ${SESSION_COOKIE_NAME}=<id>, or a Cookie header value containing ${SESSION_COOKIE_NAME}`);
+  if (rawCookie !== undefined && !session)
+    problems.push(`SESSION_COOKIE must be a session id, ${SESSION_COOKIE_NAME}=<id>, or a Cookie header value containing ${SESSION_COOKIE_NAME}`);
   else if (needs.session && !session) problems.push(`SESSION_COOKIE is missing (the ${SESSION_COOKIE_NAME} cookie of a browser that completed the provider login)`);
 
-  if (needs.token && !value(env, 'AUTH_SYSTEM_ACCESS_TOKEN')) problems.push('AUTH_SYSTEM_ACCESS_TOKEN is missing (a multi-factor system_admin operator token: npm run -s auth:token -- --sub <operator>)');
+  if (needs.token && !value(env, 'AUTH_SYSTEM_ACCESS_TOKEN'))
+    problems.push('AUTH_SYSTEM_ACCESS_TOKEN is missing (a multi-factor system_admin operator token: npm run -s auth:token -- --sub <operator>)');
 
   const expectedEmail = value(env, 'EXPECTED_EMAIL');
   if (expectedEmail !== undefined && !/^[^\s@]+@[^\s@]+$/.test(expectedEmail)) problems.push('EXPECTED_EMAIL must be an email address');

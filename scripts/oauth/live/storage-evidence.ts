@@ -72,7 +72,13 @@ export function checkEvents(out: ToolOutput, scope: Scope, kinds: readonly strin
  * (a second read must reach the first read's latest sequence when writes raced the first), and
  * with a baseline it moved past the baseline's checkpoint.
  */
-export async function checkProjectionProgress(out: ToolOutput, scope: Scope, status: StorageStatus, reread: () => Promise<StorageStatus | undefined>, before?: StorageStatus): Promise<void> {
+export async function checkProjectionProgress(
+  out: ToolOutput,
+  scope: Scope,
+  status: StorageStatus,
+  reread: () => Promise<StorageStatus | undefined>,
+  before?: StorageStatus,
+): Promise<void> {
   const checkpoint = checkpointOf(status);
   if (checkpoint === undefined) {
     out.fail(scope, `storage status reports no ${PROJECTION}`);
@@ -81,7 +87,13 @@ export async function checkProjectionProgress(out: ToolOutput, scope: Scope, sta
   let reached = checkpoint;
   if (checkpoint < status.latest_sequence) reached = checkpointOf((await reread()) ?? status) ?? checkpoint;
   const caughtUp = checkpoint > 0 && reached >= status.latest_sequence;
-  out.check(scope, caughtUp, caughtUp ? `${PROJECTION} checkpoint ${reached} has reached the latest sequence ${status.latest_sequence}` : `${PROJECTION} checkpoint ${reached} lags the latest sequence ${status.latest_sequence}`);
+  out.check(
+    scope,
+    caughtUp,
+    caughtUp
+      ? `${PROJECTION} checkpoint ${reached} has reached the latest sequence ${status.latest_sequence}`
+      : `${PROJECTION} checkpoint ${reached} lags the latest sequence ${status.latest_sequence}`,
+  );
   if (before) {
     const was = checkpointOf(before) ?? 0;
     out.check(scope, reached > was, reached > was ? `${PROJECTION} checkpoint moved (${was} → ${reached})` : `${PROJECTION} checkpoint did not move (${was} → ${reached})`);

@@ -83,7 +83,11 @@ export function missingEvidence(record: A11Record): Gap[] {
       const results = record.results.filter((r) => r.provider === provider && r.check === check);
       if (results.some((r) => r.passed && !notLive(r))) continue;
       const latest = results.at(-1);
-      const why = !latest ? 'no recorded result' : !latest.passed ? `the latest result (${latest.at}) failed` : `the latest passing result (${latest.at}) does not count: ${notLive(latest)}`;
+      const why = !latest
+        ? 'no recorded result'
+        : !latest.passed
+          ? `the latest result (${latest.at}) failed`
+          : `the latest passing result (${latest.at}) does not count: ${notLive(latest)}`;
       gaps.push({ provider, check, why });
     }
   }

@@ -35,7 +35,10 @@ describe('registerWithPassword()', () => {
     const { platform, deps } = setup();
     const registration = await registerWithPassword(deps, alice);
     expect(registration).toMatchObject({ created: true });
-    const stored = platform.events.readAll(0n, 10).map((e) => `${e.eventType} ${e.payload}`).join('\n');
+    const stored = platform.events
+      .readAll(0n, 10)
+      .map((e) => `${e.eventType} ${e.payload}`)
+      .join('\n');
     expect(stored).not.toContain(alice.password);
     expect(stored).toMatch(/"password_hash":"\$scrypt\$/);
     expect(stored).not.toContain('auth_session_issued');
@@ -61,8 +64,14 @@ describe('loginWithPassword()', () => {
     const { platform, deps } = setup();
     await registerWithPassword(deps, alice);
     const before = platform.passwords.calls;
-    await expect(loginWithPassword(deps, { email: 'bob@example.com', password: alice.password })).rejects.toMatchObject({ code: 'invalid_credentials', message: 'invalid email or password' });
-    await expect(loginWithPassword(deps, { ...alice, password: 'wrong password here' })).rejects.toMatchObject({ code: 'invalid_credentials', message: 'invalid email or password' });
+    await expect(loginWithPassword(deps, { email: 'bob@example.com', password: alice.password })).rejects.toMatchObject({
+      code: 'invalid_credentials',
+      message: 'invalid email or password',
+    });
+    await expect(loginWithPassword(deps, { ...alice, password: 'wrong password here' })).rejects.toMatchObject({
+      code: 'invalid_credentials',
+      message: 'invalid email or password',
+    });
     expect(platform.passwords.calls - before).toBeGreaterThanOrEqual(2);
   });
 
@@ -129,7 +138,14 @@ describe('auth projection and storage status', () => {
     const external = await linkOrCreateUserForExternalIdentity(deps, { provider: 'provider_a', subject: 'sub-1', email: 'bob@example.com', emailVerified: true });
     await linkOrCreateUserForExternalIdentity(deps, { provider: 'provider_b', subject: 'sub-2', email: 'bob@example.com', emailVerified: true });
     const status = getStorageStatus(deps);
-    expect(status.events).toMatchObject({ auth_password_user_registered: 1, auth_external_user_registered: 1, auth_password_login_succeeded: 1, auth_session_issued: 1, auth_external_identity_linked: 2, auth_oauth_state_created: 0 });
+    expect(status.events).toMatchObject({
+      auth_password_user_registered: 1,
+      auth_external_user_registered: 1,
+      auth_password_login_succeeded: 1,
+      auth_session_issued: 1,
+      auth_external_identity_linked: 2,
+      auth_oauth_state_created: 0,
+    });
     expect(status.total).toBe(6);
     expect(status.projections).toEqual([{ name: 'auth_projection', checkpoint: status.latest_sequence }]);
     const user = JSON.parse(platform.projections.getDocument({ collection: AUTH_COLLECTIONS.users, id: userId })!.body);

@@ -72,7 +72,10 @@ async function createAccount(deps: AuthDeps, identity: ExternalIdentity, email: 
 /** Joins an account whose email a provider verified; never a password account (pre-hijacking). */
 function joinOrSeparate(deps: AuthDeps, identity: ExternalIdentity, email: string, owner: Account): { userId: string; created: boolean } {
   if (owner.emailVerified) return { userId: owner.userId, created: false };
-  deps.platform.logger.log('info', 'provider sign-in kept apart from a password account with the same email', { code: 'auth_identity_not_linked_unverified_email', provider: identity.provider });
+  deps.platform.logger.log('info', 'provider sign-in kept apart from a password account with the same email', {
+    code: 'auth_identity_not_linked_unverified_email',
+    provider: identity.provider,
+  });
   return createUnclaimedAccount(deps, identity, email);
 }
 

@@ -59,7 +59,14 @@ function apply(changes: PageChanges, event: RecordedEvent): void {
     case 'auth_external_user_registered': {
       const data = payloadOf<PasswordUserRegistered | ExternalUserRegistered>(event);
       const provider = 'provider' in data ? data.provider : undefined;
-      const user: UserDocument = { user_id: data.user_id, email: data.email, registered_at: at, registered_with: provider ? `oauth:${provider}` : 'password', last_login_at: null, providers: [] };
+      const user: UserDocument = {
+        user_id: data.user_id,
+        email: data.email,
+        registered_at: at,
+        registered_with: provider ? `oauth:${provider}` : 'password',
+        last_login_at: null,
+        providers: [],
+      };
       changes.put(AUTH_COLLECTIONS.users, data.user_id, user);
       return;
     }
@@ -72,7 +79,14 @@ function apply(changes: PageChanges, event: RecordedEvent): void {
     case 'auth_session_issued': {
       const data = payloadOf<SessionIssued>(event);
       const id = event.streamId.replace(/^auth-session-/, '');
-      changes.put(AUTH_COLLECTIONS.sessions, id, { user_id: data.user_id, aal: data.aal, method: data.method, issued_at: data.issued_at, expires_at: data.expires_at, revoked_at: null });
+      changes.put(AUTH_COLLECTIONS.sessions, id, {
+        user_id: data.user_id,
+        aal: data.aal,
+        method: data.method,
+        issued_at: data.issued_at,
+        expires_at: data.expires_at,
+        revoked_at: null,
+      });
       if (data.handle) {
         // Sessions past their absolute expiry drop out here, so the list stays bounded.
         const live = (changes.get<UserSessionsDocument>(AUTH_COLLECTIONS.userSessions, data.user_id)?.sessions ?? []).filter((s) => s.expires_at > at);
@@ -128,6 +142,10 @@ export function runAuthProjectionQuietly(platform: Platform): void {
   try {
     runAuthProjection(platform);
   } catch (error) {
-    platform.logger.log('warn', 'auth projection failed', { code: 'projection_failed', projection: AUTH_PROJECTION, error: error instanceof Error ? error.message : String(error) });
+    platform.logger.log('warn', 'auth projection failed', {
+      code: 'projection_failed',
+      projection: AUTH_PROJECTION,
+      error: error instanceof Error ? error.message : String(error),
+    });
   }
 }

@@ -53,7 +53,15 @@ describe('authorizeSystemAdmin()', () => {
   });
 
   it('forbids a token without a second factor or without the role', async () => {
-    for (const claims of [{ amr: undefined }, { amr: ['pwd'] }, { amr: ['hwk'] }, { amr: ['otp', 'sms'] }, { amr: undefined, aal: 'aal2' }, { amr: undefined, acr: '1' }, { roles: ['support'] }]) {
+    for (const claims of [
+      { amr: undefined },
+      { amr: ['pwd'] },
+      { amr: ['hwk'] },
+      { amr: ['otp', 'sms'] },
+      { amr: undefined, aal: 'aal2' },
+      { amr: undefined, acr: '1' },
+      { roles: ['support'] },
+    ]) {
       expect(await outcome(await sign(claims))).toBe('forbidden');
     }
   });

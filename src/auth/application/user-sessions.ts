@@ -39,7 +39,15 @@ function activeSessionsOf(deps: AuthDeps, userId: string): ActiveSession[] {
 /** The signed-in user's active sessions, newest first. */
 export function listSessions(deps: AuthDeps, current: ActiveSession): SessionSummary[] {
   return activeSessionsOf(deps, current.userId)
-    .map((s) => ({ id: s.handle, device: s.device, method: s.method, issuedAt: s.issuedAt, lastSeenAt: s.lastSeenAt, expiresAt: s.expiresAt, current: s.sessionHash === current.sessionHash }))
+    .map((s) => ({
+      id: s.handle,
+      device: s.device,
+      method: s.method,
+      issuedAt: s.issuedAt,
+      lastSeenAt: s.lastSeenAt,
+      expiresAt: s.expiresAt,
+      current: s.sessionHash === current.sessionHash,
+    }))
     .sort((a, b) => b.issuedAt - a.issuedAt);
 }
 

@@ -7,7 +7,13 @@
 import * as v from 'valibot';
 
 const PROVIDER_ERRORS = [
-  'invalid_request', 'unauthorized_client', 'access_denied', 'unsupported_response_type', 'invalid_scope', 'server_error', 'temporarily_unavailable',
+  'invalid_request',
+  'unauthorized_client',
+  'access_denied',
+  'unsupported_response_type',
+  'invalid_scope',
+  'server_error',
+  'temporarily_unavailable',
   // provider_c sends this when the person closes its sign-in window
   'user_cancelled_authorize',
 ] as const;

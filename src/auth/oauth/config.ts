@@ -129,7 +129,10 @@ function readClientAuthentication(env: EnvReader, id: ProviderId, missing: strin
     return { kind: 'signed_jwt', teamId: env.raw(generation[0]!)!, keyId: env.raw(generation[1]!)!, privateKeyPem: env.raw(generation[2]!)! };
   }
   const absent = generation.filter((n) => !env.has(n));
-  env.problem(given.length === 0 ? `${generation.join(' + ')} or ${pre}` : absent.join(', '), given.length === 0 ? 'missing: provider_c needs exactly one client-secret source' : 'missing: the provider_c key-based client secret needs team id, key id and private key');
+  env.problem(
+    given.length === 0 ? `${generation.join(' + ')} or ${pre}` : absent.join(', '),
+    given.length === 0 ? 'missing: provider_c needs exactly one client-secret source' : 'missing: the provider_c key-based client secret needs team id, key id and private key',
+  );
   missing.push(...(given.length === 0 ? [pre] : absent));
   return undefined;
 }

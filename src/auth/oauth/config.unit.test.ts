@@ -48,7 +48,8 @@ describe('parseOAuthConfig()', () => {
     const config = parseOAuthConfig(all);
     expect(config.offered).toEqual(['provider_a', 'provider_b', 'provider_c']);
     expect(config.providers.provider_a.settings).toMatchObject({
-      clientId: 'a-client', scopes: ['openid', 'email', 'profile'],
+      clientId: 'a-client',
+      scopes: ['openid', 'email', 'profile'],
       endpoints: { authorizationUrl: 'https://accounts.google.com/o/oauth2/v2/auth', issuer: 'https://accounts.google.com' },
       clientAuthentication: { kind: 'client_secret', secret: 'a-secret-value' },
     });
@@ -140,7 +141,13 @@ describe('parseOAuthConfig()', () => {
 
   it('allows a local http base for development when cookies are not secure', () => {
     const local = 'http://127.0.0.1:3000';
-    const config = parseOAuthConfig({ ...on, AUTH_COOKIE_SECURE: 'false', AUTH_PUBLIC_BASE_URL: local, ...providerA, AUTH_PROVIDER_A_REDIRECT_URI: `${local}/api/auth/oauth/provider_a/callback` });
+    const config = parseOAuthConfig({
+      ...on,
+      AUTH_COOKIE_SECURE: 'false',
+      AUTH_PUBLIC_BASE_URL: local,
+      ...providerA,
+      AUTH_PROVIDER_A_REDIRECT_URI: `${local}/api/auth/oauth/provider_a/callback`,
+    });
     expect(config.offered).toEqual(['provider_a']);
   });
 
@@ -164,10 +171,19 @@ describe('parseOAuthConfig()', () => {
   it('uses endpoint overrides (loopback http allowed, as the test provider needs)', () => {
     const local = 'http://127.0.0.1:9999';
     const config = parseOAuthConfig({
-      ...all, AUTH_PROVIDER_A_AUTHORIZATION_URL: `${local}/a/authorize`, AUTH_PROVIDER_A_TOKEN_URL: `${local}/a/token`,
-      AUTH_PROVIDER_A_JWKS_URL: `${local}/a/jwks`, AUTH_PROVIDER_A_ISSUER: `${local}/a`, AUTH_PROVIDER_B_USERINFO_URL: `${local}/b/me`,
+      ...all,
+      AUTH_PROVIDER_A_AUTHORIZATION_URL: `${local}/a/authorize`,
+      AUTH_PROVIDER_A_TOKEN_URL: `${local}/a/token`,
+      AUTH_PROVIDER_A_JWKS_URL: `${local}/a/jwks`,
+      AUTH_PROVIDER_A_ISSUER: `${local}/a`,
+      AUTH_PROVIDER_B_USERINFO_URL: `${local}/b/me`,
     });
-    expect(config.providers.provider_a.settings?.endpoints).toEqual({ authorizationUrl: `${local}/a/authorize`, tokenUrl: `${local}/a/token`, jwksUrl: `${local}/a/jwks`, issuer: `${local}/a` });
+    expect(config.providers.provider_a.settings?.endpoints).toEqual({
+      authorizationUrl: `${local}/a/authorize`,
+      tokenUrl: `${local}/a/token`,
+      jwksUrl: `${local}/a/jwks`,
+      issuer: `${local}/a`,
+    });
     expect(config.providers.provider_b.settings?.endpoints.userInfoUrl).toBe(`${local}/b/me`);
   });
 
@@ -178,11 +194,22 @@ describe('parseOAuthConfig()', () => {
 
   describe('AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS', () => {
     it('is accepted locally (http loopback base, cookies not secure)', () => {
-      const config = parseOAuthConfig({ AUTH_ENABLE_OAUTH: 'true', AUTH_PUBLIC_BASE_URL: 'http://localhost:3000', AUTH_COOKIE_SECURE: 'false', AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS: 'true', APP_LISTEN_LOOPBACK_ONLY: 'true' });
+      const config = parseOAuthConfig({
+        AUTH_ENABLE_OAUTH: 'true',
+        AUTH_PUBLIC_BASE_URL: 'http://localhost:3000',
+        AUTH_COOKIE_SECURE: 'false',
+        AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS: 'true',
+        APP_LISTEN_LOOPBACK_ONLY: 'true',
+      });
       expect(config.developmentCallbackBypass).toBe(true);
     });
     it.each([['false'], [undefined]])('is refused unless the host listens on loopback only (APP_LISTEN_LOOPBACK_ONLY=%s; issue 14 finding 8)', (loopback) => {
-      const env = { AUTH_ENABLE_OAUTH: 'true', AUTH_PUBLIC_BASE_URL: 'http://localhost:3000', AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS: 'true', ...(loopback ? { APP_LISTEN_LOOPBACK_ONLY: loopback } : {}) };
+      const env = {
+        AUTH_ENABLE_OAUTH: 'true',
+        AUTH_PUBLIC_BASE_URL: 'http://localhost:3000',
+        AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS: 'true',
+        ...(loopback ? { APP_LISTEN_LOOPBACK_ONLY: loopback } : {}),
+      };
       expect(configError(env).message).toContain('AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS is refused unless the host listens on a loopback address only');
     });
     it('is refused with AUTH_COOKIE_SECURE=true', () => {
@@ -196,7 +223,12 @@ describe('parseOAuthConfig()', () => {
   });
 
   it('lists every broken variable in one error, and never a value', () => {
-    const error = configError({ ...all, AUTH_COOKIE_SECURE: 'maybe', AUTH_PROVIDER_A_REDIRECT_URI: 'https://x.test/a-secret-value', AUTH_PROVIDER_C_GENERATED_CLIENT_SECRET: 'pre-generated-value' });
+    const error = configError({
+      ...all,
+      AUTH_COOKIE_SECURE: 'maybe',
+      AUTH_PROVIDER_A_REDIRECT_URI: 'https://x.test/a-secret-value',
+      AUTH_PROVIDER_C_GENERATED_CLIENT_SECRET: 'pre-generated-value',
+    });
     expect(error.variables).toHaveLength(3);
     expect(error.message).not.toContain('x.test');
   });

@@ -4,13 +4,7 @@
  * The flow maps these to the application's error envelope at the transport edge.
  */
 
-export const OAUTH_ERROR_CODES = [
-  'id_token_invalid',
-  'token_exchange_failed',
-  'profile_failed',
-  'jwks_failed',
-  'signing_key_invalid',
-] as const;
+export const OAUTH_ERROR_CODES = ['id_token_invalid', 'token_exchange_failed', 'profile_failed', 'jwks_failed', 'signing_key_invalid'] as const;
 
 export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
 
@@ -30,13 +24,7 @@ export type IdTokenRejection =
   | 'nonce'
   | 'subject';
 
-export type OAuthErrorReason =
-  | IdTokenRejection
-  | 'http_status'
-  | 'network'
-  | 'response_shape'
-  | 'pem'
-  | 'curve';
+export type OAuthErrorReason = IdTokenRejection | 'http_status' | 'network' | 'response_shape' | 'pem' | 'curve';
 
 const MESSAGES: Record<OAuthErrorCode, string> = {
   id_token_invalid: 'the identity token from the provider is not valid',

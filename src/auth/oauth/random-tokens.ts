@@ -23,7 +23,6 @@ export function sha256Hex(value: string): string {
 /** The key a state record is stored and looked up by (hex SHA-256 of the state). */
 export const hashState = (state: string): string => sha256Hex(state);
 
-
 /** The S256 code challenge of a verifier: BASE64URL(SHA256(ASCII(verifier))) (RFC 7636 §4.2). */
 export function codeChallengeS256(verifier: string): string {
   return base64url.encode(sha256(encoder.encode(verifier)));

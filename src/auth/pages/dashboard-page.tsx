@@ -107,7 +107,10 @@ export function DashboardPage(props: { session: ActiveSession; providers: string
             <div>
               <dt>Method</dt>
               <dd>
-                {methodLabel(session.method)} <code id="method" class="tag">{session.method}</code>
+                {methodLabel(session.method)}{' '}
+                <code id="method" class="tag">
+                  {session.method}
+                </code>
               </dd>
             </div>
             <div>

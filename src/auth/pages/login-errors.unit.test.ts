@@ -6,7 +6,12 @@ describe('placeLoginError()', () => {
     expect(placeLoginError('validation', 'register', 'nope', 12)).toMatchObject({ form: 'register', place: 'email' });
   });
   it('puts it on the password, with the configured minimum, when the email is fine', () => {
-    expect(placeLoginError('validation', 'register', 'a@example.com', 14)).toEqual({ form: 'register', place: 'password', code: 'validation', text: 'Use at least 14 characters.' });
+    expect(placeLoginError('validation', 'register', 'a@example.com', 14)).toEqual({
+      form: 'register',
+      place: 'password',
+      code: 'validation',
+      text: 'Use at least 14 characters.',
+    });
   });
   it('keeps errors about neither field at the top of their form', () => {
     expect(placeLoginError('rate_limited', 'login', 'a@example.com', 12)).toMatchObject({ form: 'login', place: 'form' });

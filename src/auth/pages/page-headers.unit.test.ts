@@ -11,7 +11,13 @@ describe('auth page security headers', () => {
     expect(root.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
 
     const post = (path: string) =>
-      app.fetch(new Request(`http://127.0.0.1/api/auth/password/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'pages@example.com', password: 'correct horse battery' }) }));
+      app.fetch(
+        new Request(`http://127.0.0.1/api/auth/password/${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'pages@example.com', password: 'correct horse battery' }),
+        }),
+      );
     expect((await post('register')).status).toBe(202);
     const login = await post('login');
     expect(login.status).toBe(200);

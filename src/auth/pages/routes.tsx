@@ -12,7 +12,6 @@ import { clearedFormEchoCookie, formEchoFromCookieHeader } from '../rest/form-ec
 import { DashboardPage, type SessionActions, type SessionRow } from './dashboard-page.tsx';
 import { LoginPage } from './login-page.tsx';
 
-
 /** Providers linked to the user, from the auth projection's users read model. */
 function linkedProviders(deps: AuthDeps, userId: string): string[] {
   const doc = deps.platform.projections.getDocument({ collection: AUTH_COLLECTIONS.users, id: userId });
@@ -54,7 +53,14 @@ export function authPageRoutes(deps: AuthDeps): Hono {
   app.get('/dashboard', async (c) => {
     const current = await session(c.req.header('cookie'));
     if (!current) return c.redirect(`/login?next=${encodeURIComponent('/dashboard')}`, 302);
-    const rows: SessionRow[] = listSessions(deps, current).map((s) => ({ handle: s.id, current: s.current, device: s.device, issuedAt: s.issuedAt, lastSeenAt: s.lastSeenAt, expiresAt: s.expiresAt }));
+    const rows: SessionRow[] = listSessions(deps, current).map((s) => ({
+      handle: s.id,
+      current: s.current,
+      device: s.device,
+      issuedAt: s.issuedAt,
+      lastSeenAt: s.lastSeenAt,
+      expiresAt: s.expiresAt,
+    }));
     const page = <DashboardPage session={current} providers={linkedProviders(deps, current.userId)} sessions={rows} actions={SESSION_FORM_ACTIONS} />;
     return c.html(`<!doctype html>${page.toString()}`, 200, PAGE_HEADERS);
   });

@@ -181,7 +181,8 @@ export function authRestRoutes(deps: AuthDeps): Hono {
 
   // Registered last, so they only see methods the routes above did not take.
   for (const path of [AUTH_PATHS.capabilities, AUTH_PATHS.session, AUTH_PATHS.storageStatus]) app.all(path, (c) => methodNotAllowedResponse(c, ['GET', 'HEAD'], logger));
-  for (const path of [AUTH_PATHS.register, AUTH_PATHS.login, AUTH_PATHS.logout, AUTH_PATHS.revokeAll, AUTH_PATHS.sessionRevoke]) app.all(path, (c) => methodNotAllowedResponse(c, ['POST'], logger));
+  for (const path of [AUTH_PATHS.register, AUTH_PATHS.login, AUTH_PATHS.logout, AUTH_PATHS.revokeAll, AUTH_PATHS.sessionRevoke])
+    app.all(path, (c) => methodNotAllowedResponse(c, ['POST'], logger));
   app.all(AUTH_PATHS.sessions, (c) => methodNotAllowedResponse(c, ['GET', 'HEAD'], logger));
   app.all(AUTH_PATHS.sessionItem, (c) => methodNotAllowedResponse(c, ['DELETE'], logger));
 

@@ -51,10 +51,7 @@ function advance(known: KnownCounter | undefined, newest: RecordedEvent[]): Know
   if (known === undefined) return undefined;
   const fresh = newest.filter((e) => e.revision > known.revision).reverse();
   const anchor = newest.find((e) => e.revision === known.revision);
-  const continues =
-    known.revision === 0n
-      ? newest.at(-1)?.revision === 1n
-      : anchor !== undefined && sameEvent(anchor, known.latest[0]);
+  const continues = known.revision === 0n ? newest.at(-1)?.revision === 1n : anchor !== undefined && sameEvent(anchor, known.latest[0]);
   if (!continues) return undefined;
   let state = known.state;
   for (const event of fresh) state = evolve(state, decodeEvent(event));
@@ -65,19 +62,10 @@ function fullLoad(platform: Platform, newest: RecordedEvent[]): KnownCounter {
   const { state, revision } = loadCounter(platform);
   // An append may have landed between the two reads: keep the events consistent with the count.
   const latest =
-    newest[0]?.revision === revision
-      ? newest
-      : platform.events.readStream(COUNTER_STREAM_ID, { direction: 'backward', fromRevision: revision, limit: LATEST_EVENTS_LIMIT });
+    newest[0]?.revision === revision ? newest : platform.events.readStream(COUNTER_STREAM_ID, { direction: 'backward', fromRevision: revision, limit: LATEST_EVENTS_LIMIT });
   return { state, revision, latest };
 }
 
 function sameEvent(a: RecordedEvent, b: RecordedEvent | undefined): boolean {
-  return (
-    b !== undefined &&
-    a.sequence === b.sequence &&
-    a.revision === b.revision &&
-    a.recordedAt === b.recordedAt &&
-    a.eventType === b.eventType &&
-    a.payload === b.payload
-  );
+  return b !== undefined && a.sequence === b.sequence && a.revision === b.revision && a.recordedAt === b.recordedAt && a.eventType === b.eventType && a.payload === b.payload;
 }

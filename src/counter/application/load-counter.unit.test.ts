@@ -27,8 +27,7 @@ describe('loadCounter', () => {
     const random = seeded(42);
     for (let i = 0; i < 200; i++) {
       const roll = random();
-      const command: CounterCommand =
-        roll < 0.1 ? { type: 'reset' } : { type: roll < 0.6 ? 'increment' : 'decrement', amount: 1 + Math.floor(random() * 50) };
+      const command: CounterCommand = roll < 0.1 ? { type: 'reset' } : { type: roll < 0.6 ? 'increment' : 'decrement', amount: 1 + Math.floor(random() * 50) };
       // Let the projection (and so the snapshot) fall behind now and then.
       if (random() < 0.4) deps.platform.failNext('commit');
       await executeCounterCommand(deps, command);

@@ -55,7 +55,11 @@ describe('runCounterProjection', () => {
 
   it('pages through large backlogs, committing each page of 500', () => {
     const platform = createMemoryPlatform();
-    append(platform, COUNTER_STREAM_ID, Array.from({ length: 1200 }, () => incremented(1)));
+    append(
+      platform,
+      COUNTER_STREAM_ID,
+      Array.from({ length: 1200 }, () => incremented(1)),
+    );
     expect(runCounterProjection(platform)).toEqual({ checkpoint: 1200n, applied: 1200, superseded: false });
     expect(platform.faults.calls('commit')).toBe(3);
     expect(readSnapshot(platform)).toEqual({ count: 1200, revision: 1200, last_sequence: 1200 });

@@ -25,11 +25,7 @@ export function backoffDelay(policy: RetryPolicy, attempt: number): number {
 }
 
 /** Runs `attempt` until it succeeds, throws a non-conflict error, or attempts run out. */
-export async function retryOnConflict<T>(
-  sleep: (ms: number) => Promise<void>,
-  policy: RetryPolicy,
-  attempt: () => T,
-): Promise<T> {
+export async function retryOnConflict<T>(sleep: (ms: number) => Promise<void>, policy: RetryPolicy, attempt: () => T): Promise<T> {
   for (let n = 1; ; n++) {
     try {
       return attempt();

@@ -10,16 +10,10 @@ export const COUNTER_ID = 'global';
 /** Stream id of the single global counter: `<aggregate>-<id>`. */
 export const COUNTER_STREAM_ID = `${COUNTER_AGGREGATE}-${COUNTER_ID}`;
 
-export type CounterCommand =
-  | { type: 'increment'; amount: number }
-  | { type: 'decrement'; amount: number }
-  | { type: 'reset' };
+export type CounterCommand = { type: 'increment'; amount: number } | { type: 'decrement'; amount: number } | { type: 'reset' };
 
 /** Domain events; `type` is the stored event_type. */
-export type CounterEvent =
-  | { type: 'incremented'; amount: number }
-  | { type: 'decremented'; amount: number }
-  | { type: 'reset_performed'; previous: number };
+export type CounterEvent = { type: 'incremented'; amount: number } | { type: 'decremented'; amount: number } | { type: 'reset_performed'; previous: number };
 
 export interface CounterState {
   readonly value: number;

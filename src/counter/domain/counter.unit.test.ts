@@ -41,11 +41,15 @@ describe('counter decider', () => {
   });
 
   it('increments', () => {
-    given().when(inc(3)).then([{ type: 'incremented', amount: 3 }], 3);
+    given()
+      .when(inc(3))
+      .then([{ type: 'incremented', amount: 3 }], 3);
   });
 
   it('decrements below zero', () => {
-    given({ type: 'incremented', amount: 2 }).when(dec(5)).then([{ type: 'decremented', amount: 5 }], -3);
+    given({ type: 'incremented', amount: 2 })
+      .when(dec(5))
+      .then([{ type: 'decremented', amount: 5 }], -3);
   });
 
   it('reset records the previous value and returns to zero', () => {
@@ -55,13 +59,19 @@ describe('counter decider', () => {
   });
 
   it('reset at zero is still recorded', () => {
-    given().when(reset).then([{ type: 'reset_performed', previous: 0 }], 0);
+    given()
+      .when(reset)
+      .then([{ type: 'reset_performed', previous: 0 }], 0);
   });
 
   it('rejects zero and negative amounts with the exact public message', () => {
     for (const amount of [0, -1, INT32_MIN]) {
-      given().when(inc(amount)).thenRejects('validation', /^amount must be positive$/);
-      given().when(dec(amount)).thenRejects('validation', /^amount must be positive$/);
+      given()
+        .when(inc(amount))
+        .thenRejects('validation', /^amount must be positive$/);
+      given()
+        .when(dec(amount))
+        .thenRejects('validation', /^amount must be positive$/);
     }
   });
 
@@ -72,19 +82,27 @@ describe('counter decider', () => {
   });
 
   it('rejects amounts beyond i32', () => {
-    given().when(inc(INT32_MAX + 1)).thenRejects('validation', /must not exceed/);
+    given()
+      .when(inc(INT32_MAX + 1))
+      .thenRejects('validation', /must not exceed/);
   });
 
   it('accepts the largest amount when the result fits', () => {
-    given().when(inc(INT32_MAX)).then([{ type: 'incremented', amount: INT32_MAX }], INT32_MAX);
+    given()
+      .when(inc(INT32_MAX))
+      .then([{ type: 'incremented', amount: INT32_MAX }], INT32_MAX);
   });
 
   it('refuses to overflow above i32', () => {
-    given({ type: 'incremented', amount: INT32_MAX }).when(inc(1)).thenRejects('domain', /32-bit range/);
+    given({ type: 'incremented', amount: INT32_MAX })
+      .when(inc(1))
+      .thenRejects('domain', /32-bit range/);
   });
 
   it('refuses to overflow below i32, but reaches the minimum exactly', () => {
-    given({ type: 'decremented', amount: INT32_MAX }).when(dec(1)).then([{ type: 'decremented', amount: 1 }], INT32_MIN);
+    given({ type: 'decremented', amount: INT32_MAX })
+      .when(dec(1))
+      .then([{ type: 'decremented', amount: 1 }], INT32_MIN);
     given({ type: 'decremented', amount: INT32_MAX }, { type: 'decremented', amount: 1 })
       .when(dec(1))
       .thenRejects('domain', /32-bit range/);

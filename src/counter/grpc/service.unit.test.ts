@@ -58,8 +58,20 @@ describe('CounterService over the gRPC endpoint', () => {
 
   it.each([
     ['validation', () => undefined, { amount: 0 }, GrpcCode.INVALID_ARGUMENT, 'amount must be positive'],
-    ['concurrency', (d: TestCounterDeps) => d.platform.faults.failAlways('append', new StoreError('conflict', 'x')), { amount: 1 }, GrpcCode.ABORTED, 'the counter was changed concurrently, try again'],
-    ['store', (d: TestCounterDeps) => d.platform.faults.failAlways('append', new StoreError('unavailable', 'down')), { amount: 1 }, GrpcCode.UNAVAILABLE, 'storage is unavailable, try again later'],
+    [
+      'concurrency',
+      (d: TestCounterDeps) => d.platform.faults.failAlways('append', new StoreError('conflict', 'x')),
+      { amount: 1 },
+      GrpcCode.ABORTED,
+      'the counter was changed concurrently, try again',
+    ],
+    [
+      'store',
+      (d: TestCounterDeps) => d.platform.faults.failAlways('append', new StoreError('unavailable', 'down')),
+      { amount: 1 },
+      GrpcCode.UNAVAILABLE,
+      'storage is unavailable, try again later',
+    ],
     ['internal', (d: TestCounterDeps) => d.platform.faults.failAlways('append', new Error('SELECT secret')), { amount: 1 }, GrpcCode.INTERNAL, 'internal error'],
   ] as const)('maps a %s failure to its status with the public message', async (_name, arrange, input, status, message) => {
     const deps = testCounterDeps({ retry: { maxAttempts: 2 } });

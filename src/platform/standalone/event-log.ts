@@ -52,7 +52,6 @@ const HEAD_HINT = 'events/head';
 const COUNTS = 'events/counts';
 const streamDir = (streamId: string) => `events/streams/${hashed(streamId)}`;
 
-
 const lastOf = (commit: Commit) => commit.first + BigInt(commit.events.length) - 1n;
 
 function recorded(commit: Commit, index: number): RecordedEvent {

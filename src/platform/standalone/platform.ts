@@ -21,14 +21,16 @@ export const DATA_DIR_GUEST_PATH = '/data';
  */
 function lazyPort<T extends object>(pick: () => T): T {
   return new Proxy({} as T, {
-    get: (_, name) => (...args: unknown[]) => {
-      try {
-        const target = pick() as Record<string | symbol, unknown>;
-        return (target[name] as (...a: unknown[]) => unknown).apply(target, args);
-      } catch (error) {
-        throw toStoreError(error);
-      }
-    },
+    get:
+      (_, name) =>
+      (...args: unknown[]) => {
+        try {
+          const target = pick() as Record<string | symbol, unknown>;
+          return (target[name] as (...a: unknown[]) => unknown).apply(target, args);
+        } catch (error) {
+          throw toStoreError(error);
+        }
+      },
   });
 }
 

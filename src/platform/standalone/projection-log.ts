@@ -86,10 +86,11 @@ export class FileProjectionStore implements ProjectionStore {
     const file: CommitFile = {
       projection,
       next: next.toString(),
-      changes: changes.map((c): DocumentChange =>
-        c.tag === 'put'
-          ? { tag: 'put', val: { collection: c.val.collection, id: c.val.id, body: c.val.body } }
-          : { tag: 'delete', val: { collection: c.val.collection, id: c.val.id } },
+      changes: changes.map(
+        (c): DocumentChange =>
+          c.tag === 'put'
+            ? { tag: 'put', val: { collection: c.val.collection, id: c.val.id, body: c.val.body } }
+            : { tag: 'delete', val: { collection: c.val.collection, id: c.val.id } },
       ),
     };
     for (let race = 0; race < MAX_RACES; race++) {

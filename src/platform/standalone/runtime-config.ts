@@ -5,8 +5,7 @@
 import type { AppConfig } from '../../config.ts';
 import { AppError } from '../../errors.ts';
 
-export const GRPC_NEEDS_NODE_HOST =
-  'gRPC is served by the Node host only (npm start -- --transport grpc|both); wasmtime serve speaks HTTP/1.1 only and gRPC needs HTTP/2';
+export const GRPC_NEEDS_NODE_HOST = 'gRPC is served by the Node host only (npm start -- --transport grpc|both); wasmtime serve speaks HTTP/1.1 only and gRPC needs HTTP/2';
 
 /** The configuration this runtime runs, or a `configuration` error when it cannot serve it. */
 export function standaloneConfig(config: AppConfig): AppConfig {

@@ -17,4 +17,3 @@ export function checkJson(kind: string, text: string): void {
     throw new StoreError('invalid', `${kind} is not valid JSON`);
   }
 }
-

@@ -35,15 +35,17 @@ export class MemoryEventStore implements EventStore {
       throw new StoreError('conflict', `revision conflict on ${streamId}: expected ${describe(expected)}, actual ${actual}`);
     }
     const recordedAt = BigInt(Math.trunc(this.#now()));
-    const recorded = events.map((event, index): RecordedEvent => ({
-      sequence: BigInt(this.#all.length + index + 1),
-      streamId,
-      revision: actual + BigInt(index + 1),
-      eventType: event.eventType,
-      payload: event.payload,
-      metadata: event.metadata,
-      recordedAt,
-    }));
+    const recorded = events.map(
+      (event, index): RecordedEvent => ({
+        sequence: BigInt(this.#all.length + index + 1),
+        streamId,
+        revision: actual + BigInt(index + 1),
+        eventType: event.eventType,
+        payload: event.payload,
+        metadata: event.metadata,
+        recordedAt,
+      }),
+    );
     this.#all.push(...recorded);
     this.#streams.set(streamId, [...stream, ...recorded]);
     return recorded.map(copy);
@@ -61,7 +63,10 @@ export class MemoryEventStore implements EventStore {
     }
     // Backward: from `from` (inclusive) or the end, newest first.
     const end = from === undefined ? stream.length : Math.min(stream.length, Number(from));
-    return stream.slice(Math.max(0, end - options.limit), Math.max(0, end)).reverse().map(copy);
+    return stream
+      .slice(Math.max(0, end - options.limit), Math.max(0, end))
+      .reverse()
+      .map(copy);
   }
 
   streamRevision(streamId: string): bigint {
@@ -88,9 +93,7 @@ export class MemoryEventStore implements EventStore {
     for (const event of this.#all) {
       if (event.eventType.startsWith(typePrefix)) counts.set(event.eventType, (counts.get(event.eventType) ?? 0n) + 1n);
     }
-    return [...counts.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([eventType, count]) => ({ eventType, count }));
+    return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([eventType, count]) => ({ eventType, count }));
   }
 }
 

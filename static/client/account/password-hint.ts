@@ -13,7 +13,10 @@ export function strengthText(length: number, minLength: number): { text: string;
 }
 
 export function bindPasswordHint(input: HTMLInputElement | null): void {
-  const hintId = input?.getAttribute('aria-describedby')?.split(' ').find((id) => id.endsWith('-hint'));
+  const hintId = input
+    ?.getAttribute('aria-describedby')
+    ?.split(' ')
+    .find((id) => id.endsWith('-hint'));
   const hint = hintId ? document.getElementById(hintId) : null;
   if (!input || !hint) return;
   const minLength = Number(hint.dataset['minLength'] ?? input.minLength);

@@ -25,9 +25,14 @@ const VARIANTS: Record<ProbeVariant, { entry: string; world: string }> = {
 const ASYNC_IMPORTS = [
   `wasi:io/poll@${WASI}#poll`,
   `wasi:io/poll@${WASI}#[method]pollable.block`,
-  ...['input-stream.blocking-read', 'input-stream.blocking-skip', 'output-stream.blocking-flush', 'output-stream.blocking-write-and-flush', 'output-stream.blocking-write-zeroes-and-flush', 'output-stream.blocking-splice'].map(
-    (m) => `wasi:io/streams@${WASI}#[method]${m}`,
-  ),
+  ...[
+    'input-stream.blocking-read',
+    'input-stream.blocking-skip',
+    'output-stream.blocking-flush',
+    'output-stream.blocking-write-and-flush',
+    'output-stream.blocking-write-zeroes-and-flush',
+    'output-stream.blocking-splice',
+  ].map((m) => `wasi:io/streams@${WASI}#[method]${m}`),
 ];
 
 function files(dir: string): string[] {
@@ -62,18 +67,44 @@ export async function buildProbe(variant: ProbeVariant): Promise<BuiltProbe> {
   mkdirSync(staging, { recursive: true });
   const bundle = join(staging, 'bundle.js');
   await build({
-    entryPoints: [join(import.meta.dirname, entry)], bundle: true, format: 'esm', platform: 'neutral', target: 'es2022',
-    mainFields: ['module', 'main'], external: ['wasi:*', 'app:*'], outfile: bundle, logLevel: 'warning',
+    entryPoints: [join(import.meta.dirname, entry)],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    mainFields: ['module', 'main'],
+    external: ['wasi:*', 'app:*'],
+    outfile: bundle,
+    logLevel: 'warning',
   });
   const { component } = await componentize({ sourcePath: bundle, witPath: join(ROOT, 'wit'), worldName: world });
   // For the Node host the JS component as built (the host supplies password-hashing); for wasmtime
   // composed with the password component, as the standalone build does.
   writeFileSync(join(staging, 'app.wasm'), component);
   composeWithPasswordHashing(join(staging, 'app.wasm'), join(staging, 'component.wasm'));
-  execFileSync(join(ROOT, 'node_modules', '.bin', 'jco'), [
-    'transpile', join(staging, 'app.wasm'), '-o', join(staging, 'transpiled'), '--name', 'component', '--quiet', '--no-typescript', '--no-wasi-shim',
-    '--instantiation', 'async', '--async-mode', 'jspi', '--async-imports', ...ASYNC_IMPORTS, '--async-exports', `wasi:http/incoming-handler@${WASI}#handle`,
-  ], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(
+    join(ROOT, 'node_modules', '.bin', 'jco'),
+    [
+      'transpile',
+      join(staging, 'app.wasm'),
+      '-o',
+      join(staging, 'transpiled'),
+      '--name',
+      'component',
+      '--quiet',
+      '--no-typescript',
+      '--no-wasi-shim',
+      '--instantiation',
+      'async',
+      '--async-mode',
+      'jspi',
+      '--async-imports',
+      ...ASYNC_IMPORTS,
+      '--async-exports',
+      `wasi:http/incoming-handler@${WASI}#handle`,
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   writeFileSync(join(staging, 'stamp'), digest);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(join(out, '..'), { recursive: true });

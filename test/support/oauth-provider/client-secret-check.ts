@@ -14,7 +14,11 @@ export async function clientAuthenticates(check: ClientCheck, clientId: string, 
   try {
     const key = await importJWK(check.publicJwk, 'ES256');
     const { protectedHeader, payload } = await jwtVerify(presented, key, {
-      algorithms: ['ES256'], issuer: check.teamId, subject: clientId, audience, requiredClaims: ['iat', 'exp'],
+      algorithms: ['ES256'],
+      issuer: check.teamId,
+      subject: clientId,
+      audience,
+      requiredClaims: ['iat', 'exp'],
     });
     return protectedHeader.kid === check.keyId && payload.exp! - payload.iat! <= 15_777_000;
   } catch {

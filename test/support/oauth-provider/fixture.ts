@@ -22,7 +22,11 @@ export async function startOAuthFixture(publicBaseUrl: string, options: { user?:
     clients: {
       provider_a: { clientId: 'client-a', redirectUri: redirect('provider_a'), check: { kind: 'secret', secret: secrets.a } },
       provider_b: { clientId: 'client-b', redirectUri: redirect('provider_b'), check: { kind: 'secret', secret: secrets.b } },
-      provider_c: { clientId: 'com.example.client-c', redirectUri: redirect('provider_c'), check: { kind: 'signed_jwt', teamId: 'TEAMC12345', keyId: 'KEYC12345', publicJwk: await exportJWK(cKey.publicKey) } },
+      provider_c: {
+        clientId: 'com.example.client-c',
+        redirectUri: redirect('provider_c'),
+        check: { kind: 'signed_jwt', teamId: 'TEAMC12345', keyId: 'KEYC12345', publicJwk: await exportJWK(cKey.publicKey) },
+      },
     },
   });
   const env = {

@@ -95,9 +95,13 @@ export async function startOAuthProvider(options: { clients: Partial<Record<Test
     const state = params.get('state')!;
     if (params.get('response_mode') === 'form_post') {
       const fields: Record<string, string> = { code, state, user: JSON.stringify({ name: { firstName: 'Test', lastName: 'Person' }, email: user.email }) };
-      const inputs = Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(v)}">`).join('');
+      const inputs = Object.entries(fields)
+        .map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(v)}">`)
+        .join('');
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><html><body onload="document.forms[0].submit()"><form method="post" action="${escapeHtml(client.redirectUri)}">${inputs}<noscript><button>Continue</button></noscript></form></body></html>`);
+      res.end(
+        `<!doctype html><html><body onload="document.forms[0].submit()"><form method="post" action="${escapeHtml(client.redirectUri)}">${inputs}<noscript><button>Continue</button></noscript></form></body></html>`,
+      );
       return;
     }
     const target = new URL(client.redirectUri);
@@ -130,9 +134,16 @@ export async function startOAuthProvider(options: { clients: Partial<Record<Test
       const misbehaviour = knob;
       knob = undefined;
       body.id_token = await issueIdToken({
-        issuer: issuer(id), audience: issued.clientId, subject: user.subject, nonce: issued.nonce, email: user.email,
+        issuer: issuer(id),
+        audience: issued.clientId,
+        subject: user.subject,
+        nonce: issued.nonce,
+        email: user.email,
         emailVerified: id === 'provider_c' ? (user.emailVerified ? 'true' : (false as const)) : user.emailVerified,
-        ...(id === 'provider_a' ? { name: user.name } : {}), key: keys[id], strayKey: strays[id], ...(misbehaviour ? { misbehaviour } : {}),
+        ...(id === 'provider_a' ? { name: user.name } : {}),
+        key: keys[id],
+        strayKey: strays[id],
+        ...(misbehaviour ? { misbehaviour } : {}),
       });
     }
     tokenRequests.push({ provider: id, status: 200 });
@@ -182,10 +193,11 @@ export async function startOAuthProvider(options: { clients: Partial<Record<Test
     misbehaveOnce(next) {
       knob = next;
     },
-    stop: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -8,7 +8,8 @@ import { authNamespaces } from '../../application/index.ts';
 import type { SecretCache } from '../providers/types.ts';
 
 export function keyValueSecretCache(keyValue: KeyValue, logger: Logger): SecretCache {
-  const warn = (error: unknown) => logger.log('warn', 'client-secret cache unavailable', { code: 'oauth_secret_cache_failed', error: error instanceof Error ? error.name : 'unknown' });
+  const warn = (error: unknown) =>
+    logger.log('warn', 'client-secret cache unavailable', { code: 'oauth_secret_cache_failed', error: error instanceof Error ? error.name : 'unknown' });
   return {
     get(key) {
       try {

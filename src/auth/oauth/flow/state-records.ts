@@ -32,7 +32,14 @@ export interface ConsumedOAuthState {
 export function createOAuthState(deps: AuthDeps, input: NewOAuthState): void {
   const { platform } = deps;
   const now = platform.now();
-  const created: OAuthStateCreated = { provider: input.provider, next: input.next, created_at: now, expires_at: now + OAUTH_STATE_TTL_MS, development: input.development, binding_hash: input.bindingHash };
+  const created: OAuthStateCreated = {
+    provider: input.provider,
+    next: input.next,
+    created_at: now,
+    expires_at: now + OAUTH_STATE_TTL_MS,
+    development: input.development,
+    binding_hash: input.bindingHash,
+  };
   try {
     platform.events.append(authStreams.oauthState(input.stateHash), { tag: 'no-stream' }, [authEvent('auth_oauth_state_created', created)]);
   } catch (error) {

@@ -25,10 +25,20 @@ describe('OAuth state records', () => {
   it('consumed once by its provider in its browser: next comes back; no nonce or verifier is stored', () => {
     const { platform, deps } = setup();
     const created = platform.events.readStream('auth-oauth-state-h1', { direction: 'forward', limit: 1 })[0]!;
-    expect(JSON.parse(created.payload)).toEqual({ provider: 'provider_a', next: '/dashboard', created_at: expect.any(Number), expires_at: expect.any(Number), development: false, binding_hash: 'b1' });
+    expect(JSON.parse(created.payload)).toEqual({
+      provider: 'provider_a',
+      next: '/dashboard',
+      created_at: expect.any(Number),
+      expires_at: expect.any(Number),
+      development: false,
+      binding_hash: 'b1',
+    });
     expect(consumeOAuthState(deps, 'provider_a', 'h1', 'b1')).toEqual({ next: '/dashboard', development: false });
     expect(reasonOf(() => consumeOAuthState(deps, 'provider_a', 'h1', 'b1'))).toBe('oauth_state_reused');
-    expect(platform.events.readStream('auth-oauth-state-h1', { direction: 'forward', limit: 10 }).map((e) => e.eventType)).toEqual(['auth_oauth_state_created', 'auth_oauth_state_consumed']);
+    expect(platform.events.readStream('auth-oauth-state-h1', { direction: 'forward', limit: 10 }).map((e) => e.eventType)).toEqual([
+      'auth_oauth_state_created',
+      'auth_oauth_state_consumed',
+    ]);
   });
 
   it('unknown, another provider, expired', () => {

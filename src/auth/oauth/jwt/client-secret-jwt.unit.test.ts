@@ -18,7 +18,10 @@ describe('signClientSecretJwt()', () => {
     const { jwt, expiresAt } = signClientSecretJwt({ ...input(), now: NOW });
     const key = await importJWK(signer.publicJwk, 'ES256');
     const { payload, protectedHeader } = await jwtVerify(jwt, key, {
-      issuer: 'TEAM123', subject: 'com.example.web', audience: 'https://provider-c.test', currentDate: new Date(NOW),
+      issuer: 'TEAM123',
+      subject: 'com.example.web',
+      audience: 'https://provider-c.test',
+      currentDate: new Date(NOW),
     });
     expect(protectedHeader).toEqual({ alg: 'ES256', kid: 'KEY456' });
     expect(payload.exp! - payload.iat!).toBe(300);
@@ -33,7 +36,11 @@ describe('signClientSecretJwt()', () => {
 
   it('refuses a key that is not P-256 PEM with a fixed message and no key material', async () => {
     const rsa = await testSigner('RS256', 'r');
-    for (const [pem, reason] of [['not a key', 'pem'], [rsa.pkcs8, 'curve'], ['-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----', 'pem']] as const) {
+    for (const [pem, reason] of [
+      ['not a key', 'pem'],
+      [rsa.pkcs8, 'curve'],
+      ['-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----', 'pem'],
+    ] as const) {
       let error: unknown;
       try {
         signClientSecretJwt({ ...input(), privateKey: pem });

@@ -12,9 +12,7 @@ import { rsaPublicKey, type RsaPublicKey } from './rsa-pkcs1-verify.ts';
 export const SUPPORTED_ID_TOKEN_ALGS = ['RS256', 'ES256'] as const;
 export type IdTokenAlg = (typeof SUPPORTED_ID_TOKEN_ALGS)[number];
 
-export type VerificationKey =
-  | { alg: 'RS256'; kid: string | undefined; rsa: RsaPublicKey }
-  | { alg: 'ES256'; kid: string | undefined; ecPoint: Uint8Array };
+export type VerificationKey = { alg: 'RS256'; kid: string | undefined; rsa: RsaPublicKey } | { alg: 'ES256'; kid: string | undefined; ecPoint: Uint8Array };
 
 const jwkSchema = v.looseObject({
   kty: v.string(),
@@ -67,7 +65,10 @@ export const MAX_JWKS_KEYS = 32;
 export function verificationKeys(jwks: unknown): VerificationKey[] {
   const parsed = v.safeParse(jwksSchema, jwks);
   if (!parsed.success) return [];
-  return parsed.output.keys.slice(0, MAX_JWKS_KEYS).map(toVerificationKey).filter((k): k is VerificationKey => k !== undefined);
+  return parsed.output.keys
+    .slice(0, MAX_JWKS_KEYS)
+    .map(toVerificationKey)
+    .filter((k): k is VerificationKey => k !== undefined);
 }
 
 /**

@@ -71,7 +71,10 @@ function fromPkcs8(der: Uint8Array, seq: Tlv): Uint8Array {
 
 /** Turns literal `\n` (and `\r\n`) escapes into line breaks and trims quotes an env file may leave. */
 export function unescapePem(value: string): string {
-  return value.trim().replace(/^["']|["']$/g, '').replace(/\\r\\n|\\n/g, '\n');
+  return value
+    .trim()
+    .replace(/^["']|["']$/g, '')
+    .replace(/\\r\\n|\\n/g, '\n');
 }
 
 /** The 32-byte private scalar of a P-256 key in PEM or escaped PEM; throws `signing_key_invalid`. */

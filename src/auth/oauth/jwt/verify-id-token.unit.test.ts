@@ -11,7 +11,14 @@ let ec: TestSigner;
 let options: VerifyIdTokenOptions;
 
 const claims = (extra: Record<string, unknown> = {}) => ({
-  iss: 'https://issuer.test', aud: 'client-1', sub: 'user-1', nonce: 'n-1', iat: now - 10, exp: now + 300, email: 'a@b.test', ...extra,
+  iss: 'https://issuer.test',
+  aud: 'client-1',
+  sub: 'user-1',
+  nonce: 'n-1',
+  iat: now - 10,
+  exp: now + 300,
+  email: 'a@b.test',
+  ...extra,
 });
 
 function rejection(run: () => unknown): string {
@@ -29,7 +36,15 @@ function rejection(run: () => unknown): string {
 beforeAll(async () => {
   rsa = await testSigner('RS256', 'rsa-1');
   ec = await testSigner('ES256', 'ec-1');
-  options = { jwks: { keys: [rsa.publicJwk, ec.publicJwk] }, issuer: 'https://issuer.test', audience: 'client-1', nonce: 'n-1', allowedAlgs: ['RS256', 'ES256'], now: NOW, clockToleranceSec: 30 };
+  options = {
+    jwks: { keys: [rsa.publicJwk, ec.publicJwk] },
+    issuer: 'https://issuer.test',
+    audience: 'client-1',
+    nonce: 'n-1',
+    allowedAlgs: ['RS256', 'ES256'],
+    now: NOW,
+    clockToleranceSec: 30,
+  };
 });
 
 describe('verifyIdToken()', () => {

@@ -2,11 +2,7 @@
 import type { ProviderSettings } from '../config.ts';
 import type { AuthorizationRequest } from './types.ts';
 
-export function buildAuthorizationUrl(
-  settings: ProviderSettings,
-  request: AuthorizationRequest,
-  options: { pkce: boolean; extra?: Record<string, string> },
-): string {
+export function buildAuthorizationUrl(settings: ProviderSettings, request: AuthorizationRequest, options: { pkce: boolean; extra?: Record<string, string> }): string {
   const url = new URL(settings.endpoints.authorizationUrl);
   const params: Record<string, string> = {
     response_type: 'code',

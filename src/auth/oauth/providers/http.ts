@@ -9,13 +9,7 @@ import type { ProviderDeps } from './types.ts';
 export const PROVIDER_TIMEOUT_MS = 10_000;
 
 /** Fetches and validates a JSON response; any failure is `code` with a value-free reason. */
-export async function fetchJson<S extends v.GenericSchema>(
-  deps: ProviderDeps,
-  code: OAuthErrorCode,
-  url: string,
-  init: RequestInit,
-  schema: S,
-): Promise<v.InferOutput<S>> {
+export async function fetchJson<S extends v.GenericSchema>(deps: ProviderDeps, code: OAuthErrorCode, url: string, init: RequestInit, schema: S): Promise<v.InferOutput<S>> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), PROVIDER_TIMEOUT_MS);
   let response: Response;

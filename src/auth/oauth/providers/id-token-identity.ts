@@ -12,19 +12,20 @@ import type { CallbackInput, ProviderDeps } from './types.ts';
 
 export const ID_TOKEN_CLOCK_TOLERANCE_SEC = 60;
 
-export async function verifiedIdTokenClaims(
-  settings: ProviderSettings,
-  input: CallbackInput,
-  deps: ProviderDeps,
-  allowedAlgs: readonly IdTokenAlg[],
-): Promise<IdTokenClaims> {
+export async function verifiedIdTokenClaims(settings: ProviderSettings, input: CallbackInput, deps: ProviderDeps, allowedAlgs: readonly IdTokenAlg[]): Promise<IdTokenClaims> {
   const { issuer, jwksUrl } = settings.endpoints;
   if (!issuer || !jwksUrl) throw new OAuthError('id_token_invalid', 'issuer');
   const tokens = await exchangeCode(settings, input, deps);
   if (!tokens.id_token) throw new OAuthError('token_exchange_failed', 'response_shape');
   const jwks = await jwksFor(jwksUrl, tokens.id_token, deps);
   return verifyIdToken(tokens.id_token, {
-    jwks, issuer, audience: settings.clientId, nonce: input.nonce, allowedAlgs, now: deps.now(), clockToleranceSec: ID_TOKEN_CLOCK_TOLERANCE_SEC,
+    jwks,
+    issuer,
+    audience: settings.clientId,
+    nonce: input.nonce,
+    allowedAlgs,
+    now: deps.now(),
+    clockToleranceSec: ID_TOKEN_CLOCK_TOLERANCE_SEC,
   });
 }
 

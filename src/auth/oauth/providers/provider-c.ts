@@ -31,8 +31,7 @@ export const providerC: OAuthProvider = {
   id: 'provider_c',
   usesPkce: false,
   responseMode: (settings) => (asksForProfile(settings.scopes) ? 'form_post' : 'query'),
-  authorizationUrl: (settings, request) =>
-    buildAuthorizationUrl(settings, request, { pkce: false, extra: asksForProfile(settings.scopes) ? { response_mode: 'form_post' } : {} }),
+  authorizationUrl: (settings, request) => buildAuthorizationUrl(settings, request, { pkce: false, extra: asksForProfile(settings.scopes) ? { response_mode: 'form_post' } : {} }),
   async signIn(settings, input, deps) {
     const claims = await verifiedIdTokenClaims(settings, input, deps, ['RS256', 'ES256']);
     return {

@@ -12,10 +12,15 @@ const PRE_GENERATED = clientSecretJwt(Date.now() / 1000 + 86_400);
 
 const BASE = 'https://auth.example.com';
 const env = {
-  AUTH_ENABLE_OAUTH: 'true', AUTH_PUBLIC_BASE_URL: BASE,
-  AUTH_PROVIDER_B_ENABLED: 'true', AUTH_PROVIDER_B_CLIENT_ID: 'b-client', AUTH_PROVIDER_B_CLIENT_SECRET: 'b-secret',
+  AUTH_ENABLE_OAUTH: 'true',
+  AUTH_PUBLIC_BASE_URL: BASE,
+  AUTH_PROVIDER_B_ENABLED: 'true',
+  AUTH_PROVIDER_B_CLIENT_ID: 'b-client',
+  AUTH_PROVIDER_B_CLIENT_SECRET: 'b-secret',
   AUTH_PROVIDER_B_REDIRECT_URI: `${BASE}/api/auth/oauth/provider_b/callback`,
-  AUTH_PROVIDER_C_ENABLED: 'true', AUTH_PROVIDER_C_CLIENT_ID: 'com.example', AUTH_PROVIDER_C_REDIRECT_URI: `${BASE}/api/auth/oauth/provider_c/callback`,
+  AUTH_PROVIDER_C_ENABLED: 'true',
+  AUTH_PROVIDER_C_CLIENT_ID: 'com.example',
+  AUTH_PROVIDER_C_REDIRECT_URI: `${BASE}/api/auth/oauth/provider_c/callback`,
   AUTH_PROVIDER_C_GENERATED_CLIENT_SECRET: PRE_GENERATED,
 };
 
@@ -55,7 +60,12 @@ describe('token exchange', () => {
     expect(requests[0]!.method).toBe('POST');
     expect(requests[0]!.headers.get('content-type')).toBe('application/x-www-form-urlencoded');
     expect(Object.fromEntries(form)).toEqual({
-      grant_type: 'authorization_code', code: 'code-1', redirect_uri: `${BASE}/api/auth/oauth/provider_b/callback`, client_id: 'b-client', client_secret: 'b-secret', code_verifier: 'v-1',
+      grant_type: 'authorization_code',
+      code: 'code-1',
+      redirect_uri: `${BASE}/api/auth/oauth/provider_b/callback`,
+      client_id: 'b-client',
+      client_secret: 'b-secret',
+      code_verifier: 'v-1',
     });
     expect(requests[1]!.headers.get('authorization')).toBe('Bearer at-1');
   });

@@ -26,9 +26,15 @@ export async function exchangeCode(settings: ProviderSettings, input: CallbackIn
     client_secret: clientSecretFor(settings, deps.now(), deps.secretCache),
   });
   if (input.codeVerifier !== undefined) form.set('code_verifier', input.codeVerifier);
-  return fetchJson(deps, 'token_exchange_failed', settings.endpoints.tokenUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: form.toString(),
-  }, tokenResponseSchema);
+  return fetchJson(
+    deps,
+    'token_exchange_failed',
+    settings.endpoints.tokenUrl,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+    },
+    tokenResponseSchema,
+  );
 }
