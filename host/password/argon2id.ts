@@ -17,7 +17,7 @@ export interface Argon2Params {
 
 /**
  * OWASP's password storage cheat sheet's first choice: Argon2id with 19 MiB, 2 passes, 1 lane
- * (about 50 ms here; scrypt at OWASP's equivalent cost took about 270 ms, see README).
+ * (about 50 ms here; scrypt at OWASP's equivalent cost took about 270 ms, see docs/auth.md, "Password hashing").
  */
 export const DEFAULT_ARGON2_PARAMS: Argon2Params = { m: 19_456, t: 2, p: 1 };
 

@@ -14,7 +14,7 @@ export interface ScryptParams {
 
 /**
  * OWASP's password storage cheat sheet lists N=2^15, r=8, p=3 as equivalent to its minimum
- * (N=2^17, r=8, p=1) with a quarter of the memory (32 MiB per hash). See README for timings.
+ * (N=2^17, r=8, p=1) with a quarter of the memory (32 MiB per hash). Timings: docs/auth.md, "Password hashing".
  */
 export const DEFAULT_SCRYPT_PARAMS: ScryptParams = { ln: 15, r: 8, p: 3 };
 

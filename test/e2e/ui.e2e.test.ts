@@ -1,7 +1,7 @@
 /**
  * The UI handler over real HTTP against the real host and component: static files under /pkg
  * (content types, immutable caching, 404), the page, and the server functions' paths and
- * encoding as the README documents them (sharing the state REST sees).
+ * encoding as docs/ui.md documents them (sharing the state REST sees).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../support/host-process.ts';

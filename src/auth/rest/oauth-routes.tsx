@@ -1,5 +1,5 @@
 /**
- * OAuth sign-in routes (README "OAuth sign-in"):
+ * OAuth sign-in routes (docs/auth.md, "OAuth sign-in"):
  *   GET  /api/auth/oauth/<provider>/start?next=/path   → 302 to the provider (or, with the
  *        development bypass, to our own callback)
  *   GET  /api/auth/oauth/<provider>/callback           → query response mode

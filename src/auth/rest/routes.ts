@@ -1,5 +1,5 @@
 /**
- * The auth service's JSON REST routes (see README "Auth service"). Register, login and logout
+ * The auth service's JSON REST routes (see docs/auth.md, "Routes"). Register, login and logout
  * also accept HTML form posts from /login and answer those with 303 redirects, so the pages
  * work without JavaScript; both modes run the same application calls. Registration never signs
  * in and answers a free and a taken email byte for byte alike (OWASP Authentication Cheat Sheet,

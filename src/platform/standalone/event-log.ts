@@ -1,5 +1,5 @@
 /**
- * The event store over files (format in README "Standalone file store").
+ * The event store over files (format in docs/wasmtime.md, "The standalone variant and its file store").
  *
  * Truth: `events/log/<first sequence>` — one immutable commit file per append, holding the whole
  * batch; the next commit's name is `first + count`, so the log is a chain with no gaps. A writer

@@ -1,4 +1,4 @@
-/** File names of the on-disk format (see README "Standalone file store"). */
+/** File names of the on-disk format (see docs/wasmtime.md, "The standalone variant and its file store"). */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 

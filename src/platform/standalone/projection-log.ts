@@ -1,5 +1,5 @@
 /**
- * The projection store over files (format in README "Standalone file store").
+ * The projection store over files (format in docs/wasmtime.md, "The standalone variant and its file store").
  *
  * Truth: `projections/log/<n>` — one immutable file per successful commit (projection, expected,
  * next, changes), numbered 1, 2, 3… with no gaps. A writer folds the state up to the last file N,

@@ -1,0 +1,65 @@
+/**
+ * docs/configuration.md documents every option the code accepts: each host option of
+ * host/config.ts (flag, variable and default in one table row), each `npm run serve:wasmtime`
+ * option (from the launcher's own --help), and every AUTH_* variable the component reads.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { OPTIONS } from '../../host/config.ts';
+import { helpText } from '../../scripts/wasmtime/options.ts';
+import { ROOT, readDoc, tableRows } from './markdown.ts';
+
+const PAGE = 'docs/configuration.md';
+const tables = tableRows(readDoc(PAGE));
+
+/** The table whose first column holds this flag (`--db` picks the host's table, `--instance-reuse` the launcher's). */
+function tableWith(flag: string): string[][] {
+  const table = tables.find((rows) => rows.some(([first]) => first === `\`${flag}\``));
+  if (table === undefined) throw new Error(`${PAGE} has no table with a row for ${flag}`);
+  return table;
+}
+
+interface Option {
+  flag: string;
+  env: string;
+  fallback: string;
+}
+
+function missingRows(table: string[][], options: Option[]): string[] {
+  return options
+    .filter(({ flag, env, fallback }) => !table.some(([f, e, d]) => f === `\`${flag}\`` && e === `\`${env}\`` && d?.includes(`\`${fallback}\``)))
+    .map(({ flag, env, fallback }) => `| \`${flag}\` | \`${env}\` | \`${fallback}\` |`);
+}
+
+describe(PAGE, () => {
+  it('has a row (flag, variable, default) for every host option of host/config.ts', () => {
+    const options = Object.entries(OPTIONS).map(([name, spec]) => ({ flag: `--${name}`, env: spec.env, fallback: spec.default }));
+    expect(options.length).toBeGreaterThan(15);
+    expect(missingRows(tableWith('--db'), options)).toEqual([]);
+  });
+
+  it('has a row for every option of npm run serve:wasmtime (its --help)', () => {
+    const options = helpText()
+      .split('\n')
+      .flatMap((line) => {
+        const match = /^\s+(--[a-z-]+)\s+([A-Z_]+)\s.*; default (\S+)$/.exec(line);
+        return match ? [{ flag: match[1] ?? '', env: match[2] ?? '', fallback: match[3] ?? '' }] : [];
+      });
+    expect(options.map(({ flag }) => flag)).toContain('--instance-reuse');
+    expect(missingRows(tableWith('--instance-reuse'), options)).toEqual([]);
+  });
+
+  it('names every AUTH_* variable the component reads in a table row', () => {
+    const source = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+    const plain = [...source('src/auth/config.ts').matchAll(/^\s+(AUTH_[A-Z0-9_]+):/gm)].map((m) => m[1] ?? '');
+    const oauth = [...source('src/auth/oauth/config.ts').matchAll(/'(AUTH_[A-Z0-9_]+)'/g)].map((m) => m[1] ?? '');
+    // Provider variables are built as `${prefix}_SUFFIX`; the page writes them AUTH_PROVIDER_{A,B,C}_SUFFIX or …_SUFFIX.
+    const suffixes = [...source('src/auth/oauth/config.ts').matchAll(/\$\{[^}]+\}_([A-Z0-9_]+)/g)].map((m) => `_${m[1] ?? ''}`);
+    expect(plain).toContain('AUTH_SESSION_TTL_SECONDS');
+    expect(suffixes).toContain('_GENERATED_CLIENT_SECRET');
+    const rows = tables.flat().map((cells) => cells.join(' | '));
+    const missing = [...new Set([...plain, ...oauth, ...suffixes])].filter((name) => !rows.some((row) => row.includes(name)));
+    expect(missing).toEqual([]);
+  });
+});
