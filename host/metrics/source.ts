@@ -13,8 +13,7 @@ export function hostSource(host: RunningHost): OperationsSource {
   const process = processRegistry(() => 0);
   return {
     async scrape() {
-      const own = host.metrics ? [await host.metrics.registry.getMetricsAsJSON()] : [];
-      return aggregateScrape([await process.getMetricsAsJSON(), ...own]);
+      return aggregateScrape(process, host.metrics ? [await host.metrics.registry.getMetricsAsJSON()] : []);
     },
     readiness: () => host.readiness.report(),
   };
@@ -24,8 +23,7 @@ export function groupSource(group: RunningGroup): OperationsSource {
   const process = processRegistry(() => group.alive);
   return {
     async scrape() {
-      const [main, threads] = await Promise.all([process.getMetricsAsJSON(), group.threadMetrics()]);
-      return aggregateScrape([main, ...threads]);
+      return aggregateScrape(process, await group.threadMetrics());
     },
     readiness: () => group.readiness(),
   };

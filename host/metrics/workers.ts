@@ -6,15 +6,19 @@
  * may name another aggregator, e.g. `min` for host_dependency_up) and is ready only when every
  * worker is.
  */
-import { AggregatorRegistry, type Registry } from 'prom-client';
+import { AggregatorRegistry, Registry } from 'prom-client';
 import type { ReadinessReport } from './readiness.ts';
 
 /** What `getMetricsAsJSON()` gives: plain data, structured-cloneable across threads. */
 export type MetricsJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
 
-/** The Prometheus text of several registries' JSON, summed metric by metric. */
-export async function aggregateScrape(parts: readonly MetricsJson[]): Promise<{ contentType: string; body: string }> {
-  const registry = AggregatorRegistry.aggregate(parts as MetricsJson[]);
+/**
+ * The Prometheus text of the main thread's process registry and the serving threads' registries
+ * (as JSON), these summed metric by metric. The process registry is merged, not aggregated: its
+ * metrics exist once, and aggregating would drop those marked `omit` (process_start_time_seconds).
+ */
+export async function aggregateScrape(process: Registry, threads: readonly MetricsJson[]): Promise<{ contentType: string; body: string }> {
+  const registry = Registry.merge([process, AggregatorRegistry.aggregate(threads as MetricsJson[])]);
   return { contentType: registry.contentType, body: await registry.metrics() };
 }
 

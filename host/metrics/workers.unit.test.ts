@@ -11,12 +11,16 @@ function threadRegistry(posts: number, storeUp: boolean): Registry {
 }
 
 describe('aggregateScrape()', () => {
-  it('sums counters across threads and applies a metric’s own aggregator', async () => {
+  it('sums counters across threads, applies a metric’s own aggregator, and keeps the main registry whole', async () => {
     const parts = await Promise.all([threadRegistry(3, true), threadRegistry(4, false)].map((r) => r.getMetricsAsJSON()));
-    const { body, contentType } = await aggregateScrape(parts);
+    const main = new Registry();
+    new Gauge({ name: 'process_start_time_seconds', help: 'h', aggregator: 'omit', registers: [main] }).set(42);
+    const { body, contentType } = await aggregateScrape(main, parts);
     expect(contentType).toMatch(/^text\/plain; version=0.0.4/);
     expect(body).toContain('host_http_exchanges_total{method="POST",status="200"} 7');
     expect(body).toContain('host_dependency_up{dependency="store"} 0');
+    // The main thread's own metrics are kept as they are, `omit` ones included.
+    expect(body).toContain('process_start_time_seconds 42');
   });
 });
 

@@ -91,6 +91,7 @@ describe('--metrics-port: /metrics under load', () => {
     expect(after.value('host_event_loop_delay_seconds', { thread: 'main', quantile: '0.99' })).toBeGreaterThanOrEqual(0);
     // prom-client's default process metrics.
     expect(after.value('process_cpu_user_seconds_total')).toBeGreaterThan(0);
+    expect(after.value('process_start_time_seconds')).toBeGreaterThan(0);
     expect(after.value('nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
     // No raw path anywhere in the labels: bounded cardinality.
     for (const family of after.families) for (const series of family.metrics) for (const value of Object.values(series.labels ?? {})) expect(value).not.toMatch(/^\/api/);
