@@ -79,7 +79,7 @@ export class HostMetrics {
       labelNames: ['thread', 'quantile'],
       registers,
       collect() {
-        // Before the first sample the percentiles are 0; max is then -Infinity in some versions.
+        // Reset after each read: the values cover the time since the previous scrape.
         this.set({ thread, quantile: '0.5' }, delay.percentile(50) / 1e9);
         this.set({ thread, quantile: '0.99' }, delay.percentile(99) / 1e9);
         this.set({ thread, quantile: 'max' }, Math.max(0, delay.max) / 1e9);
