@@ -8,6 +8,9 @@ import type { HostConfig } from './config.ts';
 import { guestEnvironment } from './guest-env.ts';
 import { hostImports } from './imports.ts';
 import type { HostLogger } from './log.ts';
+import { exchangeObserver } from './metrics/exchanges.ts';
+import { Readiness } from './metrics/readiness.ts';
+import { HostMetrics } from './metrics/registry.ts';
 import { InstancePool } from './pool.ts';
 import { localPubSub } from './pubsub/local.ts';
 import type { PubSubBackend } from './pubsub/types.ts';
@@ -32,6 +35,10 @@ export interface RunningHost {
   readonly relay: StreamRelay;
   /** The response cache (host/response-cache/), undefined with --response-cache off. */
   readonly cache: ResponseCache | undefined;
+  /** This thread's metrics (host/metrics/), undefined with --metrics-port off. */
+  readonly metrics: HostMetrics | undefined;
+  /** Whether this host should get traffic: its store (and Redis broker) answer, and it is not stopping. */
+  readonly readiness: Readiness;
   stop(): Promise<void>;
 }
 
@@ -43,6 +50,8 @@ export interface HostOverrides {
   componentDir?: string;
   /** Listen with SO_REUSEPORT (a worker thread of host/workers/). */
   reusePort?: boolean;
+  /** The `thread` label of this host's event-loop delay metric (a worker's index; default `main`). */
+  thread?: string;
 }
 
 export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logger: HostLogger, overrides: HostOverrides = {}): Promise<RunningHost> {
@@ -57,7 +66,8 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
         })
       : localPubSub());
   const environment = guestEnvironment(config, env);
-  const imports = hostImports({ environment, storage, pubsub, logger });
+  const metrics = config.metricsPort === undefined ? undefined : new HostMetrics(overrides.thread ?? 'main');
+  const imports = hostImports({ environment, storage, pubsub, logger, metrics });
   const component = await loadComponent(componentDir);
   const pool = new InstancePool(
     () => component.instantiate(imports),
@@ -71,6 +81,9 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
   );
   await pool.warm();
   const relay = new StreamRelay({ poll: guestPoller(pool), pubsub, logger });
+  // The cheapest read of each dependency: the store's head sequence, the broker's PING.
+  const readiness = new Readiness([{ name: 'store', run: () => storage.events.headSequence() }, ...(pubsub.ping ? [{ name: 'realtime', run: () => pubsub.ping?.() }] : [])]);
+  metrics?.watch({ pool: () => pool.stats, relay: () => relay.stats, dependencies: () => readiness.dependencies() });
   // With the cache on, it strips the guest's private cache fields itself (server.ts); off, this does.
   const hook = (req: Parameters<typeof relayHook>[2]) =>
     config.responseCache === 'on' ? relayHook(relay, logger, req) : chainHooks(stripPrivateFields, relayHook(relay, logger, req));
@@ -84,7 +97,14 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
           generation: cacheGeneration(componentDir, environment),
         })
       : undefined;
-  const server = await startServer(pool, logger, { port: config.port, host: config.host, hook, cache, reusePort: overrides.reusePort });
+  const server = await startServer(pool, logger, {
+    port: config.port,
+    host: config.host,
+    hook,
+    cache,
+    reusePort: overrides.reusePort,
+    observe: metrics && exchangeObserver(metrics),
+  });
   try {
     await probeGuestConfiguration(config.host, server.port, logger);
   } catch (error) {
@@ -101,7 +121,10 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     pool,
     relay,
     cache,
+    metrics,
+    readiness,
     stop() {
+      readiness.stop();
       stopping ??= (async () => {
         // Relayed streams end at once; the guest's own requests get the grace period.
         relay.close();

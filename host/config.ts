@@ -11,7 +11,7 @@ interface OptionSpec {
   env: string;
   default: string;
   allowed?: readonly string[];
-  kind?: 'port' | 'count' | 'url' | 'identifier' | 'workers' | 'text';
+  kind?: 'port' | 'optional-port' | 'count' | 'url' | 'identifier' | 'workers' | 'text';
   help: string;
 }
 
@@ -58,6 +58,13 @@ export const OPTIONS = {
   'response-cache-entries': { env: 'RESPONSE_CACHE_ENTRIES', default: '1000', kind: 'count', help: 'most responses the cache holds per thread' },
   'response-cache-bytes': { env: 'RESPONSE_CACHE_BYTES', default: '16777216', kind: 'count', help: 'most body bytes the cache holds per thread' },
   'shutdown-grace-ms': { env: 'SHUTDOWN_GRACE_MS', default: '10000', kind: 'count', help: 'how long shutdown waits for in-flight requests' },
+  'metrics-port': {
+    env: 'METRICS_PORT',
+    default: 'off',
+    kind: 'optional-port',
+    help: 'TCP port of the operations listener: /metrics (Prometheus), /livez, /readyz (docs/metrics.md)',
+  },
+  'metrics-host': { env: 'METRICS_HOST', default: '127.0.0.1', kind: 'text', help: 'interface the operations listener binds' },
 } as const satisfies Record<string, OptionSpec>;
 
 export type OptionName = keyof typeof OPTIONS;
@@ -88,6 +95,9 @@ export interface HostConfig {
   responseCache: Allowed<'response-cache'>;
   responseCacheEntries: number;
   responseCacheBytes: number;
+  /** The operations listener's port (host/metrics/); undefined: off. */
+  metricsPort: number | undefined;
+  metricsHost: string;
 }
 
 /** Upper bound on --workers: each thread holds its own compiled component and instances. */
@@ -103,6 +113,13 @@ const schemas = {
   url: v.pipe(v.string(), v.url()),
   // A PostgreSQL identifier used unquoted-safe: at most 63 bytes, else PostgreSQL truncates it.
   identifier: v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/)),
+  'optional-port': v.union([
+    v.pipe(
+      v.literal('off'),
+      v.transform(() => undefined),
+    ),
+    v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(65535)),
+  ]),
   workers: v.union([
     v.pipe(
       v.literal('auto'),
@@ -113,7 +130,7 @@ const schemas = {
   text: v.pipe(v.string(), v.minLength(1)),
 };
 
-function resolve(name: OptionName, flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv): string | number {
+function resolve(name: OptionName, flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv): string | number | undefined {
   const spec: OptionSpec = OPTIONS[name];
   const fromFlag = flags[name];
   const raw = fromFlag ?? env[spec.env] ?? spec.default;
@@ -129,15 +146,17 @@ function resolve(name: OptionName, flags: Record<string, string | undefined>, en
     const expected =
       spec.kind === 'port'
         ? 'a port number 0-65535'
-        : spec.kind === 'count'
-          ? 'a non-negative integer'
-          : spec.kind === 'url'
-            ? 'an absolute URL'
-            : spec.kind === 'identifier'
-              ? 'a plain identifier (letters, digits, _ or $; 1-63 characters, not starting with a digit)'
-              : spec.kind === 'workers'
-                ? `auto or a whole number 1-${MAX_WORKERS}`
-                : 'a non-empty value';
+        : spec.kind === 'optional-port'
+          ? 'off or a port number 0-65535'
+          : spec.kind === 'count'
+            ? 'a non-negative integer'
+            : spec.kind === 'url'
+              ? 'an absolute URL'
+              : spec.kind === 'identifier'
+                ? 'a plain identifier (letters, digits, _ or $; 1-63 characters, not starting with a digit)'
+                : spec.kind === 'workers'
+                  ? `auto or a whole number 1-${MAX_WORKERS}`
+                  : 'a non-empty value';
     throw new ConfigError(`invalid value for --${name} (${spec.env}) from ${source}: expected ${expected}`);
   }
   return result.output;
@@ -176,9 +195,14 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     responseCache: get('response-cache') as HostConfig['responseCache'],
     responseCacheEntries: get('response-cache-entries') as number,
     responseCacheBytes: get('response-cache-bytes') as number,
+    metricsPort: get('metrics-port') as number | undefined,
+    metricsHost: get('metrics-host') as string,
   };
   if (config.instancesMax < 1 || config.instancesMin > config.instancesMax) {
     throw new ConfigError('invalid value for --instances-max (INSTANCES_MAX): must be at least 1 and at least --instances-min');
+  }
+  if (config.metricsPort !== undefined && config.metricsPort !== 0 && config.metricsPort === config.port) {
+    throw new ConfigError('invalid value for --metrics-port (METRICS_PORT): must differ from --port (the operations listener is a separate one)');
   }
   return config;
 }

@@ -21,3 +21,28 @@ describe('loadConfig() instance retirement options', () => {
     expect(() => loadConfig(argv, env)).toThrow(/--instance-max-(requests|memory) \(INSTANCE_MAX_(REQUESTS|MEMORY)\).*a non-negative integer/);
   });
 });
+
+describe('loadConfig() operations listener options', () => {
+  it('is off by default, and binds loopback when on', () => {
+    expect(loadConfig([], {})).toMatchObject({ metricsPort: undefined, metricsHost: '127.0.0.1' });
+    expect(loadConfig([], { METRICS_PORT: '9464' })).toMatchObject({ metricsPort: 9464, metricsHost: '127.0.0.1' });
+  });
+
+  it('takes a flag over its variable, `off`, and another interface', () => {
+    expect(loadConfig(['--metrics-port', 'off'], { METRICS_PORT: '9464' })).toMatchObject({ metricsPort: undefined });
+    expect(loadConfig(['--metrics-port', '0', '--metrics-host', '0.0.0.0'], { METRICS_HOST: '::1' })).toMatchObject({ metricsPort: 0, metricsHost: '0.0.0.0' });
+  });
+
+  it.each([
+    [['--metrics-port', 'on'], {}],
+    [['--metrics-port', '70000'], {}],
+    [[], { METRICS_PORT: '-1' }],
+  ])('rejects %j %j naming the option', (argv, env) => {
+    expect(() => loadConfig(argv, env)).toThrow(/--metrics-port \(METRICS_PORT\).*off or a port number 0-65535/);
+  });
+
+  it('rejects an empty --metrics-host and the service port', () => {
+    expect(() => loadConfig([], { METRICS_HOST: '' })).toThrow(/--metrics-host \(METRICS_HOST\).*a non-empty value/);
+    expect(() => loadConfig(['--port', '4000', '--metrics-port', '4000'], {})).toThrow(/--metrics-port \(METRICS_PORT\): must differ from --port/);
+  });
+});

@@ -1,5 +1,7 @@
 /** Assembles every import the hosted component needs: WASI (one module per package) and app:platform. */
 import type { HostLogger } from './log.ts';
+import { instrumentImports } from './metrics/imports.ts';
+import type { HostMetrics } from './metrics/registry.ts';
 import { storageImports } from './platform/storage-imports.ts';
 import { leaseImports } from './platform/lease-imports.ts';
 import { passwordHashingImports } from './platform/password-hashing-imports.ts';
@@ -13,8 +15,16 @@ import { httpImports } from './wasi/http.ts';
 import { ioImports } from './wasi/io.ts';
 import { randomImports } from './wasi/random.ts';
 
-export function hostImports(options: { environment: Array<[string, string]>; storage: StorageBackend; pubsub: PubSubBackend; logger: HostLogger }): Record<string, unknown> {
-  return {
+export function hostImports(options: {
+  environment: Array<[string, string]>;
+  storage: StorageBackend;
+  pubsub: PubSubBackend;
+  logger: HostLogger;
+  /** With metrics on, the app:platform imports are timed (host/metrics/imports.ts). */
+  metrics?: HostMetrics | undefined;
+}): Record<string, unknown> {
+  const { metrics } = options;
+  const imports = {
     ...ioImports,
     ...clocksImports,
     ...randomImports,
@@ -23,7 +33,8 @@ export function hostImports(options: { environment: Array<[string, string]>; sto
     ...httpImports,
     ...storageImports(options.storage, options.logger),
     ...leaseImports(options.storage.leases, options.logger),
-    ...pubsubImports(options.pubsub, options.logger),
+    ...pubsubImports(options.pubsub, options.logger, metrics && (() => metrics.publishFailures.inc())),
     ...passwordHashingImports(options.logger),
   };
+  return metrics ? instrumentImports(imports, metrics) : imports;
 }

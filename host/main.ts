@@ -7,6 +7,8 @@ import { startHost } from './app.ts';
 import { startWorkerGroup } from './workers/group.ts';
 import { loadDotEnv } from './dotenv.ts';
 import { describeError, jsonLogger } from './log.ts';
+import { startOperationsListener, type RunningListener } from './metrics/listener.ts';
+import { groupSource, hostSource } from './metrics/source.ts';
 
 const logger = jsonLogger();
 const argv = process.argv.slice(2);
@@ -30,13 +32,21 @@ try {
 
 try {
   const started = performance.now();
-  const host =
+  const group =
     config.workers > 1
       ? await startWorkerGroup(config, process.env, logger, (error) => {
           logger.log('error', 'the host stopped because a worker died', { code: 'host_worker_died', error: describeError(error) });
           process.exit(1);
         })
-      : await startHost(config, process.env, logger);
+      : undefined;
+  const single = group === undefined ? await startHost(config, process.env, logger) : undefined;
+  const host = (group ?? single)!;
+  let operations: RunningListener | undefined;
+  if (config.metricsPort !== undefined) {
+    const source = group ? groupSource(group) : hostSource(single!);
+    operations = await startOperationsListener(source, { port: config.metricsPort, host: config.metricsHost }, logger);
+    logger.log('info', `metrics and probes on http://${config.metricsHost}:${operations.port}`, { code: 'metrics_listening', port: operations.port });
+  }
   logger.log('info', `listening on http://${config.host}:${host.port}`, {
     code: 'host_listening',
     port: host.port,
@@ -44,20 +54,26 @@ try {
     transport: config.transport,
     realtime: config.realtime,
     workers: config.workers,
+    metrics_port: operations?.port,
     startup_ms: Math.round(performance.now() - started),
   });
   const shutdown = (signal: string) => {
     logger.log('info', 'shutting down', { code: 'host_stopping', signal });
-    host.stop().then(
-      () => {
-        logger.log('info', 'stopped', { code: 'host_stopped' });
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.log('error', 'shutdown failed', { code: 'host_stop_failed', error: describeError(error) });
-        process.exit(1);
-      },
-    );
+    // Readiness fails from here on (the host's and the group's stop() say so at once);
+    // the operations listener stays up until the host has drained, so probers see it.
+    host
+      .stop()
+      .then(() => operations?.close())
+      .then(
+        () => {
+          logger.log('info', 'stopped', { code: 'host_stopped' });
+          process.exit(0);
+        },
+        (error: unknown) => {
+          logger.log('error', 'shutdown failed', { code: 'host_stop_failed', error: describeError(error) });
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));

@@ -51,6 +51,8 @@ export class InstancePool {
   /** Every instance alive (idle or busy), with the exchanges it has served. */
   readonly #served = new Map<GuestInstance, number>();
   #retired = 0;
+  #created = 0;
+  #discarded = 0;
   readonly #waiting: Array<(instance: GuestInstance) => void> = [];
   #alive = 0;
   #busy = 0;
@@ -63,9 +65,21 @@ export class InstancePool {
     this.#logger = logger;
   }
 
-  /** `runs`: exchanges served since start (each request, and each relayed stream poll); `retired`: instances retired by the safety net. */
-  get stats(): { alive: number; busy: number; idle: number; waiting: number; runs: number; retired: number } {
-    return { alive: this.#alive, busy: this.#busy, idle: this.#idle.length, waiting: this.#waiting.length, runs: this.#runs, retired: this.#retired };
+  /**
+   * `runs`: exchanges served since start (each request, and each relayed stream poll); `created`:
+   * instances created; `discarded`: dropped after a trap; `retired`: by the safety net.
+   */
+  get stats(): { alive: number; busy: number; idle: number; waiting: number; runs: number; created: number; discarded: number; retired: number } {
+    return {
+      alive: this.#alive,
+      busy: this.#busy,
+      idle: this.#idle.length,
+      waiting: this.#waiting.length,
+      runs: this.#runs,
+      created: this.#created,
+      discarded: this.#discarded,
+      retired: this.#retired,
+    };
   }
 
   async warm(): Promise<void> {
@@ -112,6 +126,7 @@ export class InstancePool {
 
   async #spawn(): Promise<GuestInstance> {
     const instance = await this.#create();
+    this.#created++;
     this.#served.set(instance, 0);
     return instance;
   }
@@ -175,6 +190,7 @@ export class InstancePool {
           memoryMiB: Math.round(retirement.memoryBytes / 1_048_576),
         });
       } else {
+        this.#discarded++;
         this.#logger.log('warn', 'discarded a guest instance after a trap', { code: 'guest_instance_discarded' });
       }
       this.#replace();

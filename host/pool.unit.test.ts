@@ -90,3 +90,17 @@ describe('InstancePool retirement', () => {
     expect(pool.stats).toMatchObject({ alive: 1, waiting: 0 });
   });
 });
+
+describe('InstancePool counts', () => {
+  it('counts instances created, and discarded after a trap', async () => {
+    const { pool } = setup({ min: 1 });
+    await pool.warm();
+    await expect(
+      pool.run(async () => {
+        throw new Error('trap');
+      }),
+    ).rejects.toThrow('trap');
+    await settle();
+    expect(pool.stats).toMatchObject({ created: 2, discarded: 1, retired: 0, alive: 1 });
+  });
+});

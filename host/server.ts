@@ -11,6 +11,7 @@ import http2 from 'node:http2';
 import net, { type AddressInfo } from 'node:net';
 import { Exchange, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
 import { describeError, type HostLogger } from './log.ts';
+import type { ExchangeObserver } from './metrics/exchanges.ts';
 import type { InstancePool } from './pool.ts';
 import type { ResponseCache } from './response-cache/cache.ts';
 import { cacheHook, cacheRequest, chainHooks, serveFromCache, stripPrivateFields, waitForFill } from './response-cache/serve.ts';
@@ -109,6 +110,8 @@ export interface ServerOptions {
   cache?: ResponseCache;
   /** SO_REUSEPORT: several worker threads listen on one port and the kernel spreads connections (host/workers/). */
   reusePort?: boolean;
+  /** Sees every exchange of this port (host/metrics/exchanges.ts); none with metrics off. */
+  observe?: ExchangeObserver | undefined;
 }
 
 export function startServer(pool: InstancePool, logger: HostLogger, options: ServerOptions): Promise<RunningServer> {
@@ -118,6 +121,7 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
   const plainSockets = new Map<net.Socket, number>();
   let stopping = false;
   const onRequest = (req: NodeRequest, res: NodeResponse) => {
+    options.observe?.(req, res);
     if (req.httpVersionMajor < 2) {
       const socket = req.socket as net.Socket;
       plainSockets.set(socket, (plainSockets.get(socket) ?? 0) + 1);

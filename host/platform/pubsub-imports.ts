@@ -24,7 +24,8 @@ export const SUBSCRIBE_TIMEOUT_MS = 2_000;
 
 const interrupted = () => StorageFailure.unavailable('the realtime subscription was interrupted; re-subscribe');
 
-export function pubsubImports(backend: PubSubBackend, logger: HostLogger) {
+/** `onPublishFailed`: counts failed publishes (host/metrics/). */
+export function pubsubImports(backend: PubSubBackend, logger: HostLogger, onPublishFailed: () => void = () => undefined) {
   const clients = new ClientWatch();
 
   class Subscription {
@@ -102,6 +103,7 @@ export function pubsubImports(backend: PubSubBackend, logger: HostLogger) {
       },
       publish: (channel: string, message: string): void | Promise<void> => {
         const fail = (error: unknown): never => {
+          onPublishFailed();
           logger.log('warn', 'publish failed', { code: 'realtime_publish_failed', error: describeError(error) });
           throw StorageFailure.unavailable('the realtime broker is unavailable');
         };

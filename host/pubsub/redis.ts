@@ -200,6 +200,12 @@ export function redisPubSub(options: RedisPubSubOptions): RedisPubSub {
       };
     },
 
+    async ping() {
+      // The publisher fails fast while disconnected (no offline queue), and times out a lost reply.
+      if (publisher.status !== 'ready') throw StorageFailure.unavailable(`redis pub/sub is not connected (${publisher.status})`);
+      await publisher.ping();
+    },
+
     async subscribed() {
       while (pending.size > 0) await Promise.all(pending);
     },

@@ -12,5 +12,7 @@ export interface PubSubBackend {
   readonly available?: boolean;
   /** Resolves once every (un)subscribe issued so far reached the broker. */
   subscribed?(): Promise<void>;
+  /** Rejects while the broker does not answer (readiness, host/metrics/readiness.ts); absent for in-process brokers. */
+  ping?(): Promise<void>;
   close(): void | Promise<void>;
 }

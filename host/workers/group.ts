@@ -8,29 +8,68 @@ import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { ConfigError, type HostConfig } from '../config.ts';
 import type { HostLogger } from '../log.ts';
-import type { ToMain, ToWorker, WorkerStart } from './messages.ts';
+import type { ReadinessReport } from '../metrics/readiness.ts';
+import { combineReadiness, type MetricsJson } from '../metrics/workers.ts';
+import type { Question, ToMain, ToWorker, WorkerStart } from './messages.ts';
 
 export interface RunningGroup {
   readonly port: number;
   readonly workers: number;
+  /** Worker threads alive now. */
+  readonly alive: number;
+  /** Every worker's registry as JSON (host/metrics/workers.ts); a worker that does not answer in time is left out. */
+  threadMetrics(): Promise<MetricsJson[]>;
+  /** Ready when every worker is, and not once stopping began. */
+  readiness(): Promise<ReadinessReport>;
   /** Asks every worker to stop (each drains like a single host) and waits for them. */
   stop(): Promise<void>;
 }
 
 const WORKER_ENTRY = new URL('./worker.ts', import.meta.url);
+/** How long the main thread waits for a worker's metrics or readiness (a scrape or probe must not hang). */
+export const QUESTION_TIMEOUT_MS = 2_000;
+
+type Answer<Q extends Question> = Extract<ToMain, { type: Q }>;
 
 class WorkerHandle {
   readonly #worker: Worker;
   readonly index: number;
   #stopped: Promise<number | undefined> | undefined;
   #exited = false;
+  #nextId = 0;
+  readonly #pending = new Map<number, (answer: ToMain) => void>();
 
   constructor(entry: URL, start: WorkerStart, onExit: (index: number, code: number, expected: boolean) => void) {
     this.index = start.index;
     this.#worker = new Worker(entry, { workerData: start });
     this.#worker.once('exit', (code) => {
       this.#exited = true;
+      for (const answer of this.#pending.values()) answer({ type: 'stopped', runs: 0 });
       onExit(start.index, code, this.#stopped !== undefined);
+    });
+    this.#worker.on('message', (message: ToMain) => {
+      if (message.type !== 'metrics' && message.type !== 'readiness') return;
+      this.#pending.get(message.id)?.(message);
+    });
+  }
+
+  get exited(): boolean {
+    return this.#exited;
+  }
+
+  /** The worker's answer, or undefined when it exited or did not answer within QUESTION_TIMEOUT_MS. */
+  ask<Q extends Question>(type: Q): Promise<Answer<Q> | undefined> {
+    if (this.#exited) return Promise.resolve(undefined);
+    const id = ++this.#nextId;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => settle(undefined), QUESTION_TIMEOUT_MS);
+      const settle = (answer: ToMain | undefined) => {
+        clearTimeout(timer);
+        this.#pending.delete(id);
+        resolve(answer?.type === type ? (answer as Answer<Q>) : undefined);
+      };
+      this.#pending.set(id, settle);
+      this.#worker.postMessage({ type, id } satisfies ToWorker);
     });
   }
 
@@ -98,6 +137,21 @@ export async function startWorkerGroup(
     return {
       port,
       workers: config.workers,
+      get alive() {
+        return handles.filter((h) => !h.exited).length;
+      },
+      async threadMetrics() {
+        const answers = await Promise.all(handles.map((h) => h.ask('metrics')));
+        return answers.flatMap((a) => (a ? [a.metrics] : []));
+      },
+      async readiness() {
+        if (stopping) return combineReadiness(true, []);
+        const answers = await Promise.all(handles.map((h) => h.ask('readiness')));
+        return combineReadiness(
+          stopping,
+          answers.map((a) => a?.report),
+        );
+      },
       stop() {
         stopping = true;
         stopped ??= (async () => {

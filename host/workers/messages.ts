@@ -1,5 +1,7 @@
 /** What the main thread and its worker threads say to each other (host/workers/). */
 import type { HostConfig } from '../config.ts';
+import type { ReadinessReport } from '../metrics/readiness.ts';
+import type { MetricsJson } from '../metrics/workers.ts';
 
 /** Handed to each worker thread at start (structured-cloned). */
 export interface WorkerStart {
@@ -12,6 +14,15 @@ export interface WorkerStart {
   channel: string;
 }
 
-export type ToMain = { type: 'ready'; port: number } | { type: 'failed'; message: string; configError: boolean } | { type: 'stopped'; runs: number };
+export type ToMain =
+  | { type: 'ready'; port: number }
+  | { type: 'failed'; message: string; configError: boolean }
+  | { type: 'stopped'; runs: number }
+  /** Answers to the operations listener's questions (host/metrics/workers.ts), matched by `id`. */
+  | { type: 'metrics'; id: number; metrics: MetricsJson }
+  | { type: 'readiness'; id: number; report: ReadinessReport };
 
-export type ToWorker = { type: 'stop' };
+export type ToWorker = { type: 'stop' } | { type: 'metrics'; id: number } | { type: 'readiness'; id: number };
+
+/** The questions the main thread asks a running worker. */
+export type Question = Exclude<ToWorker['type'], 'stop'>;

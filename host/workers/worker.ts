@@ -18,9 +18,21 @@ const logger: HostLogger = { log: (level, msg, fields) => base.log(level, msg, {
 
 try {
   const pubsub = start.config.realtime === 'local' ? threadPubSub(start.channel) : undefined;
-  const host = await startHost(start.config, start.env, logger, { pubsub, reusePort: true });
+  const host = await startHost(start.config, start.env, logger, { pubsub, reusePort: true, thread: String(start.index) });
   port.on('message', (message: ToWorker) => {
-    if (message.type !== 'stop') return;
+    if (message.type === 'metrics') {
+      void (host.metrics?.registry.getMetricsAsJSON() ?? Promise.resolve([]))
+        .catch((error: unknown) => {
+          logger.log('error', 'collecting metrics failed', { code: 'metrics_failed', error: describeError(error) });
+          return [];
+        })
+        .then((metrics) => send({ type: 'metrics', id: message.id, metrics }));
+      return;
+    }
+    if (message.type === 'readiness') {
+      void host.readiness.report().then((report) => send({ type: 'readiness', id: message.id, report }));
+      return;
+    }
     host
       .stop()
       .catch((error: unknown) => logger.log('error', 'worker shutdown failed', { code: 'host_stop_failed', error: describeError(error) }))
