@@ -41,5 +41,6 @@ describe('concurrent increments', () => {
     } finally {
       db.close();
     }
-  });
+    // 800 sequential-per-client writes: ~10 s on a quiet machine, 30+ s on a loaded CI runner; a bound, not a timing check.
+  }, 120_000);
 });
