@@ -11,29 +11,21 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { componentize } from '@bytecodealliance/componentize-js';
-import { execFileSync } from 'node:child_process';
 import { buildStaticAssets, GENERATED_MODULE } from './static-assets.ts';
 import { bundleGuest } from './guest-bundle.ts';
 import { installComponentizePatches } from './componentize-patches.ts';
 import { patchCreatedReps, patchDebugLog, patchInstanceStats, patchSubtaskDrop, patchSyncImports } from './jco-patches.ts';
 import { composeWithPasswordHashing, PASSWORD_COMPONENT } from './wasmtime/compose.ts';
 import { MissingTool } from './wasmtime/tools.ts';
+import { jcoTranspile, WASI_WAITING_IMPORTS } from './jco-transpile.ts';
 
 const root = join(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { force: { type: 'boolean', default: false }, variant: { type: 'string', default: 'hosted' } } });
 
-const WASI = '0.2.12';
 const PLATFORM = 'app:platform';
 /** Imports that may wait: transpiled as JSPI suspending imports so a waiting guest never blocks the host. */
 const ASYNC_IMPORTS = [
-  `wasi:io/poll@${WASI}#poll`,
-  `wasi:io/poll@${WASI}#[method]pollable.block`,
-  `wasi:io/streams@${WASI}#[method]input-stream.blocking-read`,
-  `wasi:io/streams@${WASI}#[method]input-stream.blocking-skip`,
-  `wasi:io/streams@${WASI}#[method]output-stream.blocking-flush`,
-  `wasi:io/streams@${WASI}#[method]output-stream.blocking-write-and-flush`,
-  `wasi:io/streams@${WASI}#[method]output-stream.blocking-write-zeroes-and-flush`,
-  `wasi:io/streams@${WASI}#[method]output-stream.blocking-splice`,
+  ...WASI_WAITING_IMPORTS,
   ...['append', 'read-stream', 'stream-revision', 'read-all', 'head-sequence', 'count-by-type'].map((f) => `${PLATFORM}/event-store@0.1.0#${f}`),
   ...['checkpoint', 'commit', 'get-document', 'list-documents'].map((f) => `${PLATFORM}/projection-store@0.1.0#${f}`),
   ...['get', 'set', 'take', 'increment', 'delete'].map((f) => `${PLATFORM}/key-value@0.1.0#${f}`),
@@ -111,33 +103,10 @@ async function buildVariant(variant: 'hosted' | 'standalone'): Promise<void> {
     `${variant}: transpile`,
     [wasm],
     [join(transpiled, 'component.js')],
-    `${ASYNC_IMPORTS.join(',')};${readFileSync(join(root, 'scripts', 'jco-patches.ts'), 'utf8')}`,
+    `${ASYNC_IMPORTS.join(',')};${['jco-transpile.ts', 'jco-patches.ts'].map((f) => readFileSync(join(root, 'scripts', f), 'utf8')).join(';')}`,
     async () => {
       rmSync(transpiled, { recursive: true, force: true });
-      // The jco CLI is the documented, stable surface for these options.
-      execFileSync(
-        join(root, 'node_modules', '.bin', 'jco'),
-        [
-          'transpile',
-          wasm,
-          '-o',
-          transpiled,
-          '--name',
-          'component',
-          '--quiet',
-          '--no-typescript',
-          '--no-wasi-shim',
-          '--instantiation',
-          'async',
-          '--async-mode',
-          'jspi',
-          '--async-imports',
-          ...ASYNC_IMPORTS,
-          '--async-exports',
-          `wasi:http/incoming-handler@${WASI}#handle`,
-        ],
-        { stdio: ['ignore', 'ignore', 'inherit'] },
-      );
+      jcoTranspile(wasm, transpiled, ASYNC_IMPORTS);
       const glue = join(transpiled, 'component.js');
       const { code, patched } = patchSyncImports(patchSubtaskDrop(patchInstanceStats(patchCreatedReps(patchDebugLog(readFileSync(glue, 'utf8'))))));
       writeFileSync(glue, code);

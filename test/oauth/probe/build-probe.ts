@@ -3,16 +3,15 @@
  * componentize-js 0.23 → jco transpile with JSPI), into build/oauth-probe/<variant>/. Skipped
  * when the inputs did not change. Used by test/oauth/*.component.test.ts and the benchmark.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { componentize } from '@bytecodealliance/componentize-js';
 import { build } from 'esbuild';
+import { jcoTranspile, WASI_WAITING_IMPORTS } from '../../../scripts/jco-transpile.ts';
 import { composeWithPasswordHashing, PASSWORD_COMPONENT } from '../../../scripts/wasmtime/compose.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
-const WASI = '0.2.12';
 
 export type ProbeVariant = 'pure' | 'capability';
 
@@ -20,20 +19,6 @@ const VARIANTS: Record<ProbeVariant, { entry: string; world: string }> = {
   pure: { entry: 'pure-entry.ts', world: 'standalone' },
   capability: { entry: 'capability-entry.ts', world: 'signatures-probe' },
 };
-
-/** The waiting WASI imports scripts/build.ts also makes suspending (outgoing HTTP waits on poll). */
-const ASYNC_IMPORTS = [
-  `wasi:io/poll@${WASI}#poll`,
-  `wasi:io/poll@${WASI}#[method]pollable.block`,
-  ...[
-    'input-stream.blocking-read',
-    'input-stream.blocking-skip',
-    'output-stream.blocking-flush',
-    'output-stream.blocking-write-and-flush',
-    'output-stream.blocking-write-zeroes-and-flush',
-    'output-stream.blocking-splice',
-  ].map((m) => `wasi:io/streams@${WASI}#[method]${m}`),
-];
 
 function files(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
@@ -54,7 +39,14 @@ export async function buildProbe(variant: ProbeVariant): Promise<BuiltProbe> {
   const out = join(ROOT, 'build', 'oauth-probe', variant);
   const wasm = join(out, 'component.wasm');
   const transpiled = join(out, 'transpiled');
-  const inputs = [PASSWORD_COMPONENT, ...files(join(ROOT, 'src')), ...files(join(ROOT, 'test', 'oauth', 'probe')), ...files(join(ROOT, 'wit')), join(ROOT, 'package-lock.json')];
+  const inputs = [
+    PASSWORD_COMPONENT,
+    join(ROOT, 'scripts', 'jco-transpile.ts'),
+    ...files(join(ROOT, 'src')),
+    ...files(join(ROOT, 'test', 'oauth', 'probe')),
+    ...files(join(ROOT, 'wit')),
+    join(ROOT, 'package-lock.json'),
+  ];
   const hash = createHash('sha256').update(variant);
   for (const f of inputs) hash.update(f).update(readFileSync(f));
   const digest = hash.digest('hex');
@@ -82,29 +74,8 @@ export async function buildProbe(variant: ProbeVariant): Promise<BuiltProbe> {
   // composed with the password component, as the standalone build does.
   writeFileSync(join(staging, 'app.wasm'), component);
   composeWithPasswordHashing(join(staging, 'app.wasm'), join(staging, 'component.wasm'));
-  execFileSync(
-    join(ROOT, 'node_modules', '.bin', 'jco'),
-    [
-      'transpile',
-      join(staging, 'app.wasm'),
-      '-o',
-      join(staging, 'transpiled'),
-      '--name',
-      'component',
-      '--quiet',
-      '--no-typescript',
-      '--no-wasi-shim',
-      '--instantiation',
-      'async',
-      '--async-mode',
-      'jspi',
-      '--async-imports',
-      ...ASYNC_IMPORTS,
-      '--async-exports',
-      `wasi:http/incoming-handler@${WASI}#handle`,
-    ],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
-  );
+  // The waiting WASI imports are suspending, as in the build (outgoing HTTP waits on poll).
+  jcoTranspile(join(staging, 'app.wasm'), join(staging, 'transpiled'), WASI_WAITING_IMPORTS);
   writeFileSync(join(staging, 'stamp'), digest);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(join(out, '..'), { recursive: true });
