@@ -1,20 +1,29 @@
-/// <reference path="./unorm.d.ts" />
 /**
  * Unicode NFKC that gives the same result in the guest as Node's ICU, with no help from the
  * engine (StarlingMonkey has no usable `String.prototype.normalize`). The tables are unorm's
- * (Unicode 8.0 data, bundled: about 140 KB of source); a text is normalized only when every code
- * point is in src/gen/nfkc-supported.ts, the code points unorm normalizes exactly as Unicode
- * NFKC_TABLE_UNICODE does (scripts/nfkc-table.ts). By Unicode's normalization stability policy a
- * text of such code points keeps that NFKC form in every later version, so a password hashed in
- * this form verifies on any host. Anything else (unassigned in that version, or a later character
- * with decomposition, combining class or composition data unorm lacks) gets `undefined`.
+ * (Unicode 8.0 data; its 140 KB of source are bundled and evaluated on the first non-ASCII text).
+ * A text is normalized only when every code point is in src/gen/nfkc-supported.ts, the code points
+ * unorm normalizes exactly as Unicode NFKC_TABLE_UNICODE does (scripts/nfkc-table.ts). By
+ * Unicode's normalization stability policy a text of such code points keeps that NFKC form in
+ * every later version, so a password hashed in this form verifies on any host. Anything else
+ * (unassigned in that version, or a later character with decomposition, combining class or
+ * composition data unorm lacks) gets `undefined`.
  */
-import unorm from 'unorm';
 import { NFKC_SUPPORTED_RUNS, NFKC_TABLE_UNICODE } from '../gen/nfkc-supported.ts';
+import { loadUnorm } from '../gen/unorm-lazy.ts';
 
-// unorm installs itself as `String.prototype.normalize` where the engine has none; undo that, so
-// code that feature-tests `normalize` (src/auth/domain/unicode.ts) behaves as before it was bundled.
-if (unorm.shimApplied) delete (String.prototype as { normalize?: unknown }).normalize;
+let unorm: ReturnType<typeof loadUnorm> | undefined;
+
+/** unorm, evaluated on first use (src/gen/unorm-lazy.ts says why). */
+function unormNfkc(text: string): string {
+  if (!unorm) {
+    unorm = loadUnorm();
+    // unorm installs itself as `String.prototype.normalize` where the engine has none; undo that,
+    // so code that feature-tests `normalize` (src/auth/domain/unicode.ts) behaves the same throughout.
+    if (unorm.shimApplied) delete (String.prototype as { normalize?: unknown }).normalize;
+  }
+  return unorm.nfkc(text);
+}
 
 export const NFKC_UNICODE_VERSION = NFKC_TABLE_UNICODE;
 
@@ -51,5 +60,5 @@ const ASCII = /^[\x00-\x7f]*$/;
 export function nfkcStrict(text: string): string | undefined {
   if (ASCII.test(text)) return text;
   for (const char of text) if (!isNfkcSupported(char.codePointAt(0)!)) return undefined;
-  return unorm.nfkc(text);
+  return unormNfkc(text);
 }
