@@ -3,7 +3,7 @@
  * `normalize('NFKC')`: every supported code point alone, every canonical composition, and
  * seeded random texts that mix marks, Hangul jamo and compatibility characters.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { NFKC_TABLE_UNICODE } from '../gen/nfkc-supported.ts';
 import { isNfkcSupported, NFKC_UNICODE_VERSION, nfkcStrict } from './nfkc.ts';
 
@@ -91,5 +91,19 @@ describe('nfkcStrict()', () => {
   it("leaves the engine's String.prototype.normalize alone where it has one", () => {
     expect('\uff21'.normalize('NFKC')).toBe('A');
     expect(String.prototype.normalize.toString()).toContain('[native code]');
+  });
+
+  it('works where the engine has no String.prototype.normalize (StarlingMonkey), and leaves none behind', async () => {
+    const native = Object.getOwnPropertyDescriptor(String.prototype, 'normalize')!;
+    delete (String.prototype as { normalize?: unknown }).normalize;
+    try {
+      vi.resetModules();
+      const fresh = await import('./nfkc.ts');
+      expect(fresh.nfkcStrict('cafe\u0301 ｆｕｌｌ')).toBe('caf\u00e9 full');
+      // unorm installed its shim on load; the module took it away again.
+      expect('normalize' in String.prototype).toBe(false);
+    } finally {
+      Object.defineProperty(String.prototype, 'normalize', native);
+    }
   });
 });
