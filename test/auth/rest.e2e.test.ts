@@ -3,6 +3,7 @@
  * error, form posts, the Origin check, rate limiting, and logs free of secrets.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UNSUPPORTED_CHARACTER_MESSAGE } from '../../src/auth/domain/password-policy.ts';
 import { startHost, type HostProcess } from '../support/host-process.ts';
 import { cookieHeader, expectError, PASSWORD, postForm, postJson, register, sessionIdFrom, sessionOf, uniqueEmail } from './support.ts';
 
@@ -70,6 +71,17 @@ describe('POST /api/auth/password/register', () => {
     await expectError(await postJson(host.url, '/api/auth/password/register', [1, 2]), 400, 'validation');
     const malformed = await fetch(`${host.url}/api/auth/password/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":' });
     await expectError(malformed, 400, 'validation', 'request body is not valid JSON');
+  });
+
+  it('hashes the NFKC form (é composed or decomposed, full-width letters) and refuses what the guest cannot normalize, as under wasmtime serve', async () => {
+    const [composed, decomposed, folded] = ['cl\u00e9 ｆｕｌｌ-width staple', 'cle\u0301 ｆｕｌｌ-width staple', 'cl\u00e9 full-width staple'];
+    for (const password of [composed, decomposed, folded]) secrets.add(password);
+    const email = uniqueEmail('unicode');
+    expect((await postJson(host.url, '/api/auth/password/register', { email, password: decomposed })).status).toBe(202);
+    for (const password of [composed, decomposed, folded]) expect((await postJson(host.url, '/api/auth/password/login', { email, password })).status, password).toBe(200);
+    const unsupported = 'correct horse \u07fd battery';
+    await expectError(await postJson(host.url, '/api/auth/password/register', { email: uniqueEmail(), password: unsupported }), 400, 'validation', UNSUPPORTED_CHARACTER_MESSAGE);
+    await expectError(await postJson(host.url, '/api/auth/password/login', { email, password: unsupported }), 400, 'validation', UNSUPPORTED_CHARACTER_MESSAGE);
   });
 
   it('answers 415 to other media types and 413 to oversized bodies', async () => {

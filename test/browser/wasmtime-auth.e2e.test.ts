@@ -1,6 +1,7 @@
 /**
  * Sign-in under the real `wasmtime serve` (the composed standalone component, file store), in
- * Chromium: password register → /login (neutral notice) → sign in → /dashboard → sign out → wrong password → sign in; OAuth through
+ * Chromium: password register → /login (neutral notice) → sign in → /dashboard → sign out → wrong password → sign in, and with a
+ * non-ASCII password typed in another Unicode form; OAuth through
  * the local test provider (provider_a; provider_c with its signed client secret and form_post)
  * with the token exchange and JWKS fetched through wasi:http/outgoing-handler, ending on
  * /dashboard; replaying the callback answers 409.
@@ -60,6 +61,21 @@ describe.skipIf(!wasmtime || !chromium)('sign-in under wasmtime serve in Chromiu
     expect(await page.textContent('#signed-in-as')).toContain(email);
     const session = await page.evaluate(async () => (await fetch('/api/auth/session')).json());
     expect(session).toMatchObject({ authenticated: true, email, method: 'password' });
+    await context.close();
+  });
+
+  it('registers with a non-ASCII password typed decomposed with full-width letters and signs in with it composed', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    const email = uniqueEmail('wasmtime-unicode');
+    await page.goto(`${server.url}/login`);
+    await page.fill('#register-form input[name=email]', email);
+    await page.fill('#register-form input[name=password]', 'cle\u0301 ｆｕｌｌ-width staple');
+    await Promise.all([page.waitForURL(/\/login\?notice=registered/), page.click('#register-form button[type=submit]')]);
+    await page.fill('#login-form input[name=password]', 'cl\u00e9 full-width staple');
+    await Promise.all([page.waitForURL(`${server.url}/dashboard`), page.click('#login-form button[type=submit]')]);
+    expect(await page.textContent('#signed-in-as')).toContain(email);
     await context.close();
   });
 

@@ -2,7 +2,7 @@
  * The compiled password component (components/password-hashing/) through the composed component
  * under the real `wasmtime serve`: round trip, wrong password, malformed stored strings answer
  * the WIT's `invalid`, and hashes cross between it and the Node host's Argon2id
- * (host/password/) in both directions. Driven through a test-only entry
+ * (host/password/) in both directions, non-ASCII passwords (NFKC in the guest) included. Driven through a test-only entry
  * (test/wasmtime/password-probe.ts) because no product route takes a stored hash as input.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -80,7 +80,21 @@ describe.skipIf(!wasmtime)('password component composed into the standalone comp
     expect(await verifyPassword('another password', fromWasmtime)).toBe(false);
   });
 
-  it('refuses a non-ASCII password as unavailable (no NFKC in the guest engine) instead of hashing it differently from the Node host', async () => {
-    expect(await call('/hash', { password: 'ﬁve ｐａｓｓｗｏｒｄｓ' })).toEqual({ status: 422, error: 'unavailable' });
+  it('hashes a non-ASCII password in its NFKC form: é composed or decomposed and full-width letters cross between the hosts', async () => {
+    const composed = 'cl\u00e9 ｆｕｌｌ-width staple';
+    const decomposed = 'cle\u0301 ｆｕｌｌ-width staple';
+    const folded = 'cl\u00e9 full-width staple';
+    const fromWasmtime = await hash(decomposed);
+    expect(fromWasmtime).toMatch(PHC);
+    for (const form of [composed, decomposed, folded]) expect(await verifyPassword(form, fromWasmtime), form).toBe(true);
+    expect(await verifyPassword('cle full-width staple', fromWasmtime)).toBe(false);
+    const fromNode = await hashPassword(composed);
+    for (const form of [composed, decomposed, folded]) expect(await verify(form, fromNode), form).toEqual({ status: 200, value: true });
+    expect(await verify('cle full-width staple', fromNode)).toEqual({ status: 200, value: false });
+  });
+
+  it('refuses a password the bundled tables cannot normalize exactly as invalid instead of hashing it differently from the Node host', async () => {
+    expect(await call('/hash', { password: 'correct horse \u07fd battery' })).toEqual({ status: 422, error: 'invalid' });
+    expect(await call('/hash', { password: 'unassigned \u0378 here' })).toEqual({ status: 422, error: 'invalid' });
   });
 });

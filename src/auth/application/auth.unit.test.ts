@@ -1,5 +1,5 @@
 /** The auth application over the in-memory platform: accounts, login, limits, sessions, linking, projection. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createMemoryPlatform } from '../../platform/testing/memory-platform.ts';
 import { parseAuthConfig } from '../config.ts';
 import {
@@ -83,6 +83,29 @@ describe('loginWithPassword()', () => {
     platform.clock.advance(30_000);
     await expect(loginWithPassword(deps, alice)).rejects.toMatchObject({ code: 'rate_limited', retryAfterSeconds: 30 });
     platform.clock.advance(30_001);
+    await expect(loginWithPassword(deps, alice)).resolves.toMatchObject({ email: 'alice@example.com' });
+  });
+
+  it('hashes and verifies the NFKC form: é typed decomposed or composed and full-width letters sign in alike', async () => {
+    const { platform, deps } = setup();
+    const hash = vi.spyOn(platform.passwords, 'hash');
+    const verify = vi.spyOn(platform.passwords, 'verify');
+    await registerWithPassword(deps, { email: alice.email, password: 'cle\u0301 ｓｅｃｒｅｔ staple' });
+    expect(hash).toHaveBeenLastCalledWith('cl\u00e9 secret staple');
+    await expect(loginWithPassword(deps, { email: alice.email, password: 'cl\u00e9 secret staple' })).resolves.toMatchObject({ email: 'alice@example.com' });
+    await expect(loginWithPassword(deps, { email: alice.email, password: 'cle\u0301 ｓｅｃｒｅｔ staple' })).resolves.toMatchObject({ email: 'alice@example.com' });
+    expect(verify.mock.calls.map(([password]) => password)).toEqual(['cl\u00e9 secret staple', 'cl\u00e9 secret staple']);
+    await expect(loginWithPassword(deps, { email: alice.email, password: 'cle secret staple' })).rejects.toMatchObject({ code: 'invalid_credentials' });
+  });
+
+  it('refuses a password the bundled tables cannot normalize (400 validation) before hashing or counting an attempt', async () => {
+    const { platform, deps } = setup();
+    await registerWithPassword(deps, alice);
+    const calls = platform.passwords.calls;
+    const unsupported = { email: alice.email, password: 'correct horse \u07fd battery' };
+    await expect(registerWithPassword(deps, unsupported)).rejects.toMatchObject({ code: 'validation' });
+    for (let i = 0; i < 4; i++) await expect(loginWithPassword(deps, unsupported)).rejects.toMatchObject({ code: 'validation' });
+    expect(platform.passwords.calls).toBe(calls);
     await expect(loginWithPassword(deps, alice)).resolves.toMatchObject({ email: 'alice@example.com' });
   });
 });

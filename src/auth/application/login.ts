@@ -8,7 +8,7 @@ import { AppError } from '../../errors.ts';
 import type { Platform } from '../../platform/ports.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import type { PasswordLoginSucceeded } from '../domain/events.ts';
-import { PASSWORD_MAX_LENGTH } from '../domain/password-policy.ts';
+import { PASSWORD_MAX_INPUT_UNITS, PASSWORD_MAX_LENGTH, passwordForHashing } from '../domain/password-policy.ts';
 import { findAccountByEmailHash } from './accounts.ts';
 import type { AuthDeps } from './deps.ts';
 import { authEvent } from './event-codec.ts';
@@ -35,14 +35,16 @@ export async function loginWithPassword(deps: AuthDeps, input: Credentials, cont
   } catch {
     throw new AppError('invalid_credentials');
   }
+  // Too long to be a valid password: no normalizing, no KDF. A character the hosts could not
+  // normalize alike is refused (400 validation) before an attempt is counted.
+  const password = input.password.length > PASSWORD_MAX_INPUT_UNITS ? undefined : passwordForHashing(input.password);
+  const tooLong = password === undefined || [...password].length > PASSWORD_MAX_LENGTH;
   const emailHash = await sha256Hex(email);
   const pairKey = await loginPairKey(emailHash, context.client);
   try {
     reserveLoginAttempt(deps, pairKey);
     const account = findAccountByEmailHash(platform, emailHash);
-    // Policy counts code points (≤ 2 UTF-16 units each): longer cannot be a valid password, skip the KDF.
-    const tooLong = input.password.length > PASSWORD_MAX_LENGTH * 2;
-    const matches = !tooLong && platform.passwords.verify(input.password, account?.passwordHash ?? dummy(platform));
+    const matches = !tooLong && platform.passwords.verify(password, account?.passwordHash ?? dummy(platform));
     if (!account?.passwordHash || !matches) throw new AppError('invalid_credentials');
     clearLoginAttempts(deps, pairKey);
     const data: PasswordLoginSucceeded = { user_id: account.userId };

@@ -1,6 +1,7 @@
 /**
- * Password registration: normalize the email, apply the password policy, hash on the host, then
- * claim the email stream with no-stream (`auth_password_user_registered`). A lost claim means the
+ * Password registration: normalize the email, apply the password policy (which answers the
+ * password's NFKC form), hash that on the host, then claim the email stream with no-stream
+ * (`auth_password_user_registered`). A lost claim means the
  * email is taken: nothing is written and the caller learns nothing (OWASP Authentication Cheat
  * Sheet, "Account enumeration"): the route answers both outcomes alike and never signs in, and
  * the password is hashed before the claim on both paths, so the two cost the same.
@@ -40,12 +41,12 @@ export type Registration = { created: true; userId: string } | { created: false 
 
 export async function registerWithPassword(deps: AuthDeps, input: Credentials): Promise<Registration> {
   const email = normalizeEmail(input.email);
-  checkPassword(input.password, deps.config.passwordMinLength);
+  const password = checkPassword(input.password, deps.config.passwordMinLength);
   const emailHash = await sha256Hex(email);
   const userId = crypto.randomUUID();
   let passwordHash: string;
   try {
-    passwordHash = deps.platform.passwords.hash(input.password);
+    passwordHash = deps.platform.passwords.hash(password);
   } catch (error) {
     throw authStoreFailure(error);
   }

@@ -20,7 +20,12 @@ export interface CredentialsInput {
 export const CredentialsSchema = v.object(
   {
     email: v.pipe(v.string('email must be a string'), v.description('an email address: its shape is checked after parsing (else 400 validation)')),
-    password: v.pipe(v.string('password must be a string'), v.description('register: at least capabilities.password.min_length characters (else 400 validation)')),
+    password: v.pipe(
+      v.string('password must be a string'),
+      v.description(
+        'register: at least capabilities.password.min_length characters after NFKC; register and login: only characters assigned in Unicode 17.0 whose NFKC the service computes exactly, all but 434 of them (else 400 validation)',
+      ),
+    ),
     next: v.optional(v.string()),
   },
   'body must be a JSON object with string "email" and "password"',
