@@ -87,6 +87,12 @@ export interface HeldLease {
   /** Ends the turn; idempotent; never throws (a lease it cannot end expires on its own). */
   release(): Awaitable<void>;
   /**
+   * Extends the lease by the lease time from now, while it is still this holder's: the host
+   * calls it on a timer while the turn is held, so the lease time only bounds holders whose host
+   * stopped (killed, frozen). False once the lease has ended (expired, taken over, released).
+   */
+  renew(): Awaitable<boolean>;
+  /**
    * True when the lease stays valid for further appends until released or expired (Redis,
    * SQLite): the host may then hand it to its next local writer without a store round trip.
    * PostgreSQL's lease ends with its append's COMMIT.

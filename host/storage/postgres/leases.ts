@@ -81,10 +81,18 @@ interface LeaseSession {
 function pgLease(session: LeaseSession): HeldLease {
   const { client, token, streamId, write, finish, broken } = session;
   let open = true;
+  let ended = false;
   return {
     token,
     async append(expected, events) {
-      if (!open || broken() !== undefined) throw StorageFailure.unavailable('the stream lease has ended');
+      if (!open) throw StorageFailure.unavailable('the stream lease has ended');
+      if (broken() !== undefined) {
+        // The server ended the session (lease time passed, or it went away): give the client back.
+        open = false;
+        ended = true;
+        finish();
+        throw StorageFailure.unavailable('the stream lease has ended');
+      }
       checkExpected(expected);
       for (const event of events) checkName('event type', event.eventType);
       // The turn ends with this append: committed with it, or rolled back with its failure.
@@ -99,12 +107,21 @@ function pgLease(session: LeaseSession): HeldLease {
         // A session the server terminated (its lease time passed) is the fenced-off holder.
         throw isUnavailable(error) ? StorageFailure.unavailable('the stream lease has ended') : toStorageFailure(error);
       } finally {
+        ended = true;
         finish();
       }
+    },
+    async renew() {
+      // A query resets the server's idle-in-transaction clock; while the append runs it is not idle.
+      if (ended || broken() !== undefined) return false;
+      if (!open) return true; // the append is running: the session is not idle
+      await client.query('SELECT 1');
+      return broken() === undefined;
     },
     async release() {
       if (!open) return;
       open = false;
+      ended = true;
       await client.query('ROLLBACK').catch(() => {});
       finish();
     },

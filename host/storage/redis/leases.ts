@@ -35,9 +35,16 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 `;
 
+/** KEYS: lease. ARGV: token, ttl ms. Extends the key's expiry only while it still holds this token. */
+const RENEW_LUA = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+`;
+
 export function createLeases(redis: Redis, keys: RedisKeys, append: FencedAppend, ttlMs: number): StreamLeaseBackend {
   const acquireScript = defineScript(redis, 'wasiAppLeaseAcquire', ACQUIRE_LUA);
   const releaseScript = defineScript(redis, 'wasiAppLeaseRelease', RELEASE_LUA);
+  const renewScript = defineScript(redis, 'wasiAppLeaseRenew', RENEW_LUA);
 
   return {
     ttlMs,
@@ -69,6 +76,10 @@ export function createLeases(redis: Redis, keys: RedisKeys, append: FencedAppend
         released = true;
         // Best effort: a lease that cannot be deleted expires on its own.
         await releaseScript([key], [token.toString()]).catch(() => {});
+      },
+      async renew() {
+        if (released) return false;
+        return (await renewScript([key], [token.toString(), ttlMs])) === 1;
       },
     };
   }

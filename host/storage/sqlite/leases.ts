@@ -26,6 +26,7 @@ export function createLeases(db: DatabaseSync, append: Append, ttlMs: number): S
      RETURNING token`,
   );
   const release = db.prepare('UPDATE app_stream_leases SET expires_at = 0 WHERE stream_id = ? AND token = ?');
+  const renew = db.prepare('UPDATE app_stream_leases SET expires_at = ? WHERE stream_id = ? AND token = ? AND expires_at > ?');
 
   /** The new token, or undefined while another holder's turn lasts. */
   function tryTake(streamId: string): bigint | undefined {
@@ -62,6 +63,15 @@ export function createLeases(db: DatabaseSync, append: Append, ttlMs: number): S
           release.run(streamId, token);
         } catch {
           // Best effort: a lease that cannot be released expires on its own.
+        }
+      },
+      renew() {
+        if (released) return false;
+        const now = Date.now();
+        try {
+          return Number(renew.run(now + ttlMs, streamId, token, now).changes) === 1;
+        } catch (error) {
+          throw toStorageFailure(error);
         }
       },
     };
