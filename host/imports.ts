@@ -1,5 +1,6 @@
 /** Assembles every import the hosted component needs: WASI (one module per package) and app:platform. */
 import type { HostLogger } from './log.ts';
+import { StreamTails } from './leases/stream-tails.ts';
 import { storageImports } from './platform/storage-imports.ts';
 import { leaseImports } from './platform/lease-imports.ts';
 import { passwordHashingImports } from './platform/password-hashing-imports.ts';
@@ -14,6 +15,7 @@ import { ioImports } from './wasi/io.ts';
 import { randomImports } from './wasi/random.ts';
 
 export function hostImports(options: { environment: Array<[string, string]>; storage: StorageBackend; pubsub: PubSubBackend; logger: HostLogger }): Record<string, unknown> {
+  const tails = new StreamTails(); // reads answered from what the stream's lease holder knows
   return {
     ...ioImports,
     ...clocksImports,
@@ -21,8 +23,8 @@ export function hostImports(options: { environment: Array<[string, string]>; sto
     ...cliImports(options.environment),
     ...filesystemImports,
     ...httpImports,
-    ...storageImports(options.storage, options.logger),
-    ...leaseImports(options.storage.leases, options.logger),
+    ...storageImports(options.storage, options.logger, tails),
+    ...leaseImports(options.storage.leases, options.logger, tails),
     ...pubsubImports(options.pubsub, options.logger),
     ...passwordHashingImports(options.logger),
   };

@@ -10,6 +10,7 @@
  * after MAX_TURN_MS. The wait is bounded by the guest's `wait-ms` (capped at MAX_WAIT_MS).
  */
 import { LocalTurns, type Turn } from '../leases/local-turns.ts';
+import { StreamTails, TAIL_EVENTS } from '../leases/stream-tails.ts';
 import { describeError, type HostLogger } from '../log.ts';
 import { StorageFailure } from '../storage/errors.ts';
 import type { ExpectedRevision, HeldLease, NewEvent, RecordedEvent, StreamLeaseBackend } from '../storage/types.ts';
@@ -30,15 +31,24 @@ export const MAX_TURN_MS = 30_000;
 export const MAX_HANDOFFS = 8;
 export const MAX_CHAIN_MS = 250;
 
-/** One store lease this host holds, possibly across several local turns; renewed while held. */
+/**
+ * One store lease this host holds, possibly across several local turns; renewed while held.
+ * While it is held, the stream's tail (its newest events) answers reads of the stream.
+ */
 class Hold {
   readonly takenAt = performance.now();
   turns = 1;
+  readonly streamId: string;
   readonly held: HeldLease;
+  readonly tails: StreamTails;
   readonly #renewer: NodeJS.Timeout;
 
-  constructor(held: HeldLease, ttlMs: number, logger: HostLogger) {
+  constructor(streamId: string, held: HeldLease, tails: StreamTails, ttlMs: number, logger: HostLogger) {
+    this.streamId = streamId;
     this.held = held;
+    this.tails = tails;
+    if (held.tail === undefined) tails.drop(streamId);
+    else tails.set(streamId, held.tail);
     this.#renewer = setInterval(
       () => {
         Promise.resolve()
@@ -57,13 +67,15 @@ class Hold {
 
   release(): Promise<void> {
     clearInterval(this.#renewer);
+    this.tails.drop(this.streamId);
     return Promise.resolve()
       .then(() => this.held.release())
       .catch(() => {});
   }
 }
 
-export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger) {
+/** `tails` is shared with the event-store import, which answers reads from it (storage-imports.ts). */
+export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, tails = new StreamTails()) {
   const turns = new LocalTurns();
   /** Store leases handed over to the next local writer of their stream. */
   const parked = new Map<string, Hold>();
@@ -90,7 +102,21 @@ export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger) {
 
     append(expected: ExpectedRevision, events: NewEvent[]): RecordedEvent[] | Promise<RecordedEvent[]> {
       if (this.#ended) throw StorageFailure.unavailable('the stream lease has ended');
-      return appendHeld(this.#hold.held, expected, events);
+      const { tails, streamId } = this.#hold;
+      const done = (recorded: RecordedEvent[]): RecordedEvent[] => {
+        tails.appended(streamId, recorded);
+        return recorded;
+      };
+      const failed = (error: unknown): never => {
+        tails.drop(streamId); // a conflict means the stream changed behind the tail's back
+        throw error;
+      };
+      try {
+        const result = appendHeld(this.#hold.held, expected, events);
+        return result instanceof Promise ? result.then(done, failed) : done(result);
+      } catch (error) {
+        return failed(error);
+      }
     }
 
     #end(expired = false): void {
@@ -133,12 +159,12 @@ export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger) {
         parked.delete(streamId);
         return new Lease(streamId, handed, turn);
       }
-      const held = await backend.acquire(streamId, Math.max(0, deadline - performance.now()));
+      const held = await backend.acquire(streamId, Math.max(0, deadline - performance.now()), TAIL_EVENTS);
       if (held === undefined) {
         turn.leave();
         return undefined;
       }
-      return new Lease(streamId, new Hold(held, backend.ttlMs, logger), turn);
+      return new Lease(streamId, new Hold(streamId, held, tails, backend.ttlMs, logger), turn);
     } catch (error) {
       turn.leave();
       throw error;

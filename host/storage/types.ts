@@ -98,14 +98,22 @@ export interface HeldLease {
    * PostgreSQL's lease ends with its append's COMMIT.
    */
   readonly reusable?: boolean;
+  /**
+   * The stream's newest events when the lease was taken (newest first, at most the `tailEvents`
+   * asked for), read in the same round trip as the lease; undefined if the backend did not read them.
+   */
+  readonly tail?: readonly RecordedEvent[];
 }
 
 /** The store's side of per-stream critical sections (docs/scaling.md). */
 export interface StreamLeaseBackend {
   /** How long a turn lasts when its holder neither appends nor releases (ms). */
   readonly ttlMs: number;
-  /** The turn on `streamId`, or undefined when it did not come within `waitMs`. */
-  acquire(streamId: string, waitMs: number): Awaitable<HeldLease | undefined>;
+  /**
+   * The turn on `streamId`, or undefined when it did not come within `waitMs`. With `tailEvents`
+   * the lease also brings the stream's newest events (HeldLease.tail).
+   */
+  acquire(streamId: string, waitMs: number, tailEvents?: number): Awaitable<HeldLease | undefined>;
 }
 
 /** One storage backend: all its interfaces over one connection/file, plus lifecycle. */

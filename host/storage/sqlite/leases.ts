@@ -12,13 +12,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { checkName, StorageFailure } from '../errors.ts';
 import type { HeldLease, StreamLeaseBackend } from '../types.ts';
 import type { Append } from './append.ts';
+import type { ReadStream } from './read-stream.ts';
 import { toStorageFailure } from './errors.ts';
 import { immediate } from './transaction.ts';
 import { int, type Row } from './values.ts';
 
 const POLL_MS = 1;
 
-export function createLeases(db: DatabaseSync, append: Append, ttlMs: number): StreamLeaseBackend {
+export function createLeases(db: DatabaseSync, append: Append, readStream: ReadStream, ttlMs: number): StreamLeaseBackend {
   const select = db.prepare('SELECT token, expires_at FROM app_stream_leases WHERE stream_id = ?');
   const take = db.prepare(
     `INSERT INTO app_stream_leases (stream_id, token, expires_at) VALUES (?, 1, ?)
@@ -49,12 +50,15 @@ export function createLeases(db: DatabaseSync, append: Append, ttlMs: number): S
     };
   }
 
-  function held(streamId: string, token: bigint): HeldLease {
+  function held(streamId: string, token: bigint, tailEvents: number | undefined): HeldLease {
     let released = false;
     const fence = fenceFor(streamId, token);
+    // Read after the take: from now on no lease holder but this one can change the stream.
+    const tail = tailEvents === undefined ? undefined : readStream(streamId, { direction: 'backward', limit: tailEvents });
     return {
       token,
       reusable: true,
+      ...(tail === undefined ? {} : { tail }),
       append: (expected, events) => append(streamId, expected, events, fence),
       release() {
         if (released) return;
@@ -79,11 +83,11 @@ export function createLeases(db: DatabaseSync, append: Append, ttlMs: number): S
 
   return {
     ttlMs,
-    acquire(streamId, waitMs) {
+    acquire(streamId, waitMs, tailEvents) {
       checkName('stream id', streamId);
       try {
         const token = tryTake(streamId);
-        if (token !== undefined) return held(streamId, token);
+        if (token !== undefined) return held(streamId, token, tailEvents);
       } catch (error) {
         throw toStorageFailure(error);
       }
@@ -95,7 +99,7 @@ export function createLeases(db: DatabaseSync, append: Append, ttlMs: number): S
           await sleep(Math.min(left, POLL_MS));
           try {
             const token = tryTake(streamId);
-            if (token !== undefined) return held(streamId, token);
+            if (token !== undefined) return held(streamId, token, tailEvents);
           } catch (error) {
             throw toStorageFailure(error);
           }
