@@ -41,6 +41,8 @@ class Hold {
   readonly streamId: string;
   readonly held: HeldLease;
   readonly tails: StreamTails;
+  /** Ended: released, or by an append that ended it in the same round trip. */
+  released = false;
   readonly #renewer: NodeJS.Timeout;
 
   constructor(streamId: string, held: HeldLease, tails: StreamTails, ttlMs: number, logger: HostLogger) {
@@ -65,9 +67,21 @@ class Hold {
     this.#renewer.unref();
   }
 
-  release(): Promise<void> {
+  /** Whether it may still be handed to another local turn (the fairness bound). */
+  chainOpen(): boolean {
+    return this.held.reusable === true && this.turns < MAX_HANDOFFS && performance.now() - this.takenAt < MAX_CHAIN_MS;
+  }
+
+  /** No more renewals or tail reads: the lease ends (released, or with the append under way). */
+  ending(): void {
+    this.released = true;
     clearInterval(this.#renewer);
     this.tails.drop(this.streamId);
+  }
+
+  release(): Promise<void> {
+    if (this.released) return Promise.resolve();
+    this.ending();
     return Promise.resolve()
       .then(() => this.held.release())
       .catch(() => {});
@@ -79,10 +93,12 @@ export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, ta
   const turns = new LocalTurns();
   /** Store leases handed over to the next local writer of their stream. */
   const parked = new Map<string, Hold>();
-  const appendHeld = guard(logger, 'lease-append', (held: HeldLease, expected: ExpectedRevision, events: NewEvent[]) => held.append(expected, events));
+  const appendHeld = guard(logger, 'lease-append', (held: HeldLease, expected: ExpectedRevision, events: NewEvent[], release: boolean) =>
+    release ? held.append(expected, events, { release }) : held.append(expected, events),
+  );
 
   class Lease {
-    readonly #hold: Hold;
+    #hold: Hold;
     readonly #turn: Turn;
     readonly #streamId: string;
     readonly #expiry: NodeJS.Timeout;
@@ -102,7 +118,14 @@ export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, ta
 
     append(expected: ExpectedRevision, events: NewEvent[]): RecordedEvent[] | Promise<RecordedEvent[]> {
       if (this.#ended) throw StorageFailure.unavailable('the stream lease has ended');
-      const { tails, streamId } = this.#hold;
+      // A second append in a turn whose first one ended the store lease takes it again.
+      if (this.#hold.released) return this.#retake().then(() => this.append(expected, events));
+      const hold = this.#hold;
+      const { tails, streamId } = hold;
+      // No local writer waits, or the hand-over bound is reached: the store lease ends with this
+      // append, in its round trip (the release costs none).
+      const last = !(hold.chainOpen() && turns.waiting(streamId) > 0);
+      if (last) hold.ending();
       const done = (recorded: RecordedEvent[]): RecordedEvent[] => {
         tails.appended(streamId, recorded);
         return recorded;
@@ -112,11 +135,17 @@ export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, ta
         throw error;
       };
       try {
-        const result = appendHeld(this.#hold.held, expected, events);
+        const result = appendHeld(hold.held, expected, events, last);
         return result instanceof Promise ? result.then(done, failed) : done(result);
       } catch (error) {
         return failed(error);
       }
+    }
+
+    async #retake(): Promise<void> {
+      const held = await backend.acquire(this.#streamId, 2 * backend.ttlMs, TAIL_EVENTS);
+      if (held === undefined) throw StorageFailure.unavailable('the stream lease has ended');
+      this.#hold = new Hold(this.#streamId, held, tails, backend.ttlMs, logger);
     }
 
     #end(expired = false): void {
@@ -124,8 +153,8 @@ export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, ta
       this.#ended = true;
       clearTimeout(this.#expiry);
       const hold = this.#hold;
-      const chainOpen = hold.turns < MAX_HANDOFFS && performance.now() - hold.takenAt < MAX_CHAIN_MS;
-      if (!expired && hold.held.reusable && chainOpen && turns.waiting(this.#streamId) > 0) {
+      if (hold.released) return this.#turn.leave();
+      if (!expired && hold.chainOpen() && turns.waiting(this.#streamId) > 0) {
         hold.turns++;
         parked.set(this.#streamId, hold);
         this.#turn.leave();

@@ -83,7 +83,11 @@ export interface KeyValueBackend {
 export interface HeldLease {
   /** Strictly greater than every earlier turn's token on the stream. */
   readonly token: bigint;
-  append(expected: ExpectedRevision, events: NewEvent[]): Awaitable<RecordedEvent[]>;
+  /**
+   * With `release`, the append also ends the lease, in the same round trip where the backend can
+   * (whether it wrote or not): the holder's last append of its turn saves the release.
+   */
+  append(expected: ExpectedRevision, events: NewEvent[], options?: { release?: boolean }): Awaitable<RecordedEvent[]>;
   /** Ends the turn; idempotent; never throws (a lease it cannot end expires on its own). */
   release(): Awaitable<void>;
   /**

@@ -143,6 +143,35 @@ export function runLeaseContract(name: string, options: LeaseContractOptions): v
       expect(after!.token()).toBeGreaterThan(lease!.token());
     });
 
+    it("ends the store lease with the turn's append when no local writer waits; a second append takes it again", async () => {
+      const first = await open();
+      const other = await open(5_000);
+      const a = await take(first.leases, 'folded', 1_000);
+      expect(a).toBeDefined();
+      let bTaken = false;
+      const waiting = take(other.leases, 'folded', 5_000).then((lease) => {
+        bTaken = true;
+        return lease;
+      });
+      await sleep(50);
+      expect(bTaken).toBe(false);
+      await a!.append({ tag: 'no-stream' }, [event(1)]);
+      const b = await waiting; // granted while `a` is not yet dropped: the append released it
+      expect(b).toBeDefined();
+      expect(b!.token()).toBeGreaterThan(a!.token());
+      await b!.append({ tag: 'exact', val: 1n }, [event(2)]);
+      // `a` appends again in its turn: it takes the store lease again, and the revision check stays.
+      let error: unknown;
+      try {
+        await a!.append({ tag: 'exact', val: 1n }, [event(3)]);
+      } catch (e) {
+        error = e;
+      }
+      expect((error as StorageFailure).payload.tag).toBe('conflict');
+      b![Symbol.dispose]();
+      expect(await first.backend.events.streamRevision('folded')).toBe(2n);
+    });
+
     it('answers none when the turn does not come within the wait', async () => {
       const first = await open();
       const holder = await take(first.leases, 'busy', 1_000);

@@ -43,8 +43,12 @@ export function checkExpected(expected: ExpectedRevision): void {
   }
 }
 
-/** A stream-lease holder's append on its own session (leases.ts): one statement, one round trip. */
-export type LeasedAppend = (client: PoolClient, streamId: string, expected: ExpectedRevision, events: NewEvent[]) => Promise<RecordedEvent[]>;
+/**
+ * A stream-lease holder's append on its own session (leases.ts): one statement, one round trip.
+ * With `then`, the statement is sent with its parameters inlined as literals in one simple query,
+ * `BEGIN; append; COMMIT; then`: the statements after the commit (the lease's unlock) ride along.
+ */
+export type LeasedAppend = (client: PoolClient, streamId: string, expected: ExpectedRevision, events: NewEvent[], then?: string) => Promise<RecordedEvent[]>;
 
 export function createAppend({ pool, tables }: PgContext, streamRevision: StreamRevision): { append: Append; leasedAppend: LeasedAppend } {
   const bumpSequence = `UPDATE ${tables.sequence} SET value = value + $1::bigint WHERE id RETURNING value`;
@@ -137,20 +141,22 @@ export function createAppend({ pool, tables }: PgContext, streamRevision: Stream
            RETURNING recorded_at)
      SELECT r.revision, (SELECT value FROM b) AS value, (SELECT MIN(recorded_at) FROM i) AS recorded_at, (SELECT COUNT(*) FROM i) AS written FROM r`;
 
-  const leasedAppend: LeasedAppend = async function leasedAppend(client, streamId, expected, events) {
+  const leasedAppend: LeasedAppend = async function leasedAppend(client, streamId, expected, events, then) {
     const count = BigInt(events.length);
     const [low, high] = expectedRange(expected);
-    let result;
+    const columns = [events.map((e) => e.eventType), events.map((e) => e.payload), events.map((e) => e.metadata)] as const;
+    let result: { rows: Row[] };
     try {
-      result = await client.query<Row>(leasedSql, [
-        param(count),
-        streamId,
-        param(low),
-        param(high),
-        events.map((e) => e.eventType),
-        events.map((e) => e.payload),
-        events.map((e) => e.metadata),
-      ]);
+      if (then === undefined) {
+        result = await client.query<Row>(leasedSql, [param(count), streamId, param(low), param(high), ...columns]);
+      } else {
+        // Only integers and escapeLiteral()'d text are inlined (one pass: inlined text is not rescanned).
+        const literal = (list: string[]) => `ARRAY[${list.map((v) => client.escapeLiteral(v)).join(',')}]::text[]`;
+        const values = [String(count), client.escapeLiteral(streamId), String(low), String(high), ...columns.map(literal)];
+        const sql = leasedSql.replace(/\$(\d)/g, (_, n: string) => values[Number(n) - 1]!);
+        const results = (await client.query(`BEGIN; ${sql}; COMMIT; ${then}`)) as unknown as Array<{ rows: Row[] }>;
+        result = results[1] ?? { rows: [] };
+      }
     } catch (error) {
       if (isUniqueViolation(error, STREAM_REVISION_CONSTRAINT)) throw StorageFailure.conflict(streamId, expected, await streamRevision(streamId));
       throw error;

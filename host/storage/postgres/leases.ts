@@ -38,6 +38,9 @@ export function lockKey(schema: string, streamId: string): bigint {
 
 type Results = Array<{ rows: Row[] }>;
 
+/** Ends a lease: unlock, and the session's timeout back to its default before it is pooled. */
+const UNLOCK = (key: bigint): string => `SELECT pg_advisory_unlock(${key}); RESET idle_session_timeout`;
+
 export function createLeases({ pool, tables }: PgContext, leasedAppend: LeasedAppend, ttlMs: number): StreamLeaseBackend {
   return {
     ttlMs,
@@ -107,7 +110,7 @@ function pgLease(session: LeaseSession): HeldLease {
     token,
     reusable: true,
     ...(tail === undefined ? {} : { tail }),
-    async append(expected, events) {
+    async append(expected, events, options) {
       if (ended) throw StorageFailure.unavailable('the stream lease has ended');
       if (broken() !== undefined) {
         // The server ended the session (lease time passed, or it went away): give the client back.
@@ -117,9 +120,14 @@ function pgLease(session: LeaseSession): HeldLease {
       checkExpected(expected);
       for (const event of events) checkName('event type', event.eventType);
       appending++;
+      const release = options?.release === true;
       try {
-        return await leasedAppend(client, streamId, expected, events);
+        const recorded = await leasedAppend(client, streamId, expected, events, release ? UNLOCK(key) : undefined);
+        if (release) end(); // unlocked by the same round trip (a conflict reply committed nothing)
+        return recorded;
       } catch (error) {
+        // Failed inside the simple query: its transaction is aborted and the unlock did not run.
+        if (release) await unlock('ROLLBACK; ');
         if (error instanceof StorageFailure) throw error;
         // A session the server terminated (its lease time passed) is the fenced-off holder.
         throw isUnavailable(error) || broken() !== undefined ? StorageFailure.unavailable('the stream lease has ended') : toStorageFailure(error);
@@ -134,16 +142,18 @@ function pgLease(session: LeaseSession): HeldLease {
       await client.query('SELECT 1');
       return broken() === undefined;
     },
-    async release() {
-      if (ended) return;
-      try {
-        if (broken() === undefined) await client.query(`SELECT pg_advisory_unlock(${key}); RESET idle_session_timeout`);
-      } catch (error) {
-        // The session may still hold the lock: destroy it instead of pooling it.
-        poison(error instanceof Error ? error : new Error(String(error)));
-      } finally {
-        end();
-      }
-    },
+    release: () => unlock(''),
   };
+
+  async function unlock(before: string): Promise<void> {
+    if (ended) return;
+    try {
+      if (broken() === undefined) await client.query(before + UNLOCK(key));
+    } catch (error) {
+      // The session may still hold the lock: destroy it instead of pooling it.
+      poison(error instanceof Error ? error : new Error(String(error)));
+    } finally {
+      end();
+    }
+  }
 }

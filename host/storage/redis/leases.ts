@@ -86,7 +86,11 @@ export function createLeases(redis: Redis, keys: RedisKeys, append: FencedAppend
       token,
       reusable: true,
       ...(tail === undefined ? {} : { tail }),
-      append: (expected, events) => append(streamId, expected, events, { key, token }),
+      append(expected, events, options) {
+        const release = options?.release === true;
+        if (release) released = true; // the script deletes the key (or finds it gone)
+        return append(streamId, expected, events, { key, token, release });
+      },
       async release() {
         if (released) return;
         released = true;

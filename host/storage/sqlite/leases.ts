@@ -55,11 +55,17 @@ export function createLeases(db: DatabaseSync, append: Append, readStream: ReadS
     const fence = fenceFor(streamId, token);
     // Read after the take: from now on no lease holder but this one can change the stream.
     const tail = tailEvents === undefined ? undefined : readStream(streamId, { direction: 'backward', limit: tailEvents });
-    return {
+    const lease: HeldLease = {
       token,
       reusable: true,
       ...(tail === undefined ? {} : { tail }),
-      append: (expected, events) => append(streamId, expected, events, fence),
+      append(expected, events, options) {
+        try {
+          return append(streamId, expected, events, fence);
+        } finally {
+          if (options?.release === true) lease.release();
+        }
+      },
       release() {
         if (released) return;
         released = true;
@@ -79,6 +85,7 @@ export function createLeases(db: DatabaseSync, append: Append, readStream: ReadS
         }
       },
     };
+    return lease;
   }
 
   return {
