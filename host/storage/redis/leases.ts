@@ -5,22 +5,19 @@
  * so tokens only grow. The lease's append is the append script told to check that the key still
  * holds this token (append.ts): once the key expired or another holder took it, nothing is written.
  *
- * Redis has no lock queue: a waiter retries every POLL_MS until the key is free or its wait is
- * over. Inside a host the in-process FIFO (host/platform/lease-imports.ts) lets only one waiter
- * per stream reach Redis, so the polling is one client per host at most.
+ * Redis has no lock queue: a waiter blocks on the stream's wake list until whoever ends the
+ * lease pushes a wake-up (lease-wake.ts), then tries again. Inside a host the in-process FIFO
+ * (host/platform/lease-imports.ts) lets only one waiter per stream reach Redis.
  */
 import type { Redis } from 'ioredis';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { checkName } from '../errors.ts';
 import type { HeldLease, RecordedEvent, StreamLeaseBackend } from '../types.ts';
 import type { FencedAppend } from './append.ts';
 import { toRecordedEvents } from './event-records.ts';
 import type { RedisKeys } from './keys.ts';
+import { leaseWaiters, WAKE_LUA } from './lease-wake.ts';
 import { defineScript } from './script.ts';
 import { arrayReply, u64Reply } from './values.ts';
-
-/** Pause between two tries while another host holds the turn. */
-const POLL_MS = 2;
 
 /**
  * KEYS: lease, token counter, stream, events. ARGV: ttl ms, tail events (0 = none).
@@ -42,9 +39,13 @@ end
 return out
 `;
 
-/** KEYS: lease. ARGV: token. Deletes the key only while it still holds this token. */
+/** KEYS: lease, wake list. ARGV: token. Deletes the key only while it still holds this token, and wakes a waiter. */
 const RELEASE_LUA = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  ${WAKE_LUA('KEYS[2]')}
+  return 1
+end
 return 0
 `;
 
@@ -54,13 +55,15 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[
 return 0
 `;
 
-export function createLeases(redis: Redis, keys: RedisKeys, append: FencedAppend, ttlMs: number): StreamLeaseBackend {
+export function createLeases(redis: Redis, keys: RedisKeys, append: FencedAppend, ttlMs: number): StreamLeaseBackend & { close(): void } {
+  const waiters = leaseWaiters(redis);
   const acquireScript = defineScript(redis, 'wasiAppLeaseAcquire', ACQUIRE_LUA);
   const releaseScript = defineScript(redis, 'wasiAppLeaseRelease', RELEASE_LUA);
   const renewScript = defineScript(redis, 'wasiAppLeaseRenew', RENEW_LUA);
 
   return {
     ttlMs,
+    close: () => waiters.close(),
     async acquire(streamId, waitMs, tailEvents) {
       checkName('stream id', streamId);
       const key = keys.lease(streamId);
@@ -75,7 +78,9 @@ export function createLeases(redis: Redis, keys: RedisKeys, append: FencedAppend
         }
         const left = deadline - performance.now();
         if (left <= 0) return undefined;
-        await sleep(Math.min(left, POLL_MS + Math.random() * POLL_MS));
+        // Until a wake-up, or until the holder's lease would expire (a dead holder wakes nobody).
+        const pttl = Number(reply[1]);
+        await waiters.wait(keys.leaseWake(streamId), Math.min(left, pttl > 0 ? pttl + 1 : left));
       }
     },
   };
@@ -89,13 +94,13 @@ export function createLeases(redis: Redis, keys: RedisKeys, append: FencedAppend
       append(expected, events, options) {
         const release = options?.release === true;
         if (release) released = true; // the script deletes the key (or finds it gone)
-        return append(streamId, expected, events, { key, token, release });
+        return append(streamId, expected, events, { key, wake: keys.leaseWake(streamId), token, release });
       },
       async release() {
         if (released) return;
         released = true;
         // Best effort: a lease that cannot be deleted expires on its own.
-        await releaseScript([key], [token.toString()]).catch(() => {});
+        await releaseScript([key, keys.leaseWake(streamId)], [token.toString()]).catch(() => {});
       },
       async renew() {
         if (released) return false;
