@@ -14,14 +14,13 @@ import { checkName, revisionMatches, StorageFailure } from '../errors.ts';
 import type { AsyncEventStore, ExpectedRevision, NewEvent, RecordedEvent } from '../types.ts';
 import { eventBody } from './event-records.ts';
 import type { RedisKeys } from './keys.ts';
-import { WAKE_LUA } from './lease-wake.ts';
 import { defineScript, INVALID_REPLY } from './script.ts';
 import { arrayReply, stringReply, u64Arg, u64Reply } from './values.ts';
 
 export type Append = AsyncEventStore['append'];
 
 /**
- * KEYS: seq, events, stream, all, types [, lease, lease wake list (leases.ts)]
+ * KEYS: seq, events, stream, all, types [, lease]
  * ARGV: expected tag, exact revision (decimal, '' unless exact), n, then type and body per event
  *       [, the lease's fencing token, '1' to end the lease with this append or '0']
  * Returns {'lease'} (a lease was named and its token is not the current one: expired or taken
@@ -31,10 +30,7 @@ export const APPEND_LUA = `
 if KEYS[6] then
   if redis.call('GET', KEYS[6]) ~= ARGV[#ARGV - 1] then return {'lease'} end
   -- The holder's last append ends its lease in the same round trip, written or not.
-  if ARGV[#ARGV] == '1' then
-    redis.call('DEL', KEYS[6])
-    ${WAKE_LUA('KEYS[7]')}
-  end
+  if ARGV[#ARGV] == '1' then redis.call('DEL', KEYS[6]) end
 end
 local actual = redis.call('LLEN', KEYS[3])
 local tag = ARGV[1]
@@ -90,12 +86,7 @@ function checkExpected(expected: ExpectedRevision): void {
 }
 
 /** append, or with `lease` the fenced append of a stream-lease holder (leases.ts), which `release` ends. */
-export type FencedAppend = (
-  streamId: string,
-  expected: ExpectedRevision,
-  events: NewEvent[],
-  lease?: { key: string; wake: string; token: bigint; release: boolean },
-) => Promise<RecordedEvent[]>;
+export type FencedAppend = (streamId: string, expected: ExpectedRevision, events: NewEvent[], lease?: { key: string; token: bigint; release: boolean }) => Promise<RecordedEvent[]>;
 
 export function createAppend(redis: Redis, keys: RedisKeys): FencedAppend {
   const script = defineScript(redis, 'wasiAppAppend', APPEND_LUA);
@@ -116,7 +107,7 @@ export function createAppend(redis: Redis, keys: RedisKeys): FencedAppend {
     for (const event of events) args.push(event.eventType, eventBody(streamId, event));
     const scriptKeys = [keys.sequence, keys.events, keys.stream(streamId), keys.all, keys.types];
     if (lease) {
-      scriptKeys.push(lease.key, lease.wake);
+      scriptKeys.push(lease.key);
       args.push(lease.token.toString(), lease.release ? '1' : '0');
     }
     const reply = arrayReply(await script(scriptKeys, args), 'append reply');

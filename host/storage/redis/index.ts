@@ -71,14 +71,10 @@ export async function openRedisStorage(options: RedisStorageOptions): Promise<Re
     headSequence: createHeadSequence(client, keys),
     countByType: createCountByType(client, keys),
   });
-  const leases = createLeases(client, keys, guardAll({ append }).append, options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS);
   const lifecycle = guardAll({
     reset: createReset(client, keys),
     // Idempotent: a host shutting down may close twice. Afterwards every call fails unavailable.
-    close: () => {
-      leases.close();
-      return closeClient(client);
-    },
+    close: () => closeClient(client),
   });
 
   return {
@@ -89,7 +85,7 @@ export async function openRedisStorage(options: RedisStorageOptions): Promise<Re
     projections: guardAll(createProjections(client, keys)),
     keyValue: guardAll(createKeyValue(client, keys)),
     streamHeads: guardAll({ streamHeads: createStreamHeads(client, keys) }).streamHeads,
-    leases: guardAll({ ttlMs: leases.ttlMs, acquire: leases.acquire }),
+    leases: guardAll(createLeases(client, keys, guardAll({ append }).append, options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS)),
     reset: lifecycle.reset,
     close: lifecycle.close,
   };

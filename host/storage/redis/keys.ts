@@ -17,7 +17,6 @@
  *   <prefix>kv:<n>:<namespace>:<key> string key-value entry, n = namespace length; native PX expiry
  *   <prefix>lease:<stream id>      string  the fencing token of the stream's current turn; PX = lease time
  *   <prefix>leasetoken:<stream id> string  the stream's last fencing token (INCR)
- *   <prefix>leasewake:<stream id>  list    a wake-up for the hosts blocked (BLPOP) waiting for the lease
  */
 import { StorageFailure } from '../errors.ts';
 
@@ -35,7 +34,6 @@ export interface RedisKeys {
   keyValue(namespace: string, key: string): string;
   lease(streamId: string): string;
   leaseToken(streamId: string): string;
-  leaseWake(streamId: string): string;
 }
 
 export function redisKeys(prefix: string): RedisKeys {
@@ -55,7 +53,6 @@ export function redisKeys(prefix: string): RedisKeys {
     keyValue: (namespace, key) => `${prefix}kv:${namespace.length}:${namespace}:${key}`,
     lease: (streamId) => `${prefix}lease:${streamId}`,
     leaseToken: (streamId) => `${prefix}leasetoken:${streamId}`,
-    leaseWake: (streamId) => `${prefix}leasewake:${streamId}`,
   };
 }
 

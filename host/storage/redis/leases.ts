@@ -5,19 +5,22 @@
  * so tokens only grow. The lease's append is the append script told to check that the key still
  * holds this token (append.ts): once the key expired or another holder took it, nothing is written.
  *
- * Redis has no lock queue: a waiter blocks on the stream's wake list until whoever ends the
- * lease pushes a wake-up (lease-wake.ts), then tries again. Inside a host the in-process FIFO
- * (host/platform/lease-imports.ts) lets only one waiter per stream reach Redis.
+ * Redis has no lock queue: a waiter retries every POLL_MS until the key is free or its wait is
+ * over. Inside a host the in-process FIFO (host/platform/lease-imports.ts) lets only one waiter
+ * per stream reach Redis, so the polling is one client per host at most.
  */
 import type { Redis } from 'ioredis';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { checkName } from '../errors.ts';
 import type { HeldLease, RecordedEvent, StreamLeaseBackend } from '../types.ts';
 import type { FencedAppend } from './append.ts';
 import { toRecordedEvents } from './event-records.ts';
 import type { RedisKeys } from './keys.ts';
-import { leaseWaiters, WAKE_LUA } from './lease-wake.ts';
 import { defineScript } from './script.ts';
 import { arrayReply, u64Reply } from './values.ts';
+
+/** Pause between two tries while another host holds the turn. */
+const POLL_MS = 2;
 
 /**
  * KEYS: lease, token counter, stream, events. ARGV: ttl ms, tail events (0 = none).
@@ -39,13 +42,9 @@ end
 return out
 `;
 
-/** KEYS: lease, wake list. ARGV: token. Deletes the key only while it still holds this token, and wakes a waiter. */
+/** KEYS: lease. ARGV: token. Deletes the key only while it still holds this token. */
 const RELEASE_LUA = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('DEL', KEYS[1])
-  ${WAKE_LUA('KEYS[2]')}
-  return 1
-end
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 `;
 
@@ -55,15 +54,13 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[
 return 0
 `;
 
-export function createLeases(redis: Redis, keys: RedisKeys, append: FencedAppend, ttlMs: number): StreamLeaseBackend & { close(): void } {
-  const waiters = leaseWaiters(redis);
+export function createLeases(redis: Redis, keys: RedisKeys, append: FencedAppend, ttlMs: number): StreamLeaseBackend {
   const acquireScript = defineScript(redis, 'wasiAppLeaseAcquire', ACQUIRE_LUA);
   const releaseScript = defineScript(redis, 'wasiAppLeaseRelease', RELEASE_LUA);
   const renewScript = defineScript(redis, 'wasiAppLeaseRenew', RENEW_LUA);
 
   return {
     ttlMs,
-    close: () => waiters.close(),
     async acquire(streamId, waitMs, tailEvents) {
       checkName('stream id', streamId);
       const key = keys.lease(streamId);
@@ -78,9 +75,7 @@ export function createLeases(redis: Redis, keys: RedisKeys, append: FencedAppend
         }
         const left = deadline - performance.now();
         if (left <= 0) return undefined;
-        // Until a wake-up, or until the holder's lease would expire (a dead holder wakes nobody).
-        const pttl = Number(reply[1]);
-        await waiters.wait(keys.leaseWake(streamId), Math.min(left, pttl > 0 ? pttl + 1 : left));
+        await sleep(Math.min(left, POLL_MS + Math.random() * POLL_MS));
       }
     },
   };
@@ -94,13 +89,13 @@ export function createLeases(redis: Redis, keys: RedisKeys, append: FencedAppend
       append(expected, events, options) {
         const release = options?.release === true;
         if (release) released = true; // the script deletes the key (or finds it gone)
-        return append(streamId, expected, events, { key, wake: keys.leaseWake(streamId), token, release });
+        return append(streamId, expected, events, { key, token, release });
       },
       async release() {
         if (released) return;
         released = true;
         // Best effort: a lease that cannot be deleted expires on its own.
-        await releaseScript([key, keys.leaseWake(streamId)], [token.toString()]).catch(() => {});
+        await releaseScript([key], [token.toString()]).catch(() => {});
       },
       async renew() {
         if (released) return false;
