@@ -6,7 +6,7 @@
  * req/s, p50, p99, non-200 answers, store round trips per command (measured in process by
  * test/support/round-trips.ts: pg queries, Redis commands, SQLite guest store calls).
  *
- *   node bench/scale.ts [--duration-ms 10000] [--warmup-ms 3000] [--clients 24]
+ *   node bench/scale.ts [--duration-ms 10000] [--warmup-ms 3000] [--clients 24] [--only sqlite,redis]
  */
 import { parseArgs } from 'node:util';
 import { startHost, type HostProcess } from '../test/support/host-process.ts';
@@ -19,6 +19,8 @@ const { values } = parseArgs({
     'duration-ms': { type: 'string', default: '10000' },
     'warmup-ms': { type: 'string', default: '3000' },
     clients: { type: 'string', default: '24' },
+    /** Only the rows of these backends (comma-separated), e.g. to compare two builds quickly. */
+    only: { type: 'string' },
   },
 });
 const DURATION_MS = Number(values['duration-ms']);
@@ -100,7 +102,8 @@ try {
     ['redis', 3, CLIENTS],
     ['postgres', 1, 16],
   ];
-  for (const [backend, hosts, clients] of plan) {
+  const only = values.only?.split(',');
+  for (const [backend, hosts, clients] of plan.filter(([b]) => only === undefined || only.includes(b))) {
     const result = await row(backend, hosts, clients);
     rows.push(result);
     console.error(`${result.setup}: ${result.rps.toFixed(0)} req/s`);
@@ -109,16 +112,18 @@ try {
   await servers.cleanup();
 }
 
-const sqlite = rows[0]!.rps;
+const sqlite = rows.find((r) => r.backend === 'sqlite')?.rps ?? Number.NaN;
 console.log(`bench:scale ${new Date().toISOString()}, ${DURATION_MS} ms per row after ${WARMUP_MS} ms warm-up\n`);
 console.log('| setup | req/s | p50 ms | p99 ms | non-200 | store round trips / command |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(`| ${r.setup} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.non200} of ${r.answered} | ${trips[r.backend].toFixed(2)} |`);
 }
-const three = (b: Backend) => rows.find((r) => r.backend === b && r.setup.startsWith('3 hosts'))!;
+const three = (b: Backend) => rows.find((r) => r.backend === b && r.setup.startsWith('3 hosts'));
 for (const b of ['postgres', 'redis'] as const) {
   const r = three(b);
+  if (r === undefined) continue;
   console.log(`\n3 hosts on ${b}: ${(r.rps / sqlite).toFixed(2)} × one SQLite host (goal ≥ 0.75), p99 ${r.p99.toFixed(0)} ms (goal ≤ 150), non-200 ${r.non200} (goal 0)`);
 }
-console.log(`1 PostgreSQL host at 16 clients: ${rows.at(-1)!.rps.toFixed(0)} req/s (goal ≥ 250)`);
+const pg16 = rows.find((r) => r.backend === 'postgres' && r.setup.endsWith('16 clients'));
+if (pg16 !== undefined) console.log(`1 PostgreSQL host at 16 clients: ${pg16.rps.toFixed(0)} req/s (goal ≥ 250)`);

@@ -2,6 +2,7 @@
 import type { HostLogger } from './log.ts';
 import { instrumentImports } from './metrics/imports.ts';
 import type { HostMetrics } from './metrics/registry.ts';
+import { StreamTails } from './leases/stream-tails.ts';
 import { storageImports } from './platform/storage-imports.ts';
 import { leaseImports } from './platform/lease-imports.ts';
 import { passwordHashingImports } from './platform/password-hashing-imports.ts';
@@ -24,6 +25,7 @@ export function hostImports(options: {
   metrics?: HostMetrics | undefined;
 }): Record<string, unknown> {
   const { metrics } = options;
+  const tails = new StreamTails(); // reads answered from what the stream's lease holder knows
   const imports = {
     ...ioImports,
     ...clocksImports,
@@ -31,8 +33,8 @@ export function hostImports(options: {
     ...cliImports(options.environment),
     ...filesystemImports,
     ...httpImports,
-    ...storageImports(options.storage, options.logger),
-    ...leaseImports(options.storage.leases, options.logger),
+    ...storageImports(options.storage, options.logger, tails),
+    ...leaseImports(options.storage.leases, options.logger, tails),
     ...pubsubImports(options.pubsub, options.logger, metrics && (() => metrics.publishFailures.inc())),
     ...passwordHashingImports(options.logger),
   };

@@ -1,16 +1,21 @@
 /** The app:platform storage imports (event-store, projection-store, key-value) over one backend. */
-import type { StorageBackend } from '../storage/types.ts';
+import { StreamTails } from '../leases/stream-tails.ts';
+import type { NewEvent, ExpectedRevision, ReadStreamOptions, StorageBackend } from '../storage/types.ts';
 import type { HostLogger } from '../log.ts';
 import { guard } from './guard.ts';
 
-export function storageImports(storage: StorageBackend, logger: HostLogger) {
+/** `tails` answers reads of streams this host holds the lease for (lease-imports.ts, ../leases/stream-tails.ts). */
+export function storageImports(storage: StorageBackend, logger: HostLogger, tails = new StreamTails()) {
   const { events, projections, keyValue } = storage;
   const g = <A extends unknown[], R>(op: string, fn: (...args: A) => R | Promise<R>) => guard(logger, op, fn);
   return {
     'app:platform/types': {},
     'app:platform/event-store': {
-      append: g('append', events.append.bind(events)),
-      readStream: g('read-stream', events.readStream.bind(events)),
+      append: g('append', (streamId: string, expected: ExpectedRevision, list: NewEvent[]) => {
+        tails.drop(streamId); // a write outside the lease: the tail no longer knows the stream
+        return events.append(streamId, expected, list);
+      }),
+      readStream: g('read-stream', (streamId: string, options: ReadStreamOptions) => tails.read(streamId, options) ?? events.readStream(streamId, options)),
       streamRevision: g('stream-revision', events.streamRevision.bind(events)),
       readAll: g('read-all', events.readAll.bind(events)),
       headSequence: g('head-sequence', events.headSequence.bind(events)),

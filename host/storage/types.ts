@@ -83,23 +83,41 @@ export interface KeyValueBackend {
 export interface HeldLease {
   /** Strictly greater than every earlier turn's token on the stream. */
   readonly token: bigint;
-  append(expected: ExpectedRevision, events: NewEvent[]): Awaitable<RecordedEvent[]>;
+  /**
+   * With `release`, the append also ends the lease, in the same round trip where the backend can
+   * (whether it wrote or not): the holder's last append of its turn saves the release.
+   */
+  append(expected: ExpectedRevision, events: NewEvent[], options?: { release?: boolean }): Awaitable<RecordedEvent[]>;
   /** Ends the turn; idempotent; never throws (a lease it cannot end expires on its own). */
   release(): Awaitable<void>;
+  /**
+   * Extends the lease by the lease time from now, while it is still this holder's: the host
+   * calls it on a timer while the turn is held, so the lease time only bounds holders whose host
+   * stopped (killed, frozen). False once the lease has ended (expired, taken over, released).
+   */
+  renew(): Awaitable<boolean>;
   /**
    * True when the lease stays valid for further appends until released or expired (Redis,
    * SQLite): the host may then hand it to its next local writer without a store round trip.
    * PostgreSQL's lease ends with its append's COMMIT.
    */
   readonly reusable?: boolean;
+  /**
+   * The stream's newest events when the lease was taken (newest first, at most the `tailEvents`
+   * asked for), read in the same round trip as the lease; undefined if the backend did not read them.
+   */
+  readonly tail?: readonly RecordedEvent[];
 }
 
 /** The store's side of per-stream critical sections (docs/scaling.md). */
 export interface StreamLeaseBackend {
   /** How long a turn lasts when its holder neither appends nor releases (ms). */
   readonly ttlMs: number;
-  /** The turn on `streamId`, or undefined when it did not come within `waitMs`. */
-  acquire(streamId: string, waitMs: number): Awaitable<HeldLease | undefined>;
+  /**
+   * The turn on `streamId`, or undefined when it did not come within `waitMs`. With `tailEvents`
+   * the lease also brings the stream's newest events (HeldLease.tail).
+   */
+  acquire(streamId: string, waitMs: number, tailEvents?: number): Awaitable<HeldLease | undefined>;
 }
 
 /** One storage backend: all its interfaces over one connection/file, plus lifecycle. */

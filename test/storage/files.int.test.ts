@@ -51,7 +51,7 @@ function asBackend(storage: FileStorage): StorageBackend {
     // The file store offers no lease (its per-sequence files arbitrate); the host never runs on it.
     leases: {
       ttlMs: 0,
-      acquire: (streamId) => ({ token: 1n, append: (expected, list) => storage.events.append(streamId, expected, list), release: () => {} }),
+      acquire: (streamId) => ({ token: 1n, append: (expected, list) => storage.events.append(streamId, expected, list), release: () => {}, renew: () => true }),
     },
     reset: () => storage.reset(),
     close: () => undefined,

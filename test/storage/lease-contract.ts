@@ -99,10 +99,11 @@ export function runLeaseContract(name: string, options: LeaseContractOptions): v
       expect((error as StorageFailure).payload.tag).toBe('conflict');
     });
 
-    it("expires a stalled holder's lease: the next writer proceeds and the stale append is refused", async () => {
+    it('expires the lease of a holder whose host stopped renewing it: the next writer proceeds and the stale append is refused', async () => {
       const next = await open();
       const stalled = await open(300);
-      const stale = await take(stalled.leases, 'expiry', 1_000);
+      // Taken from the store directly, as by a host that then froze or died: nobody renews it.
+      const stale = await stalled.backend.leases.acquire('expiry', 1_000);
       expect(stale).toBeDefined();
       const started = performance.now();
       const fresh = await take(next.leases, 'expiry', 5_000);
@@ -110,7 +111,7 @@ export function runLeaseContract(name: string, options: LeaseContractOptions): v
       expect(fresh).toBeDefined();
       expect(waited).toBeGreaterThanOrEqual(200); // the stale lease was taken just before `started`
       expect(waited).toBeLessThan(3_000);
-      expect(fresh!.token()).toBeGreaterThan(stale!.token());
+      expect(fresh!.token()).toBeGreaterThan(stale!.token);
 
       let refused: unknown;
       try {
@@ -120,9 +121,55 @@ export function runLeaseContract(name: string, options: LeaseContractOptions): v
       }
       expect(refused).toBeInstanceOf(StorageFailure);
       expect((refused as StorageFailure).payload.tag).toBe('unavailable');
+      expect(await stale!.renew()).toBe(false);
+      await stale!.release();
       const recorded = await fresh!.append({ tag: 'no-stream' }, [event(2)]);
       expect(recorded.map((e) => e.revision)).toEqual([1n]);
       expect(await next.backend.events.streamRevision('expiry')).toBe(1n);
+    });
+
+    it("renews a live holder's lease: held for several lease times, it still excludes others and its append commits", async () => {
+      const other = await open();
+      const holder = await open(1_000);
+      const lease = await take(holder.leases, 'renewed', 1_000);
+      expect(lease).toBeDefined();
+      await sleep(3_000); // three lease times: only the host's renewals keep the turn
+      expect(await take(other.leases, 'renewed', 100)).toBeUndefined();
+      const recorded = await lease!.append({ tag: 'no-stream' }, [event(1)]);
+      expect(recorded.map((e) => e.revision)).toEqual([1n]);
+      lease![Symbol.dispose]();
+      const after = await take(other.leases, 'renewed', 5_000);
+      expect(after).toBeDefined();
+      expect(after!.token()).toBeGreaterThan(lease!.token());
+    });
+
+    it("ends the store lease with the turn's append when no local writer waits; a second append takes it again", async () => {
+      const first = await open();
+      const other = await open(5_000);
+      const a = await take(first.leases, 'folded', 1_000);
+      expect(a).toBeDefined();
+      let bTaken = false;
+      const waiting = take(other.leases, 'folded', 5_000).then((lease) => {
+        bTaken = true;
+        return lease;
+      });
+      await sleep(50);
+      expect(bTaken).toBe(false);
+      await a!.append({ tag: 'no-stream' }, [event(1)]);
+      const b = await waiting; // granted while `a` is not yet dropped: the append released it
+      expect(b).toBeDefined();
+      expect(b!.token()).toBeGreaterThan(a!.token());
+      await b!.append({ tag: 'exact', val: 1n }, [event(2)]);
+      // `a` appends again in its turn: it takes the store lease again, and the revision check stays.
+      let error: unknown;
+      try {
+        await a!.append({ tag: 'exact', val: 1n }, [event(3)]);
+      } catch (e) {
+        error = e;
+      }
+      expect((error as StorageFailure).payload.tag).toBe('conflict');
+      b![Symbol.dispose]();
+      expect(await first.backend.events.streamRevision('folded')).toBe(2n);
     });
 
     it('answers none when the turn does not come within the wait', async () => {

@@ -32,6 +32,7 @@ export function withAppends(storage: StorageBackend, append: (original: Append, 
           token: lease.token,
           ...(lease.reusable === undefined ? {} : { reusable: lease.reusable }),
           release: () => lease.release(),
+          renew: () => lease.renew(),
           append: (expected, list) => append(own, streamId, expected, list),
         };
       },

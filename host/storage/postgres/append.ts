@@ -43,10 +43,14 @@ export function checkExpected(expected: ExpectedRevision): void {
   }
 }
 
-/** The batch insert on a client inside an open transaction, validated like append (leases.ts). */
-export type AppendWrite = (client: PoolClient, streamId: string, expected: ExpectedRevision, events: NewEvent[], leased?: boolean) => Promise<RecordedEvent[]>;
+/**
+ * A stream-lease holder's append on its own session (leases.ts): one statement, one round trip.
+ * With `then`, the statement is sent with its parameters inlined as literals in one simple query,
+ * `BEGIN; append; COMMIT; then`: the statements after the commit (the lease's unlock) ride along.
+ */
+export type LeasedAppend = (client: PoolClient, streamId: string, expected: ExpectedRevision, events: NewEvent[], then?: string) => Promise<RecordedEvent[]>;
 
-export function createAppend({ pool, tables }: PgContext, streamRevision: StreamRevision): { append: Append; write: AppendWrite } {
+export function createAppend({ pool, tables }: PgContext, streamRevision: StreamRevision): { append: Append; leasedAppend: LeasedAppend } {
   const bumpSequence = `UPDATE ${tables.sequence} SET value = value + $1::bigint WHERE id RETURNING value`;
   const selectRevision = `SELECT COALESCE(MAX(revision), 0)::bigint AS revision FROM ${tables.events} WHERE stream_id = $1`;
   // One statement for the whole batch; WITH ORDINALITY numbers the events 1..n in list order.
@@ -55,19 +59,8 @@ export function createAppend({ pool, tables }: PgContext, streamRevision: Stream
      FROM unnest($4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS e(event_type, payload, metadata, ord)
      RETURNING recorded_at`;
 
-  // Under a stream lease (leases.ts) no other writer can change the stream, so its revision may be
-  // read in the same statement as the sequence bump: one round trip less. Its snapshot predates
-  // the wait on the sequence row lock, but only appends to other streams can commit in that wait.
-  const bumpAndRevision = `WITH r AS (${selectRevision.replace('$1', '$2')}), b AS (${bumpSequence})
-     SELECT b.value, r.revision FROM b, r`;
-
   /** Sequence head before the batch and the stream's revision, with the sequence row locked. */
-  async function headAndRevision(client: PoolClient, streamId: string, count: bigint, leased: boolean): Promise<[bigint, bigint]> {
-    if (leased) {
-      const both = await client.query<Row>(bumpAndRevision, [param(count), streamId]);
-      if (both.rows[0] === undefined) throw StorageFailure.internal('the event sequence row is missing');
-      return [int(both.rows[0], 'value') - count, int(both.rows[0], 'revision')];
-    }
+  async function headAndRevision(client: PoolClient, streamId: string, count: bigint): Promise<[bigint, bigint]> {
     // Takes the sequence row lock first (see above), then looks at the stream.
     const bumped = await client.query<Row>(bumpSequence, [param(count)]);
     if (bumped.rows[0] === undefined) throw StorageFailure.internal('the event sequence row is missing');
@@ -76,10 +69,10 @@ export function createAppend({ pool, tables }: PgContext, streamRevision: Stream
   }
 
   /** The append's statements on a client already inside a transaction (the caller commits). */
-  async function write(client: PoolClient, streamId: string, expected: ExpectedRevision, events: NewEvent[], leased = false): Promise<RecordedEvent[]> {
+  async function write(client: PoolClient, streamId: string, expected: ExpectedRevision, events: NewEvent[]): Promise<RecordedEvent[]> {
     const count = BigInt(events.length);
     // head = last sequence before this batch
-    const [head, actual] = await headAndRevision(client, streamId, count, leased);
+    const [head, actual] = await headAndRevision(client, streamId, count);
     // Throwing rolls back, which also undoes the increment above.
     if (!revisionMatches(expected, actual)) throw StorageFailure.conflict(streamId, expected, actual);
     if (actual + count > MAX_I64) throw StorageFailure.invalid('stream revision would overflow');
@@ -133,5 +126,75 @@ export function createAppend({ pool, tables }: PgContext, streamRevision: Stream
       throw error;
     }
   };
-  return { append, write };
+  // Under a stream lease no other lease holder can change the stream, so the expectation check,
+  // the sequence bump and the insert can be one statement (its own transaction: the sequence row
+  // lock is held to its commit as above). The stream's revision is read from the statement's
+  // snapshot, taken before the wait on the sequence row; only appends to other streams, or a writer
+  // bypassing the lease, can commit in that wait, and the UNIQUE constraint refuses the latter.
+  // The bump (and so the insert) happens only when the expectation holds: nothing to roll back.
+  const leasedSql = `WITH r AS (${selectRevision.replace('$1', '$2')}),
+     b AS (UPDATE ${tables.sequence} SET value = value + $1::bigint
+           WHERE id AND (SELECT revision FROM r) BETWEEN $3::bigint AND $4::bigint RETURNING value),
+     i AS (INSERT INTO ${tables.events} (sequence, stream_id, revision, event_type, payload, metadata, recorded_at)
+           SELECT b.value - $1::bigint + e.ord, $2, r.revision + e.ord, e.event_type, e.payload, e.metadata, ${NOW_MS}
+           FROM b, r, unnest($5::text[], $6::text[], $7::text[]) WITH ORDINALITY AS e(event_type, payload, metadata, ord)
+           RETURNING recorded_at)
+     SELECT r.revision, (SELECT value FROM b) AS value, (SELECT MIN(recorded_at) FROM i) AS recorded_at, (SELECT COUNT(*) FROM i) AS written FROM r`;
+
+  const leasedAppend: LeasedAppend = async function leasedAppend(client, streamId, expected, events, then) {
+    const count = BigInt(events.length);
+    const [low, high] = expectedRange(expected);
+    const columns = [events.map((e) => e.eventType), events.map((e) => e.payload), events.map((e) => e.metadata)] as const;
+    let result: { rows: Row[] };
+    try {
+      if (then === undefined) {
+        result = await client.query<Row>(leasedSql, [param(count), streamId, param(low), param(high), ...columns]);
+      } else {
+        // Only integers and escapeLiteral()'d text are inlined (one pass: inlined text is not rescanned).
+        const literal = (list: string[]) => `ARRAY[${list.map((v) => client.escapeLiteral(v)).join(',')}]::text[]`;
+        const values = [String(count), client.escapeLiteral(streamId), String(low), String(high), ...columns.map(literal)];
+        const sql = leasedSql.replace(/\$(\d)/g, (_, n: string) => values[Number(n) - 1]!);
+        const results = (await client.query(`BEGIN; ${sql}; COMMIT; ${then}`)) as unknown as Array<{ rows: Row[] }>;
+        result = results[1] ?? { rows: [] };
+      }
+    } catch (error) {
+      if (isUniqueViolation(error, STREAM_REVISION_CONSTRAINT)) throw StorageFailure.conflict(streamId, expected, await streamRevision(streamId));
+      throw error;
+    }
+    const row = result.rows[0];
+    if (row === undefined) throw StorageFailure.internal('the leased append returned no row');
+    const actual = int(row, 'revision');
+    if (!revisionMatches(expected, actual)) throw StorageFailure.conflict(streamId, expected, actual);
+    if (count === 0n) return [];
+    if (row['value'] === null) throw StorageFailure.internal('the event sequence row is missing');
+    if (int(row, 'written') !== count) throw StorageFailure.internal('insert wrote an unexpected number of events');
+    const head = int(row, 'value') - count;
+    const recordedAt = int(row, 'recorded_at');
+    return events.map(
+      (event, index): RecordedEvent => ({
+        sequence: head + BigInt(index + 1),
+        streamId,
+        revision: actual + BigInt(index + 1),
+        eventType: event.eventType,
+        payload: event.payload,
+        metadata: event.metadata,
+        recordedAt,
+      }),
+    );
+  };
+  return { append, leasedAppend };
+}
+
+/** The revisions an expectation accepts, as an inclusive range (an exact one beyond i64 matches none). */
+function expectedRange(expected: ExpectedRevision): [bigint, bigint] {
+  switch (expected.tag) {
+    case 'any':
+      return [0n, MAX_I64];
+    case 'no-stream':
+      return [0n, 0n];
+    case 'stream-exists':
+      return [1n, MAX_I64];
+    case 'exact':
+      return expected.val > MAX_I64 ? [1n, 0n] : [expected.val, expected.val];
+  }
 }

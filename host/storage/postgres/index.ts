@@ -82,7 +82,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   }
 
   const streamRevision = createStreamRevision(context);
-  const { append, write } = createAppend(context, streamRevision);
+  const { append, leasedAppend } = createAppend(context, streamRevision);
   const events: AsyncEventStore = guardAll({
     append,
     readStream: createReadStream(context),
@@ -109,7 +109,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     projections: guardAll(createProjections(context)),
     keyValue: guardAll(createKeyValue(context)),
     streamHeads: guardAll({ streamHeads: createStreamHeads(context) }).streamHeads,
-    leases: createLeases(context, write, positiveInteger('leaseTtlMs', options.leaseTtlMs, DEFAULT_LEASE_TTL_MS)),
+    leases: createLeases(context, leasedAppend, positiveInteger('leaseTtlMs', options.leaseTtlMs, DEFAULT_LEASE_TTL_MS)),
     reset: lifecycle.reset,
     close: lifecycle.close,
   };

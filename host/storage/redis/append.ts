@@ -22,12 +22,16 @@ export type Append = AsyncEventStore['append'];
 /**
  * KEYS: seq, events, stream, all, types [, lease]
  * ARGV: expected tag, exact revision (decimal, '' unless exact), n, then type and body per event
- *       [, the lease's fencing token last]
+ *       [, the lease's fencing token, '1' to end the lease with this append or '0']
  * Returns {'lease'} (a lease was named and its token is not the current one: expired or taken
  * over, so nothing is written), {'conflict', actual} or {'ok', first sequence, revision before, recorded-at}.
  */
 export const APPEND_LUA = `
-if KEYS[6] and redis.call('GET', KEYS[6]) ~= ARGV[#ARGV] then return {'lease'} end
+if KEYS[6] then
+  if redis.call('GET', KEYS[6]) ~= ARGV[#ARGV - 1] then return {'lease'} end
+  -- The holder's last append ends its lease in the same round trip, written or not.
+  if ARGV[#ARGV] == '1' then redis.call('DEL', KEYS[6]) end
+end
 local actual = redis.call('LLEN', KEYS[3])
 local tag = ARGV[1]
 local ok
@@ -81,8 +85,8 @@ function checkExpected(expected: ExpectedRevision): void {
   }
 }
 
-/** append, or with `lease` the fenced append of a stream-lease holder (leases.ts). */
-export type FencedAppend = (streamId: string, expected: ExpectedRevision, events: NewEvent[], lease?: { key: string; token: bigint }) => Promise<RecordedEvent[]>;
+/** append, or with `lease` the fenced append of a stream-lease holder (leases.ts), which `release` ends. */
+export type FencedAppend = (streamId: string, expected: ExpectedRevision, events: NewEvent[], lease?: { key: string; token: bigint; release: boolean }) => Promise<RecordedEvent[]>;
 
 export function createAppend(redis: Redis, keys: RedisKeys): FencedAppend {
   const script = defineScript(redis, 'wasiAppAppend', APPEND_LUA);
@@ -104,7 +108,7 @@ export function createAppend(redis: Redis, keys: RedisKeys): FencedAppend {
     const scriptKeys = [keys.sequence, keys.events, keys.stream(streamId), keys.all, keys.types];
     if (lease) {
       scriptKeys.push(lease.key);
-      args.push(lease.token.toString());
+      args.push(lease.token.toString(), lease.release ? '1' : '0');
     }
     const reply = arrayReply(await script(scriptKeys, args), 'append reply');
     if (reply[0] === 'lease') throw StorageFailure.unavailable('the stream lease has ended');

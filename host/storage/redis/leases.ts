@@ -12,8 +12,9 @@
 import type { Redis } from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { checkName } from '../errors.ts';
-import type { HeldLease, StreamLeaseBackend } from '../types.ts';
+import type { HeldLease, RecordedEvent, StreamLeaseBackend } from '../types.ts';
 import type { FencedAppend } from './append.ts';
+import { toRecordedEvents } from './event-records.ts';
 import type { RedisKeys } from './keys.ts';
 import { defineScript } from './script.ts';
 import { arrayReply, u64Reply } from './values.ts';
@@ -21,12 +22,24 @@ import { arrayReply, u64Reply } from './values.ts';
 /** Pause between two tries while another host holds the turn. */
 const POLL_MS = 2;
 
-/** KEYS: lease, token counter. ARGV: ttl ms. Returns {token} or {'busy', pttl}. */
+/**
+ * KEYS: lease, token counter, stream, events. ARGV: ttl ms, tail events (0 = none).
+ * Returns {token, newest records...} (the stream's newest events, oldest first) or {'busy', pttl}.
+ */
 const ACQUIRE_LUA = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return {'busy', redis.call('PTTL', KEYS[1])} end
 local token = redis.call('INCR', KEYS[2])
 redis.call('SET', KEYS[1], token, 'PX', ARGV[1])
-return {string.format('%.0f', token)}
+local out = {string.format('%.0f', token)}
+local n = tonumber(ARGV[2])
+if n > 0 then
+  local seqs = redis.call('LRANGE', KEYS[3], -n, -1)
+  if #seqs > 0 then
+    local records = redis.call('HMGET', KEYS[4], unpack(seqs))
+    for i = 1, #records do out[#out + 1] = records[i] end
+  end
+end
+return out
 `;
 
 /** KEYS: lease. ARGV: token. Deletes the key only while it still holds this token. */
@@ -35,21 +48,30 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 `;
 
+/** KEYS: lease. ARGV: token, ttl ms. Extends the key's expiry only while it still holds this token. */
+const RENEW_LUA = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+`;
+
 export function createLeases(redis: Redis, keys: RedisKeys, append: FencedAppend, ttlMs: number): StreamLeaseBackend {
   const acquireScript = defineScript(redis, 'wasiAppLeaseAcquire', ACQUIRE_LUA);
   const releaseScript = defineScript(redis, 'wasiAppLeaseRelease', RELEASE_LUA);
+  const renewScript = defineScript(redis, 'wasiAppLeaseRenew', RENEW_LUA);
 
   return {
     ttlMs,
-    async acquire(streamId, waitMs) {
+    async acquire(streamId, waitMs, tailEvents) {
       checkName('stream id', streamId);
       const key = keys.lease(streamId);
       const deadline = performance.now() + waitMs;
+      const scriptKeys = [key, keys.leaseToken(streamId), keys.stream(streamId), keys.events];
       for (;;) {
-        const reply = arrayReply(await acquireScript([key, keys.leaseToken(streamId)], [ttlMs]), 'lease reply');
+        const reply = arrayReply(await acquireScript(scriptKeys, [ttlMs, tailEvents ?? 0]), 'lease reply');
         if (reply[0] !== 'busy') {
           const token = u64Reply(reply[0], 'lease token');
-          return redisLease(streamId, key, token);
+          const tail = tailEvents === undefined ? undefined : toRecordedEvents(reply.slice(1)).reverse();
+          return redisLease(streamId, key, token, tail);
         }
         const left = deadline - performance.now();
         if (left <= 0) return undefined;
@@ -58,17 +80,26 @@ export function createLeases(redis: Redis, keys: RedisKeys, append: FencedAppend
     },
   };
 
-  function redisLease(streamId: string, key: string, token: bigint): HeldLease {
+  function redisLease(streamId: string, key: string, token: bigint, tail: RecordedEvent[] | undefined): HeldLease {
     let released = false;
     return {
       token,
       reusable: true,
-      append: (expected, events) => append(streamId, expected, events, { key, token }),
+      ...(tail === undefined ? {} : { tail }),
+      append(expected, events, options) {
+        const release = options?.release === true;
+        if (release) released = true; // the script deletes the key (or finds it gone)
+        return append(streamId, expected, events, { key, token, release });
+      },
       async release() {
         if (released) return;
         released = true;
         // Best effort: a lease that cannot be deleted expires on its own.
         await releaseScript([key], [token.toString()]).catch(() => {});
+      },
+      async renew() {
+        if (released) return false;
+        return (await renewScript([key], [token.toString(), ttlMs])) === 1;
       },
     };
   }

@@ -92,7 +92,7 @@ export function openSqliteStorage(options: SqliteStorageOptions): SqliteStorage 
     projections: guardAll(createProjections(database)),
     keyValue: guardAll(createKeyValue(database)),
     streamHeads: createStreamHeads(database),
-    leases: createLeases(database, append, options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS),
+    leases: createLeases(database, append, events.readStream, options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS),
     reset: lifecycle.reset,
     close: lifecycle.close,
   };

@@ -12,13 +12,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { checkName, StorageFailure } from '../errors.ts';
 import type { HeldLease, StreamLeaseBackend } from '../types.ts';
 import type { Append } from './append.ts';
+import type { ReadStream } from './read-stream.ts';
 import { toStorageFailure } from './errors.ts';
 import { immediate } from './transaction.ts';
 import { int, type Row } from './values.ts';
 
 const POLL_MS = 1;
 
-export function createLeases(db: DatabaseSync, append: Append, ttlMs: number): StreamLeaseBackend {
+export function createLeases(db: DatabaseSync, append: Append, readStream: ReadStream, ttlMs: number): StreamLeaseBackend {
   const select = db.prepare('SELECT token, expires_at FROM app_stream_leases WHERE stream_id = ?');
   const take = db.prepare(
     `INSERT INTO app_stream_leases (stream_id, token, expires_at) VALUES (?, 1, ?)
@@ -26,6 +27,7 @@ export function createLeases(db: DatabaseSync, append: Append, ttlMs: number): S
      RETURNING token`,
   );
   const release = db.prepare('UPDATE app_stream_leases SET expires_at = 0 WHERE stream_id = ? AND token = ?');
+  const renew = db.prepare('UPDATE app_stream_leases SET expires_at = ? WHERE stream_id = ? AND token = ? AND expires_at > ?');
 
   /** The new token, or undefined while another holder's turn lasts. */
   function tryTake(streamId: string): bigint | undefined {
@@ -48,13 +50,22 @@ export function createLeases(db: DatabaseSync, append: Append, ttlMs: number): S
     };
   }
 
-  function held(streamId: string, token: bigint): HeldLease {
+  function held(streamId: string, token: bigint, tailEvents: number | undefined): HeldLease {
     let released = false;
     const fence = fenceFor(streamId, token);
-    return {
+    // Read after the take: from now on no lease holder but this one can change the stream.
+    const tail = tailEvents === undefined ? undefined : readStream(streamId, { direction: 'backward', limit: tailEvents });
+    const lease: HeldLease = {
       token,
       reusable: true,
-      append: (expected, events) => append(streamId, expected, events, fence),
+      ...(tail === undefined ? {} : { tail }),
+      append(expected, events, options) {
+        try {
+          return append(streamId, expected, events, fence);
+        } finally {
+          if (options?.release === true) lease.release();
+        }
+      },
       release() {
         if (released) return;
         released = true;
@@ -64,16 +75,26 @@ export function createLeases(db: DatabaseSync, append: Append, ttlMs: number): S
           // Best effort: a lease that cannot be released expires on its own.
         }
       },
+      renew() {
+        if (released) return false;
+        const now = Date.now();
+        try {
+          return Number(renew.run(now + ttlMs, streamId, token, now).changes) === 1;
+        } catch (error) {
+          throw toStorageFailure(error);
+        }
+      },
     };
+    return lease;
   }
 
   return {
     ttlMs,
-    acquire(streamId, waitMs) {
+    acquire(streamId, waitMs, tailEvents) {
       checkName('stream id', streamId);
       try {
         const token = tryTake(streamId);
-        if (token !== undefined) return held(streamId, token);
+        if (token !== undefined) return held(streamId, token, tailEvents);
       } catch (error) {
         throw toStorageFailure(error);
       }
@@ -85,7 +106,7 @@ export function createLeases(db: DatabaseSync, append: Append, ttlMs: number): S
           await sleep(Math.min(left, POLL_MS));
           try {
             const token = tryTake(streamId);
-            if (token !== undefined) return held(streamId, token);
+            if (token !== undefined) return held(streamId, token, tailEvents);
           } catch (error) {
             throw toStorageFailure(error);
           }

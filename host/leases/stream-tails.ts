@@ -1,0 +1,72 @@
+/**
+ * Stream tails: the newest events of each stream this host holds the store lease for. While the
+ * host holds it, no writer that takes leases can append to the stream, so reads of the stream's
+ * newest events are answered here, from what the lease's acquire returned and what its appends
+ * recorded, without a store round trip (a command's load costs nothing under its turn).
+ *
+ * Correctness does not rest on this: a writer that bypasses leases is caught by the append's
+ * revision check, whose failure drops the tail (the retry takes a fresh lease and a fresh tail).
+ * The host's own plain appends to the stream drop it too (host/platform/storage-imports.ts).
+ */
+import type { ReadStreamOptions, RecordedEvent } from '../storage/types.ts';
+
+/** How many of the newest events a lease's acquire fetches and the tail keeps. */
+export const TAIL_EVENTS = 16;
+
+/** Largest read limit a backend accepts (errors.ts checkLimit): larger ones go to the store and fail there. */
+const MAX_LIMIT = 1000;
+
+export class StreamTails {
+  /** Newest first, revisions contiguous; complete down to revision 1 or the newest TAIL_EVENTS. */
+  readonly #tails = new Map<string, RecordedEvent[]>();
+
+  /** The lease on `streamId` was taken; `newest` are its newest events (newest first). */
+  set(streamId: string, newest: readonly RecordedEvent[]): void {
+    if (contiguous(newest)) this.#tails.set(streamId, newest.slice(0, TAIL_EVENTS));
+    else this.#tails.delete(streamId);
+  }
+
+  /** The lease ended, or the stream may have changed behind the tail's back. */
+  drop(streamId: string): void {
+    this.#tails.delete(streamId);
+  }
+
+  /** The lease's append recorded `recorded` (in revision order). */
+  appended(streamId: string, recorded: readonly RecordedEvent[]): void {
+    const tail = this.#tails.get(streamId);
+    if (tail === undefined) return;
+    const head = tail[0]?.revision ?? 0n;
+    if (recorded.length === 0) return;
+    if (recorded[0]!.revision !== head + 1n) return this.drop(streamId);
+    this.set(streamId, [...recorded].reverse().concat(tail));
+  }
+
+  /** The answer to readStream from the tail, or undefined when the tail does not cover it. */
+  read(streamId: string, options: ReadStreamOptions): RecordedEvent[] | undefined {
+    const tail = this.#tails.get(streamId);
+    if (tail === undefined) return undefined;
+    const { direction, fromRevision, limit } = options;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) return undefined;
+    if (direction !== 'forward' && direction !== 'backward') return undefined;
+    const head = tail[0]?.revision ?? 0n;
+    // An empty tail of a stream with events cannot happen (set keeps at least one); empty = no stream.
+    const lowest = tail.at(-1)?.revision ?? 1n;
+    if (direction === 'backward') {
+      const start = fromRevision === undefined || fromRevision > head ? head : fromRevision;
+      if (start < 1n) return [];
+      const low = start - BigInt(limit) + 1n;
+      if (low < lowest && lowest > 1n) return undefined;
+      return tail.filter((e) => e.revision <= start && e.revision >= low);
+    }
+    const from = fromRevision === undefined || fromRevision < 1n ? 1n : fromRevision;
+    if (from > head) return [];
+    if (from < lowest) return undefined;
+    const high = from + BigInt(limit) - 1n;
+    return tail.filter((e) => e.revision >= from && e.revision <= high).reverse();
+  }
+}
+
+/** Newest first, each one revision below the one before. */
+function contiguous(events: readonly RecordedEvent[]): boolean {
+  return events.every((e, i) => i === 0 || e.revision === events[i - 1]!.revision - 1n);
+}
