@@ -53,6 +53,8 @@ const SAMPLE_VIEW: CounterView = {
 /** Request examples (Schemathesis' examples phase sends them first). */
 const REQUEST_EXAMPLES: Record<string, unknown> = {
   AmountBody: { amount: 1 },
+  // Register then login with the same pair: both succeed on both hosts (non-ASCII passwords too since NFKC runs in the guest).
+  Credentials: { email: 'ada@example.com', password: 'correct horse battery staple' },
 };
 const exampleOf = (schema: string) => (schema in REQUEST_EXAMPLES ? { example: REQUEST_EXAMPLES[schema] } : {});
 
