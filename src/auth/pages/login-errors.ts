@@ -42,7 +42,9 @@ export function placeLoginError(code: string | undefined, form: string | undefin
   if (fixed) return { form: which, code, ...fixed };
   if (code === 'validation') {
     if (!isValidEmail(email)) return { form: which, code, place: 'email', text: 'Enter a valid email address, like name@example.com.' };
-    const text = which === 'register' ? `Use at least ${minLength} characters.` : 'Enter your password.';
+    // The redirect carries only the code: a registration's validation is the length or, rarely, a
+    // character the service cannot normalize (src/auth/domain/password-policy.ts), so name both.
+    const text = which === 'register' ? `Use at least ${minLength} characters. A few rare symbols are not accepted.` : 'Enter your password.';
     return { form: which, code, place: 'password', text };
   }
   return { form: which, code, place: 'form', text: 'Sign-in failed. Try again.' };

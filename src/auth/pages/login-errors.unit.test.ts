@@ -10,7 +10,7 @@ describe('placeLoginError()', () => {
       form: 'register',
       place: 'password',
       code: 'validation',
-      text: 'Use at least 14 characters.',
+      text: 'Use at least 14 characters. A few rare symbols are not accepted.',
     });
   });
   it('keeps errors about neither field at the top of their form', () => {
