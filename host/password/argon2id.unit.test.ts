@@ -26,7 +26,34 @@ describe('argon2id PHC strings', () => {
   });
 });
 
+/** Event-loop turns (setImmediate) that pass while `work` runs: 0 when it blocks the thread until it resolves. */
+async function turnsDuring(work: () => Promise<unknown>): Promise<number> {
+  let turns = 0;
+  let running = true;
+  const spin = (): void => {
+    if (!running) return;
+    turns++;
+    setImmediate(spin);
+  };
+  setImmediate(spin);
+  await work();
+  running = false;
+  return turns;
+}
+
 describe('host password hashing', () => {
+  // The host's one thread serves every request; a KDF run on it would stall them all for its
+  // ~50 ms. node:crypto's asynchronous argon2 runs in libuv's pool, so the loop keeps turning.
+  it('never blocks the event loop: hash and verify at the production cost run off the thread', async () => {
+    let encoded = '';
+    expect(
+      await turnsDuring(async () => {
+        encoded = await hashPassword('a long enough password');
+      }),
+    ).toBeGreaterThan(0);
+    expect(await turnsDuring(() => verifyPassword('a long enough password', encoded))).toBeGreaterThan(0);
+  });
+
   it('hashes new passwords with Argon2id at the default cost', async () => {
     expect(await hashPassword('a long enough password')).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   });
