@@ -38,7 +38,7 @@ export const OPTIONS = {
   },
   'instance-max-memory': {
     env: 'INSTANCE_MAX_MEMORY',
-    default: '128',
+    default: '64',
     kind: 'count',
     help: 'MiB of linear memory past which a guest instance is retired after its exchange (0: never; a safety net, docs/memory.md)',
   },

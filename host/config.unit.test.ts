@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
 describe('loadConfig() instance retirement options', () => {
-  it('defaults to 10,000 exchanges and 128 MiB', () => {
-    expect(loadConfig([], {})).toMatchObject({ instanceMaxRequests: 10_000, instanceMaxMemoryMiB: 128 });
+  it('defaults to 10,000 exchanges and 64 MiB', () => {
+    expect(loadConfig([], {})).toMatchObject({ instanceMaxRequests: 10_000, instanceMaxMemoryMiB: 64 });
   });
 
   it('takes a flag over its variable, and 0 (never)', () => {
-    const config = loadConfig(['--instance-max-requests', '0'], { INSTANCE_MAX_REQUESTS: '50', INSTANCE_MAX_MEMORY: '64' });
-    expect(config).toMatchObject({ instanceMaxRequests: 0, instanceMaxMemoryMiB: 64 });
+    const config = loadConfig(['--instance-max-requests', '0'], { INSTANCE_MAX_REQUESTS: '50', INSTANCE_MAX_MEMORY: '96' });
+    expect(config).toMatchObject({ instanceMaxRequests: 0, instanceMaxMemoryMiB: 96 });
   });
 
   it.each([
