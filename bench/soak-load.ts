@@ -42,20 +42,31 @@ export async function mixedLoad(base: string, options: { grpc: boolean; sockets:
     });
   }
 
-  const email = `soak-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`;
+  // One account per client: concurrent logins to one account from one address would lock it
+  // (attempts are reserved before the hash is checked: src/auth/application/rate-limit.ts).
+  const run = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
   const password = 'correct horse battery staple';
-  await request('POST', '/api/auth/password/register', JSON.stringify({ email, password }));
+  const accounts = new Map<number, Promise<string>>();
+  const account = (client: number) => {
+    let email = accounts.get(client);
+    if (!email) {
+      const address = `soak-${run}-${client}@example.test`;
+      email = request('POST', '/api/auth/password/register', JSON.stringify({ email: address, password })).then(() => address);
+      accounts.set(client, email);
+    }
+    return email;
+  };
   const asset = (await request('GET', '/')).text.match(/\/pkg\/[A-Za-z0-9._-]+/)?.[0] ?? '/pkg/missing';
 
-  const families: Array<[string, () => Promise<unknown>]> = [
+  const families: Array<[string, (client: number) => Promise<unknown>]> = [
     ['GET view', () => request('GET', '/api/counter/view')],
     ['POST increment', () => request('POST', '/api/counter/increment', '{"amount":1}')],
     ['GET view', () => request('GET', '/api/counter/view')],
     ['/pkg asset', () => request('GET', asset)],
     [
       'login + session',
-      async () => {
-        const login = await request('POST', '/api/auth/password/login', JSON.stringify({ email, password }));
+      async (client) => {
+        const login = await request('POST', '/api/auth/password/login', JSON.stringify({ email: await account(client), password }));
         const cookie = String(login.headers['set-cookie']?.[0] ?? '').split(';')[0] ?? '';
         await request('GET', '/api/auth/session', undefined, { cookie });
       },
@@ -101,7 +112,7 @@ export async function mixedLoad(base: string, options: { grpc: boolean; sockets:
           for (let i = c; !until(); i++) {
             const [name, exchange] = families[i % families.length]!;
             try {
-              await exchange();
+              await exchange(c);
               counters.exchanges++;
             } catch (error) {
               counters.errors++;

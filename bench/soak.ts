@@ -9,8 +9,9 @@
  * - `node`: the host in-process (one worker, `--transport both`), so the pool's own counters give
  *   the guests' linear memory (summed over its instances) next to RSS, V8 heap and external memory;
  * - `workers`: `node host/main.ts --workers 2` as a child process; its RSS (every thread) from /proc;
- * - `wasmtime`: `wasmtime serve` (a fresh instance per request unless `--wasmtime-reuse N`), RSS
- *   from /proc; no gRPC there, so the two gRPC families are left out.
+ * - `wasmtime`: `wasmtime serve` with instances reused for up to `--wasmtime-reuse` requests (128,
+ *   the launcher's default; 1: a fresh one per request), RSS from /proc; no gRPC there, so the
+ *   two gRPC families are left out.
  * `--extra "<host flags>"` adds host options (node and workers), e.g. the safety net's.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -33,7 +34,7 @@ const { values } = parseArgs({
     'sample-seconds': { type: 'string', default: '10' },
     'warmup-seconds': { type: 'string', default: '60' },
     'idle-seconds': { type: 'string', default: '20' },
-    'wasmtime-reuse': { type: 'string', default: '1' },
+    'wasmtime-reuse': { type: 'string', default: '128' },
     extra: { type: 'string', default: '' },
   },
 });
@@ -45,6 +46,10 @@ const sampleMs = Number(values['sample-seconds']) * 1000;
 const warmupS = Number(values['warmup-seconds']);
 const extra = values.extra.split(' ').filter(Boolean);
 const hostArgs = ['--transport', 'both', '--db', values.db, '--postgres-schema', 'soak_bench', '--redis-prefix', 'soak-bench:', ...extra];
+
+// A load test, not a rate-limit test: every login is a real one (the default allows 100 a minute per client).
+const guestEnv = { AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE: '100000' };
+process.env['AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE'] ??= guestEnv.AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE;
 
 const mib = (n: number) => n / 1_048_576;
 /** Resident set of another process (every thread), from /proc. */
@@ -94,7 +99,7 @@ async function start(): Promise<Target> {
       stop: () => host.stop(),
     };
   }
-  const wasmtime = await startWasmtime({ instanceReuse: Number(values['wasmtime-reuse']) });
+  const wasmtime = await startWasmtime({ instanceReuse: Number(values['wasmtime-reuse']), guestEnv });
   const pid = wasmtime.child.pid!;
   return { base: wasmtime.url, grpc: false, memory: () => ({ rss: rssOf(pid) }), retired: () => undefined, stop: () => wasmtime.stop() };
 }
