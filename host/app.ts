@@ -66,10 +66,14 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
       max: config.instancesMax,
       maxRequests: config.instanceMaxRequests,
       maxMemoryBytes: config.instanceMaxMemoryMiB * 1_048_576,
+      idleMs: config.instanceIdleSeconds * 1000,
     },
     logger,
   );
   await pool.warm();
+  // Idle instances beyond --instances-min leave the pool, so memory comes back when the load stops.
+  const idleSweep = config.instanceIdleSeconds > 0 ? setInterval(() => pool.retireIdle(), Math.max(1000, (config.instanceIdleSeconds * 1000) / 4)) : undefined;
+  idleSweep?.unref();
   const relay = new StreamRelay({ poll: guestPoller(pool), pubsub, logger });
   // With the cache on, it strips the guest's private cache fields itself (server.ts); off, this does.
   const hook = (req: Parameters<typeof relayHook>[2]) =>
@@ -88,6 +92,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
   try {
     await probeGuestConfiguration(config.host, server.port, logger);
   } catch (error) {
+    clearInterval(idleSweep);
     cache?.close();
     relay.close();
     await server.close(0);
@@ -104,6 +109,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     stop() {
       stopping ??= (async () => {
         // Relayed streams end at once; the guest's own requests get the grace period.
+        clearInterval(idleSweep);
         relay.close();
         await server.close(config.shutdownGraceMs);
         cache?.close();
