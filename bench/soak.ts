@@ -12,7 +12,7 @@
  * - `wasmtime`: `wasmtime serve` with instances reused for up to `--wasmtime-reuse` requests (128,
  *   the launcher's default; 1: a fresh one per request), RSS from /proc; no gRPC there, so the
  *   two gRPC families are left out.
- * `--extra "<host flags>"` adds host options (node and workers), e.g. the safety net's.
+ * `--extra="<host flags>"` adds host options (node and workers), e.g. the safety net's (with `=`: the value starts with a dash).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -141,6 +141,13 @@ clearInterval(timer);
 const last = sample(elapsed());
 load.close();
 await new Promise((resolve) => setTimeout(resolve, Number(values['idle-seconds']) * 1000));
+// An idle process runs no GC, so instances retired while idle keep their memory until the next
+// one; under `node --expose-gc` (in-process target) the sample after the load shows what a GC frees.
+const gc = (globalThis as { gc?: () => void }).gc;
+for (let i = 0; gc && i < 3; i++) {
+  gc();
+  await new Promise((resolve) => setTimeout(resolve, 1000)); // array buffers are freed after the sweep
+}
 const idle = sample(elapsed());
 const retired = server.retired();
 await server.stop();
