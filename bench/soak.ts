@@ -1,176 +1,185 @@
 /**
- * `npm run bench:soak [-- --minutes 10 --clients 8 --db sqlite|postgres|redis]`: mixed load over
- * every route family (counter REST reads and writes, SSE connect/drop, gRPC unary and server
- * streams, password login + session check, /pkg assets) against an in-process host, sampling RSS,
- * V8 heap, external memory and the guests' linear memory (summed over the pool's instances) every
- * 10 s. Prints a table and writes an SVG plot to docs/soak-<db>.svg (docs/memory.md).
+ * `npm run bench:soak [-- --target node|workers|wasmtime --minutes 10 --clients 8 --db sqlite|postgres|redis]`:
+ * mixed load over every route family (bench/soak-load.ts) for `--minutes`, sampling memory every
+ * `--sample-seconds`; then the load stops and one more sample is taken after `--idle-seconds`.
+ * Prints the samples and a summary (RSS at start, after `--warmup-seconds`, at the end of the load
+ * and after it stopped; growth after warm-up) as Markdown tables and writes an SVG plot to docs/.
  *
- * In-process so the pool's own counters are readable without a debug endpoint; the host is the
- * same one `node host/main.ts` starts (one worker).
+ * Targets:
+ * - `node`: the host in-process (one worker, `--transport both`), so the pool's own counters give
+ *   the guests' linear memory (summed over its instances) next to RSS, V8 heap and external memory;
+ * - `workers`: `node host/main.ts --workers 2` as a child process; its RSS (every thread) from /proc;
+ * - `wasmtime`: `wasmtime serve` with instances reused for up to `--wasmtime-reuse` requests (128,
+ *   the launcher's default; 1: a fresh one per request), RSS from /proc; no gRPC there, so the
+ *   two gRPC families are left out.
+ * `--extra="<host flags>"` adds host options (node and workers), e.g. the safety net's (with `=`: the value starts with a dash).
  */
-import http from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadavg } from 'node:os';
 import { startHost } from '../host/app.ts';
 import { loadConfig } from '../host/config.ts';
 import { jsonLogger } from '../host/log.ts';
-import { CounterViewSchema, GetCounterViewRequestSchema, WatchCounterRequestSchema, WatchCounterResponseSchema } from '../src/gen/counter_pb.js';
-import { collect, CounterClient } from '../test/support/grpc.ts';
-import { tempDataDir } from '../test/support/host-process.ts';
-import { openSse } from '../test/support/sse.ts';
+import { startHost as startHostProcess, tempDataDir } from '../test/support/host-process.ts';
+import { startWasmtime } from '../test/support/wasmtime-process.ts';
+import { mixedLoad } from './soak-load.ts';
 
 const { values } = parseArgs({
   options: {
+    target: { type: 'string', default: 'node' },
     minutes: { type: 'string', default: '10' },
     clients: { type: 'string', default: '8' },
     db: { type: 'string', default: 'sqlite' },
     'sample-seconds': { type: 'string', default: '10' },
+    'warmup-seconds': { type: 'string', default: '60' },
+    'idle-seconds': { type: 'string', default: '20' },
+    'wasmtime-reuse': { type: 'string', default: '128' },
     extra: { type: 'string', default: '' },
   },
 });
+const target = values.target;
+if (target !== 'node' && target !== 'workers' && target !== 'wasmtime') throw new Error(`--target: node, workers or wasmtime, not ${target}`);
 const minutes = Number(values.minutes);
 const clients = Number(values.clients);
 const sampleMs = Number(values['sample-seconds']) * 1000;
+const warmupS = Number(values['warmup-seconds']);
+const extra = values.extra.split(' ').filter(Boolean);
+const hostArgs = ['--transport', 'both', '--db', values.db, '--postgres-schema', 'soak_bench', '--redis-prefix', 'soak-bench:', ...extra];
 
-const config = loadConfig(
-  [
-    '--port',
-    '0',
-    '--transport',
-    'both',
-    '--db',
-    values.db,
-    '--data-dir',
-    tempDataDir(),
-    '--postgres-schema',
-    'soak_bench',
-    '--redis-prefix',
-    'soak-bench:',
-    ...values.extra.split(' ').filter(Boolean),
-  ],
-  process.env,
-);
-const host = await startHost(
-  config,
-  process.env,
-  jsonLogger(() => undefined),
-);
-const base = `http://127.0.0.1:${host.port}`;
-const agent = new http.Agent({ keepAlive: true, maxSockets: clients * 2 });
-const grpcClient = new CounterClient(`127.0.0.1:${host.port}`);
+// A load test, not a rate-limit test: every login is a real one (the default allows 100 a minute per client).
+const guestEnv = { AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE: '100000' };
+process.env['AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE'] ??= guestEnv.AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE;
 
-function request(method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${path}`, { method, agent, headers: body ? { 'content-type': 'application/json', ...headers } : headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+const mib = (n: number) => n / 1_048_576;
+/** Resident set of another process (every thread), from /proc. */
+function rssOf(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB$/m);
+  return line ? Number(line[1]) * 1024 : Number.NaN;
 }
 
-const email = `soak-${Date.now()}@example.test`;
-const password = 'correct horse battery staple';
-await request('POST', '/api/auth/password/register', JSON.stringify({ email, password }));
-const asset = (await request('GET', '/')).text.match(/\/pkg\/[A-Za-z0-9._-]+/)?.[0] ?? '/pkg/missing';
+interface Target {
+  base: string;
+  grpc: boolean;
+  /** RSS always; V8 heap, external and guest linear memory (with the instance count) when readable. */
+  memory(): { rss: number; heap?: number; external?: number; linear?: number; instances?: number };
+  /** Instances retired by the safety net, when readable. */
+  retired(): number | undefined;
+  stop(): Promise<unknown>;
+}
 
-/** One exchange of each family, in turn; every client cycles through the list. */
-const families: Array<[string, () => Promise<unknown>]> = [
-  ['GET view', () => request('GET', '/api/counter/view')],
-  ['POST increment', () => request('POST', '/api/counter/increment', '{"amount":1}')],
-  ['GET view', () => request('GET', '/api/counter/view')],
-  ['gRPC unary', () => grpcClient.unary('GetCounterView', GetCounterViewRequestSchema, CounterViewSchema, {})],
-  ['/pkg asset', () => request('GET', asset)],
-  [
-    'login + session',
-    async () => {
-      const login = await request('POST', '/api/auth/password/login', JSON.stringify({ email, password }));
-      const cookie = String(login.headers['set-cookie']?.[0] ?? '').split(';')[0] ?? '';
-      await request('GET', '/api/auth/session', undefined, { cookie });
-    },
-  ],
-  [
-    'SSE churn',
-    async () => {
-      const sse = await openSse(`${base}/api/counter/stream`);
-      await sse.waitFor((f) => f.event === 'counter', 5_000);
-      sse.close();
-    },
-  ],
-  [
-    'gRPC stream',
-    async () => {
-      const call = grpcClient.serverStream('WatchCounter', WatchCounterRequestSchema, WatchCounterResponseSchema, { lastSequence: 0n });
-      const watch = collect(call);
-      await watch.waitFor(() => true, 5_000);
-      call.cancel();
-      await watch.status.catch(() => undefined);
-    },
-  ],
-];
+async function start(): Promise<Target> {
+  if (target === 'node') {
+    const config = loadConfig(['--port', '0', '--data-dir', tempDataDir(), ...hostArgs], process.env);
+    const host = await startHost(
+      config,
+      process.env,
+      jsonLogger(() => undefined),
+    );
+    return {
+      base: `http://127.0.0.1:${host.port}`,
+      grpc: true,
+      memory() {
+        const m = process.memoryUsage();
+        const stats = host.pool.instanceStats();
+        return { rss: m.rss, heap: m.heapUsed, external: m.external, linear: stats.reduce((n, s) => n + s.memoryBytes, 0), instances: stats.length };
+      },
+      retired: () => host.pool.stats.retired,
+      stop: () => host.stop(),
+    };
+  }
+  if (target === 'workers') {
+    const host = await startHostProcess({ args: ['--workers', '2', ...hostArgs], timeoutMs: 60_000 });
+    const pid = host.child.pid!;
+    return {
+      base: host.url,
+      grpc: true,
+      memory: () => ({ rss: rssOf(pid) }),
+      retired: () => host.logs().filter((l) => l['code'] === 'guest_instance_retired').length,
+      stop: () => host.stop(),
+    };
+  }
+  const wasmtime = await startWasmtime({ instanceReuse: Number(values['wasmtime-reuse']), guestEnv });
+  const pid = wasmtime.child.pid!;
+  return { base: wasmtime.url, grpc: false, memory: () => ({ rss: rssOf(pid) }), retired: () => undefined, stop: () => wasmtime.stop() };
+}
+
+const server = await start();
+const load = await mixedLoad(server.base, { grpc: server.grpc, sockets: clients * 2 });
 
 interface Sample {
   t: number;
   rss: number;
-  heap: number;
-  external: number;
-  linear: number;
-  instances: number;
-  requests: number;
+  heap?: number;
+  external?: number;
+  linear?: number;
+  instances?: number;
+  exchanges: number;
   errors: number;
+  load1: number;
 }
 const samples: Sample[] = [];
-let requests = 0;
-let errors = 0;
-const mib = (n: number) => n / 1_048_576;
-function sample(t: number): void {
-  const m = process.memoryUsage();
-  const stats = host.pool.instanceStats();
-  samples.push({
-    t,
-    rss: mib(m.rss),
-    heap: mib(m.heapUsed),
-    external: mib(m.external),
-    linear: mib(stats.reduce((n, s) => n + s.memoryBytes, 0)),
-    instances: stats.length,
-    requests,
-    errors,
-  });
-  const s = samples.at(-1)!;
+const num = (n: number | undefined, width: number) => (n === undefined ? '–' : mib(n).toFixed(0)).padStart(width);
+function sample(t: number): Sample {
+  const s: Sample = { t, ...server.memory(), ...load.counters, load1: loadavg()[0]! };
+  samples.push(s);
   console.log(
-    `${String(Math.round(t)).padStart(5)} s  rss ${s.rss.toFixed(0).padStart(5)}  heap ${s.heap.toFixed(0).padStart(4)}  ext ${s.external.toFixed(0).padStart(4)}  linear ${s.linear.toFixed(0).padStart(5)} MiB (${s.instances} inst)  ${s.requests} exchanges, ${s.errors} errors`,
+    `${String(Math.round(t)).padStart(5)} s  rss ${num(s.rss, 5)}  heap ${num(s.heap, 4)}  ext ${num(s.external, 4)}  linear ${num(s.linear, 5)} MiB${s.instances === undefined ? '' : ` (${s.instances} inst)`}  ${s.exchanges} exchanges, ${s.errors} errors, load ${s.load1.toFixed(1)}`,
   );
+  return s;
 }
 
+const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
+console.log(`soak: ${target}, ${values.db}, ${clients} clients, ${minutes} min; families: ${load.families.join(', ')}`);
 const started = performance.now();
+const elapsed = () => (performance.now() - started) / 1000;
 const end = started + minutes * 60_000;
 sample(0);
-const timer = setInterval(() => sample((performance.now() - started) / 1000), sampleMs);
-await Promise.all(
-  Array.from({ length: clients }, async (_, c) => {
-    for (let i = c; performance.now() < end; i++) {
-      try {
-        await families[i % families.length]![1]();
-        requests++;
-      } catch {
-        errors++;
-      }
-    }
-  }),
-);
+const timer = setInterval(() => sample(elapsed()), sampleMs);
+await load.run(clients, () => performance.now() >= end);
 clearInterval(timer);
-sample((performance.now() - started) / 1000);
-grpcClient.close();
-agent.destroy();
-await host.stop();
+const last = sample(elapsed());
+load.close();
+await new Promise((resolve) => setTimeout(resolve, Number(values['idle-seconds']) * 1000));
+// An idle process runs no GC, so instances retired while idle keep their memory until the next
+// one; under `node --expose-gc` (in-process target) the sample after the load shows what a GC frees.
+const gc = (globalThis as { gc?: () => void }).gc;
+for (let i = 0; gc && i < 3; i++) {
+  gc();
+  await new Promise((resolve) => setTimeout(resolve, 1000)); // array buffers are freed after the sweep
+}
+const idle = sample(elapsed());
+const retired = server.retired();
+await server.stop();
 
-writeFileSync(join(import.meta.dirname, '..', 'docs', `soak-${values.db}.svg`), plot(samples, `soak, ${values.db}, ${clients} clients, ${minutes} min`));
-console.log(`\nplot: docs/soak-${values.db}.svg`);
+const first = samples[0]!;
+const warm = samples.find((s) => s.t >= warmupS) ?? first;
+const growth = ((last.rss - warm.rss) / warm.rss) * 100;
+const loadAvg = samples.slice(1, -1).reduce((n, s) => n + s.load1, 0) / Math.max(1, samples.length - 2);
+const rows = samples.map(
+  (s) =>
+    `| ${Math.round(s.t)} | ${num(s.rss, 0)} | ${num(s.heap, 0)} | ${num(s.external, 0)} | ${num(s.linear, 0)}${s.instances === undefined ? '' : ` (${s.instances})`} | ${s.exchanges} | ${s.errors} | ${s.load1.toFixed(1)} |`,
+);
+console.log(
+  `\n### ${target === 'workers' ? 'Node host, --workers 2' : target === 'node' ? 'Node host, 1 worker' : 'wasmtime serve'}, ${values.db === 'sqlite' || target === 'wasmtime' ? '' : `${values.db}, `}${date} UTC\n`,
+);
+console.log('| t (s) | RSS MiB | V8 heap MiB | external MiB | guest linear MiB (instances) | exchanges | errors | load (1 min) |');
+console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log(rows.join('\n'));
+console.log('\n| date (UTC) | duration | clients | load average | exchanges (errors) | retired | RSS start | warm (t) | end | after stop (+idle) | growth after warm-up |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+console.log(
+  `| ${date} | ${minutes} min | ${clients} | ${loadAvg.toFixed(1)} | ${last.exchanges} (${last.errors}) | ${retired ?? '–'} | ${num(first.rss, 0)} | ${num(warm.rss, 0)} (${Math.round(warm.t)} s) | ${num(last.rss, 0)} | ${num(idle.rss, 0)} (${values['idle-seconds']} s) | ${growth.toFixed(1)}% ${growth < 10 ? '< 10%' : '≥ 10%'} |`,
+);
+
+for (const [family, { count, first }] of load.failures) console.log(`errors in ${family}: ${count} (first: ${first})`);
+
+const name = target === 'node' ? `soak-${values.db}` : target === 'workers' ? `soak-workers2-${values.db}` : 'soak-wasmtime';
+writeFileSync(
+  join(import.meta.dirname, '..', 'docs', `${name}.svg`),
+  plot(samples, `soak, ${target}, ${target === 'wasmtime' ? 'file store' : values.db}, ${clients} clients, ${minutes} min, ${date} UTC`),
+);
+console.log(`\nplot: docs/${name}.svg`);
 
 /** A hand-written SVG line chart of the four memory series (MiB) over time (s). */
 function plot(points: Sample[], title: string): string {
@@ -187,11 +196,12 @@ function plot(points: Sample[], title: string): string {
     ['external', 'external', '#2ca02c'],
     ['linear', 'guest linear memory', '#9467bd'],
   ];
-  const yMax = Math.max(1, ...points.flatMap((p) => series.map(([k]) => p[k] as number))) * 1.1;
+  const shown = series.filter(([k]) => points.some((p) => p[k] !== undefined));
+  const yMax = mib(Math.max(1, ...points.flatMap((p) => shown.map(([k]) => (p[k] as number | undefined) ?? 0)))) * 1.1;
   const x = (t: number) => L + ((W - L - R) * t) / tMax;
   const y = (v: number) => H - B - ((H - T - B) * v) / yMax;
-  const lines = series.map(([k, label, color], i) => {
-    const d = points.map((p, j) => `${j === 0 ? 'M' : 'L'}${x(p.t).toFixed(1)},${y(p[k] as number).toFixed(1)}`).join(' ');
+  const lines = shown.map(([k, label, color], i) => {
+    const d = points.map((p, j) => `${j === 0 ? 'M' : 'L'}${x(p.t).toFixed(1)},${y(mib(p[k] as number)).toFixed(1)}`).join(' ');
     return `<path d="${d}" fill="none" stroke="${color}" stroke-width="2"/><text x="${W - R + 10}" y="${T + 20 + i * 20}" fill="${color}" font-size="12">${label}</text>`;
   });
   const ticks = [0, 0.25, 0.5, 0.75, 1].map(

@@ -76,10 +76,14 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
       max: config.instancesMax,
       maxRequests: config.instanceMaxRequests,
       maxMemoryBytes: config.instanceMaxMemoryMiB * 1_048_576,
+      idleMs: config.instanceIdleSeconds * 1000,
     },
     logger,
   );
   await pool.warm();
+  // Idle instances beyond --instances-min leave the pool, so memory comes back when the load stops.
+  const idleSweep = config.instanceIdleSeconds > 0 ? setInterval(() => pool.retireIdle(), Math.max(1000, (config.instanceIdleSeconds * 1000) / 4)) : undefined;
+  idleSweep?.unref();
   const relay = new StreamRelay({ poll: guestPoller(pool), pubsub, logger });
   // The cheapest read of each dependency: the store's head sequence, the broker's PING.
   const readiness = new Readiness([{ name: 'store', run: () => storage.events.headSequence() }, ...(pubsub.ping ? [{ name: 'realtime', run: () => pubsub.ping?.() }] : [])]);
@@ -108,6 +112,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
   try {
     await probeGuestConfiguration(config.host, server.port, logger);
   } catch (error) {
+    clearInterval(idleSweep);
     cache?.close();
     relay.close();
     await server.close(0);
@@ -127,6 +132,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
       readiness.stop();
       stopping ??= (async () => {
         // Relayed streams end at once; the guest's own requests get the grace period.
+        clearInterval(idleSweep);
         relay.close();
         await server.close(config.shutdownGraceMs);
         cache?.close();

@@ -38,9 +38,15 @@ export const OPTIONS = {
   },
   'instance-max-memory': {
     env: 'INSTANCE_MAX_MEMORY',
-    default: '128',
+    default: '64',
     kind: 'count',
     help: 'MiB of linear memory past which a guest instance is retired after its exchange (0: never; a safety net, docs/memory.md)',
+  },
+  'instance-idle-seconds': {
+    env: 'INSTANCE_IDLE_SECONDS',
+    default: '60',
+    kind: 'count',
+    help: 'seconds after which an idle guest instance beyond --instances-min is retired, giving its memory back (0: never; docs/memory.md)',
   },
   'stream-relay': {
     env: 'STREAM_RELAY',
@@ -88,6 +94,8 @@ export interface HostConfig {
   instanceMaxRequests: number;
   /** MiB; 0: never */
   instanceMaxMemoryMiB: number;
+  /** seconds; 0: never */
+  instanceIdleSeconds: number;
   streamRelay: Allowed<'stream-relay'>;
   /** 1: this thread serves; more: host/workers/ starts that many threads on one port. */
   workers: number;
@@ -189,6 +197,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     instancesMax: get('instances-max') as number,
     instanceMaxRequests: get('instance-max-requests') as number,
     instanceMaxMemoryMiB: get('instance-max-memory') as number,
+    instanceIdleSeconds: get('instance-idle-seconds') as number,
     streamRelay: get('stream-relay') as HostConfig['streamRelay'],
     workers: get('workers') as number,
     shutdownGraceMs: get('shutdown-grace-ms') as number,

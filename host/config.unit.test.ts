@@ -1,24 +1,25 @@
-/** The safety-net options (--instance-max-requests, --instance-max-memory): defaults, flags, variables, bad values. */
+/** The safety-net options (--instance-max-requests, --instance-max-memory, --instance-idle-seconds): defaults, flags, variables, bad values. */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
 describe('loadConfig() instance retirement options', () => {
-  it('defaults to 10,000 exchanges and 128 MiB', () => {
-    expect(loadConfig([], {})).toMatchObject({ instanceMaxRequests: 10_000, instanceMaxMemoryMiB: 128 });
+  it('defaults to 10,000 exchanges, 64 MiB and 60 idle seconds', () => {
+    expect(loadConfig([], {})).toMatchObject({ instanceMaxRequests: 10_000, instanceMaxMemoryMiB: 64, instanceIdleSeconds: 60 });
   });
 
   it('takes a flag over its variable, and 0 (never)', () => {
-    const config = loadConfig(['--instance-max-requests', '0'], { INSTANCE_MAX_REQUESTS: '50', INSTANCE_MAX_MEMORY: '64' });
-    expect(config).toMatchObject({ instanceMaxRequests: 0, instanceMaxMemoryMiB: 64 });
+    const config = loadConfig(['--instance-max-requests', '0'], { INSTANCE_MAX_REQUESTS: '50', INSTANCE_MAX_MEMORY: '96' });
+    expect(config).toMatchObject({ instanceMaxRequests: 0, instanceMaxMemoryMiB: 96 });
   });
 
   it.each([
     [['--instance-max-requests=-1'], {}],
     [['--instance-max-memory', '1.5'], {}],
     [[], { INSTANCE_MAX_MEMORY: '256MiB' }],
+    [['--instance-idle-seconds=-5'], {}],
   ])('rejects %j %j naming the option', (argv, env) => {
     expect(() => loadConfig(argv, env)).toThrow(ConfigError);
-    expect(() => loadConfig(argv, env)).toThrow(/--instance-max-(requests|memory) \(INSTANCE_MAX_(REQUESTS|MEMORY)\).*a non-negative integer/);
+    expect(() => loadConfig(argv, env)).toThrow(/--instance-(max-requests|max-memory|idle-seconds) \(INSTANCE_(MAX_REQUESTS|MAX_MEMORY|IDLE_SECONDS)\).*a non-negative integer/);
   });
 });
 

@@ -8,7 +8,9 @@
  * As a safety net (not a fix: docs/memory.md), an instance is retired after `maxRequests`
  * exchanges or once its linear memory passes `maxMemoryBytes`, the practice of wasmtime's
  * `--max-instance-reuse-count` and of process managers' max-requests. A linear memory never
- * shrinks, so retiring the instance is the only way to give that memory back.
+ * shrinks, so retiring the instance is the only way to give that memory back; for the same reason
+ * instances beyond `min` that stay idle for `idleMs` are retired (`retireIdle()`, called on a timer
+ * by host/app.ts), so a host gives its memory back when the load stops.
  */
 import { runInExchange } from './exchange-scope.ts';
 import { describeError, type HostLogger } from './log.ts';
@@ -39,15 +41,21 @@ export interface PoolOptions {
   maxRequests?: number;
   /** linear memory in bytes past which an instance is retired after its exchange (0: never) */
   maxMemoryBytes?: number;
+  /** milliseconds after which an idle instance beyond `min` is retired by `retireIdle()` (0: never) */
+  idleMs?: number;
+  /** the clock `idleMs` is measured on (tests) */
+  now?: () => number;
 }
 
-type Retirement = { reason: 'max_requests' | 'max_memory'; requests: number; memoryBytes: number };
+type Retirement = { reason: 'max_requests' | 'max_memory' | 'idle'; requests: number; memoryBytes: number };
 
 export class InstancePool {
   readonly #create: () => Promise<GuestInstance>;
   readonly #options: PoolOptions;
   readonly #logger: HostLogger;
+  /** Idle instances, most recently used last (`#acquire` pops it; `retireIdle` takes from the front). */
   readonly #idle: GuestInstance[] = [];
+  readonly #idleSince = new Map<GuestInstance, number>();
   /** Every instance alive (idle or busy), with the exchanges it has served. */
   readonly #served = new Map<GuestInstance, number>();
   #retired = 0;
@@ -86,7 +94,7 @@ export class InstancePool {
     while (this.#alive < this.#options.min) {
       this.#alive++;
       try {
-        this.#idle.push(await this.#spawn());
+        this.#toIdle(await this.#spawn());
       } catch (error) {
         this.#alive--;
         throw error;
@@ -117,6 +125,21 @@ export class InstancePool {
   idle(): Promise<void> {
     if (this.#busy === 0) return Promise.resolve();
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  /** Retires the instances beyond `min` idle for `idleMs` or longer, least recently used first; returns how many. */
+  retireIdle(): number {
+    const { idleMs = 0, min } = this.#options;
+    if (idleMs <= 0) return 0;
+    const now = this.#now();
+    let retired = 0;
+    while (this.#alive > min && this.#idle.length > 0 && now - (this.#idleSince.get(this.#idle[0]!) ?? now) >= idleMs) {
+      const instance = this.#idle.shift()!;
+      this.#idleSince.delete(instance);
+      this.#retire(instance, { reason: 'idle', requests: this.#served.get(instance) ?? 0, memoryBytes: instance.stats().memoryBytes });
+      retired++;
+    }
+    return retired;
   }
 
   /** Each live instance's handles and memory (tests, the soak benchmark's sampling). */
@@ -152,7 +175,7 @@ export class InstancePool {
       (fresh) => {
         const next = waiter ?? this.#waiting.shift();
         if (next) next(fresh);
-        else this.#idle.push(fresh);
+        else this.#toIdle(fresh);
       },
       (error: unknown) => {
         this.#alive--;
@@ -161,9 +184,33 @@ export class InstancePool {
     );
   }
 
+  get #now(): () => number {
+    return this.#options.now ?? Date.now;
+  }
+
+  #toIdle(instance: GuestInstance): void {
+    this.#idle.push(instance);
+    this.#idleSince.set(instance, this.#now());
+  }
+
+  #retire(instance: GuestInstance, retirement: Retirement): void {
+    this.#served.delete(instance);
+    this.#alive--;
+    this.#retired++;
+    this.#logger.log('info', 'retired a guest instance', {
+      code: 'guest_instance_retired',
+      reason: retirement.reason,
+      requests: retirement.requests,
+      memoryMiB: Math.round(retirement.memoryBytes / 1_048_576),
+    });
+  }
+
   async #acquire(): Promise<GuestInstance> {
     const ready = this.#idle.pop();
-    if (ready) return ready;
+    if (ready) {
+      this.#idleSince.delete(ready);
+      return ready;
+    }
     if (this.#alive < this.#options.max) {
       this.#alive++;
       try {
@@ -178,26 +225,19 @@ export class InstancePool {
 
   #release(instance: GuestInstance, healthy: boolean): void {
     const retirement = healthy ? this.#retirement(instance) : undefined;
-    if (!healthy || retirement) {
+    if (retirement) {
+      this.#retire(instance, retirement);
+      this.#replace();
+    } else if (!healthy) {
       this.#served.delete(instance);
       this.#alive--;
-      if (retirement) {
-        this.#retired++;
-        this.#logger.log('info', 'retired a guest instance', {
-          code: 'guest_instance_retired',
-          reason: retirement.reason,
-          requests: retirement.requests,
-          memoryMiB: Math.round(retirement.memoryBytes / 1_048_576),
-        });
-      } else {
-        this.#discarded++;
-        this.#logger.log('warn', 'discarded a guest instance after a trap', { code: 'guest_instance_discarded' });
-      }
+      this.#discarded++;
+      this.#logger.log('warn', 'discarded a guest instance after a trap', { code: 'guest_instance_discarded' });
       this.#replace();
     } else {
       const waiter = this.#waiting.shift();
       if (waiter) waiter(instance);
-      else this.#idle.push(instance);
+      else this.#toIdle(instance);
     }
     if (this.#busy === 0) for (const w of this.#idleWaiters.splice(0)) w();
   }

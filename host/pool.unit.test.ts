@@ -12,7 +12,7 @@ interface Fake extends GuestInstance {
   memoryBytes: number;
 }
 
-function setup(options: { min?: number; max?: number; maxRequests?: number; maxMemoryBytes?: number }) {
+function setup(options: { min?: number; max?: number; maxRequests?: number; maxMemoryBytes?: number; idleMs?: number; now?: () => number }) {
   const created: Fake[] = [];
   const logs: Array<{ level: string; msg: string; fields?: Record<string, unknown> }> = [];
   const logger: HostLogger = { log: (level, msg, fields) => logs.push({ level, msg, fields }) };
@@ -27,7 +27,7 @@ function setup(options: { min?: number; max?: number; maxRequests?: number; maxM
       created.push(fake);
       return fake;
     },
-    { min: options.min ?? 1, max: options.max ?? 4, maxRequests: options.maxRequests, maxMemoryBytes: options.maxMemoryBytes },
+    { min: options.min ?? 1, max: options.max ?? 4, maxRequests: options.maxRequests, maxMemoryBytes: options.maxMemoryBytes, idleMs: options.idleMs, now: options.now },
     logger,
   );
   const served: number[] = [];
@@ -88,6 +88,63 @@ describe('InstancePool retirement', () => {
     await Promise.all([first, second]);
     expect(served).toEqual([0, 1]);
     expect(pool.stats).toMatchObject({ alive: 1, waiting: 0 });
+  });
+
+  // The clock is the test's: retireIdle() is called by hand, as host/app.ts's timer would.
+  it('retires instances beyond min that stayed idle for idleMs, least recently used first', async () => {
+    let now = 0;
+    const { pool, logs } = setup({ min: 1, max: 4, idleMs: 60_000, now: () => now });
+    await pool.warm();
+    // Three requests at once: the pool grows to three instances.
+    const releases: Array<() => void> = [];
+    const ids: number[] = [];
+    const runs = [0, 1, 2].map(() =>
+      pool.run(async (instance) => {
+        ids.push((instance as Fake).id);
+        await new Promise<void>((resolve) => releases.push(resolve));
+      }),
+    );
+    await settle();
+    expect(pool.stats.alive).toBe(3);
+    releases[0]!(); // the first to finish is the least recently used
+    await runs[0];
+    now = 30_000;
+    releases[1]!();
+    releases[2]!();
+    await Promise.all(runs);
+    now = 59_999;
+    expect(pool.retireIdle()).toBe(0);
+    now = 60_000;
+    expect(pool.retireIdle()).toBe(1);
+    expect(pool.stats).toMatchObject({ alive: 2, idle: 2, retired: 1 });
+    now = 90_000; // both others idle for 60 s now, but min keeps one
+    expect(pool.retireIdle()).toBe(1);
+    expect(pool.stats).toMatchObject({ alive: 1, idle: 1, retired: 2 });
+    now = 1_000_000;
+    expect(pool.retireIdle()).toBe(0);
+    expect(logs.filter((l) => l.fields?.code === 'guest_instance_retired').map((l) => l.fields?.reason)).toEqual(['idle', 'idle']);
+    expect(pool.instanceStats()).toHaveLength(1);
+  });
+
+  it('never retires idle instances with idleMs 0, nor one that is busy', async () => {
+    let now = 0;
+    const { pool } = setup({ min: 0, max: 2, idleMs: 0, now: () => now });
+    await pool.run(async () => undefined);
+    now = 10_000_000;
+    expect(pool.retireIdle()).toBe(0);
+    expect(pool.stats.alive).toBe(1);
+
+    const busy = setup({ min: 0, max: 2, idleMs: 1_000, now: () => now });
+    let release!: () => void;
+    const running = busy.pool.run(() => new Promise<void>((resolve) => (release = resolve)));
+    await settle();
+    now += 5_000;
+    expect(busy.pool.retireIdle()).toBe(0);
+    release();
+    await running;
+    now += 1_000;
+    expect(busy.pool.retireIdle()).toBe(1);
+    expect(busy.pool.stats.alive).toBe(0);
   });
 });
 

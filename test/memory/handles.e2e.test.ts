@@ -42,6 +42,9 @@ beforeAll(async () => {
       '0',
       '--instance-max-memory',
       '0',
+      // Every GET must reach the guest: the response cache would answer repeated ones itself.
+      '--response-cache',
+      'off',
       '--shutdown-grace-ms',
       '300',
     ],
