@@ -9,14 +9,12 @@
  * once a head is seen twice (src/http/fields-cache.ts), a bounded cache that is not a leak.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type RunningHost } from '../../host/app.ts';
-import { loadConfig } from '../../host/config.ts';
-import { jsonLogger } from '../../host/log.ts';
+import type { RunningHost } from '../../host/app.ts';
 import { CounterViewSchema, GetCounterViewRequestSchema, WatchCounterRequestSchema, WatchCounterResponseSchema } from '../../src/gen/counter_pb.js';
 import { cookieHeader, postJson, register, sessionIdFrom } from '../auth/support.ts';
 import { collect, CounterClient } from '../support/grpc.ts';
-import { tempDataDir } from '../support/host-process.ts';
 import { openSse } from '../support/sse.ts';
+import { startOneInstanceHost } from './one-instance-host.ts';
 
 const N = 25;
 
@@ -25,37 +23,7 @@ let base: string;
 let grpcClient: CounterClient;
 
 beforeAll(async () => {
-  const dir = tempDataDir();
-  const config = loadConfig(
-    [
-      '--port',
-      '0',
-      '--data-dir',
-      dir,
-      '--transport',
-      'both',
-      '--instances-min',
-      '1',
-      '--instances-max',
-      '1',
-      '--instance-max-requests',
-      '0',
-      '--instance-max-memory',
-      '0',
-      // Every GET must reach the guest: the response cache would answer repeated ones itself.
-      '--response-cache',
-      'off',
-      '--shutdown-grace-ms',
-      '300',
-    ],
-    {},
-  );
-  host = await startHost(
-    config,
-    {},
-    jsonLogger(() => undefined),
-    {},
-  );
+  host = await startOneInstanceHost(['--transport', 'both']);
   base = `http://127.0.0.1:${host.port}`;
   grpcClient = new CounterClient(`127.0.0.1:${host.port}`);
 });

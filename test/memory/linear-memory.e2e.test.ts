@@ -20,10 +20,8 @@
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type RunningHost } from '../../host/app.ts';
-import { loadConfig } from '../../host/config.ts';
-import { jsonLogger } from '../../host/log.ts';
-import { tempDataDir } from '../support/host-process.ts';
+import type { RunningHost } from '../../host/app.ts';
+import { startOneInstanceHost } from './one-instance-host.ts';
 
 const MiB = 1_048_576;
 /** How far past its 2,000-request mark an instance's linear memory may grow (measured: 65-71 MiB). */
@@ -35,33 +33,7 @@ let host: RunningHost;
 let agent: http.Agent;
 
 beforeAll(async () => {
-  const config = loadConfig(
-    [
-      '--port',
-      '0',
-      '--data-dir',
-      tempDataDir(),
-      '--instances-min',
-      '1',
-      '--instances-max',
-      '1',
-      '--instance-max-requests',
-      '0',
-      '--instance-max-memory',
-      '0',
-      '--response-cache',
-      'off',
-      '--shutdown-grace-ms',
-      '300',
-    ],
-    {},
-  );
-  host = await startHost(
-    config,
-    {},
-    jsonLogger(() => undefined),
-    {},
-  );
+  host = await startOneInstanceHost();
   agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 });
 afterAll(async () => {

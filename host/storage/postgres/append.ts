@@ -90,17 +90,7 @@ export function createAppend({ pool, tables }: PgContext, streamRevision: Stream
     if (inserted.rowCount !== events.length || first === undefined) throw StorageFailure.internal('insert wrote an unexpected number of events');
     // NOW_MS is one instant per statement: every event of the batch has the same time.
     const recordedAt = int(first, 'recorded_at');
-    return events.map(
-      (event, index): RecordedEvent => ({
-        sequence: head + BigInt(index + 1),
-        streamId,
-        revision: actual + BigInt(index + 1),
-        eventType: event.eventType,
-        payload: event.payload,
-        metadata: event.metadata,
-        recordedAt,
-      }),
-    );
+    return recorded(streamId, events, head, actual, recordedAt);
   }
 
   const append: Append = async function append(streamId, expected, events) {
@@ -170,22 +160,25 @@ export function createAppend({ pool, tables }: PgContext, streamRevision: Stream
     if (int(row, 'written') !== count) throw StorageFailure.internal('insert wrote an unexpected number of events');
     const head = int(row, 'value') - count;
     const recordedAt = int(row, 'recorded_at');
-    return events.map(
-      (event, index): RecordedEvent => ({
-        sequence: head + BigInt(index + 1),
-        streamId,
-        revision: actual + BigInt(index + 1),
-        eventType: event.eventType,
-        payload: event.payload,
-        metadata: event.metadata,
-        recordedAt,
-      }),
-    );
+    return recorded(streamId, events, head, actual, recordedAt);
   };
   return { append, leasedAppend };
 }
 
 /** The revisions an expectation accepts, as an inclusive range (an exact one beyond i64 matches none). */
+/** The events as written: sequences after `head`, revisions after `actual`, one commit time. */
+function recorded(streamId: string, events: NewEvent[], head: bigint, actual: bigint, recordedAt: bigint): RecordedEvent[] {
+  return events.map((event, index) => ({
+    sequence: head + BigInt(index + 1),
+    streamId,
+    revision: actual + BigInt(index + 1),
+    eventType: event.eventType,
+    payload: event.payload,
+    metadata: event.metadata,
+    recordedAt,
+  }));
+}
+
 function expectedRange(expected: ExpectedRevision): [bigint, bigint] {
   switch (expected.tag) {
     case 'any':
