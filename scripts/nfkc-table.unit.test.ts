@@ -2,15 +2,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NFKC_TABLE_UNICODE } from '../src/gen/nfkc-supported.ts';
+import { NFKC_TABLE_UNICODE } from '../src/text/gen/nfkc-supported.ts';
 import { nfkcTableSource, unormLazySource } from './nfkc-table.ts';
 
-describe('src/gen/nfkc-supported.ts', () => {
+describe('src/text/gen/nfkc-supported.ts', () => {
   it.runIf(process.versions.unicode === NFKC_TABLE_UNICODE)('is up to date with this Node', () => {
-    expect(readFileSync(join(import.meta.dirname, '..', 'src', 'gen', 'nfkc-supported.ts'), 'utf8')).toBe(nfkcTableSource());
+    expect(readFileSync(join(import.meta.dirname, '..', 'src', 'text', 'gen', 'nfkc-supported.ts'), 'utf8')).toBe(nfkcTableSource());
   });
 
-  it('src/gen/unorm-lazy.ts wraps the installed unorm', () => {
-    expect(readFileSync(join(import.meta.dirname, '..', 'src', 'gen', 'unorm-lazy.ts'), 'utf8')).toBe(unormLazySource());
+  it('src/text/gen/unorm-lazy.ts wraps the installed unorm', () => {
+    expect(readFileSync(join(import.meta.dirname, '..', 'src', 'text', 'gen', 'unorm-lazy.ts'), 'utf8')).toBe(unormLazySource());
   });
 });

@@ -2,19 +2,19 @@
  * Unicode NFKC that gives the same result in the guest as Node's ICU, with no help from the
  * engine (StarlingMonkey has no usable `String.prototype.normalize`). The tables are unorm's
  * (Unicode 8.0 data; its 140 KB of source are bundled and evaluated on the first non-ASCII text).
- * A text is normalized only when every code point is in src/gen/nfkc-supported.ts, the code points
+ * A text is normalized only when every code point is in src/text/gen/nfkc-supported.ts, the code points
  * unorm normalizes exactly as Unicode NFKC_TABLE_UNICODE does (scripts/nfkc-table.ts). By
  * Unicode's normalization stability policy a text of such code points keeps that NFKC form in
  * every later version, so a password hashed in this form verifies on any host. Anything else
  * (unassigned in that version, or a later character with decomposition, combining class or
  * composition data unorm lacks) gets `undefined`.
  */
-import { NFKC_SUPPORTED_RUNS, NFKC_TABLE_UNICODE } from '../gen/nfkc-supported.ts';
-import { loadUnorm } from '../gen/unorm-lazy.ts';
+import { NFKC_SUPPORTED_RUNS, NFKC_TABLE_UNICODE } from './gen/nfkc-supported.ts';
+import { loadUnorm } from './gen/unorm-lazy.ts';
 
 let unorm: ReturnType<typeof loadUnorm> | undefined;
 
-/** unorm, evaluated on first use (src/gen/unorm-lazy.ts says why). */
+/** unorm, evaluated on first use (src/text/gen/unorm-lazy.ts says why). */
 function unormNfkc(text: string): string {
   if (!unorm) {
     unorm = loadUnorm();

@@ -4,7 +4,7 @@
  * seeded random texts that mix marks, Hangul jamo and compatibility characters.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { NFKC_TABLE_UNICODE } from '../gen/nfkc-supported.ts';
+import { NFKC_TABLE_UNICODE } from './gen/nfkc-supported.ts';
 import { isNfkcSupported, NFKC_UNICODE_VERSION, nfkcStrict } from './nfkc.ts';
 
 const ALL = Array.from({ length: 0x110000 }, (_, cp) => cp);

@@ -24,16 +24,24 @@ export function withAppends(storage: StorageBackend, append: (original: Append, 
     },
     leases: {
       ttlMs: storage.leases.ttlMs,
-      acquire: async (streamId, waitMs) => {
-        const lease = await storage.leases.acquire(streamId, waitMs);
+      acquire: async (streamId, waitMs, tailEvents) => {
+        const lease = await storage.leases.acquire(streamId, waitMs, tailEvents);
         if (lease === undefined) return undefined;
-        const own: Append = (_streamId, expected, list) => lease.append(expected, list);
         return {
           token: lease.token,
           ...(lease.reusable === undefined ? {} : { reusable: lease.reusable }),
+          ...(lease.tail === undefined ? {} : { tail: lease.tail }),
           release: () => lease.release(),
           renew: () => lease.renew(),
-          append: (expected, list) => append(own, streamId, expected, list),
+          // An append asked to end the lease ends it whether it wrote or not (HeldLease.append),
+          // also when the replacement throws before reaching the store's own.
+          append: async (expected, list, options) => {
+            try {
+              return await append((_streamId, e, l) => lease.append(e, l, options), streamId, expected, list);
+            } finally {
+              if (options?.release) await lease.release();
+            }
+          },
         };
       },
     },
