@@ -1,6 +1,6 @@
 /**
  * How guest code is bundled for componentize-js: one ESM file, no Node built-ins, the WIT imports
- * left as imports. The component build and the wasmtime test probes share it, so a probe is built
+ * left as imports. The component build, the wasmtime test probes and the OAuth probes share it, so a probe is built
  * exactly as the component is.
  */
 import { build } from 'esbuild';

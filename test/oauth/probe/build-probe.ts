@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { componentize } from '@bytecodealliance/componentize-js';
-import { build } from 'esbuild';
+import { bundleGuest } from '../../../scripts/guest-bundle.ts';
 import { jcoTranspile, WASI_WAITING_IMPORTS } from '../../../scripts/jco-transpile.ts';
 import { composeWithPasswordHashing, PASSWORD_COMPONENT } from '../../../scripts/wasmtime/compose.ts';
 
@@ -42,6 +42,7 @@ export async function buildProbe(variant: ProbeVariant): Promise<BuiltProbe> {
   const inputs = [
     PASSWORD_COMPONENT,
     join(ROOT, 'scripts', 'jco-transpile.ts'),
+    join(ROOT, 'scripts', 'guest-bundle.ts'),
     ...files(join(ROOT, 'src')),
     ...files(join(ROOT, 'test', 'oauth', 'probe')),
     ...files(join(ROOT, 'wit')),
@@ -58,17 +59,7 @@ export async function buildProbe(variant: ProbeVariant): Promise<BuiltProbe> {
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   const bundle = join(staging, 'bundle.js');
-  await build({
-    entryPoints: [join(import.meta.dirname, entry)],
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    mainFields: ['module', 'main'],
-    external: ['wasi:*', 'app:*'],
-    outfile: bundle,
-    logLevel: 'warning',
-  });
+  await bundleGuest(join(import.meta.dirname, entry), bundle);
   const { component } = await componentize({ sourcePath: bundle, witPath: join(ROOT, 'wit'), worldName: world });
   // For the Node host the JS component as built (the host supplies password-hashing); for wasmtime
   // composed with the password component, as the standalone build does.
