@@ -10,8 +10,12 @@
  */
 import type { ReadStreamOptions, RecordedEvent } from '../storage/types.ts';
 
-/** How many of the newest events a lease's acquire fetches and the tail keeps. */
-export const TAIL_EVENTS = 16;
+/**
+ * How many of the newest events a lease's acquire fetches and the tail keeps: enough for a writer
+ * that last saw the stream that many commits ago (under load, one per other busy writer) to catch
+ * up from the tail (src/counter/application/current-counter.ts).
+ */
+export const TAIL_EVENTS = 64;
 
 /** Largest read limit a backend accepts (errors.ts checkLimit): larger ones go to the store and fail there. */
 const MAX_LIMIT = 1000;

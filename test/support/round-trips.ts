@@ -59,10 +59,11 @@ function countedStorage(storage: StorageBackend): StorageBackend {
 const post = (url: string) => fetch(`${url}/api/counter/increment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' });
 
 /**
- * Starts the host in process with `args` (--db ...), sends `warmup` then `n` sequential increments
- * and returns the store round trips per command over the `n`. Throws on a non-200 answer.
+ * Starts the host in process with `args` (--db ...), sends `warmup` then `n` increments from
+ * `clients` concurrent senders (1: sequential) and returns the store round trips per command over
+ * the `n`. Throws on a non-200 answer.
  */
-export async function roundTripsPerCommand(backend: keyof typeof roundTrips, args: string[], n = 64, warmup = 40): Promise<number> {
+export async function roundTripsPerCommand(backend: keyof typeof roundTrips, args: string[], n = 64, warmup = 40, clients = 1): Promise<number> {
   install();
   const port = await freePort();
   const config = loadConfig(['--port', String(port), '--data-dir', tempDataDir('roundtrips-'), '--instances-min', '2', ...args], {});
@@ -77,9 +78,19 @@ export async function roundTripsPerCommand(backend: keyof typeof roundTrips, arg
       await response.arrayBuffer();
       if (response.status !== 200) throw new Error(`increment answered ${response.status}`);
     };
-    for (let i = 0; i < warmup; i++) await send();
+    const sendAll = async (count: number) => {
+      let left = count;
+      const sender = async () => {
+        while (left > 0) {
+          left--;
+          await send();
+        }
+      };
+      await Promise.all(Array.from({ length: clients }, sender));
+    };
+    await sendAll(warmup);
     const before = roundTrips[backend];
-    for (let i = 0; i < n; i++) await send();
+    await sendAll(n);
     return (roundTrips[backend] - before) / n;
   } finally {
     await host.stop();

@@ -2,9 +2,12 @@
  * The counter's current state and newest events, remembered per guest instance.
  *
  * Every use is checked against the store with one read (the stream's newest events, backwards):
- * if they continue what the instance remembers, the state advances over just those events;
- * anything else (first use, more new events than one page, a store that was wiped and refilled)
- * falls back to the full load (snapshot + tail). The stream is append-only, so an event seen at a
+ * if they continue what the instance remembers, the state advances over just those events. An
+ * instance further behind (under load every other instance committed since its last use) catches
+ * up with one more read reaching back to what it remembers, which a host holding the stream's
+ * lease answers from its tail (host/leases/stream-tails.ts). Anything else (first use, more than
+ * CATCH_UP_LIMIT events behind, a store that was wiped and refilled) falls back to the full load
+ * (snapshot + the events after it: two reads or more). The stream is append-only, so an event seen at a
  * revision with the same sequence, type, payload and timestamp is the same event. A GET view costs one storage
  * call instead of three, and a command's view needs no read after its append.
  */
@@ -29,11 +32,14 @@ export class CounterMemory {
 
 const EMPTY: KnownCounter = { state: initialState, revision: 0n, latest: [] };
 
+/** Most events an instance catches up over with one read; beyond, the snapshot is the shorter way. */
+export const CATCH_UP_LIMIT = 256n;
+
 /** Reads the current counter, using and refreshing `memory` when given. Store failures propagate. */
 export function currentCounter(platform: Platform, memory?: CounterMemory): KnownCounter {
   const newest = platform.events.readStream(COUNTER_STREAM_ID, { direction: 'backward', limit: LATEST_EVENTS_LIMIT });
   const head = newest[0];
-  const current = head === undefined ? EMPTY : (advance(memory?.known, newest) ?? fullLoad(platform, newest));
+  const current = head === undefined ? EMPTY : (advance(memory?.known, newest) ?? catchUp(platform, memory?.known, head) ?? fullLoad(platform, newest));
   if (memory) memory.known = current;
   return current;
 }
@@ -55,7 +61,16 @@ function advance(known: KnownCounter | undefined, newest: RecordedEvent[]): Know
   if (!continues) return undefined;
   let state = known.state;
   for (const event of fresh) state = evolve(state, decodeEvent(event));
-  return { state, revision: newest[0]!.revision, latest: newest };
+  return { state, revision: newest[0]!.revision, latest: newest.slice(0, LATEST_EVENTS_LIMIT) };
+}
+
+/** `known` advanced by one read reaching back to its revision, when it is at most CATCH_UP_LIMIT behind `head`. */
+function catchUp(platform: Platform, known: KnownCounter | undefined, head: RecordedEvent): KnownCounter | undefined {
+  if (known === undefined || known.revision === 0n || known.revision >= head.revision) return undefined;
+  const behind = head.revision - known.revision;
+  if (behind > CATCH_UP_LIMIT) return undefined;
+  const page = platform.events.readStream(COUNTER_STREAM_ID, { direction: 'backward', limit: Number(behind) + 1 });
+  return advance(known, page);
 }
 
 function fullLoad(platform: Platform, newest: RecordedEvent[]): KnownCounter {

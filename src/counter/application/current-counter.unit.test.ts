@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryPlatform } from '../../platform/testing/memory-platform.ts';
 import { testCounterDeps, type TestCounterDeps } from '../testing.ts';
-import { CounterMemory } from './current-counter.ts';
+import { CATCH_UP_LIMIT, CounterMemory } from './current-counter.ts';
 import { executeCounterCommand } from './execute-command.ts';
 import { getCounterView } from './get-view.ts';
 
@@ -35,14 +35,32 @@ describe('currentCounter with an instance memory', () => {
     expect(getCounterView(b).count).toBe(2);
   });
 
-  it('falls back to a full load when more events arrived than one page shows', async () => {
+  it('catches up over more events than one page shows with one more read, not a full load', async () => {
     const a = testCounterDeps();
     const b = otherInstance(a);
     await executeCounterCommand(a, inc(1));
     expect(getCounterView(b).count).toBe(1);
     for (let i = 0; i < 12; i++) await executeCounterCommand(a, inc(1));
-    expect(getCounterView(b)).toEqual(getCounterView({ ...a, memory: undefined }));
-    expect(getCounterView(b).count).toBe(13);
+    const reads = a.platform.faults.calls('readStream');
+    const snapshots = a.platform.faults.calls('getDocument');
+    const view = getCounterView(b);
+    expect(a.platform.faults.calls('readStream') - reads).toBe(2);
+    expect(a.platform.faults.calls('getDocument') - snapshots).toBe(0);
+    expect(view).toEqual(getCounterView({ ...a, memory: undefined }));
+    expect(view.count).toBe(13);
+  });
+
+  it('falls back to the full load when more than CATCH_UP_LIMIT events arrived', async () => {
+    const a = testCounterDeps();
+    const b = otherInstance(a);
+    await executeCounterCommand(a, inc(1));
+    expect(getCounterView(b).count).toBe(1);
+    for (let i = 0n; i <= CATCH_UP_LIMIT; i++) await executeCounterCommand(a, inc(1));
+    const snapshots = a.platform.faults.calls('getDocument');
+    const view = getCounterView(b);
+    expect(a.platform.faults.calls('getDocument') - snapshots).toBe(1);
+    expect(view).toEqual(getCounterView({ ...a, memory: undefined }));
+    expect(view.count).toBe(Number(CATCH_UP_LIMIT) + 2);
   });
 
   it('notices a store that was wiped and refilled to the same revision', async () => {
