@@ -4,7 +4,10 @@
  * (real host processes), `--duration-ms` per row after `--warmup-ms`: 1 host on SQLite; 1, 2, 3
  * hosts on PostgreSQL; 1, 2, 3 hosts on Redis; then one PostgreSQL host at 16 clients. Columns:
  * req/s, p50, p99, non-200 answers, store round trips per command (measured in process by
- * test/support/round-trips.ts: pg queries, Redis commands, SQLite guest store calls).
+ * test/support/round-trips.ts: pg queries, Redis commands, SQLite guest store calls), and where
+ * the CPU went during the measured window: host processes' and the store server's CPU ms per
+ * command, and how busy the machine's cores were (bench/cpu-sample.ts). The load generator runs
+ * on the same cores, so a row whose cores are ~100% busy is limited by the machine, not the design.
  *
  *   node bench/scale.ts [--duration-ms 10000] [--warmup-ms 3000] [--clients 24] [--only sqlite,redis]
  */
@@ -13,6 +16,7 @@ import { startHost, type HostProcess } from '../test/support/host-process.ts';
 import { roundTripsPerCommand } from '../test/support/round-trips.ts';
 import { isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../test/support/servers.ts';
 import { increment, percentile } from '../test/support/write-load.ts';
+import { machineBusy, machineSample, namedProcessesCpuMs, namedProcessesDeltaMs, processCpuMs } from './cpu-sample.ts';
 
 const { values } = parseArgs({
   options: {
@@ -36,6 +40,20 @@ interface Row {
   p99: number;
   non200: number;
   answered: number;
+  /** CPU ms of every host process, and of the store server's processes, per 200 answer */
+  hostCpuMs: number;
+  storeCpuMs: number;
+  /** share of all cores busy during the measured window (0..1) */
+  busy: number;
+}
+
+/** The store server's process names (PostgreSQL backends and postmaster, redis-server). */
+const STORE_PROCESSES: Record<Backend, string[]> = { sqlite: [], postgres: ['postgres'], redis: ['redis-server'] };
+
+interface CpuSample {
+  hosts: number;
+  store: Map<number, number>;
+  machine: ReturnType<typeof machineSample>;
 }
 
 const servers = isolation('benchscale');
@@ -54,6 +72,12 @@ async function row(backend: Backend, hostCount: number, clients: number): Promis
     let non200 = 0;
     const warmEnd = performance.now() + WARMUP_MS;
     const end = warmEnd + DURATION_MS;
+    const sample = (): CpuSample => ({
+      hosts: hosts.reduce((sum, h) => sum + processCpuMs(h.child.pid ?? 0), 0),
+      store: namedProcessesCpuMs(STORE_PROCESSES[backend]),
+      machine: machineSample(),
+    });
+    const measuredFrom = new Promise<CpuSample>((resolve) => setTimeout(() => resolve(sample()), WARMUP_MS));
     await Promise.all(
       Array.from({ length: clients }, async (_, i) => {
         const url = hosts[i % hostCount]!.url;
@@ -66,7 +90,10 @@ async function row(backend: Backend, hostCount: number, clients: number): Promis
         }
       }),
     );
+    const to = sample();
+    const from = await measuredFrom;
     latencies.sort((a, b) => a - b);
+    const answered = Math.max(1, latencies.length);
     return {
       setup: `${hostCount} host${hostCount > 1 ? 's' : ''}, ${backend}, ${clients} clients`,
       backend,
@@ -75,6 +102,9 @@ async function row(backend: Backend, hostCount: number, clients: number): Promis
       p99: percentile(latencies, 99),
       non200,
       answered: latencies.length + non200,
+      hostCpuMs: (to.hosts - from.hosts) / answered,
+      storeCpuMs: namedProcessesDeltaMs(from.store, to.store) / answered,
+      busy: machineBusy(from.machine, to.machine),
     };
   } finally {
     await Promise.all(hosts.map((h) => h.kill()));
@@ -114,10 +144,12 @@ try {
 
 const sqlite = rows.find((r) => r.backend === 'sqlite')?.rps ?? Number.NaN;
 console.log(`bench:scale ${new Date().toISOString()}, ${DURATION_MS} ms per row after ${WARMUP_MS} ms warm-up\n`);
-console.log('| setup | req/s | p50 ms | p99 ms | non-200 | store round trips / command |');
-console.log('|---|---:|---:|---:|---:|---:|');
+console.log('| setup | req/s | p50 ms | p99 ms | non-200 | store round trips / command | host CPU ms / command | store CPU ms / command | cores busy |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
-  console.log(`| ${r.setup} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.non200} of ${r.answered} | ${trips[r.backend].toFixed(2)} |`);
+  console.log(
+    `| ${r.setup} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.non200} of ${r.answered} | ${trips[r.backend].toFixed(2)} | ${r.hostCpuMs.toFixed(2)} | ${r.storeCpuMs.toFixed(2)} | ${(r.busy * 100).toFixed(0)}% |`,
+  );
 }
 const three = (b: Backend) => rows.find((r) => r.backend === b && r.setup.startsWith('3 hosts'));
 for (const b of ['postgres', 'redis'] as const) {
