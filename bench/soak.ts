@@ -155,6 +155,13 @@ await server.stop();
 const first = samples[0]!;
 const warm = samples.find((s) => s.t >= warmupS) ?? first;
 const growth = ((last.rss - warm.rss) / warm.rss) * 100;
+// One sample swings with the sawtooth of instances growing to the retirement limit and being
+// replaced; the trend compares the mean RSS of the first and the last third of the samples taken
+// under load after the warm-up.
+const loaded = samples.slice(samples.indexOf(warm), samples.indexOf(last) + 1);
+const third = Math.max(1, Math.floor(loaded.length / 3));
+const mean = (list: Sample[]) => list.reduce((n, s) => n + s.rss, 0) / list.length;
+const trend = ((mean(loaded.slice(-third)) - mean(loaded.slice(0, third))) / mean(loaded.slice(0, third))) * 100;
 const loadAvg = samples.slice(1, -1).reduce((n, s) => n + s.load1, 0) / Math.max(1, samples.length - 2);
 const rows = samples.map(
   (s) =>
@@ -166,10 +173,12 @@ console.log(
 console.log('| t (s) | RSS MiB | V8 heap MiB | external MiB | guest linear MiB (instances) | exchanges | errors | load (1 min) |');
 console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
 console.log(rows.join('\n'));
-console.log('\n| date (UTC) | duration | clients | load average | exchanges (errors) | retired | RSS start | warm (t) | end | after stop (+idle) | growth after warm-up |');
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
 console.log(
-  `| ${date} | ${minutes} min | ${clients} | ${loadAvg.toFixed(1)} | ${last.exchanges} (${last.errors}) | ${retired ?? '–'} | ${num(first.rss, 0)} | ${num(warm.rss, 0)} (${Math.round(warm.t)} s) | ${num(last.rss, 0)} | ${num(idle.rss, 0)} (${values['idle-seconds']} s) | ${growth.toFixed(1)}% ${growth < 10 ? '< 10%' : '≥ 10%'} |`,
+  '\n| date (UTC) | duration | clients | load average | exchanges (errors) | retired | RSS start | warm (t) | end | after stop (+idle) | growth after warm-up | trend (mean of last vs first third after warm-up) |',
+);
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|');
+console.log(
+  `| ${date} | ${minutes} min | ${clients} | ${loadAvg.toFixed(1)} | ${last.exchanges} (${last.errors}) | ${retired ?? '–'} | ${num(first.rss, 0)} | ${num(warm.rss, 0)} (${Math.round(warm.t)} s) | ${num(last.rss, 0)} | ${num(idle.rss, 0)} (${values['idle-seconds']} s) | ${growth.toFixed(1)}% ${growth < 10 ? '< 10%' : '≥ 10%'} | ${trend >= 0 ? '+' : ''}${trend.toFixed(1)}% |`,
 );
 
 for (const [family, { count, first }] of load.failures) console.log(`errors in ${family}: ${count} (first: ${first})`);

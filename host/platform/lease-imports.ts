@@ -28,7 +28,7 @@ export const MAX_TURN_MS = 30_000;
  * turns in a row and while it was taken less than MAX_CHAIN_MS ago; then it is released so other
  * hosts get their turn. Bounds how long one host keeps a stream to itself (docs/scaling.md).
  */
-export const MAX_HANDOFFS = 8;
+export const MAX_HANDOFFS = 4;
 export const MAX_CHAIN_MS = 250;
 
 /**

@@ -253,6 +253,57 @@ describe.runIf(reachable)('redis storage', () => {
       p.unstall();
     });
 
+    it('an acquire whose reply was lost does not leave the stream locked until the lease time passes', async () => {
+      const s = await open({ commandTimeoutMs: 150, leaseTtlMs: 5_000 });
+      const other = await open({ leaseTtlMs: 5_000 });
+      await s.reset();
+      // A script that keeps Redis busy for 500 ms: the acquire queued behind it runs (and is
+      // granted) only after the caller's command timeout has given up on its reply.
+      const busy = admin!.eval(
+        "local t = redis.call('TIME') local start = t[1] * 1000000 + t[2] repeat local n = redis.call('TIME') until n[1] * 1000000 + n[2] - start > 500000 return 1",
+        0,
+      );
+      await sleep(20);
+      expect(await failure(async () => s.leases.acquire('orphan', 1_000))).toMatchObject({ tag: 'unavailable' });
+      await busy;
+      // The caller abandoned what it may have been granted: the next writer gets the turn at once.
+      const started = Date.now();
+      const lease = await other.leases.acquire('orphan', 2_000);
+      expect(lease).toBeDefined();
+      expect(Date.now() - started).toBeLessThan(1_000);
+      await lease?.release();
+    });
+
+    it('a host waiting for a lease gets it before the host that released it can take it back', async () => {
+      const a = await open();
+      const b = await open();
+      await a.reset();
+      const held = await a.leases.acquire('line', 1_000);
+      expect(held).toBeDefined();
+      const waiting = b.leases.acquire('line', 2_000);
+      await sleep(30); // b has found the lease taken and is next in line
+      await held?.release();
+      // The lease is free, but a's next writer, asking at once, does not jump the line.
+      expect(await a.leases.acquire('line', 0)).toBeUndefined();
+      const turn = await waiting;
+      expect(turn).toBeDefined();
+      await turn?.release();
+    });
+
+    it('a waiter that gave up keeps its place in line only briefly', async () => {
+      const a = await open();
+      const b = await open();
+      await a.reset();
+      const held = await a.leases.acquire('gone', 1_000);
+      expect(await b.leases.acquire('gone', 20)).toBeUndefined(); // polled, took the line, gave up
+      await held?.release();
+      const started = Date.now();
+      const turn = await a.leases.acquire('gone', 1_000);
+      expect(turn).toBeDefined();
+      expect(Date.now() - started).toBeLessThan(500);
+      await turn?.release();
+    });
+
     it('close() is idempotent; a closed backend fails unavailable', async () => {
       const s = await open();
       await s.close();

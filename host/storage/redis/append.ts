@@ -22,8 +22,8 @@ export type Append = AsyncEventStore['append'];
 /**
  * KEYS: seq, events, stream, all, types [, lease]
  * ARGV: expected tag, exact revision (decimal, '' unless exact), n, then type and body per event
- *       [, the lease's fencing token, '1' to end the lease with this append or '0']
- * Returns {'lease'} (a lease was named and its token is not the current one: expired or taken
+ *       [, the lease key's value (fencing token and nonce, leases.ts), '1' to end the lease with this append or '0']
+ * Returns {'lease'} (a lease was named and its key no longer holds that value: expired or taken
  * over, so nothing is written), {'conflict', actual} or {'ok', first sequence, revision before, recorded-at}.
  */
 export const APPEND_LUA = `
@@ -86,7 +86,7 @@ function checkExpected(expected: ExpectedRevision): void {
 }
 
 /** append, or with `lease` the fenced append of a stream-lease holder (leases.ts), which `release` ends. */
-export type FencedAppend = (streamId: string, expected: ExpectedRevision, events: NewEvent[], lease?: { key: string; token: bigint; release: boolean }) => Promise<RecordedEvent[]>;
+export type FencedAppend = (streamId: string, expected: ExpectedRevision, events: NewEvent[], lease?: { key: string; value: string; release: boolean }) => Promise<RecordedEvent[]>;
 
 export function createAppend(redis: Redis, keys: RedisKeys): FencedAppend {
   const script = defineScript(redis, 'wasiAppAppend', APPEND_LUA);
@@ -108,7 +108,7 @@ export function createAppend(redis: Redis, keys: RedisKeys): FencedAppend {
     const scriptKeys = [keys.sequence, keys.events, keys.stream(streamId), keys.all, keys.types];
     if (lease) {
       scriptKeys.push(lease.key);
-      args.push(lease.token.toString(), lease.release ? '1' : '0');
+      args.push(lease.value, lease.release ? '1' : '0');
     }
     const reply = arrayReply(await script(scriptKeys, args), 'append reply');
     if (reply[0] === 'lease') throw StorageFailure.unavailable('the stream lease has ended');

@@ -15,8 +15,9 @@
  *   <prefix>docs:<collection>      hash    document id → "<version>:<body>"
  *   <prefix>docids:<collection>    zset    document ids, score 0 (lexicographic paging)
  *   <prefix>kv:<n>:<namespace>:<key> string key-value entry, n = namespace length; native PX expiry
- *   <prefix>lease:<stream id>      string  the fencing token of the stream's current turn; PX = lease time
+ *   <prefix>lease:<stream id>      string  `<fencing token>:<nonce>` of the stream's current turn; PX = lease time
  *   <prefix>leasetoken:<stream id> string  the stream's last fencing token (INCR)
+ *   <prefix>leaseline:<stream id>  string  nonce of the waiter next in line for the lease; PX = a few polls
  */
 import { StorageFailure } from '../errors.ts';
 
@@ -34,6 +35,7 @@ export interface RedisKeys {
   keyValue(namespace: string, key: string): string;
   lease(streamId: string): string;
   leaseToken(streamId: string): string;
+  leaseLine(streamId: string): string;
 }
 
 export function redisKeys(prefix: string): RedisKeys {
@@ -53,6 +55,7 @@ export function redisKeys(prefix: string): RedisKeys {
     keyValue: (namespace, key) => `${prefix}kv:${namespace.length}:${namespace}:${key}`,
     lease: (streamId) => `${prefix}lease:${streamId}`,
     leaseToken: (streamId) => `${prefix}leasetoken:${streamId}`,
+    leaseLine: (streamId) => `${prefix}leaseline:${streamId}`,
   };
 }
 
