@@ -9,6 +9,7 @@ import {
   linkOrCreateUserForExternalIdentity,
   listSessions,
   loginWithPassword,
+  MAX_SESSIONS_PER_USER,
   registerWithPassword,
   revokeAllSessions,
   revokeSession,
@@ -189,6 +190,23 @@ describe('idle timeout and a user’s sessions', () => {
     }
     platform.clock.advance(121_000);
     expect(await findActiveSession(deps, session.sessionId)).toBeUndefined();
+  });
+
+  it(`keeps at most ${MAX_SESSIONS_PER_USER} sessions per user: a sign-in beyond ends the oldest`, async () => {
+    const { platform, deps } = setup({ AUTH_LOGIN_MAX_FAILURES: '1000' });
+    const sessions = [(await signUp(deps, alice)).session];
+    for (let i = 1; i < MAX_SESSIONS_PER_USER + 3; i++) {
+      platform.clock.advance(1000);
+      sessions.push((await loginWithPassword(deps, alice)).session);
+    }
+    const newest = (await findActiveSession(deps, sessions.at(-1)!.sessionId))!;
+    // The list (and the document every sign-in rewrites) stays at the bound.
+    expect(listSessions(deps, newest)).toHaveLength(MAX_SESSIONS_PER_USER);
+    const doc = platform.projections.getDocument({ collection: AUTH_COLLECTIONS.userSessions, id: newest.userId });
+    expect(JSON.parse(doc!.body).sessions).toHaveLength(MAX_SESSIONS_PER_USER);
+    // The three oldest cookies no longer sign anybody in; the next oldest still does.
+    for (const old of sessions.slice(0, 3)) expect(await findActiveSession(deps, old.sessionId)).toBeUndefined();
+    expect(await findActiveSession(deps, sessions[3]!.sessionId)).toBeDefined();
   });
 
   it('lists sessions by public handle, revokes one by handle, then all', async () => {

@@ -7,12 +7,18 @@
  * the issue event (AUTH_SESSION_TTL_SECONDS) and an idle one (AUTH_SESSION_IDLE_SECONDS) kept in
  * key-value as the session's last-seen time with the idle timeout as TTL. Last seen is written
  * coarsely, at most once per SEEN_RESOLUTION_MS, so a busy session does not write per request.
+ *
+ * A user keeps at most MAX_SESSIONS_PER_USER sessions: a sign-in beyond it ends the oldest ones
+ * (OWASP Session Management Cheat Sheet, "Simultaneous Session Logons"). Without the bound a user
+ * who signs in again and again (a script, a client that never reuses its cookie) grew the user's
+ * session list, which every sign-in rewrites, for the whole absolute timeout: sign-ins got slower
+ * and the list bigger with each one (docs/memory.md).
  */
 import type { AssuranceLevel, SessionIssued, SessionRevoked } from '../domain/events.ts';
 import { evolveSession, isSessionActive, type SessionEvent, type SessionState } from '../domain/session.ts';
 import type { AuthDeps } from './deps.ts';
 import { authEvent, payloadOf } from './event-codec.ts';
-import { runAuthProjectionQuietly } from './projection.ts';
+import { AUTH_COLLECTIONS, runAuthProjectionQuietly, type UserSessionsDocument } from './projection.ts';
 import { authStoreFailure, isConflict } from './store-failure.ts';
 import { randomToken, sha256Hex } from './secrets.ts';
 import { sessionCookie } from './session-cookie.ts';
@@ -30,6 +36,9 @@ export interface IssueSessionInput {
 
 /** Last seen is refreshed at most this often (and the idle timeout is counted from it). */
 export const SEEN_RESOLUTION_MS = 60_000;
+
+/** Most sessions one user keeps; a sign-in beyond it ends the oldest. */
+export const MAX_SESSIONS_PER_USER = 50;
 
 export interface IssuedSession {
   /** The secret cookie value: give it to the browser only, never log it. */
@@ -74,7 +83,43 @@ export async function issueSession(deps: AuthDeps, input: IssueSessionInput): Pr
     throw authStoreFailure(error);
   }
   runAuthProjectionQuietly(platform);
+  endSessionsBeyondLimit(deps, input.userId);
   return { sessionId, expiresAt, setCookie: sessionCookie(sessionId, config.sessionTtlSeconds, config.cookieSecure) };
+}
+
+/**
+ * Ends the user's oldest sessions beyond MAX_SESSIONS_PER_USER, as listed by the user's session
+ * list (the read model the sign-in just brought up to date). An entry may be a session that has
+ * already ended by idling; it is ended for good too, which is what takes it off the list.
+ */
+function endSessionsBeyondLimit(deps: AuthDeps, userId: string): void {
+  let entries: UserSessionsDocument['sessions'];
+  try {
+    const doc = deps.platform.projections.getDocument({ collection: AUTH_COLLECTIONS.userSessions, id: userId });
+    entries = doc ? (JSON.parse(doc.body) as UserSessionsDocument).sessions : [];
+  } catch (error) {
+    throw authStoreFailure(error);
+  }
+  if (entries.length <= MAX_SESSIONS_PER_USER) return;
+  const oldest = [...entries].sort((a, b) => a.issued_at - b.issued_at).slice(0, entries.length - MAX_SESSIONS_PER_USER);
+  for (const entry of oldest) endSession(deps, userId, entry.session_hash);
+  runAuthProjectionQuietly(deps.platform);
+}
+
+/** Appends `auth_session_revoked` to a session that is not revoked yet, active or not. */
+function endSession(deps: AuthDeps, userId: string, sessionHash: string): void {
+  let state: SessionState | undefined;
+  let revision = 0n;
+  try {
+    for (const event of deps.platform.events.readStream(authStreams.session(sessionHash), { direction: 'forward', limit: 16 })) {
+      state = evolveSession(state, { type: event.eventType, data: payloadOf(event) } as SessionEvent);
+      revision = event.revision;
+    }
+  } catch (error) {
+    throw authStoreFailure(error);
+  }
+  if (state === undefined || state.revoked || state.userId !== userId) return;
+  revokeSession(deps, { ...state, sessionHash, revision, lastSeenAt: 0 }, { project: false });
 }
 
 /**
@@ -116,7 +161,7 @@ export function findActiveSessionByHash(deps: AuthDeps, sessionHash: string): Ac
 }
 
 /** Revokes an active session (`auth_session_revoked`). A concurrent revoke counts as done. */
-export function revokeSession(deps: AuthDeps, session: ActiveSession): void {
+export function revokeSession(deps: AuthDeps, session: ActiveSession, options: { project?: boolean } = {}): void {
   const data: SessionRevoked = { user_id: session.userId, revoked_at: deps.platform.now() };
   try {
     deps.platform.events.append(authStreams.session(session.sessionHash), { tag: 'exact', val: session.revision }, [authEvent('auth_session_revoked', data)]);
@@ -129,5 +174,5 @@ export function revokeSession(deps: AuthDeps, session: ActiveSession): void {
   } catch (error) {
     throw authStoreFailure(error);
   }
-  runAuthProjectionQuietly(deps.platform);
+  if (options.project !== false) runAuthProjectionQuietly(deps.platform);
 }
