@@ -108,18 +108,31 @@ function endSessionsBeyondLimit(deps: AuthDeps, userId: string): void {
 
 /** Appends `auth_session_revoked` to a session that is not revoked yet, active or not. */
 function endSession(deps: AuthDeps, userId: string, sessionHash: string): void {
-  let state: SessionState | undefined;
-  let revision = 0n;
+  let stored: StoredSession;
   try {
-    for (const event of deps.platform.events.readStream(authStreams.session(sessionHash), { direction: 'forward', limit: 16 })) {
-      state = evolveSession(state, { type: event.eventType, data: payloadOf(event) } as SessionEvent);
-      revision = event.revision;
-    }
+    stored = readSession(deps, sessionHash);
   } catch (error) {
     throw authStoreFailure(error);
   }
+  const { state, revision } = stored;
   if (state === undefined || state.revoked || state.userId !== userId) return;
   revokeSession(deps, { ...state, sessionHash, revision, lastSeenAt: 0 }, { project: false });
+}
+
+interface StoredSession {
+  state: SessionState | undefined;
+  revision: bigint;
+}
+
+/** The session stream folded: its state (undefined: no such session) and revision. Store failures propagate. */
+function readSession(deps: AuthDeps, sessionHash: string): StoredSession {
+  let state: SessionState | undefined;
+  let revision = 0n;
+  for (const event of deps.platform.events.readStream(authStreams.session(sessionHash), { direction: 'forward', limit: 16 })) {
+    state = evolveSession(state, { type: event.eventType, data: payloadOf(event) } as SessionEvent);
+    revision = event.revision;
+  }
+  return { state, revision };
 }
 
 /**
@@ -141,13 +154,8 @@ export async function findActiveSession(deps: AuthDeps, sessionId: string | unde
 
 /** The active session stored under `sessionHash` (see findActiveSession), without marking it seen. */
 export function findActiveSessionByHash(deps: AuthDeps, sessionHash: string): ActiveSession | undefined {
-  let state: SessionState | undefined;
-  let revision = 0n;
   try {
-    for (const event of deps.platform.events.readStream(authStreams.session(sessionHash), { direction: 'forward', limit: 16 })) {
-      state = evolveSession(state, { type: event.eventType, data: payloadOf(event) } as SessionEvent);
-      revision = event.revision;
-    }
+    const { state, revision } = readSession(deps, sessionHash);
     if (!isSessionActive(state, deps.platform.now())) return undefined;
     // No last-seen entry: idle past the timeout (the entry's TTL), so the session has ended.
     const seen = deps.platform.keyValue.get(authNamespaces.sessionActivity, sessionHash);
