@@ -165,7 +165,6 @@ export function createAppend({ pool, tables }: PgContext, streamRevision: Stream
   return { append, leasedAppend };
 }
 
-/** The revisions an expectation accepts, as an inclusive range (an exact one beyond i64 matches none). */
 /** The events as written: sequences after `head`, revisions after `actual`, one commit time. */
 function recorded(streamId: string, events: NewEvent[], head: bigint, actual: bigint, recordedAt: bigint): RecordedEvent[] {
   return events.map((event, index) => ({
@@ -179,6 +178,7 @@ function recorded(streamId: string, events: NewEvent[], head: bigint, actual: bi
   }));
 }
 
+/** The revisions an expectation accepts, as an inclusive range (an exact one beyond i64 matches none). */
 function expectedRange(expected: ExpectedRevision): [bigint, bigint] {
   switch (expected.tag) {
     case 'any':
