@@ -6,7 +6,6 @@
  * (/proc/stat). Clock ticks are converted at USER_HZ = 100, Linux's fixed value for these files.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { cpus } from 'node:os';
 
 const TICK_MS = 10;
 
@@ -63,5 +62,3 @@ export function machineBusy(before: MachineSample, after: MachineSample): number
   const total = after.totalTicks - before.totalTicks;
   return total <= 0 ? 0 : (after.busyTicks - before.busyTicks) / total;
 }
-
-export const CORES = cpus().length;
