@@ -16,6 +16,13 @@ export const AUTH_COLLECTIONS = { users: 'auth_users', sessions: 'auth_sessions'
 export interface UserSessionsDocument {
   sessions: Array<{ handle: string; session_hash: string; device: string; issued_at: number; expires_at: number }>;
 }
+
+/** The user's entries in `auth_user_sessions` (none without a document). Store failures propagate. */
+export function userSessionEntries(platform: Platform, userId: string): UserSessionsDocument['sessions'] {
+  const doc = platform.projections.getDocument({ collection: AUTH_COLLECTIONS.userSessions, id: userId });
+  return doc ? (JSON.parse(doc.body) as UserSessionsDocument).sessions : [];
+}
+
 const PAGE_SIZE = 500;
 
 interface UserDocument {

@@ -18,7 +18,7 @@ import type { AssuranceLevel, SessionIssued, SessionRevoked } from '../domain/ev
 import { evolveSession, isSessionActive, type SessionEvent, type SessionState } from '../domain/session.ts';
 import type { AuthDeps } from './deps.ts';
 import { authEvent, payloadOf } from './event-codec.ts';
-import { AUTH_COLLECTIONS, runAuthProjectionQuietly, type UserSessionsDocument } from './projection.ts';
+import { runAuthProjectionQuietly, userSessionEntries, type UserSessionsDocument } from './projection.ts';
 import { authStoreFailure, isConflict } from './store-failure.ts';
 import { randomToken, sha256Hex } from './secrets.ts';
 import { sessionCookie } from './session-cookie.ts';
@@ -95,8 +95,7 @@ export async function issueSession(deps: AuthDeps, input: IssueSessionInput): Pr
 function endSessionsBeyondLimit(deps: AuthDeps, userId: string): void {
   let entries: UserSessionsDocument['sessions'];
   try {
-    const doc = deps.platform.projections.getDocument({ collection: AUTH_COLLECTIONS.userSessions, id: userId });
-    entries = doc ? (JSON.parse(doc.body) as UserSessionsDocument).sessions : [];
+    entries = userSessionEntries(deps.platform, userId);
   } catch (error) {
     throw authStoreFailure(error);
   }

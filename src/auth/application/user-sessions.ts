@@ -8,7 +8,7 @@
  */
 import { AppError } from '../../errors.ts';
 import type { AuthDeps } from './deps.ts';
-import { AUTH_COLLECTIONS, runAuthProjectionQuietly, type UserSessionsDocument } from './projection.ts';
+import { runAuthProjectionQuietly, userSessionEntries, type UserSessionsDocument } from './projection.ts';
 import { findActiveSession, findActiveSessionByHash, revokeSession, type ActiveSession } from './sessions.ts';
 import { authStoreFailure } from './store-failure.ts';
 
@@ -26,13 +26,12 @@ export interface SessionSummary {
 
 function activeSessionsOf(deps: AuthDeps, userId: string): ActiveSession[] {
   runAuthProjectionQuietly(deps.platform);
-  let doc;
+  let entries: UserSessionsDocument['sessions'];
   try {
-    doc = deps.platform.projections.getDocument({ collection: AUTH_COLLECTIONS.userSessions, id: userId });
+    entries = userSessionEntries(deps.platform, userId);
   } catch (error) {
     throw authStoreFailure(error);
   }
-  const entries = doc ? (JSON.parse(doc.body) as UserSessionsDocument).sessions : [];
   return entries.map((entry) => findActiveSessionByHash(deps, entry.session_hash)).filter((s): s is ActiveSession => s !== undefined && s.userId === userId);
 }
 
