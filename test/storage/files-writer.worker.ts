@@ -1,19 +1,42 @@
 /**
- * A worker thread for the file store's cross-thread race test: its own store instance on the
- * shared directory appends `count` events to one stream with the optimistic loop.
+ * A worker thread for the file store's cross-thread race tests: its own store instance on the
+ * shared directory makes `count` writes with the optimistic loop, either appends to one stream
+ * (`kind: 'events'`) or projection commits that read-modify-write one shared document and put
+ * the writer's own (`kind: 'projection'`).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { FileStoreFailure } from '../../src/platform/standalone/failure.ts';
 import { openFileStorage } from '../../src/platform/standalone/file-storage.ts';
 import { nodeFileSystem } from './node-file-system.ts';
 
-const { dir, stream, count, writer, start } = workerData as { dir: string; stream: string; count: number; writer: number; start: Int32Array };
+const { dir, stream, count, writer, start, kind } = workerData as {
+  dir: string;
+  stream: string;
+  count: number;
+  writer: number;
+  start: Int32Array;
+  kind?: 'events' | 'projection';
+};
 const storage = openFileStorage(nodeFileSystem(dir));
 Atomics.add(start, 0, 1);
 Atomics.notify(start, 0);
 for (let ready = Atomics.load(start, 0); ready < (start[1] ?? 0); ready = Atomics.load(start, 0)) Atomics.wait(start, 0, ready, 1000);
 let conflicts = 0;
+function commitProjection(n: number): boolean {
+  const checkpoint = storage.projections.checkpoint(stream);
+  const shared = storage.projections.getDocument({ collection: 'views', id: stream });
+  const total = shared ? (JSON.parse(shared.body) as number) : 0;
+  return storage.projections.commit(stream, checkpoint, checkpoint + 1n, [
+    { tag: 'put', val: { collection: 'views', id: stream, body: JSON.stringify(total + 1) } },
+    { tag: 'put', val: { collection: 'writers', id: `w${writer}`, body: JSON.stringify(n) } },
+  ]);
+}
+
 for (let n = 0; n < count; n++) {
+  if (kind === 'projection') {
+    while (!commitProjection(n)) conflicts++;
+    continue;
+  }
   for (;;) {
     const revision = storage.events.streamRevision(stream);
     try {

@@ -7,7 +7,7 @@
  * The real wasi:filesystem path is proven end to end in test/e2e/wasmtime.e2e.test.ts.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -69,6 +69,7 @@ runStorageContract(
 );
 
 const event = (eventType: string, payload = '{}') => ({ eventType, payload, metadata: '{}' });
+const put = (collection: string, id: string, body: unknown) => ({ tag: 'put' as const, val: { collection, id, body: JSON.stringify(body) } });
 
 describe('file store specifics', () => {
   it('appends from 4 threads racing on one directory stay contiguous (real cross-thread races)', async () => {
@@ -81,6 +82,18 @@ describe('file store specifics', () => {
     expect(results.every((r) => typeof r.conflicts === 'number')).toBe(true);
     // No temporary file survives a clean run.
     expect(readdirSync(join(dir, 'tmp'))).toEqual([]);
+  }, 120_000);
+
+  it('projection commits from 4 threads racing on one directory: every commit counted once, versions exact', async () => {
+    const dir = freshDir();
+    const WORKERS = 4;
+    const COUNT = 100;
+    await raceWorkers(new URL('./files-writer.worker.ts', import.meta.url), WORKERS, { dir, stream: 'counter', count: COUNT, kind: 'projection' });
+    const storage = openFileStorage(nodeFileSystem(dir));
+    expect(storage.projections.checkpoint('counter')).toBe(BigInt(WORKERS * COUNT));
+    expect(storage.projections.getDocument({ collection: 'views', id: 'counter' })).toMatchObject({ body: String(WORKERS * COUNT), version: BigInt(WORKERS * COUNT) });
+    const writers = storage.projections.listDocuments('writers', undefined, 10);
+    expect(writers.map((d) => [d.id, d.body, d.version])).toEqual(Array.from({ length: WORKERS }, (_, w) => [`w${w}`, String(COUNT - 1), BigInt(COUNT)]));
   }, 120_000);
 
   it('survives SIGKILL at random points: whole batches, contiguous sequences, every acknowledged append', async () => {
@@ -115,6 +128,14 @@ describe('file store specifics', () => {
         expect(storage.events.streamRevision(stream)).toBe(BigInt(own.length));
         expect(storage.events.readStream(stream, { direction: 'forward', limit: 1000 })).toEqual(own);
       }
+      // The projection: one put of `last` per iteration, its checkpoint at that iteration's last event.
+      const last = storage.projections.getDocument({ collection: 'c', id: 'last' });
+      const folded = Number(last?.body);
+      expect(folded).toBeGreaterThanOrEqual(acknowledged);
+      expect(last?.version).toBe(BigInt(folded + 1));
+      const checkpoint = storage.projections.checkpoint('p');
+      expect(checkpoint).toBe(all.findLast((e) => (JSON.parse(e.payload) as { n: number }).n === folded)?.sequence);
+      expect(storage.projections.commit('p', checkpoint, checkpoint + 1n, [put('c', 'last', 'after')])).toBe(true);
       // The store goes on: the next append continues the chain.
       const [next] = storage.events.append('s0', { tag: 'any' }, [event('after.crash')]);
       expect(next?.sequence).toBe(BigInt(all.length + 1));
@@ -136,6 +157,119 @@ describe('file store specifics', () => {
     expect(again.events.append('s', { tag: 'exact', val: 2n }, [event('c')])[0]).toMatchObject({ sequence: 3n, revision: 3n });
     expect(readdirSync(join(dir, 'events', 'streams', hashed('s'))).sort()).toEqual([padded(1n), padded(2n), padded(3n), 'tip']);
   });
+
+  it('a projection commit whose index was never written (killed between the two) is indexed by the next caller', () => {
+    const dir = freshDir();
+    const storage = openFileStorage(nodeFileSystem(dir));
+    storage.projections.commit('p', 0n, 1n, [put('c', 'a', 'v1'), put('c', 'b', 'b1')]);
+    // What a writer killed right after its link(2) leaves: the commit file and nothing else.
+    const commit = { projection: 'p', next: '2', changes: [put('c', 'a', 'v2'), { tag: 'delete', val: { collection: 'c', id: 'b' } }] };
+    writeFileSync(join(dir, 'projections', 'log', padded(2n)), JSON.stringify(commit));
+    const again = openFileStorage(nodeFileSystem(dir));
+    expect(again.projections.getDocument({ collection: 'c', id: 'a' })).toMatchObject({ body: '"v2"', version: 2n });
+    expect(again.projections.getDocument({ collection: 'c', id: 'b' })).toBeUndefined();
+    expect(again.projections.commit('p', 1n, 3n, [])).toBe(false);
+    expect(again.projections.commit('p', 2n, 3n, [put('c', 'a', 'v3')])).toBe(true);
+    // The first store instance, which never saw commit 2 being indexed, agrees.
+    expect(storage.projections.getDocument({ collection: 'c', id: 'a' })).toMatchObject({ body: '"v3"', version: 3n });
+    expect(storage.projections.checkpoint('p')).toBe(3n);
+  });
+
+  it('an instance that remembers a document sees every later change to it, also from far behind', () => {
+    const dir = freshDir();
+    const reader = openFileStorage(nodeFileSystem(dir));
+    const writer = openFileStorage(nodeFileSystem(dir));
+    writer.projections.commit('p', 0n, 1n, [put('c', 'a', 'a1'), put('c', 'b', 'b1')]);
+    expect(reader.projections.getDocument({ collection: 'c', id: 'a' })).toMatchObject({ body: '"a1"', version: 1n });
+    expect(reader.projections.getDocument({ collection: 'c', id: 'b' })).toMatchObject({ body: '"b1"', version: 1n });
+    // A few commits behind (read one by one), then far behind (past the follow limit: from the hint).
+    for (const [behind, changedAt] of [
+      [3, 2],
+      [150, 100],
+    ] as const) {
+      const at = writer.projections.checkpoint('p');
+      for (let i = 1; i <= behind; i++) {
+        const changes = i === changedAt ? [put('c', 'a', `a${at}`), put('c', 'z', i)] : [put('c', 'z', i)];
+        writer.projections.commit('p', at + BigInt(i - 1), at + BigInt(i), changes);
+      }
+      const a = writer.projections.getDocument({ collection: 'c', id: 'a' });
+      expect(reader.projections.getDocument({ collection: 'c', id: 'a' })).toEqual(a);
+      expect(a?.body).toBe(`"a${at}"`);
+      expect(reader.projections.getDocument({ collection: 'c', id: 'b' })).toMatchObject({ body: '"b1"', version: 1n });
+      expect(reader.projections.checkpoint('p')).toBe(at + BigInt(behind));
+    }
+    expect(reader.projections.getDocument({ collection: 'c', id: 'a' })?.version).toBe(3n);
+  });
+
+  it('a directory written by the single-snapshot projection format is indexed on first open, losing nothing', () => {
+    const dir = freshDir();
+    // The earlier format: the same log files, plus one snapshot of every document (a cache).
+    const log = [
+      { projection: 'p', next: '4', changes: [put('users', 'u1', { n: 1 }), put('users', 'u2', { n: 2 })] },
+      { projection: 'q', next: '9', changes: [] },
+      { projection: 'p', next: '6', changes: [put('users', 'u1', { n: 3 }), { tag: 'delete', val: { collection: 'users', id: 'u2' } }] },
+    ];
+    mkdirSync(join(dir, 'projections', 'log'), { recursive: true });
+    for (const [i, commit] of log.entries()) writeFileSync(join(dir, 'projections', 'log', padded(BigInt(i + 1))), JSON.stringify(commit));
+    const snapshot = { asOf: '3', checkpoints: { p: '6', q: '9' }, documents: { 'users\u0000u1': { body: '{"n":3}', version: '2' } } };
+    writeFileSync(join(dir, 'projections', 'snapshot'), JSON.stringify(snapshot));
+
+    const storage = openFileStorage(nodeFileSystem(dir));
+    expect(storage.projections.checkpoint('p')).toBe(6n);
+    expect(storage.projections.checkpoint('q')).toBe(9n);
+    expect(storage.projections.getDocument({ collection: 'users', id: 'u1' })).toEqual({ collection: 'users', id: 'u1', body: '{"n":3}', version: 2n });
+    expect(storage.projections.getDocument({ collection: 'users', id: 'u2' })).toBeUndefined();
+    expect(existsSync(join(dir, 'projections', 'snapshot'))).toBe(false);
+    expect(storage.projections.commit('p', 6n, 7n, [put('users', 'u2', { n: 4 })])).toBe(true);
+    expect(storage.projections.listDocuments('users', undefined, 10).map((d) => [d.id, d.version])).toEqual([
+      ['u1', 2n],
+      ['u2', 1n],
+    ]);
+  });
+
+  it('a read or a commit costs the same file work however many documents the store holds', () => {
+    /** File operations and bytes moved by `run` on a fresh store instance over `dir`. */
+    const cost = (dir: string, run: (storage: FileStorage) => void) => {
+      const counted = { ops: 0, bytes: 0 };
+      const fs = nodeFileSystem(dir);
+      const counting = Object.fromEntries(
+        Object.entries(fs).map(([name, op]) => [
+          name,
+          (...args: unknown[]) => {
+            counted.ops++;
+            const result = (op as (...a: unknown[]) => unknown)(...args);
+            if (result instanceof Uint8Array) counted.bytes += result.byteLength;
+            if (args[1] instanceof Uint8Array) counted.bytes += args[1].byteLength;
+            return result;
+          },
+        ]),
+      ) as unknown as typeof fs;
+      run(openFileStorage(counting));
+      return counted;
+    };
+    const workload = (storage: FileStorage) => {
+      storage.projections.getDocument({ collection: 'sessions', id: 'probe' });
+      const at = storage.projections.checkpoint('auth');
+      storage.projections.commit('auth', at, at + 1n, [put('sessions', 'probe', { n: Number(at) })]);
+    };
+    /** Three commits of `documents / 3` new documents each, then the probe (the same commits either way, so hints line up). */
+    const fill = (documents: number) => {
+      const dir = freshDir();
+      const storage = openFileStorage(nodeFileSystem(dir));
+      const perCommit = documents / 3;
+      for (let i = 0; i < documents; i += perCommit) {
+        const changes = Array.from({ length: perCommit }, (_, j) => put('sessions', `session-${String(i + j).padStart(6, '0')}`, { user: 'u', at: i + j }));
+        storage.projections.commit('auth', BigInt(i), BigInt(i + perCommit), changes);
+      }
+      storage.projections.commit('auth', BigInt(documents), BigInt(documents) + 1n, [put('sessions', 'probe', { n: 0 })]);
+      return dir;
+    };
+    const few = cost(fill(150), workload);
+    const many = cost(fill(3000), workload);
+    // Only hints may differ (where a walk starts, a refreshed tip): a few probes and bytes, never per document.
+    expect(Math.abs(many.ops - few.ops)).toBeLessThanOrEqual(8);
+    expect(Math.abs(many.bytes - few.bytes)).toBeLessThan(256);
+  }, 60_000);
 
   it('leftover temporary files and a stale head hint do not disturb reads or appends', () => {
     const dir = freshDir();

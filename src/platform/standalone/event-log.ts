@@ -24,6 +24,7 @@ import { checkLimit, checkName, FileStoreFailure } from './failure.ts';
 import type { FileSystem } from './file-system.ts';
 import { decodeJson, decodeText, encodeJson, encodeText, hashed, padded } from './names.ts';
 import { revisionMatches } from '../expected-revision.ts';
+import { Memo } from './memo.ts';
 
 interface CommitFile {
   v: 1;
@@ -65,21 +66,6 @@ function recorded(commit: Commit, index: number): RecordedEvent {
     metadata: event.metadata,
     recordedAt: commit.recordedAt,
   };
-}
-
-/** Bounded memo of immutable facts; cleared wholesale when full (simple and always correct). */
-class Memo<K, V> {
-  readonly #map = new Map<K, V>();
-  get(key: K): V | undefined {
-    return this.#map.get(key);
-  }
-  set(key: K, value: V): void {
-    if (this.#map.size >= 4096) this.#map.clear();
-    this.#map.set(key, value);
-  }
-  clear(): void {
-    this.#map.clear();
-  }
 }
 
 export class FileEventStore implements EventStore {

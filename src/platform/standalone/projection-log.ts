@@ -1,22 +1,30 @@
 /**
  * The projection store over files (format in docs/wasmtime.md, "The standalone variant and its file store").
  *
- * Truth: `projections/log/<n>` — one immutable file per successful commit (projection, expected,
- * next, changes), numbered 1, 2, 3… with no gaps. A writer folds the state up to the last file N,
- * checks `checkpoint(projection) == expected` there, and publishes `projections/log/<N+1>`
- * exclusively; a taken name means another commit got in first, so it re-reads and re-checks. The
- * documents and the checkpoint of one commit therefore change together, for every reader, and a
+ * Truth: `projections/log/<n>` — one immutable file per successful commit (projection, next,
+ * changes), numbered 1, 2, 3… with no gaps. A writer finds the last file N, checks
+ * `checkpoint(projection) == expected` as of N, and publishes `projections/log/<N+1>`
+ * exclusively; a taken name means another commit got in first, so it re-reads and re-checks. A
  * `kill -9` leaves the whole commit or none of it.
  *
- * Derived: `projections/snapshot` (the folded state as of some file) so a call reads the snapshot
- * plus a short tail instead of the whole log. It is only a cache: any snapshot is a true
- * statement about a prefix of the log, so racing snapshot writers cannot corrupt anything.
- * An instance also keeps the state it last folded in memory and only folds newer files into it.
+ * Derived (rebuildable): an index with one directory per document and one per projection, each
+ * holding immutable numbered entries (a document's body and version or its deletion; a
+ * projection's checkpoint), stamped with the commit and change they come from. Every commit but
+ * the newest is fully indexed: a writer indexes commit N before it can publish N+1 (idempotent, so
+ * any caller may finish a killed writer's work), and every call indexes the newest commit it finds.
+ * An instance remembers the newest entry of the keys it touched (at most ENTRY_MEMO) and reads
+ * every later commit to learn which keys changed, so a remembered key costs no file operation
+ * until a commit touches it, and any other costs a probe and a read, whatever the number of documents.
+ *
+ * The first version of this store folded every document into one snapshot that each commit
+ * rewrote and each instance kept in memory: with one document per session that grew with every
+ * sign-in (docs/memory.md, cause 6). A directory written that way is indexed once (#upgrade).
  */
 import type { DocumentChange, DocumentKey, ProjectionStore, StoredDocument } from '../ports.ts';
 import { checkLimit, checkName, FileStoreFailure } from './failure.ts';
 import type { FileSystem } from './file-system.ts';
-import { decodeJson, encodeJson, padded } from './names.ts';
+import { Memo } from './memo.ts';
+import { decodeJson, decodeText, encodeJson, encodeText, hashed, padded } from './names.ts';
 
 interface CommitFile {
   projection: string;
@@ -24,56 +32,76 @@ interface CommitFile {
   changes: DocumentChange[];
 }
 
-interface Snapshot {
-  asOf: string;
-  checkpoints: Record<string, string>;
-  /** key: collection + NUL + id */
-  documents: Record<string, { body: string; version: string }>;
+/** Where an entry came from: change `change` of commit `commit` (a checkpoint uses the change count). */
+interface Position {
+  commit: string;
+  change: number;
 }
 
-interface State {
-  asOf: bigint;
-  checkpoints: Map<string, bigint>;
-  documents: Map<string, { body: string; version: bigint }>;
-}
+type DocumentEntry = Position & ({ id: string; version: string; body: string } | { id: string; deleted: true });
+type CheckpointEntry = Position & { next: string };
 
 const LOG = 'projections/log';
-const SNAPSHOT = 'projections/snapshot';
-/** Rewrite the snapshot once a read had to fold this many log files (writers also rewrite it after each commit). */
-const SNAPSHOT_EVERY = 8;
+const HEAD_HINT = 'projections/head';
+/** Present in every directory whose commits are all indexed by this format (written before commit 1). */
+const INDEXED_MARKER = 'projections/indexed';
+/** The single-snapshot format's cache, removed once its log is indexed. */
+const OLD_SNAPSHOT = 'projections/snapshot';
+const documentsDir = (collection: string) => `projections/documents/${hashed(collection)}`;
+const documentDir = (key: DocumentKey) => `${documentsDir(key.collection)}/${hashed(key.id)}`;
+const checkpointDir = (projection: string) => `projections/checkpoints/${hashed(projection)}`;
+
 const MAX_RACES = 10_000;
+/** A reader that walked this many commits or entries past a hint refreshes it. */
+const HINT_REFRESH_STEPS = 2;
+/** Writers refresh a hint at every this-many-th commit or entry: fresh instances probe at most this far, writers rarely pay a rename. */
+const HINT_EVERY = 8n;
+/** Keys whose newest entry an instance remembers (a session list document is at most ~10 KiB). */
+const ENTRY_MEMO = 1024;
+/** An instance this many commits behind starts again from the head hint instead of reading each one. */
+const FOLLOW_LIMIT = 64;
 
-const docKey = (collection: string, id: string) => `${collection}\u0000${id}`;
+const isBefore = (a: Position, b: Position) => {
+  const ca = BigInt(a.commit);
+  const cb = BigInt(b.commit);
+  return ca < cb || (ca === cb && a.change < b.change);
+};
 
-function apply(state: State, commit: CommitFile): void {
-  state.checkpoints.set(commit.projection, BigInt(commit.next));
-  for (const change of commit.changes) {
-    const key = docKey(change.val.collection, change.val.id);
-    if (change.tag === 'delete') {
-      state.documents.delete(key);
-    } else {
-      const version = (state.documents.get(key)?.version ?? 0n) + 1n;
-      state.documents.set(key, { body: change.val.body, version });
-    }
-  }
+interface Latest<T> {
+  n: bigint;
+  entry: T;
+  /**
+   * The commit as of which `entry` was seen to be the newest; 0 once a later commit touched the key
+   * (then `n` is only a lower bound). The instance reads every commit after it, so a non-zero
+   * `asOf` means the entry is still the newest as of the instance's head.
+   */
+  asOf: bigint;
 }
 
 export class FileProjectionStore implements ProjectionStore {
   readonly #fs: FileSystem;
-  #state: State | undefined;
+  /** directory → its newest entry known (entries are immutable; only newer ones can appear) */
+  readonly #latest = new Memo<string, Latest<Position>>(ENTRY_MEMO);
+  readonly #indexed = new Memo<bigint, true>();
+  /** The newest commit this instance has read (it reads every one after the first it saw). */
+  #head: bigint | undefined;
+  #checkedFormat = false;
 
   constructor(fs: FileSystem) {
     this.#fs = fs;
   }
 
-  /** Forgets the state in memory (after this store deleted the files). */
+  /** Forgets everything remembered (after this store deleted the files). */
   forget(): void {
-    this.#state = undefined;
+    this.#latest.clear();
+    this.#indexed.clear();
+    this.#head = undefined;
+    this.#checkedFormat = false;
   }
 
   checkpoint(projection: string): bigint {
     checkName('projection', projection);
-    return this.#load().checkpoints.get(projection) ?? 0n;
+    return this.#checkpointAt(this.#sync(), projection);
   }
 
   commit(projection: string, expected: bigint, next: bigint, changes: DocumentChange[]): boolean {
@@ -94,13 +122,14 @@ export class FileProjectionStore implements ProjectionStore {
       ),
     };
     for (let race = 0; race < MAX_RACES; race++) {
-      const state = this.#load();
-      if ((state.checkpoints.get(projection) ?? 0n) !== expected) return false;
-      if (this.#fs.publish(`${LOG}/${padded(state.asOf + 1n)}`, encodeJson(file))) {
-        // Keep the snapshot at the head, so the next reader folds nothing.
-        apply(state, file);
-        state.asOf++;
-        this.#fs.replace(SNAPSHOT, encodeJson(toSnapshot(state)));
+      const head = this.#sync();
+      if (this.#checkpointAt(head, projection) !== expected) return false;
+      if (head === 0n) this.#fs.publish(INDEXED_MARKER, encodeText('1'));
+      const number = head + 1n;
+      if (this.#fs.publish(`${LOG}/${padded(number)}`, encodeJson(file))) {
+        this.#head = number;
+        this.#index(number, file);
+        if (number % HINT_EVERY === 0n) this.#fs.replace(HEAD_HINT, encodeText(number.toString()));
         return true;
       }
     }
@@ -110,61 +139,190 @@ export class FileProjectionStore implements ProjectionStore {
   getDocument(key: DocumentKey): StoredDocument | undefined {
     checkName('collection', key.collection);
     checkName('document id', key.id);
-    const doc = this.#load().documents.get(docKey(key.collection, key.id));
-    return doc ? { collection: key.collection, id: key.id, body: doc.body, version: doc.version } : undefined;
+    return this.#documentAt(this.#sync(), key.collection, documentDir(key));
   }
 
+  /** Lists the collection's directory: a full scan, for operator tools rather than the request path. */
   listDocuments(collection: string, afterId: string | undefined, limit: number): StoredDocument[] {
     checkName('collection', collection);
     checkLimit(limit);
-    const prefix = docKey(collection, '');
+    const head = this.#sync();
+    const dir = documentsDir(collection);
     const out: StoredDocument[] = [];
-    for (const [key, doc] of this.#load().documents) {
-      if (!key.startsWith(prefix)) continue;
-      const id = key.slice(prefix.length);
-      if (afterId === undefined || id > afterId) out.push({ collection, id, body: doc.body, version: doc.version });
+    for (const name of this.#fs.list(dir)) {
+      const doc = this.#documentAt(head, collection, `${dir}/${name}`);
+      if (doc && (afterId === undefined || doc.id > afterId)) out.push(doc);
     }
     return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, limit);
   }
 
-  /** The state in memory (or the snapshot) plus every log file after it. */
-  #load(): State {
-    if (this.#state) return this.#foldFrom(this.#state);
-    const bytes = this.#fs.read(SNAPSHOT);
-    const snapshot = bytes ? decodeJson<Snapshot>(bytes) : undefined;
-    const state: State = {
-      asOf: snapshot ? BigInt(snapshot.asOf) : 0n,
-      checkpoints: new Map(Object.entries(snapshot?.checkpoints ?? {}).map(([name, n]) => [name, BigInt(n)])),
-      documents: new Map(Object.entries(snapshot?.documents ?? {}).map(([key, d]) => [key, { body: d.body, version: BigInt(d.version) }])),
-    };
-    if (snapshot && !this.#fs.exists(`${LOG}/${padded(state.asOf)}`) && state.asOf > 0n) {
-      return (this.#state = this.#foldFrom(emptyState())); // a snapshot from before a reset
-    }
-    return (this.#state = this.#foldFrom(state));
+  #checkpointAt(head: bigint, projection: string): bigint {
+    const latest = this.#latestEntry<CheckpointEntry>(checkpointDir(projection), head);
+    return latest ? BigInt(latest.entry.next) : 0n;
   }
 
-  #foldFrom(state: State): State {
-    let folded = 0;
+  #documentAt(head: bigint, collection: string, dir: string): StoredDocument | undefined {
+    const entry = this.#latestEntry<DocumentEntry>(dir, head)?.entry;
+    if (!entry || 'deleted' in entry) return undefined;
+    return { collection, id: entry.id, body: entry.body, version: BigInt(entry.version) };
+  }
+
+  /**
+   * Finds the newest commit (probing forward from what this instance or the head hint knows) and
+   * indexes it, so every commit up to the returned one is indexed.
+   */
+  #sync(): bigint {
+    if (!this.#checkedFormat) this.#upgrade();
+    // Remembered entries must hear of every later commit that touches their key, so a following
+    // instance reads each new commit; one that remembers nothing only needs to find the end.
+    let following = this.#head !== undefined;
+    let head = this.#head ?? this.#follow(this.#hintedHead());
+    let newest: CommitFile | undefined;
+    let steps = 0;
     for (;;) {
-      const bytes = this.#fs.read(`${LOG}/${padded(state.asOf + 1n)}`);
-      if (!bytes) break;
-      apply(state, decodeJson<CommitFile>(bytes));
-      state.asOf++;
-      folded++;
+      const path = `${LOG}/${padded(head + 1n)}`;
+      if (following && steps === FOLLOW_LIMIT) {
+        const hinted = this.#hintedHead();
+        if (hinted > head + 1n) {
+          head = this.#follow(hinted);
+          following = false;
+          continue;
+        }
+      }
+      if (following) {
+        const bytes = this.#fs.read(path);
+        if (!bytes) break;
+        newest = decodeJson<CommitFile>(bytes);
+        for (const dir of touchedDirs(newest)) this.#stale(dir);
+      } else {
+        if (!this.#fs.exists(path)) break;
+        newest = undefined;
+      }
+      head++;
+      steps++;
     }
-    if (folded >= SNAPSHOT_EVERY) this.#fs.replace(SNAPSHOT, encodeJson(toSnapshot(state)));
-    return state;
+    if (head > 0n) this.#index(head, newest);
+    if (steps >= HINT_REFRESH_STEPS) this.#fs.replace(HEAD_HINT, encodeText(head.toString()));
+    this.#head = head;
+    return head;
+  }
+
+  /** Starts following the log at `head`, forgetting what was remembered before. */
+  #follow(head: bigint): bigint {
+    this.#latest.clear();
+    return head;
+  }
+
+  #hintedHead(): bigint {
+    const hint = this.#fs.read(HEAD_HINT);
+    let head = hint ? BigInt(decodeText(hint)) : 0n;
+    // A hint can only be ahead after a reset that raced a writer; be exact anyway.
+    while (head > 0n && !this.#fs.exists(`${LOG}/${padded(head)}`)) head--;
+    return head;
+  }
+
+  #stale(dir: string): void {
+    const known = this.#latest.get(dir);
+    if (known) known.asOf = 0n;
+  }
+
+  /** A directory written by the single-snapshot format (a log but no marker): index its log, in order, once. */
+  #upgrade(): void {
+    if (!this.#fs.exists(INDEXED_MARKER) && this.#fs.exists(`${LOG}/${padded(1n)}`)) {
+      // Concurrent upgraders are safe: each indexes in log order, and indexing is idempotent.
+      for (let n = 1n; this.#fs.exists(`${LOG}/${padded(n)}`); n++) this.#index(n);
+      this.#fs.publish(INDEXED_MARKER, encodeText('1'));
+      this.#fs.remove(OLD_SNAPSHOT);
+    }
+    this.#checkedFormat = true;
+  }
+
+  /** Writes commit `number`'s entries, in order (idempotent: entries already there are skipped). */
+  #index(number: bigint, known?: CommitFile): void {
+    if (this.#indexed.get(number)) return;
+    const file = known ?? this.#readCommit(number);
+    const commit = number.toString();
+    file.changes.forEach((change, i) => {
+      const position = { commit, change: i };
+      this.#record<DocumentEntry>(documentDir(change.val), position, (previous) => {
+        const live = previous && !('deleted' in previous) ? previous : undefined;
+        if (change.tag === 'delete') return live ? { ...position, id: change.val.id, deleted: true } : undefined;
+        const version = live ? BigInt(live.version) + 1n : 1n;
+        return { ...position, id: change.val.id, version: version.toString(), body: change.val.body };
+      });
+    });
+    const position = { commit, change: file.changes.length };
+    this.#record<CheckpointEntry>(checkpointDir(file.projection), position, () => ({ ...position, next: file.next }));
+    this.#indexed.set(number, true);
+  }
+
+  /**
+   * Appends the entry `make` derives from the directory's newest one, unless an entry at or after
+   * `position` is already there (another caller indexed it). `make` answering undefined records
+   * nothing (deleting a document that does not exist). A remembered newest entry is tried without
+   * probing: entries are numbered without gaps, so a free next name proves it is still the newest.
+   */
+  #record<T extends Position>(dir: string, position: Position, make: (previous: T | undefined) => T | undefined): void {
+    const commit = BigInt(position.commit);
+    let latest = this.#latest.get(dir) as Latest<T> | undefined;
+    for (let race = 0; race < MAX_RACES; race++) {
+      if (!latest || latest.asOf === 0n) latest = this.#latestEntry<T>(dir, commit);
+      if (latest && !isBefore(latest.entry, position)) return;
+      const entry = make(latest?.entry);
+      if (!entry) return;
+      const n = (latest?.n ?? 0n) + 1n;
+      if (this.#fs.publish(`${dir}/${padded(n)}`, encodeJson(entry))) {
+        this.#latest.set(dir, { n, entry, asOf: commit });
+        if (n % HINT_EVERY === 0n) this.#fs.replace(`${dir}/tip`, encodeText(n.toString()));
+        return;
+      }
+      // Someone else wrote entry n (another caller indexing the same commit): probe.
+      this.#stale(dir);
+      latest = undefined;
+    }
+    throw FileStoreFailure.unavailable('projection index kept losing races');
+  }
+
+  /**
+   * The directory's newest entry as of commit `head`: the remembered one while no commit since
+   * touched the key, else probing forward from what this instance knows or the tip hint.
+   */
+  #latestEntry<T extends Position>(dir: string, head: bigint): Latest<T> | undefined {
+    const known = this.#latest.get(dir) as Latest<T> | undefined;
+    if (known && known.asOf !== 0n) return known;
+    let n = known?.n ?? this.#tip(dir);
+    let steps = 0;
+    while (this.#fs.exists(`${dir}/${padded(n + 1n)}`)) {
+      n++;
+      steps++;
+    }
+    if (known && known.n === n) {
+      known.asOf = head;
+      return known;
+    }
+    let bytes = n > 0n ? this.#fs.read(`${dir}/${padded(n)}`) : undefined;
+    // A tip can only be ahead of the entries after a reset that raced a writer; be exact anyway.
+    while (n > 0n && !bytes) bytes = this.#fs.read(`${dir}/${padded(--n)}`);
+    if (!bytes) return undefined;
+    const latest: Latest<T> = { n, entry: decodeJson<T>(bytes), asOf: head };
+    this.#latest.set(dir, latest);
+    if (steps >= HINT_REFRESH_STEPS) this.#fs.replace(`${dir}/tip`, encodeText(n.toString()));
+    return latest;
+  }
+
+  #tip(dir: string): bigint {
+    const tip = this.#fs.read(`${dir}/tip`);
+    return tip ? BigInt(decodeText(tip)) : 0n;
+  }
+
+  #readCommit(number: bigint): CommitFile {
+    const bytes = this.#fs.read(`${LOG}/${padded(number)}`);
+    if (!bytes) throw FileStoreFailure.unavailable(`projection commit ${number} vanished`);
+    return decodeJson<CommitFile>(bytes);
   }
 }
 
-function emptyState(): State {
-  return { asOf: 0n, checkpoints: new Map(), documents: new Map() };
-}
-
-function toSnapshot(state: State): Snapshot {
-  return {
-    asOf: state.asOf.toString(),
-    checkpoints: Object.fromEntries([...state.checkpoints].map(([name, n]) => [name, n.toString()])),
-    documents: Object.fromEntries([...state.documents].map(([key, d]) => [key, { body: d.body, version: d.version.toString() }])),
-  };
+/** The index directories a commit writes to. */
+function touchedDirs(file: CommitFile): string[] {
+  return [...file.changes.map((change) => documentDir(change.val)), checkpointDir(file.projection)];
 }
