@@ -6,21 +6,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { NFKC_TABLE_UNICODE } from './gen/nfkc-supported.ts';
 import { isNfkcSupported, NFKC_UNICODE_VERSION, nfkcStrict } from './nfkc.ts';
+import { seededRandom } from '../platform/testing/seeded-random.ts';
 
 const ALL = Array.from({ length: 0x110000 }, (_, cp) => cp);
 const SUPPORTED = ALL.filter(isNfkcSupported);
 const icu = (text: string) => text.normalize('NFKC');
-
-/** mulberry32: a fixed seed, so a failure names a reproducible text. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('the supported-code-point table', () => {
   it('holds all of Unicode 8.0 and most later characters, and no surrogate or unassigned code point', () => {
@@ -59,7 +49,7 @@ describe('nfkcStrict()', () => {
   });
 
   it('agrees with ICU on 20,000 random texts of supported characters, marks and jamo included', () => {
-    const next = random(0x5eed);
+    const next = seededRandom(0x5eed);
     const marks = SUPPORTED.filter((cp) => /\p{M}/u.test(String.fromCodePoint(cp)));
     const decomposing = SUPPORTED.filter((cp) => String.fromCodePoint(cp).normalize('NFKD') !== String.fromCodePoint(cp));
     const jamo = ALL.filter((cp) => (cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0xac00 && cp <= 0xd7a3));

@@ -16,6 +16,9 @@ import type { StorageBackend } from '../../host/storage/types.ts';
 import { FileStoreFailure } from '../../src/platform/standalone/failure.ts';
 import { openFileStorage, type FileStorage } from '../../src/platform/standalone/file-storage.ts';
 import { padded, hashed } from '../../src/platform/standalone/names.ts';
+import type { DocumentChange } from '../../src/platform/ports.ts';
+import { createMemoryPlatform } from '../../src/platform/testing/memory-platform.ts';
+import { seededRandom } from '../../src/platform/testing/seeded-random.ts';
 import { runStorageContract } from './contract.ts';
 import { nodeFileSystem } from './node-file-system.ts';
 import { expectContiguousRace, raceWorkers } from './race-workers.ts';
@@ -182,10 +185,13 @@ describe('file store specifics', () => {
     writer.projections.commit('p', 0n, 1n, [put('c', 'a', 'a1'), put('c', 'b', 'b1')]);
     expect(reader.projections.getDocument({ collection: 'c', id: 'a' })).toMatchObject({ body: '"a1"', version: 1n });
     expect(reader.projections.getDocument({ collection: 'c', id: 'b' })).toMatchObject({ body: '"b1"', version: 1n });
-    // A few commits behind (read one by one), then far behind (past the follow limit: from the hint).
+    // A few commits behind (read one by one); then far behind, past the follow limit of 64 commits,
+    // so the reader starts again from the head hint: once with the change after the jump, once with
+    // it in the last commit read before the jump and the hint exactly at the end (commit 248).
     for (const [behind, changedAt] of [
       [3, 2],
       [150, 100],
+      [94, 64],
     ] as const) {
       const at = writer.projections.checkpoint('p');
       for (let i = 1; i <= behind; i++) {
@@ -198,8 +204,33 @@ describe('file store specifics', () => {
       expect(reader.projections.getDocument({ collection: 'c', id: 'b' })).toMatchObject({ body: '"b1"', version: 1n });
       expect(reader.projections.checkpoint('p')).toBe(at + BigInt(behind));
     }
-    expect(reader.projections.getDocument({ collection: 'c', id: 'a' })?.version).toBe(3n);
+    expect(reader.projections.getDocument({ collection: 'c', id: 'a' })?.version).toBe(4n);
   });
+
+  it('three instances on one directory agree with the in-memory model under random commits, reads and long lags', () => {
+    const dir = freshDir();
+    const stores = [0, 1, 2].map(() => openFileStorage(nodeFileSystem(dir)).projections);
+    const model = createMemoryPlatform().projections;
+    const next = seededRandom(0xf11e);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+    const ids = ['a', 'b', 'c', 'd', 'e'];
+    const change = (): DocumentChange => (next() < 0.2 ? { tag: 'delete', val: { collection: 'docs', id: pick(ids) } } : put('docs', pick(ids), Math.floor(next() * 1000)));
+    for (let step = 0; step < 1500; step++) {
+      const store = pick(stores);
+      // Now and then one instance commits a long burst, so the others fall past the follow limit.
+      const commits = next() < 0.01 ? 70 + Math.floor(next() * 20) : next() < 0.5 ? 1 : 0;
+      for (let i = 0; i < commits; i++) {
+        const projection = pick(['p', 'q']);
+        const at = model.checkpoint(projection);
+        const changes = Array.from({ length: Math.floor(next() * 4) }, change);
+        expect(store.commit(projection, at, at + 1n, changes)).toBe(model.commit(projection, at, at + 1n, changes));
+      }
+      const id = pick(ids);
+      expect(store.getDocument({ collection: 'docs', id })).toEqual(model.getDocument({ collection: 'docs', id }));
+      expect(store.checkpoint('p')).toBe(model.checkpoint('p'));
+      if (step % 100 === 0) expect(store.listDocuments('docs', undefined, 10)).toEqual(model.listDocuments('docs', undefined, 10));
+    }
+  }, 60_000);
 
   it('a directory written by the single-snapshot projection format is indexed on first open, losing nothing', () => {
     const dir = freshDir();

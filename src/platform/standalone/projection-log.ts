@@ -186,6 +186,7 @@ export class FileProjectionStore implements ProjectionStore {
         if (hinted > head + 1n) {
           head = this.#follow(hinted);
           following = false;
+          newest = undefined;
           continue;
         }
       }
