@@ -1,7 +1,8 @@
 /**
  * The soak's mixed load (bench/soak.ts, bench/retirement.ts): `clients` closed loops, each cycling
  * through one exchange of every route family the target serves: counter REST reads and writes,
- * password login + session check, a /pkg asset, an SSE connect/first frame/drop and, where the
+ * the UI's server functions (increment_count, get_counter_view), password login + session check,
+ * a /pkg asset, an SSE connect/first frame/drop and, where the
  * target speaks gRPC, a unary call and a WatchCounter stream (first message, cancel).
  */
 import http from 'node:http';
@@ -63,6 +64,13 @@ export async function mixedLoad(base: string, options: { grpc: boolean; sockets:
     ['POST increment', () => request('POST', '/api/counter/increment', '{"amount":1}')],
     ['GET view', () => request('GET', '/api/counter/view')],
     ['/pkg asset', () => request('GET', asset)],
+    [
+      'server functions',
+      async () => {
+        await request('POST', '/api/increment_count', '{"amount":1}');
+        await request('GET', '/api/get_counter_view');
+      },
+    ],
     [
       'login + session',
       async (client) => {

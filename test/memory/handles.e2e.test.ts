@@ -81,6 +81,17 @@ describe('host resource handles per exchange kind', () => {
       { n: 100, slack: 8 },
     ));
 
+  // The UI's server functions: an increment, a view, a reset (the count comes back to where it was).
+  it('server functions increment_count, get_counter_view and reset_count', () =>
+    expectFlat(
+      async () => {
+        await ok(fetch(`${base}/api/increment_count`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' }));
+        await ok(fetch(`${base}/api/get_counter_view`));
+        await ok(fetch(`${base}/api/reset_count`, { method: 'POST' }));
+      },
+      { n: 100, slack: 8 },
+    ));
+
   it('SSE open, first frame, close', () =>
     expectFlat(
       async () => {
