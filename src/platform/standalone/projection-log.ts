@@ -71,11 +71,10 @@ interface Latest<T> {
   n: bigint;
   entry: T;
   /**
-   * The commit as of which `entry` was seen to be the newest; 0 once a later commit touched the key
-   * (then `n` is only a lower bound). The instance reads every commit after it, so a non-zero
-   * `asOf` means the entry is still the newest as of the instance's head.
+   * Still the newest: the instance reads every commit after it saw the entry, and a commit that
+   * touches the key clears this (then `n` is only a lower bound to probe from).
    */
-  asOf: bigint;
+  current: boolean;
 }
 
 export class FileProjectionStore implements ProjectionStore {
@@ -101,7 +100,8 @@ export class FileProjectionStore implements ProjectionStore {
 
   checkpoint(projection: string): bigint {
     checkName('projection', projection);
-    return this.#checkpointAt(this.#sync(), projection);
+    this.#sync();
+    return this.#checkpoint(projection);
   }
 
   commit(projection: string, expected: bigint, next: bigint, changes: DocumentChange[]): boolean {
@@ -123,7 +123,7 @@ export class FileProjectionStore implements ProjectionStore {
     };
     for (let race = 0; race < MAX_RACES; race++) {
       const head = this.#sync();
-      if (this.#checkpointAt(head, projection) !== expected) return false;
+      if (this.#checkpoint(projection) !== expected) return false;
       if (head === 0n) this.#fs.publish(INDEXED_MARKER, encodeText('1'));
       const number = head + 1n;
       if (this.#fs.publish(`${LOG}/${padded(number)}`, encodeJson(file))) {
@@ -139,30 +139,31 @@ export class FileProjectionStore implements ProjectionStore {
   getDocument(key: DocumentKey): StoredDocument | undefined {
     checkName('collection', key.collection);
     checkName('document id', key.id);
-    return this.#documentAt(this.#sync(), key.collection, documentDir(key));
+    this.#sync();
+    return this.#document(key.collection, documentDir(key));
   }
 
   /** Lists the collection's directory: a full scan, for operator tools rather than the request path. */
   listDocuments(collection: string, afterId: string | undefined, limit: number): StoredDocument[] {
     checkName('collection', collection);
     checkLimit(limit);
-    const head = this.#sync();
+    this.#sync();
     const dir = documentsDir(collection);
     const out: StoredDocument[] = [];
     for (const name of this.#fs.list(dir)) {
-      const doc = this.#documentAt(head, collection, `${dir}/${name}`);
+      const doc = this.#document(collection, `${dir}/${name}`);
       if (doc && (afterId === undefined || doc.id > afterId)) out.push(doc);
     }
     return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, limit);
   }
 
-  #checkpointAt(head: bigint, projection: string): bigint {
-    const latest = this.#latestEntry<CheckpointEntry>(checkpointDir(projection), head);
+  #checkpoint(projection: string): bigint {
+    const latest = this.#latestEntry<CheckpointEntry>(checkpointDir(projection));
     return latest ? BigInt(latest.entry.next) : 0n;
   }
 
-  #documentAt(head: bigint, collection: string, dir: string): StoredDocument | undefined {
-    const entry = this.#latestEntry<DocumentEntry>(dir, head)?.entry;
+  #document(collection: string, dir: string): StoredDocument | undefined {
+    const entry = this.#latestEntry<DocumentEntry>(dir)?.entry;
     if (!entry || 'deleted' in entry) return undefined;
     return { collection, id: entry.id, body: entry.body, version: BigInt(entry.version) };
   }
@@ -224,7 +225,7 @@ export class FileProjectionStore implements ProjectionStore {
 
   #stale(dir: string): void {
     const known = this.#latest.get(dir);
-    if (known) known.asOf = 0n;
+    if (known) known.current = false;
   }
 
   /** A directory written by the single-snapshot format (a log but no marker): index its log, in order, once. */
@@ -264,16 +265,15 @@ export class FileProjectionStore implements ProjectionStore {
    * probing: entries are numbered without gaps, so a free next name proves it is still the newest.
    */
   #record<T extends Position>(dir: string, position: Position, make: (previous: T | undefined) => T | undefined): void {
-    const commit = BigInt(position.commit);
     let latest = this.#latest.get(dir) as Latest<T> | undefined;
     for (let race = 0; race < MAX_RACES; race++) {
-      if (!latest || latest.asOf === 0n) latest = this.#latestEntry<T>(dir, commit);
+      if (!latest?.current) latest = this.#latestEntry<T>(dir);
       if (latest && !isBefore(latest.entry, position)) return;
       const entry = make(latest?.entry);
       if (!entry) return;
       const n = (latest?.n ?? 0n) + 1n;
       if (this.#fs.publish(`${dir}/${padded(n)}`, encodeJson(entry))) {
-        this.#latest.set(dir, { n, entry, asOf: commit });
+        this.#latest.set(dir, { n, entry, current: true });
         if (n % HINT_EVERY === 0n) this.#fs.replace(`${dir}/tip`, encodeText(n.toString()));
         return;
       }
@@ -285,12 +285,12 @@ export class FileProjectionStore implements ProjectionStore {
   }
 
   /**
-   * The directory's newest entry as of commit `head`: the remembered one while no commit since
-   * touched the key, else probing forward from what this instance knows or the tip hint.
+   * The directory's newest entry: the remembered one while no commit since touched the key, else
+   * probing forward from what this instance knows or the tip hint.
    */
-  #latestEntry<T extends Position>(dir: string, head: bigint): Latest<T> | undefined {
+  #latestEntry<T extends Position>(dir: string): Latest<T> | undefined {
     const known = this.#latest.get(dir) as Latest<T> | undefined;
-    if (known && known.asOf !== 0n) return known;
+    if (known?.current) return known;
     let n = known?.n ?? this.#tip(dir);
     let steps = 0;
     while (this.#fs.exists(`${dir}/${padded(n + 1n)}`)) {
@@ -298,14 +298,14 @@ export class FileProjectionStore implements ProjectionStore {
       steps++;
     }
     if (known && known.n === n) {
-      known.asOf = head;
+      known.current = true;
       return known;
     }
     let bytes = n > 0n ? this.#fs.read(`${dir}/${padded(n)}`) : undefined;
     // A tip can only be ahead of the entries after a reset that raced a writer; be exact anyway.
     while (n > 0n && !bytes) bytes = this.#fs.read(`${dir}/${padded(--n)}`);
     if (!bytes) return undefined;
-    const latest: Latest<T> = { n, entry: decodeJson<T>(bytes), asOf: head };
+    const latest: Latest<T> = { n, entry: decodeJson<T>(bytes), current: true };
     this.#latest.set(dir, latest);
     if (steps >= HINT_REFRESH_STEPS) this.#fs.replace(`${dir}/tip`, encodeText(n.toString()));
     return latest;
