@@ -24,6 +24,7 @@ import { checkLimit, checkName, FileStoreFailure } from './failure.ts';
 import type { FileSystem } from './file-system.ts';
 import { decodeJson, decodeText, encodeJson, encodeText, hashed, padded } from './names.ts';
 import { revisionMatches } from '../expected-revision.ts';
+import { readHint, writeHint } from './hints.ts';
 import { Memo } from './memo.ts';
 
 interface CommitFile {
@@ -110,7 +111,7 @@ export class FileEventStore implements EventStore {
       this.#commits.set(commit.first, commit);
       this.#newest = commit;
       this.#index(commit);
-      this.#fs.replace(HEAD_HINT, encodeText(commit.first.toString()));
+      writeHint(this.#fs, HEAD_HINT, commit.first);
       return commit.events.map((_, i) => recorded(commit, i));
     }
     throw FileStoreFailure.unavailable('append kept losing races');
@@ -196,8 +197,8 @@ export class FileEventStore implements EventStore {
   #sync(): { sequence: bigint } {
     let newest = this.#newest;
     if (!newest) {
-      const hint = this.#fs.read(HEAD_HINT);
-      newest = hint ? this.#read(BigInt(decodeText(hint))) : undefined;
+      const hinted = readHint(this.#fs, HEAD_HINT);
+      newest = hinted > 0n ? this.#read(hinted) : undefined;
     }
     let next = newest ? lastOf(newest) + 1n : 1n;
     let steps = 0;
@@ -209,7 +210,7 @@ export class FileEventStore implements EventStore {
     if (!newest) return { sequence: 0n };
     this.#newest = newest;
     this.#index(newest);
-    if (steps >= HINT_REFRESH_STEPS) this.#fs.replace(HEAD_HINT, encodeText(newest.first.toString()));
+    if (steps >= HINT_REFRESH_STEPS) writeHint(this.#fs, HEAD_HINT, newest.first);
     return { sequence: lastOf(newest) };
   }
 
@@ -222,7 +223,7 @@ export class FileEventStore implements EventStore {
       // Created in order, so an existing last file means all of them exist.
       const content = encodeText(commit.first.toString());
       for (let r = commit.revision; r <= last; r++) this.#fs.publish(`${dir}/${padded(r)}`, content);
-      this.#fs.replace(`${dir}/tip`, encodeText(last.toString()));
+      writeHint(this.#fs, `${dir}/tip`, last);
     }
     this.#indexed.set(commit.first, true);
   }
@@ -232,8 +233,7 @@ export class FileEventStore implements EventStore {
     const dir = streamDir(streamId);
     let revision = this.#revisions.get(streamId);
     if (revision === undefined) {
-      const tip = this.#fs.read(`${dir}/tip`);
-      revision = tip ? BigInt(decodeText(tip)) : 0n;
+      revision = readHint(this.#fs, `${dir}/tip`);
       // A tip can only be ahead after a reset that raced a writer; be exact anyway.
       while (revision > 0n && !this.#fs.exists(`${dir}/${padded(revision)}`)) revision--;
     }

@@ -23,8 +23,9 @@
 import type { DocumentChange, DocumentKey, ProjectionStore, StoredDocument } from '../ports.ts';
 import { checkLimit, checkName, FileStoreFailure } from './failure.ts';
 import type { FileSystem } from './file-system.ts';
+import { readHint, writeHint } from './hints.ts';
 import { Memo } from './memo.ts';
-import { decodeJson, decodeText, encodeJson, encodeText, hashed, padded } from './names.ts';
+import { decodeJson, encodeJson, encodeText, hashed, padded } from './names.ts';
 
 interface CommitFile {
   projection: string;
@@ -129,7 +130,7 @@ export class FileProjectionStore implements ProjectionStore {
       if (this.#fs.publish(`${LOG}/${padded(number)}`, encodeJson(file))) {
         this.#head = number;
         this.#index(number, file);
-        if (number % HINT_EVERY === 0n) this.#fs.replace(HEAD_HINT, encodeText(number.toString()));
+        if (number % HINT_EVERY === 0n) writeHint(this.#fs, HEAD_HINT, number);
         return true;
       }
     }
@@ -204,7 +205,7 @@ export class FileProjectionStore implements ProjectionStore {
       steps++;
     }
     if (head > 0n) this.#index(head, newest);
-    if (steps >= HINT_REFRESH_STEPS) this.#fs.replace(HEAD_HINT, encodeText(head.toString()));
+    if (steps >= HINT_REFRESH_STEPS) writeHint(this.#fs, HEAD_HINT, head);
     this.#head = head;
     return head;
   }
@@ -216,8 +217,7 @@ export class FileProjectionStore implements ProjectionStore {
   }
 
   #hintedHead(): bigint {
-    const hint = this.#fs.read(HEAD_HINT);
-    let head = hint ? BigInt(decodeText(hint)) : 0n;
+    let head = readHint(this.#fs, HEAD_HINT);
     // A hint can only be ahead after a reset that raced a writer; be exact anyway.
     while (head > 0n && !this.#fs.exists(`${LOG}/${padded(head)}`)) head--;
     return head;
@@ -274,7 +274,7 @@ export class FileProjectionStore implements ProjectionStore {
       const n = (latest?.n ?? 0n) + 1n;
       if (this.#fs.publish(`${dir}/${padded(n)}`, encodeJson(entry))) {
         this.#latest.set(dir, { n, entry, current: true });
-        if (n % HINT_EVERY === 0n) this.#fs.replace(`${dir}/tip`, encodeText(n.toString()));
+        if (n % HINT_EVERY === 0n) writeHint(this.#fs, `${dir}/tip`, n);
         return;
       }
       // Someone else wrote entry n (another caller indexing the same commit): probe.
@@ -291,7 +291,7 @@ export class FileProjectionStore implements ProjectionStore {
   #latestEntry<T extends Position>(dir: string): Latest<T> | undefined {
     const known = this.#latest.get(dir) as Latest<T> | undefined;
     if (known?.current) return known;
-    let n = known?.n ?? this.#tip(dir);
+    let n = known?.n ?? readHint(this.#fs, `${dir}/tip`);
     let steps = 0;
     while (this.#fs.exists(`${dir}/${padded(n + 1n)}`)) {
       n++;
@@ -307,13 +307,8 @@ export class FileProjectionStore implements ProjectionStore {
     if (!bytes) return undefined;
     const latest: Latest<T> = { n, entry: decodeJson<T>(bytes), current: true };
     this.#latest.set(dir, latest);
-    if (steps >= HINT_REFRESH_STEPS) this.#fs.replace(`${dir}/tip`, encodeText(n.toString()));
+    if (steps >= HINT_REFRESH_STEPS) writeHint(this.#fs, `${dir}/tip`, n);
     return latest;
-  }
-
-  #tip(dir: string): bigint {
-    const tip = this.#fs.read(`${dir}/tip`);
-    return tip ? BigInt(decodeText(tip)) : 0n;
   }
 
   #readCommit(number: bigint): CommitFile {
