@@ -26,15 +26,32 @@ export interface HostProcess {
   kill(): Promise<void>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port for a test server that nothing else will take before the server binds it. A port from
+ * `listen(0)` comes from the kernel's ephemeral range (32768–60999 on Linux), which every
+ * outgoing connection also draws from: between releasing it and the host binding it, a client
+ * socket of a suite running in parallel could take it (seen in CI as the host's EADDRINUSE).
+ * These come from 20000–31999, below that range: one block of 1,000 per vitest worker
+ * (`VITEST_POOL_ID`), walked from a random start, each checked free by binding it.
+ */
+const PORT_BLOCK = 1_000;
+const PORT_BLOCKS = 12;
+const poolBlock = (Number(process.env.VITEST_POOL_ID ?? process.pid) % PORT_BLOCKS) * PORT_BLOCK + 20_000;
+let nextPortOffset = Math.floor(Math.random() * PORT_BLOCK);
+
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < PORT_BLOCK; tries++) {
+    const port = poolBlock + (nextPortOffset++ % PORT_BLOCK);
+    if (await canBind(port)) return port;
+  }
+  throw new Error(`no free port in ${poolBlock}-${poolBlock + PORT_BLOCK - 1}`);
+}
+
+function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 
