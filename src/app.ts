@@ -8,7 +8,6 @@
 import { Hono } from 'hono';
 import type { AppConfig } from './config.ts';
 import type { Platform } from './platform/ports.ts';
-import { CounterMemory } from './counter/application/current-counter.ts';
 import { counterRestRoutes } from './counter/rest.ts';
 import { counterStreamRoutes } from './counter/stream.ts';
 import { errorResponse, notFoundResponse, readOnlyRoute } from './counter/http-errors.ts';
@@ -40,8 +39,6 @@ export function buildApp(platform: Platform, config: AppConfig): Application {
       channel: config.realtimeChannel,
       delivery: config.realtime === 'polling' ? ('polling' as const) : ('pubsub' as const),
     },
-    // The app is built once per guest instance, so this memory is the instance's own.
-    memory: new CounterMemory(),
   };
   const app = new Hono();
 

@@ -12,8 +12,8 @@ import type { ReadStreamOptions, RecordedEvent } from '../storage/types.ts';
 
 /**
  * How many of the newest events a lease's acquire fetches and the tail keeps: enough for a writer
- * that last saw the stream that many commits ago (under load, one per other busy writer) to catch
- * up from the tail (src/counter/application/current-counter.ts).
+ * that reads the newest page of its stream, or reads forward from a position up to that many
+ * events back (a snapshot's revision, say), to be answered from the tail.
  */
 export const TAIL_EVENTS = 64;
 

@@ -7,7 +7,6 @@ export { DEFAULT_RETRY_POLICY } from './application/retry.ts';
 export type { CounterView, EventLog, RealtimeMessage } from './application/view.ts';
 export { executeCounterCommand } from './application/execute-command.ts';
 export { getCounterView } from './application/get-view.ts';
-export { CounterMemory } from './application/current-counter.ts';
 export { COUNTER_PROJECTION, runCounterProjection, type ProjectionRun } from './application/projection.ts';
 export { counterRestRoutes, COUNTER_REST_PATHS, MAX_BODY_BYTES } from './rest.ts';
 export { errorEnvelope, errorResponse, methodNotAllowedResponse, notFoundResponse, statusForCode } from './http-errors.ts';

@@ -44,7 +44,7 @@ describe('counter REST routes: success', () => {
     expect(response.status).toBe(200);
     const view = (await response.json()) as { count: number; latest_events: { event_type: string; payload: string }[] };
     expect(view.count).toBe(5);
-    expect(view.latest_events[0]).toMatchObject({ event_type: 'incremented', payload: '{"amount":5}' });
+    expect(view.latest_events[0]).toMatchObject({ event_type: 'incremented', payload: '{"amount":5,"value":5}' });
   });
 
   it('accepts application/json with parameters', async () => {

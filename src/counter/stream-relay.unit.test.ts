@@ -38,7 +38,7 @@ describe('relayed SSE stream (guest side)', () => {
   });
 
   it('answers a storage failure with an error frame and keeps the position', async () => {
-    const deps = testCounterDeps({ memory: false });
+    const deps = testCounterDeps();
     deps.platform.failNext('readStream');
     const response = await poll(deps, '3');
     expect(response.headers.get(RELAY_HEADER)).toContain('after=3');

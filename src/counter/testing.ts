@@ -1,6 +1,5 @@
 /** Test support: CounterDeps over the in-memory platform, with deterministic retry jitter. */
 import { createMemoryPlatform, type MemoryPlatform } from '../platform/testing/memory-platform.ts';
-import { CounterMemory } from './application/current-counter.ts';
 import type { CounterDeps, RealtimeConfig } from './application/deps.ts';
 import type { RetryPolicy } from './application/retry.ts';
 
@@ -10,14 +9,12 @@ export interface TestCounterDeps extends CounterDeps {
 
 export const TEST_CHANNEL = 'counter-test';
 
-/** Like production, deps carry an instance memory unless `memory: false`. */
-export function testCounterDeps(options: { realtime?: Partial<RealtimeConfig>; retry?: Partial<RetryPolicy>; memory?: boolean; projectionBatch?: bigint } = {}): TestCounterDeps {
+export function testCounterDeps(options: { realtime?: Partial<RealtimeConfig>; retry?: Partial<RetryPolicy>; projectionBatch?: bigint } = {}): TestCounterDeps {
   return {
     platform: createMemoryPlatform(),
     realtime: { enabled: true, channel: TEST_CHANNEL, ...options.realtime },
     retry: { maxAttempts: 25, baseDelayMs: 2, maxDelayMs: 100, random: () => 0.5, ...options.retry },
     // Projection after every command unless a test looks at batching: assertions stay exact.
     projectionBatch: options.projectionBatch ?? 1n,
-    ...(options.memory === false ? {} : { memory: new CounterMemory() }),
   };
 }

@@ -43,8 +43,8 @@ const schemas = new SchemaSet({
 const SAMPLE_VIEW: CounterView = {
   count: 3,
   latest_events: [
-    { sequence: 2, event_type: 'incremented', revision: 2, payload: '{"amount":2}', recorded_at: '2026-11-24T12:00:01.000Z' },
-    { sequence: 1, event_type: 'incremented', revision: 1, payload: '{"amount":1}', recorded_at: '2026-11-24T12:00:00.000Z' },
+    { sequence: 2, event_type: 'incremented', revision: 2, payload: '{"amount":2,"value":3}', recorded_at: '2026-11-24T12:00:01.000Z' },
+    { sequence: 1, event_type: 'incremented', revision: 1, payload: '{"amount":1,"value":1}', recorded_at: '2026-11-24T12:00:00.000Z' },
   ],
   last_sequence: 2,
   realtime_enabled: true,

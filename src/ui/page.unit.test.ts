@@ -32,7 +32,7 @@ describe('GET / (the counter page)', () => {
     expect(html).toContain('>\u22121\u2009234</output>');
     expect(html.match(/<li class="event event-/g)).toHaveLength(2);
     expect(html).toContain('<span class="event-seq">#2</span>');
-    expect(html).toContain('{&quot;amount&quot;:2734}');
+    expect(html).toContain('{&quot;amount&quot;:2734,&quot;value&quot;:-1234}');
     const embedded = /<script id="initial-view" type="application\/json">(.*?)<\/script>/.exec(html)?.[1];
     expect(JSON.parse(embedded ?? '')).toMatchObject({ count: -1234, last_sequence: 2, realtime_enabled: true });
   });

@@ -50,8 +50,8 @@ describe('server functions through the typed client', () => {
     if ('latest_events' in view) {
       expect(view.latest_events.map((e) => [e.event_type, e.payload])).toEqual([
         ['reset_performed', '{"previous":4}'],
-        ['decremented', '{"amount":3}'],
-        ['incremented', '{"amount":7}'],
+        ['decremented', '{"amount":3,"value":4}'],
+        ['incremented', '{"amount":7,"value":7}'],
       ]);
     } else {
       expect.unreachable('reset_count answered with an error');

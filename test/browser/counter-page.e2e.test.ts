@@ -54,7 +54,7 @@ describe.skipIf(!chromiumTool)('counter page in Chromium', () => {
     const rows = await page.locator('#ledger li').allTextContents();
     expect(rows).toHaveLength(4);
     expect(rows[0]).toMatch(/^Reset#4rev 4\d\d:\d\d:\d\d\{"previous":1\}$/);
-    expect(rows[1]).toMatch(/^Decrement#3rev 3.*\{"amount":1\}$/);
+    expect(rows[1]).toMatch(/^Decrement#3rev 3.*\{"amount":1,"value":1\}$/);
     expect(await page.locator('#last-sequence').textContent()).toBe('#4');
     expect(await page.locator('#ledger-empty').isVisible()).toBe(false);
     expect(watched.problems).toEqual([]);
@@ -81,7 +81,7 @@ describe.skipIf(!chromiumTool)('counter page in Chromium', () => {
     await page.click('#batch-increment');
     await countBecomes(page, 121);
     const payloads = await page.locator('#ledger .event-payload').allTextContents();
-    expect(payloads.slice(0, 3)).toEqual(['{"amount":100}', '{"amount":4}', '{"amount":25}']);
+    expect(payloads.slice(0, 3)).toEqual(['{"amount":100,"value":121}', '{"amount":4,"value":21}', '{"amount":25,"value":25}']);
     expect(watched.problems).toEqual([]);
   });
 

@@ -66,7 +66,7 @@ describe('commands', () => {
     expect(view.latest_events).toHaveLength(1);
     const first = view.latest_events[0]!;
     expect(first).toMatchObject({ sequence: 1, event_type: 'incremented', revision: 1 });
-    expect(JSON.parse(first.payload)).toEqual({ amount: 5 });
+    expect(JSON.parse(first.payload)).toEqual({ amount: 5, value: 5 });
     expect(first.recorded_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
 
     response = await post('/api/counter/decrement?amount=2', undefined, {});
@@ -93,7 +93,7 @@ describe('commands', () => {
     const sequences = view.latest_events.map((e) => e.sequence);
     expect(sequences).toEqual([...sequences].sort((a, b) => b - a));
     expect(view.latest_events[0]!.sequence).toBe(view.last_sequence);
-    expect(JSON.parse(view.latest_events[0]!.payload)).toEqual({ amount: 6 });
+    expect(JSON.parse(view.latest_events[0]!.payload)).toMatchObject({ amount: 6 });
   });
 });
 

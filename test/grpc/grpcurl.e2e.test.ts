@@ -84,7 +84,7 @@ describe.skipIf(!tool)('grpcurl against CounterService', () => {
       const afterInc = jsonMessages(inc.stdout)[0] as unknown as View;
       expect(afterInc.count).toBe(5);
       expect(BigInt(afterInc.lastSequence)).toBeGreaterThan(BigInt(reset.lastSequence));
-      expect(afterInc.latestEvents?.[0]).toMatchObject({ eventType: 'incremented', payload: '{"amount":5}', sequence: afterInc.lastSequence });
+      expect(afterInc.latestEvents?.[0]).toMatchObject({ eventType: 'incremented', payload: '{"amount":5,"value":5}', sequence: afterInc.lastSequence });
       expect(afterInc.realtimeEnabled).toBe(true);
       const dec = jsonMessages((await call('Decrement', '{"amount": 2}', flags)).stdout)[0] as unknown as View;
       expect(dec.count).toBe(3);

@@ -1,100 +1,86 @@
-/** The per-instance counter memory: always checked against the store, never serving a stale state. */
+/** Loading the counter from the newest event, which records the value; the long way for older streams. */
 import { describe, expect, it } from 'vitest';
-import { createMemoryPlatform } from '../../platform/testing/memory-platform.ts';
+import type { NewEvent } from '../../platform/ports.ts';
+import { COUNTER_STREAM_ID } from '../domain/counter.ts';
 import { testCounterDeps, type TestCounterDeps } from '../testing.ts';
-import { CATCH_UP_LIMIT, CounterMemory } from './current-counter.ts';
+import { encodeEvent } from './event-codec.ts';
 import { executeCounterCommand } from './execute-command.ts';
 import { getCounterView } from './get-view.ts';
-
-/** A second guest instance: same store, its own memory. */
-function otherInstance(deps: TestCounterDeps): TestCounterDeps {
-  return { ...deps, memory: new CounterMemory() };
-}
+import { EMPTY_COUNTER, replayFrom } from './load-counter.ts';
+import { runCounterProjection } from './projection.ts';
+import { LATEST_EVENTS_LIMIT, toEventLog } from './view.ts';
 
 const inc = (amount: number) => ({ type: 'increment' as const, amount });
 
-describe('currentCounter with an instance memory', () => {
-  it('answers a repeated view with one storage read', async () => {
+/** What an earlier version stored: increments and decrements without `value`. */
+const legacy = (type: 'incremented' | 'decremented', amount: number): NewEvent => encodeEvent({ type, amount });
+
+function appendRaw(deps: TestCounterDeps, events: NewEvent[]): void {
+  deps.platform.events.append(COUNTER_STREAM_ID, { tag: 'any' }, events);
+}
+
+/** Storage calls `fn` makes, by operation. */
+function callsOf(deps: TestCounterDeps, fn: () => unknown): { readStream: number; getDocument: number } {
+  const before = { readStream: deps.platform.faults.calls('readStream'), getDocument: deps.platform.faults.calls('getDocument') };
+  fn();
+  return { readStream: deps.platform.faults.calls('readStream') - before.readStream, getDocument: deps.platform.faults.calls('getDocument') - before.getDocument };
+}
+
+/** The view a full replay of the stream gives: the reference every load must agree with. */
+function replayedView(deps: TestCounterDeps) {
+  const { state } = replayFrom(deps.platform, EMPTY_COUNTER);
+  const newest = deps.platform.events.readStream(COUNTER_STREAM_ID, { direction: 'backward', limit: LATEST_EVENTS_LIMIT });
+  return { count: state.value, latest_events: newest.map(toEventLog) };
+}
+
+describe('currentCounter', () => {
+  it('answers a view with one storage read and no snapshot, however many events came before', async () => {
+    const deps = testCounterDeps({ projectionBatch: 1_000n });
+    for (let i = 0; i < 300; i++) await executeCounterCommand(deps, inc(1));
+    let view: ReturnType<typeof getCounterView> | undefined;
+    expect(callsOf(deps, () => (view = getCounterView(deps)))).toEqual({ readStream: 1, getDocument: 0 });
+    expect(view).toMatchObject(replayedView(deps));
+    expect(view?.count).toBe(300);
+  });
+
+  it('reports zero for an empty store', () => {
+    expect(getCounterView(testCounterDeps())).toMatchObject({ count: 0, latest_events: [], last_sequence: 0 });
+  });
+
+  it('loads a stream whose newest event has no value from the snapshot and the events after it, until a command records one', async () => {
     const deps = testCounterDeps();
-    await executeCounterCommand(deps, inc(3));
-    getCounterView(deps);
-    const before = deps.platform.faults.calls('readStream');
-    const view = getCounterView(deps);
-    expect(deps.platform.faults.calls('readStream') - before).toBe(1);
-    expect(view.count).toBe(3);
+    appendRaw(deps, [legacy('incremented', 7), legacy('decremented', 2)]);
+    runCounterProjection(deps.platform);
+    appendRaw(deps, [legacy('incremented', 10)]);
+    const before = callsOf(deps, () => expect(getCounterView(deps).count).toBe(15));
+    expect(before.getDocument).toBe(1);
+    expect(before.readStream).toBeGreaterThan(1);
+
+    const view = await executeCounterCommand(deps, inc(1));
+    expect(view.count).toBe(16);
+    expect(JSON.parse(view.latest_events[0]!.payload)).toEqual({ amount: 1, value: 16 });
+    const replayed = replayedView(deps);
+    expect(callsOf(deps, () => expect(getCounterView(deps)).toMatchObject(replayed))).toEqual({ readStream: 1, getDocument: 0 });
   });
 
-  it('advances over commands another instance committed', async () => {
-    const a = testCounterDeps();
-    const b = otherInstance(a);
-    await executeCounterCommand(a, inc(1));
-    expect(getCounterView(b).count).toBe(1);
-    await executeCounterCommand(a, inc(2));
-    await executeCounterCommand(a, { type: 'decrement', amount: 1 });
-    expect(getCounterView(b)).toEqual(getCounterView(a));
-    expect(getCounterView(b).count).toBe(2);
-  });
-
-  it('catches up over more events than one page shows with one more read, not a full load', async () => {
-    const a = testCounterDeps();
-    const b = otherInstance(a);
-    await executeCounterCommand(a, inc(1));
-    expect(getCounterView(b).count).toBe(1);
-    for (let i = 0; i < 12; i++) await executeCounterCommand(a, inc(1));
-    const reads = a.platform.faults.calls('readStream');
-    const snapshots = a.platform.faults.calls('getDocument');
-    const view = getCounterView(b);
-    expect(a.platform.faults.calls('readStream') - reads).toBe(2);
-    expect(a.platform.faults.calls('getDocument') - snapshots).toBe(0);
-    expect(view).toEqual(getCounterView({ ...a, memory: undefined }));
-    expect(view.count).toBe(13);
-  });
-
-  it('falls back to the full load when more than CATCH_UP_LIMIT events arrived', async () => {
-    const a = testCounterDeps();
-    const b = otherInstance(a);
-    await executeCounterCommand(a, inc(1));
-    expect(getCounterView(b).count).toBe(1);
-    for (let i = 0n; i <= CATCH_UP_LIMIT; i++) await executeCounterCommand(a, inc(1));
-    const snapshots = a.platform.faults.calls('getDocument');
-    const view = getCounterView(b);
-    expect(a.platform.faults.calls('getDocument') - snapshots).toBe(1);
-    expect(view).toEqual(getCounterView({ ...a, memory: undefined }));
-    expect(view.count).toBe(Number(CATCH_UP_LIMIT) + 2);
-  });
-
-  it('notices a store that was wiped and refilled to the same revision', async () => {
+  it('refuses a newest event whose value is not an i32 as an internal error', () => {
     const deps = testCounterDeps();
-    await executeCounterCommand(deps, inc(5));
-    await executeCounterCommand(deps, inc(5));
-    expect(getCounterView(deps).count).toBe(10);
-    // Same instance memory, a new store holding two different events at revisions 1 and 2.
-    const refilled = { ...deps, platform: createMemoryPlatform() };
-    await executeCounterCommand({ ...refilled, memory: new CounterMemory() }, inc(1));
-    await executeCounterCommand({ ...refilled, memory: new CounterMemory() }, inc(1));
-    expect(getCounterView(refilled).count).toBe(2);
+    appendRaw(deps, [{ eventType: 'incremented', payload: '{"amount":1,"value":"x"}', metadata: '{}' }]);
+    expect(() => getCounterView(deps)).toThrow(expect.objectContaining({ code: 'internal' }));
   });
 
-  it('reports zero after the store was emptied', async () => {
-    const deps = testCounterDeps();
-    await executeCounterCommand(deps, inc(4));
-    expect(getCounterView({ ...deps, platform: createMemoryPlatform() })).toMatchObject({ count: 0, latest_events: [], last_sequence: 0 });
-  });
-
-  it('agrees with a memory-less read after any interleaving of three instances', async () => {
-    const a = testCounterDeps();
-    const instances = [a, otherInstance(a), otherInstance(a)];
-    const plain = { ...a, memory: undefined };
+  it('agrees with a full replay after any mix of commands and events stored without values', async () => {
+    const deps = testCounterDeps({ projectionBatch: 4n });
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
-    for (let i = 0; i < 60; i++) {
-      const deps = instances[next() % 3]!;
-      const pick = next() % 7;
+    for (let i = 0; i < 120; i++) {
+      const pick = next() % 9;
       if (pick === 0) await executeCounterCommand(deps, { type: 'reset' });
       else if (pick < 4) await executeCounterCommand(deps, inc(1 + (next() % 5)));
       else if (pick < 6) await executeCounterCommand(deps, { type: 'decrement', amount: 1 + (next() % 3) });
-      else expect(getCounterView(deps)).toEqual(getCounterView(plain));
+      else if (pick < 8) appendRaw(deps, [legacy(next() % 2 === 0 ? 'incremented' : 'decremented', 1 + (next() % 4))]);
+      else expect(getCounterView(deps)).toMatchObject(replayedView(deps));
     }
-    for (const deps of instances) expect(getCounterView(deps)).toEqual(getCounterView(plain));
+    expect(getCounterView(deps)).toMatchObject(replayedView(deps));
   });
 });

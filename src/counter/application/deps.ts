@@ -1,6 +1,5 @@
 /** What the counter application needs from its caller: the platform ports and realtime settings. */
 import type { Platform } from '../../platform/ports.ts';
-import type { CounterMemory } from './current-counter.ts';
 import type { RetryPolicy } from './retry.ts';
 
 export interface RealtimeConfig {
@@ -26,8 +25,6 @@ export interface CounterDeps {
   projectionBatch?: bigint;
   /** How long a command waits for its turn on the stream; defaults to TURN_WAIT_MS. */
   turnWaitMs?: number;
-  /** The instance's memory of the counter (one per guest instance); without it every read loads in full. */
-  memory?: CounterMemory;
   /**
    * The configured public origin (AUTH_PUBLIC_BASE_URL), against which POSTs from browsers are
    * checked (src/http/same-site.ts); undefined: loopback origins only.

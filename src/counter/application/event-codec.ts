@@ -1,6 +1,8 @@
 /**
  * Maps domain events to stored events and back. Stored payloads are JSON texts:
- * `incremented`/`decremented` → {"amount":n}, `reset_performed` → {"previous":n}.
+ * `incremented`/`decremented` → {"amount":n,"value":v} (`value`: the count the event left;
+ * events stored before it was recorded are {"amount":n} and still decode), `reset_performed` →
+ * {"previous":n}.
  */
 import { AppError } from '../../errors.ts';
 import type { NewEvent } from '../../platform/ports.ts';
@@ -11,7 +13,7 @@ import { isInt32 } from '../domain/int32.ts';
 const DEFAULT_METADATA = '{}';
 
 export function encodeEvent(event: CounterEvent): NewEvent {
-  const payload = event.type === 'reset_performed' ? { previous: event.previous } : { amount: event.amount };
+  const payload = event.type === 'reset_performed' ? { previous: event.previous } : { amount: event.amount, value: event.value };
   return { eventType: event.type, payload: JSON.stringify(payload), metadata: DEFAULT_METADATA };
 }
 
@@ -20,8 +22,10 @@ export function decodeEvent(stored: { eventType: string; payload: string }): Cou
   const body = parseObject(stored.payload);
   switch (stored.eventType) {
     case 'incremented':
-    case 'decremented':
-      return { type: stored.eventType, amount: int32Field(body, 'amount', stored.eventType) };
+    case 'decremented': {
+      const amount = int32Field(body, 'amount', stored.eventType);
+      return body.value === undefined ? { type: stored.eventType, amount } : { type: stored.eventType, amount, value: int32Field(body, 'value', stored.eventType) };
+    }
     case 'reset_performed':
       return { type: 'reset_performed', previous: int32Field(body, 'previous', stored.eventType) };
     default:

@@ -6,8 +6,8 @@ import { decodeEvent, encodeEvent } from './event-codec.ts';
 describe('event codec', () => {
   it('round-trips every event type with the documented payloads', () => {
     const cases: [CounterEvent, string][] = [
-      [{ type: 'incremented', amount: 3 }, '{"amount":3}'],
-      [{ type: 'decremented', amount: 4 }, '{"amount":4}'],
+      [{ type: 'incremented', amount: 3, value: 10 }, '{"amount":3,"value":10}'],
+      [{ type: 'decremented', amount: 4, value: -4 }, '{"amount":4,"value":-4}'],
       [{ type: 'reset_performed', previous: -7 }, '{"previous":-7}'],
     ];
     for (const [event, payload] of cases) {
@@ -17,12 +17,20 @@ describe('event codec', () => {
     }
   });
 
+  it('still decodes events stored before `value` was recorded', () => {
+    expect(encodeEvent({ type: 'incremented', amount: 3 }).payload).toBe('{"amount":3}');
+    expect(decodeEvent({ eventType: 'incremented', payload: '{"amount":3}' })).toEqual({ type: 'incremented', amount: 3 });
+    expect(decodeEvent({ eventType: 'decremented', payload: '{"amount":2}' })).toEqual({ type: 'decremented', amount: 2 });
+  });
+
   it('rejects unknown types and malformed payloads as internal errors', () => {
     for (const stored of [
       { eventType: 'exploded', payload: '{}' },
       { eventType: 'incremented', payload: 'not json' },
       { eventType: 'incremented', payload: '[1]' },
       { eventType: 'decremented', payload: '{"amount":1.5}' },
+      { eventType: 'incremented', payload: '{"amount":1,"value":"2"}' },
+      { eventType: 'incremented', payload: '{"amount":1,"value":2147483648}' },
       { eventType: 'reset_performed', payload: '{"amount":1}' },
     ]) {
       expect(() => decodeEvent(stored)).toThrow(expect.objectContaining({ code: 'internal', message: 'internal error' }));

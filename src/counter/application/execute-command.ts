@@ -8,7 +8,7 @@
 import { AppError, storeFailure } from '../../errors.ts';
 import type { Platform, StreamLease } from '../../platform/ports.ts';
 import { COUNTER_STREAM_ID, decide, fold, type CounterCommand } from '../domain/counter.ts';
-import { afterCommit, currentCounter, type CounterMemory, type KnownCounter } from './current-counter.ts';
+import { afterCommit, currentCounter, type KnownCounter } from './current-counter.ts';
 import type { CounterDeps } from './deps.ts';
 import { encodeEvent } from './event-codec.ts';
 import { failureDetail } from './failure-detail.ts';
@@ -38,7 +38,7 @@ export async function executeCounterCommand(deps: CounterDeps, command: CounterC
   try {
     const sleep = (ms: number): Promise<void> => platform.sleep(ms); // keep `this` for class-based platforms
     const waitMs = deps.turnWaitMs ?? TURN_WAIT_MS;
-    committed = await retryOnConflict(sleep, deps.retry ?? DEFAULT_RETRY_POLICY, () => inTurn(platform, waitMs, command, deps.memory));
+    committed = await retryOnConflict(sleep, deps.retry ?? DEFAULT_RETRY_POLICY, () => inTurn(platform, waitMs, command));
   } catch (error) {
     throw storeFailure(error);
   }
@@ -49,26 +49,24 @@ export async function executeCounterCommand(deps: CounterDeps, command: CounterC
 }
 
 /** One attempt inside the stream's turn; no turn within `waitMs` is the one 409 of a well-behaved writer. */
-function inTurn(platform: Platform, waitMs: number, command: CounterCommand, memory: CounterMemory | undefined): KnownCounter {
+function inTurn(platform: Platform, waitMs: number, command: CounterCommand): KnownCounter {
   const lease = platform.leases.acquire(COUNTER_STREAM_ID, waitMs);
   if (lease === undefined) throw new AppError('concurrency', NO_TURN_MESSAGE);
   try {
-    return attempt(platform, lease, command, memory);
+    return attempt(platform, lease, command);
   } finally {
     lease.release();
   }
 }
 
 /** Read the current state, decide, append under the lease expecting the revision read. */
-function attempt(platform: Platform, lease: StreamLease, command: CounterCommand, memory: CounterMemory | undefined): KnownCounter {
-  const base = currentCounter(platform, memory);
+function attempt(platform: Platform, lease: StreamLease, command: CounterCommand): KnownCounter {
+  const base = currentCounter(platform);
   const events = decide(command, base.state);
   const expected = base.revision === 0n ? { tag: 'no-stream' as const } : { tag: 'exact' as const, val: base.revision };
   const recorded = lease.append(expected, events.map(encodeEvent));
   if (recorded.length === 0) throw new AppError('internal', undefined, { cause: new Error('append returned no events') });
-  const committed = afterCommit(base, fold(base.state, events), recorded);
-  if (memory) memory.known = committed;
-  return committed;
+  return afterCommit(base, fold(base.state, events), recorded);
 }
 
 /** The view right after the commit: the count it produced and the events up to it, no read needed. */

@@ -42,8 +42,8 @@ describe('executeCounterCommand', () => {
     await run(deps, inc(4), dec(1), reset);
     const stored = deps.platform.events.readStream(COUNTER_STREAM_ID, { direction: 'forward', limit: 10 });
     expect(stored.map((e) => [e.revision, e.eventType, e.payload])).toEqual([
-      [1n, 'incremented', '{"amount":4}'],
-      [2n, 'decremented', '{"amount":1}'],
+      [1n, 'incremented', '{"amount":4,"value":4}'],
+      [2n, 'decremented', '{"amount":1,"value":3}'],
       [3n, 'reset_performed', '{"previous":3}'],
     ]);
   });
@@ -63,7 +63,7 @@ describe('executeCounterCommand', () => {
       sequence: 7,
       event_type: 'incremented',
       revision: 6,
-      payload: '{"amount":6}',
+      payload: '{"amount":6,"value":16}',
       recorded_at: '2025-01-01T00:00:00.000Z',
     });
   });
@@ -92,7 +92,7 @@ describe('executeCounterCommand', () => {
     const view = await executeCounterCommand(deps, inc(100));
     expect(view.count).toBe(111);
     expect(deps.platform.sleeps).toHaveLength(1);
-    expect(view.latest_events.map((e) => e.payload)).toEqual(['{"amount":100}', '{"amount":10}', '{"amount":1}']);
+    expect(view.latest_events.map((e) => e.payload)).toEqual(['{"amount":100,"value":111}', '{"amount":10}', '{"amount":1,"value":1}']);
   });
 
   it('retries when two writers race to create the stream (no-stream expectation)', async () => {

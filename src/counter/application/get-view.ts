@@ -15,7 +15,7 @@ export interface SourcedCounterView {
 /** Throws AppError ('store' when storage fails). */
 export function readCounterView(deps: CounterDeps): SourcedCounterView {
   try {
-    const { state, revision, latest } = currentCounter(deps.platform, deps.memory);
+    const { state, revision, latest } = currentCounter(deps.platform);
     const head = latest[0];
     return {
       view: {

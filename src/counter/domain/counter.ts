@@ -12,8 +12,16 @@ export const COUNTER_STREAM_ID = `${COUNTER_AGGREGATE}-${COUNTER_ID}`;
 
 export type CounterCommand = { type: 'increment'; amount: number } | { type: 'decrement'; amount: number } | { type: 'reset' };
 
-/** Domain events; `type` is the stored event_type. */
-export type CounterEvent = { type: 'incremented'; amount: number } | { type: 'decremented'; amount: number } | { type: 'reset_performed'; previous: number };
+/**
+ * Domain events; `type` is the stored event_type. An increment or decrement records the value it
+ * left the counter at (`value`), as a reset implies 0: the newest event alone gives the current
+ * state, so a load reads no further back (application/current-counter.ts). Events stored before
+ * `value` was recorded lack it; a fold over amounts gives the same state either way.
+ */
+export type CounterEvent =
+  | { type: 'incremented'; amount: number; value?: number }
+  | { type: 'decremented'; amount: number; value?: number }
+  | { type: 'reset_performed'; previous: number };
 
 export interface CounterState {
   readonly value: number;
@@ -40,12 +48,10 @@ export function decide(command: CounterCommand, state: CounterState): CounterEve
   switch (command.type) {
     case 'increment':
       validateAmount(command.amount);
-      checkedResult(state.value + command.amount);
-      return [{ type: 'incremented', amount: command.amount }];
+      return [{ type: 'incremented', amount: command.amount, value: checkedResult(state.value + command.amount) }];
     case 'decrement':
       validateAmount(command.amount);
-      checkedResult(state.value - command.amount);
-      return [{ type: 'decremented', amount: command.amount }];
+      return [{ type: 'decremented', amount: command.amount, value: checkedResult(state.value - command.amount) }];
     case 'reset':
       // Always recorded, even at 0: a reset is an auditable user action.
       return [{ type: 'reset_performed', previous: state.value }];
@@ -62,6 +68,12 @@ export function evolve(state: CounterState, event: CounterEvent): CounterState {
     case 'reset_performed':
       return { value: 0 };
   }
+}
+
+/** The state right after `event` when the event records it (undefined: an event without `value`). */
+export function stateAfter(event: CounterEvent): CounterState | undefined {
+  if (event.type === 'reset_performed') return initialState;
+  return event.value === undefined ? undefined : { value: event.value };
 }
 
 /** Folds events from a starting state (replay). */
