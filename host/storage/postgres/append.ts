@@ -48,6 +48,9 @@ export function checkExpected(expected: ExpectedRevision): void {
  * With `then`, the statement is sent with its parameters inlined as literals in one simple query,
  * `BEGIN; append; COMMIT; then`: the statements after the commit (the lease's unlock) ride along.
  */
+/** The prepared statement of a leased append; one pool serves one schema, so one text per name. */
+const LEASED_APPEND_STATEMENT = 'app_leased_append';
+
 export type LeasedAppend = (client: PoolClient, streamId: string, expected: ExpectedRevision, events: NewEvent[], then?: string) => Promise<RecordedEvent[]>;
 
 export function createAppend({ pool, tables }: PgContext, streamRevision: StreamRevision): { append: Append; leasedAppend: LeasedAppend } {
@@ -138,7 +141,8 @@ export function createAppend({ pool, tables }: PgContext, streamRevision: Stream
     let result: { rows: Row[] };
     try {
       if (then === undefined) {
-        result = await client.query<Row>(leasedSql, [param(count), streamId, param(low), param(high), ...columns]);
+        // Named: the lease's session parses and plans it once, not on every append.
+        result = await client.query<Row>({ name: LEASED_APPEND_STATEMENT, text: leasedSql, values: [param(count), streamId, param(low), param(high), ...columns] });
       } else {
         // Only integers and escapeLiteral()'d text are inlined (one pass: inlined text is not rescanned).
         const literal = (list: string[]) => `ARRAY[${list.map((v) => client.escapeLiteral(v)).join(',')}]::text[]`;
