@@ -34,7 +34,7 @@ export function hostImports(options: {
     ...filesystemImports,
     ...httpImports,
     ...storageImports(options.storage, options.logger, tails),
-    ...leaseImports(options.storage.leases, options.logger, tails),
+    ...leaseImports(options.storage.leases, options.logger, tails, options.storage.events),
     ...pubsubImports(options.pubsub, options.logger, metrics && (() => metrics.publishFailures.inc())),
     ...passwordHashingImports(options.logger),
   };

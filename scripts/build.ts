@@ -31,6 +31,8 @@ const ASYNC_IMPORTS = [
   ...['get', 'set', 'take', 'increment', 'delete'].map((f) => `${PLATFORM}/key-value@0.1.0#${f}`),
   `${PLATFORM}/stream-lease@0.1.0#acquire`,
   `${PLATFORM}/stream-lease@0.1.0#[method]lease.append`,
+  `${PLATFORM}/stream-lease@0.1.0#[method]lease.read-newest`,
+  `${PLATFORM}/stream-lease@0.1.0#[method]lease.append-and-end`,
   `${PLATFORM}/pubsub@0.1.0#publish`,
   `${PLATFORM}/pubsub@0.1.0#subscribe`,
   `${PLATFORM}/pubsub@0.1.0#[method]subscription.next`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedEvent } from '../storage/types.ts';
-import { StreamTails, TAIL_EVENTS } from './stream-tails.ts';
+import { PENDING, StreamTails, TAIL_EVENTS } from './stream-tails.ts';
 
 const ev = (revision: number): RecordedEvent => ({
   sequence: BigInt(100 + revision),
@@ -61,6 +61,40 @@ describe('StreamTails', () => {
     expect(tails.read('s', { direction: 'backward', limit: 1 })).toBeUndefined();
     tails.set('s', [ev(5), ev(4)]);
     tails.drop('s');
+    expect(tails.read('s', { direction: 'backward', limit: 1 })).toBeUndefined();
+  });
+
+  it('shows events handed on (pending) to readNewest only, until their append confirms them in order', () => {
+    const tails = new StreamTails();
+    tails.set('s', newest(10, 8));
+    const pending = (revision: number): RecordedEvent => ({ ...ev(revision), sequence: PENDING, recordedAt: 0n });
+    expect(tails.handOn('s', [pending(11)])).toBe(true);
+    expect(tails.handOn('s', [pending(12)])).toBe(true);
+    expect(tails.head('s')).toBe(12n);
+    expect(tails.readNewest('s', 3)?.map((e) => [Number(e.revision), e.sequence])).toEqual([
+      [12, PENDING],
+      [11, PENDING],
+      [10, 110n],
+    ]);
+    // Any other reader sees what is committed, never a pending event.
+    expect(revisions(tails.read('s', { direction: 'backward', limit: 3 }))).toEqual([10, 9, 8]);
+    tails.appended('s', [ev(11)]);
+    expect(revisions(tails.read('s', { direction: 'backward', limit: 2 }))).toEqual([11, 10]);
+    expect(tails.readNewest('s', 2)?.map((e) => e.sequence)).toEqual([PENDING, 111n]);
+    tails.appended('s', [ev(12)]);
+    expect(tails.readNewest('s', 2)?.map((e) => e.sequence)).toEqual([112n, 111n]);
+  });
+
+  it('drops the tail when a confirmation comes out of order or a hand-on does not continue it', () => {
+    const tails = new StreamTails();
+    const pending = (revision: number): RecordedEvent => ({ ...ev(revision), sequence: PENDING, recordedAt: 0n });
+    tails.set('s', newest(10, 8));
+    tails.handOn('s', [pending(11)]);
+    tails.handOn('s', [pending(12)]);
+    tails.appended('s', [ev(12)]); // 11 was not confirmed first
+    expect(tails.readNewest('s', 1)).toBeUndefined();
+    tails.set('s', newest(10, 8));
+    expect(tails.handOn('s', [pending(12)])).toBe(false);
     expect(tails.read('s', { direction: 'backward', limit: 1 })).toBeUndefined();
   });
 });

@@ -8,12 +8,20 @@
  * machine: the lease time only bounds holders whose host stopped (killed, frozen), which are then
  * fenced off by the store. A guest that never drops its lease (a trapped instance) loses the turn
  * after MAX_TURN_MS. The wait is bounded by the guest's `wait-ms` (capped at MAX_WAIT_MS).
+ *
+ * A turn that ends with `append-and-end` while the next local writer waits hands the store lease
+ * on as soon as its append is sent: the next writer decides on the pending events (`read-newest`,
+ * ../leases/stream-tails.ts) while the append travels, and its own append is sent once that one
+ * is confirmed; if it failed, the append decided on it is refused (`conflict`) without being
+ * sent. So the critical section of a chain is the guest's decision, not the store round trip,
+ * and the revision check still only ever sees appends decided on committed events. The guest
+ * gets its answer once its events are committed (docs/scaling.md).
  */
 import { LocalTurns, type Turn } from '../leases/local-turns.ts';
-import { StreamTails, TAIL_EVENTS } from '../leases/stream-tails.ts';
+import { PENDING, type StreamTails, TAIL_EVENTS } from '../leases/stream-tails.ts';
 import { describeError, type HostLogger } from '../log.ts';
 import { StorageFailure } from '../storage/errors.ts';
-import type { ExpectedRevision, HeldLease, NewEvent, RecordedEvent, StreamLeaseBackend } from '../storage/types.ts';
+import type { Awaitable, ExpectedRevision, HeldLease, NewEvent, ReadStreamOptions, RecordedEvent, StreamLeaseBackend } from '../storage/types.ts';
 import { guard } from './guard.ts';
 
 /** Longest wait a guest may ask for: beyond it a client would long have given up. */
@@ -43,6 +51,17 @@ class Hold {
   readonly tails: StreamTails;
   /** Ended: released, or by an append that ended it in the same round trip. */
   released = false;
+  /**
+   * The newest append handed on (append-and-end) and not yet confirmed: resolves to undefined
+   * once committed, or to the revision the stream stays at if it failed. Later appends wait for it.
+   */
+  inFlight: Promise<bigint | undefined> | undefined;
+  /**
+   * What this store lease has seen committed, newest first, contiguous, at most TAIL_EVENTS: the
+   * tail it came with and every append of its chain as confirmed. Unlike the shared tail it
+   * outlives the lease, so a turn that read pending events learns them as committed.
+   */
+  #committed: RecordedEvent[];
   readonly #renewer: NodeJS.Timeout;
 
   constructor(streamId: string, held: HeldLease, tails: StreamTails, ttlMs: number, logger: HostLogger) {
@@ -51,6 +70,7 @@ class Hold {
     this.tails = tails;
     if (held.tail === undefined) tails.drop(streamId);
     else tails.set(streamId, held.tail);
+    this.#committed = held.tail === undefined ? [] : held.tail.slice(0, TAIL_EVENTS);
     this.#renewer = setInterval(
       () => {
         Promise.resolve()
@@ -65,6 +85,22 @@ class Hold {
       Math.max(1, Math.floor(ttlMs / 3)),
     );
     this.#renewer.unref();
+  }
+
+  /** An append of the chain was confirmed (appends are confirmed in the order they were sent). */
+  committed(recorded: readonly RecordedEvent[]): void {
+    const first = recorded[0];
+    if (first === undefined) return;
+    const continues = first.revision === (this.#committed[0]?.revision ?? 0n) + 1n;
+    this.#committed = [...recorded]
+      .reverse()
+      .concat(continues ? this.#committed : [])
+      .slice(0, TAIL_EVENTS);
+  }
+
+  /** The newest committed events up to `revision` it knows of, newest first (possibly fewer than asked). */
+  committedUpTo(revision: bigint, limit: number): RecordedEvent[] {
+    return this.#committed.filter((e) => e.revision <= revision).slice(0, limit);
   }
 
   /** Whether it may still be handed to another local turn (the fairness bound). */
@@ -82,20 +118,45 @@ class Hold {
   release(): Promise<void> {
     if (this.released) return Promise.resolve();
     this.ending();
-    return Promise.resolve()
+    return Promise.resolve(this.inFlight)
       .then(() => this.held.release())
       .catch(() => {});
   }
 }
 
+/** Where `read-newest` goes when the tail does not cover it: the store's event reads. */
+export interface EventReader {
+  readStream(streamId: string, options: ReadStreamOptions): Awaitable<RecordedEvent[]>;
+}
+
+/** The revision the first of `events` gets when `expected` holds at `head`; undefined when it does not. */
+function nextRevision(expected: ExpectedRevision, head: bigint): bigint | undefined {
+  if (expected.tag === 'exact' && expected.val === head) return head + 1n;
+  if (expected.tag === 'no-stream' && head === 0n) return 1n;
+  return undefined;
+}
+
 /** `tails` is shared with the event-store import, which answers reads from it (storage-imports.ts). */
-export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, tails = new StreamTails()) {
+export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, tails: StreamTails, events: EventReader) {
   const turns = new LocalTurns();
   /** Store leases handed over to the next local writer of their stream. */
   const parked = new Map<string, Hold>();
-  const appendHeld = guard(logger, 'lease-append', (held: HeldLease, expected: ExpectedRevision, events: NewEvent[], release: boolean) =>
-    release ? held.append(expected, events, { release }) : held.append(expected, events),
+  const appendHeld = guard(logger, 'lease-append', (held: HeldLease, expected: ExpectedRevision, list: NewEvent[], release: boolean) =>
+    release ? held.append(expected, list, { release }) : held.append(expected, list),
   );
+  /**
+   * Sends an append on `hold` once the append handed on before it is confirmed: refused
+   * (`conflict`) if that one failed, since this one was decided on its events.
+   */
+  function sendAfterInFlight(hold: Hold, expected: ExpectedRevision, list: NewEvent[], release: boolean): RecordedEvent[] | Promise<RecordedEvent[]> {
+    const before = hold.inFlight;
+    if (before === undefined) return appendHeld(hold.held, expected, list, release);
+    return before.then((left) => {
+      if (left !== undefined) throw StorageFailure.conflict(hold.streamId, expected, left);
+      return appendHeld(hold.held, expected, list, release);
+    });
+  }
+  const readStore = guard(logger, 'lease-read-newest', (streamId: string, limit: number) => events.readStream(streamId, { direction: 'backward', limit }));
 
   class Lease {
     #hold: Hold;
@@ -103,6 +164,12 @@ export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, ta
     readonly #streamId: string;
     readonly #expiry: NodeJS.Timeout;
     #ended = false;
+    /** After `append-and-end`: every later call is refused. */
+    #closed = false;
+    /** The turn went on to the next writer with this lease's append (append-and-end). */
+    #handedOn = false;
+    /** `read-newest` showed pending events: append-and-end's answer then carries them committed. */
+    #sawPending = false;
 
     constructor(streamId: string, hold: Hold, turn: Turn) {
       this.#streamId = streamId;
@@ -116,8 +183,83 @@ export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, ta
       return this.#hold.held.token;
     }
 
+    readNewest(limit: number): RecordedEvent[] | Promise<RecordedEvent[]> {
+      this.#usable();
+      const fromTail = tails.readNewest(this.#streamId, limit);
+      if (fromTail === undefined) return readStore(this.#streamId, limit);
+      if (fromTail[0]?.sequence === PENDING) this.#sawPending = true;
+      return fromTail;
+    }
+
+    appendAndEnd(expected: ExpectedRevision, list: NewEvent[], newest: number): RecordedEvent[] | Promise<RecordedEvent[]> {
+      this.#usable();
+      const hold = this.#hold;
+      const streamId = this.#streamId;
+      const head = tails.head(streamId);
+      const first = head === undefined ? undefined : nextRevision(expected, head);
+      // Committed: the appended events, newest first, and, when the turn read some pending, what
+      // this store lease saw committed before them (a turn that read none has them already).
+      const finish = (recorded: RecordedEvent[]): RecordedEvent[] => {
+        const last = recorded.at(-1);
+        if (last === undefined || !this.#sawPending) return [...recorded].reverse();
+        const before = this.#hold.committedUpTo(last.revision - BigInt(recorded.length), Math.max(0, newest - recorded.length));
+        return [...recorded].reverse().concat(before);
+      };
+      if (hold.released || first === undefined || list.length === 0 || !(hold.chainOpen() && turns.waiting(streamId) > 0)) {
+        const result = this.append(expected, list);
+        this.#closed = true;
+        return result instanceof Promise ? result.then(finish) : finish(result);
+      }
+      // The next local writer waits: send the append, then hand the turn on with its events pending.
+      this.#closed = true;
+      let sent: RecordedEvent[] | Promise<RecordedEvent[]>;
+      try {
+        sent = sendAfterInFlight(hold, expected, list, false);
+      } catch (error) {
+        tails.drop(streamId);
+        throw error;
+      }
+      if (!(sent instanceof Promise)) {
+        // A synchronous store (SQLite) confirmed it already: nothing to overlap, the turn passes
+        // at the drop as usual (handing it on first only interleaves the next guest with this one).
+        tails.appended(streamId, sent);
+        hold.committed(sent);
+        return finish(sent);
+      }
+      this.#handedOn = true;
+      tails.handOn(
+        streamId,
+        list.map((event, i) => ({ ...event, streamId, sequence: PENDING, revision: first + BigInt(i), recordedAt: 0n })),
+      );
+      const confirmed = sent.then(
+        (recorded) => {
+          tails.appended(streamId, recorded);
+          hold.committed(recorded);
+          return finish(recorded);
+        },
+        (error: unknown) => {
+          tails.drop(streamId);
+          throw error;
+        },
+      );
+      const flight: Promise<bigint | undefined> = confirmed.then(
+        () => undefined,
+        () => first - 1n,
+      );
+      hold.inFlight = flight;
+      void flight.then((left) => {
+        if (left === undefined && hold.inFlight === flight) hold.inFlight = undefined;
+      });
+      this.#passOn(hold);
+      return confirmed;
+    }
+
+    #usable(): void {
+      if (this.#ended || this.#closed) throw StorageFailure.unavailable('the stream lease has ended');
+    }
+
     append(expected: ExpectedRevision, events: NewEvent[]): RecordedEvent[] | Promise<RecordedEvent[]> {
-      if (this.#ended) throw StorageFailure.unavailable('the stream lease has ended');
+      this.#usable();
       // A second append in a turn whose first one ended the store lease takes it again.
       if (this.#hold.released) return this.#retake().then(() => this.append(expected, events));
       const hold = this.#hold;
@@ -128,6 +270,7 @@ export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, ta
       if (last) hold.ending();
       const done = (recorded: RecordedEvent[]): RecordedEvent[] => {
         tails.appended(streamId, recorded);
+        hold.committed(recorded);
         return recorded;
       };
       const failed = (error: unknown): never => {
@@ -135,7 +278,7 @@ export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, ta
         throw error;
       };
       try {
-        const result = appendHeld(hold.held, expected, events, last);
+        const result = sendAfterInFlight(hold, expected, events, last);
         return result instanceof Promise ? result.then(done, failed) : done(result);
       } catch (error) {
         return failed(error);
@@ -152,18 +295,21 @@ export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, ta
       if (this.#ended) return;
       this.#ended = true;
       clearTimeout(this.#expiry);
+      if (this.#handedOn) return;
       const hold = this.#hold;
       if (hold.released) return this.#turn.leave();
-      if (!expired && hold.chainOpen() && turns.waiting(this.#streamId) > 0) {
-        hold.turns++;
-        parked.set(this.#streamId, hold);
-        this.#turn.leave();
-        // The waiter may have given up meanwhile: nobody took the turn, so release what was parked.
-        if (!turns.held(this.#streamId)) releaseParked(this.#streamId);
-        return;
-      }
+      if (!expired && hold.chainOpen() && turns.waiting(this.#streamId) > 0) return this.#passOn(hold);
       // The next local writer goes to the store once it no longer sees this turn there.
       void hold.release().finally(() => this.#turn.leave());
+    }
+
+    /** The store lease goes on to the next local writer without a release (one more turn of the chain). */
+    #passOn(hold: Hold): void {
+      hold.turns++;
+      parked.set(this.#streamId, hold);
+      this.#turn.leave();
+      // The waiter may have given up meanwhile: nobody took the turn, so release what was parked.
+      if (!turns.held(this.#streamId)) releaseParked(this.#streamId);
     }
 
     [Symbol.dispose](): void {

@@ -77,15 +77,23 @@ export interface KeyValue {
 
 /**
  * One writer's turn on a stream (WIT `stream-lease`). `append` is the event store's append,
- * refused (StoreError 'unavailable') once the turn expired; after it, the turn may be over
- * (PostgreSQL commits the turn with the append), so a further append needs a new lease.
- * `release` ends the turn; it never throws.
+ * refused (StoreError 'unavailable') once the turn expired. `readNewest` reads the stream's newest
+ * events as the turn sees them: events of an earlier turn still being committed come first, with
+ * sequence 0 (PENDING_SEQUENCE) and recordedAt 0. `appendAndEnd` is the turn's last append: the
+ * host may pass the turn on before it is confirmed; it returns once the events are committed:
+ * them, newest first, then up to `newest` in all of the committed events before them (possibly
+ * fewer). The lease takes no call after it. `release` ends the turn; it never throws.
  */
 export interface StreamLease {
   readonly token: bigint;
+  readNewest(limit: number): RecordedEvent[];
   append(expected: ExpectedRevision, events: NewEvent[]): RecordedEvent[];
+  appendAndEnd(expected: ExpectedRevision, events: NewEvent[], newest: number): RecordedEvent[];
   release(): void;
 }
+
+/** `sequence` of an event read through a lease before its append is confirmed (committed sequences start at 1). */
+export const PENDING_SEQUENCE = 0n;
 
 /** Per-stream critical sections: writers queue for a stream instead of racing on it. */
 export interface StreamLeases {

@@ -8,6 +8,7 @@
  * "stalled holder" whose turn must expire, and whose append must then be refused (fencing).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { StreamTails } from '../../host/leases/stream-tails.ts';
 import { leaseImports } from '../../host/platform/lease-imports.ts';
 import { StorageFailure } from '../../host/storage/errors.ts';
 import type { NewEvent, StorageBackend } from '../../host/storage/types.ts';
@@ -31,7 +32,7 @@ export function runLeaseContract(name: string, options: LeaseContractOptions): v
     async function open(ttlMs?: number): Promise<{ backend: StorageBackend; leases: Imports }> {
       const backend = ttlMs === undefined ? await options.factory() : await options.openWithTtl(ttlMs);
       opened.push(backend);
-      return { backend, leases: leaseImports(backend.leases, silent)['app:platform/stream-lease'] };
+      return { backend, leases: leaseImports(backend.leases, silent, new StreamTails(), backend.events)['app:platform/stream-lease'] };
     }
     async function take(leases: Imports, stream: string, waitMs: number): Promise<Lease | undefined> {
       const lease = await leases.acquire(stream, waitMs);
@@ -64,6 +65,32 @@ export function runLeaseContract(name: string, options: LeaseContractOptions): v
         }),
       );
       expect(order).toEqual([0, 1, 2, 3, 4, 5]);
+    });
+
+    it('append-and-end: the next writer decides on the events handed on, the store gets every append in order, and each answer is committed', async () => {
+      const { leases, backend } = await open();
+      // Each writer reads the stream as its turn sees it and appends right after what it read.
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, async (_, n) => {
+          await sleep(0);
+          const lease = (await take(leases, 'handed', 5_000))!;
+          const head = (await lease.readNewest(1))[0]?.revision ?? 0n;
+          const expected = head === 0n ? ({ tag: 'no-stream' } as const) : ({ tag: 'exact', val: head } as const);
+          const answer = await lease.appendAndEnd(expected, [event(n)], 3);
+          lease[Symbol.dispose]();
+          return answer;
+        }),
+      );
+      const stored = await backend.events.readStream('handed', { direction: 'forward', limit: 10 });
+      expect(stored.map((e) => e.revision)).toEqual([1n, 2n, 3n, 4n, 5n, 6n]);
+      expect(stored.map((e) => JSON.parse(e.payload).n)).toEqual([0, 1, 2, 3, 4, 5]);
+      const bySequence = new Map(stored.map((e) => [e.revision, e.sequence]));
+      for (const answer of answers) {
+        // The appended event first, then committed events before it, never a pending one.
+        expect(answer[0]?.payload).toBeDefined();
+        expect(answer.every((e) => e.sequence !== 0n && e.sequence === bySequence.get(e.revision))).toBe(true);
+        expect(answer.map((e) => e.revision)).toEqual(answer.map((_, i) => answer[0]!.revision - BigInt(i)));
+      }
     });
 
     it('excludes another host until the holder drops its lease; tokens only grow', async () => {

@@ -2,14 +2,17 @@
  * The counter's current state and newest events, in one read of the stream's newest events
  * (backwards): every increment and decrement records the value it left the counter at, and a
  * reset implies 0 (domain/counter.ts `stateAfter`), so the newest event alone gives the state.
- * Under its turn a writer's read is answered from the host's stream tail (host/leases/
- * stream-tails.ts), so a command's load costs no store round trip; a GET view costs one.
+ * Under its turn a writer reads through its lease, answered from the host's stream tail (host/
+ * leases/stream-tails.ts), so a command's load costs no store round trip; a GET view costs one.
+ * A writer may see the events of the turn before it still pending (sequence 0): it decides on
+ * them; once its own append is committed, so are they, and the lease's answer carries them
+ * (`afterCommit`).
  *
  * A stream whose newest event predates `value` (written by an earlier version) is loaded the long
  * way, from the projection's snapshot plus the events after it, until the next command records a
  * value. A command's view needs no read after its append (`afterCommit`).
  */
-import type { Platform, RecordedEvent } from '../../platform/ports.ts';
+import { PENDING_SEQUENCE, type Platform, type RecordedEvent } from '../../platform/ports.ts';
 import { COUNTER_STREAM_ID, initialState, stateAfter, type CounterState } from '../domain/counter.ts';
 import { decodeEvent } from './event-codec.ts';
 import { loadCounter } from './load-counter.ts';
@@ -25,28 +28,42 @@ export interface KnownCounter {
 
 const EMPTY: KnownCounter = { state: initialState, revision: 0n, latest: [] };
 
+/** The stream's newest events, newest first: the event store's read, or a lease's `readNewest`. */
+export type NewestReader = (limit: number) => RecordedEvent[];
+
 /** Reads the current counter. Store failures propagate; an undecodable event is `internal`. */
-export function currentCounter(platform: Platform): KnownCounter {
-  const newest = platform.events.readStream(COUNTER_STREAM_ID, { direction: 'backward', limit: LATEST_EVENTS_LIMIT });
+export function currentCounter(platform: Platform, readNewest: NewestReader = (limit) => newestUpTo(platform, undefined, limit)): KnownCounter {
+  const newest = readNewest(LATEST_EVENTS_LIMIT);
   const head = newest[0];
   if (head === undefined) return EMPTY;
   const state = stateAfter(decodeEvent(head));
   return state === undefined ? fullLoad(platform, newest) : { state, revision: head.revision, latest: newest };
 }
 
-/** What a commit of `recorded` on top of `base` leads to, without reading the store again. */
-export function afterCommit(base: KnownCounter, state: CounterState, recorded: readonly RecordedEvent[]): KnownCounter {
-  const last = recorded.at(-1);
-  if (last === undefined) return base;
-  const latest = [...recorded].reverse().concat(base.latest).slice(0, LATEST_EVENTS_LIMIT);
-  return { state, revision: last.revision, latest };
+/**
+ * What a commit on top of `base` leads to, without reading the store again: `committed` is the
+ * lease's answer (the appended events newest first, then committed events before them). Events
+ * `base` read pending are replaced by their committed versions from it; one it does not hold is
+ * read again.
+ */
+export function afterCommit(platform: Platform, base: KnownCounter, state: CounterState, committed: readonly RecordedEvent[]): KnownCounter {
+  const head = committed[0];
+  if (head === undefined) return base;
+  const byRevision = new Map(base.latest.map((e) => [e.revision, e]));
+  for (const event of committed) byRevision.set(event.revision, event);
+  const merged = [...byRevision.values()].sort((a, b) => (a.revision > b.revision ? -1 : 1)).slice(0, LATEST_EVENTS_LIMIT);
+  const latest = merged.some((e) => e.sequence === PENDING_SEQUENCE) ? newestUpTo(platform, head.revision, LATEST_EVENTS_LIMIT) : merged;
+  return { state, revision: head.revision, latest };
+}
+
+function newestUpTo(platform: Platform, revision: bigint | undefined, limit: number): RecordedEvent[] {
+  return platform.events.readStream(COUNTER_STREAM_ID, { direction: 'backward', limit, ...(revision === undefined ? {} : { fromRevision: revision }) });
 }
 
 /** A newest event without `value`: the snapshot and the events after it. */
 function fullLoad(platform: Platform, newest: RecordedEvent[]): KnownCounter {
   const { state, revision } = loadCounter(platform);
   // An append may have landed between the two reads: keep the events consistent with the count.
-  const latest =
-    newest[0]?.revision === revision ? newest : platform.events.readStream(COUNTER_STREAM_ID, { direction: 'backward', fromRevision: revision, limit: LATEST_EVENTS_LIMIT });
+  const latest = newest[0]?.revision === revision ? newest : newestUpTo(platform, revision, LATEST_EVENTS_LIMIT);
   return { state, revision, latest };
 }

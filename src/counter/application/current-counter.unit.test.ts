@@ -1,6 +1,6 @@
 /** Loading the counter from the newest event, which records the value; the long way for older streams. */
 import { describe, expect, it } from 'vitest';
-import type { NewEvent } from '../../platform/ports.ts';
+import { PENDING_SEQUENCE, type NewEvent, type RecordedEvent, type StreamLeases } from '../../platform/ports.ts';
 import { COUNTER_STREAM_ID } from '../domain/counter.ts';
 import { testCounterDeps, type TestCounterDeps } from '../testing.ts';
 import { encodeEvent } from './event-codec.ts';
@@ -82,5 +82,44 @@ describe('currentCounter', () => {
       else expect(getCounterView(deps)).toMatchObject(replayedView(deps));
     }
     expect(getCounterView(deps)).toMatchObject(replayedView(deps));
+  });
+
+  describe('a turn handed on while the append before it was still being committed', () => {
+    /** Leases as a host hands them on: the newest event is read pending; `answer` shapes what append-and-end returns. */
+    function handedOnLeases(deps: TestCounterDeps, answer: (own: RecordedEvent[]) => RecordedEvent[]): StreamLeases {
+      const plain = deps.platform.leases;
+      return {
+        acquire(streamId, waitMs) {
+          const lease = plain.acquire(streamId, waitMs)!;
+          return {
+            ...lease,
+            readNewest: (limit) => lease.readNewest(limit).map((e, i) => (i === 0 ? { ...e, sequence: PENDING_SEQUENCE, recordedAt: 0n } : e)),
+            appendAndEnd: (expected, list, newest) => answer(lease.appendAndEnd(expected, list, newest)),
+          };
+        },
+      };
+    }
+
+    it('decides on the pending event and shows it as committed from the lease answer, with no read', async () => {
+      const deps = testCounterDeps({ projectionBatch: 1_000n });
+      await executeCounterCommand(deps, inc(2));
+      const committedBefore = deps.platform.events.readStream(COUNTER_STREAM_ID, { direction: 'backward', limit: 1 });
+      deps.platform.leases = handedOnLeases(deps, (own) => [...own, ...committedBefore]);
+      const reads = deps.platform.faults.calls('readStream');
+      const view = await executeCounterCommand(deps, inc(3));
+      expect(deps.platform.faults.calls('readStream') - reads).toBe(1); // readNewest only
+      expect(view.count).toBe(5);
+      expect(view.latest_events.map((e) => e.sequence)).toEqual([2, 1]);
+      expect(view).toMatchObject(replayedView(deps));
+    });
+
+    it('reads the newest events again when the answer does not carry the event it read pending', async () => {
+      const deps = testCounterDeps({ projectionBatch: 1_000n });
+      await executeCounterCommand(deps, inc(2));
+      deps.platform.leases = handedOnLeases(deps, (own) => own);
+      const view = await executeCounterCommand(deps, inc(3));
+      expect(view.latest_events.every((e) => e.sequence > 0)).toBe(true);
+      expect(view).toMatchObject(replayedView(deps));
+    });
   });
 });

@@ -14,7 +14,7 @@ import { encodeEvent } from './event-codec.ts';
 import { failureDetail } from './failure-detail.ts';
 import { runCounterProjection } from './projection.ts';
 import { DEFAULT_RETRY_POLICY, retryOnConflict } from './retry.ts';
-import { encodeRealtimeMessage, toEventLog, type CounterView } from './view.ts';
+import { encodeRealtimeMessage, LATEST_EVENTS_LIMIT, toEventLog, type CounterView } from './view.ts';
 
 /**
  * How long a command waits for its turn on the counter stream before answering 409
@@ -59,14 +59,17 @@ function inTurn(platform: Platform, waitMs: number, command: CounterCommand): Kn
   }
 }
 
-/** Read the current state, decide, append under the lease expecting the revision read. */
+/**
+ * Read the current state through the lease, decide, and end the turn with the append expecting
+ * the revision read: the next writer may start before it is confirmed (`appendAndEnd`).
+ */
 function attempt(platform: Platform, lease: StreamLease, command: CounterCommand): KnownCounter {
-  const base = currentCounter(platform);
+  const base = currentCounter(platform, (limit) => lease.readNewest(limit));
   const events = decide(command, base.state);
   const expected = base.revision === 0n ? { tag: 'no-stream' as const } : { tag: 'exact' as const, val: base.revision };
-  const recorded = lease.append(expected, events.map(encodeEvent));
-  if (recorded.length === 0) throw new AppError('internal', undefined, { cause: new Error('append returned no events') });
-  return afterCommit(base, fold(base.state, events), recorded);
+  const committed = lease.appendAndEnd(expected, events.map(encodeEvent), LATEST_EVENTS_LIMIT);
+  if (committed.length < events.length) throw new AppError('internal', undefined, { cause: new Error('append returned no events') });
+  return afterCommit(platform, base, fold(base.state, events), committed);
 }
 
 /** The view right after the commit: the count it produced and the events up to it, no read needed. */

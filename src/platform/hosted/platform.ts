@@ -27,7 +27,9 @@ const leases: StreamLeases = {
     if (lease === undefined) return undefined;
     return {
       token: lease.token(),
+      readNewest: (limit) => call(() => lease.readNewest(limit)),
       append: (expected, list) => call(() => lease.append(expected, list)),
+      appendAndEnd: (expected, list, newest) => call(() => lease.appendAndEnd(expected, list, newest)),
       release: () => lease[Symbol.dispose](),
     };
   },

@@ -14,7 +14,10 @@ export function unfencedLeases(events: EventStore): StreamLeases {
       token += 1n;
       return {
         token,
+        readNewest: (limit) => events.readStream(streamId, { direction: 'backward', limit }),
         append: (expected, list) => events.append(streamId, expected, list),
+        // Nothing is ever pending here: the appended events alone (the caller has the rest).
+        appendAndEnd: (expected, list) => [...events.append(streamId, expected, list)].reverse(),
         release: () => {},
       };
     },

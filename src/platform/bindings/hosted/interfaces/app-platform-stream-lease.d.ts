@@ -27,6 +27,23 @@ declare module 'app:platform/stream-lease@0.1.0' {
     * expired or was taken over. The expected revision is still checked (`conflict`).
     */
     append(expected: ExpectedRevision, events: Array<NewEvent>): Array<RecordedEvent>;
+    /**
+    * The stream's newest events as this turn sees them (at most `limit`, newest first): those
+    * `event-store.read-stream` would return, and on top the events of earlier turns that ended
+    * with `append-and-end` and are still being committed, with `sequence` and `recorded-at` 0
+    * until they are. Decide on these; an append expecting their revision is refused
+    * (`conflict`) if one of them does not commit.
+    */
+    readNewest(limit: number): Array<RecordedEvent>;
+    /**
+    * `append`, as the turn's last act: the host may hand the turn to the next writer as soon
+    * as the append is sent, before it is confirmed (the next writer sees these events pending
+    * through `read-newest`). Returns once the events are committed: the appended events, newest
+    * first, then earlier events of the stream, `newest` events in all at most, all committed
+    * (those this turn read pending included); a host may return fewer earlier events. Any later
+    * call on this lease is refused with `unavailable`.
+    */
+    appendAndEnd(expected: ExpectedRevision, events: Array<NewEvent>, newest: number): Array<RecordedEvent>;
     [Symbol.dispose](): void;
   }
 }
