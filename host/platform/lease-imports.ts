@@ -12,11 +12,13 @@
  * A turn that ends with `append-and-end` while the next local writer waits hands the store lease
  * on as soon as its append is sent: the next writer decides on the pending events (`read-newest`,
  * ../leases/stream-tails.ts) while the append travels, and its own append is sent once that one
- * is confirmed; if it failed, the append decided on it is refused (`conflict`) without being
- * sent. So the critical section of a chain is the guest's decision, not the store round trip,
- * and the revision check still only ever sees appends decided on committed events. The guest
- * gets its answer once its events are committed (docs/scaling.md).
+ * is confirmed, together with every other append decided meanwhile, as one append (group commit,
+ * ../leases/append-queue.ts); if it failed, the appends decided on it are refused (`conflict`)
+ * without being sent. So the critical section of a chain is the guest's decision, not the store
+ * round trip, and the revision check still only ever sees appends decided on committed events.
+ * The guest gets its answer once its events are committed (docs/scaling.md).
  */
+import { AppendQueue, type SendAppend } from '../leases/append-queue.ts';
 import { LocalTurns, type Turn } from '../leases/local-turns.ts';
 import { PENDING, type StreamTails, TAIL_EVENTS } from '../leases/stream-tails.ts';
 import { describeError, type HostLogger } from '../log.ts';
@@ -36,7 +38,7 @@ export const MAX_TURN_MS = 30_000;
  * turns in a row and while it was taken less than MAX_CHAIN_MS ago; then it is released so other
  * hosts get their turn. Bounds how long one host keeps a stream to itself (docs/scaling.md).
  */
-export const MAX_HANDOFFS = 4;
+export const MAX_HANDOFFS = 8;
 export const MAX_CHAIN_MS = 250;
 
 /**
@@ -52,10 +54,10 @@ class Hold {
   /** Ended: released, or by an append that ended it in the same round trip. */
   released = false;
   /**
-   * The newest append handed on (append-and-end) and not yet confirmed: resolves to undefined
-   * once committed, or to the revision the stream stays at if it failed. Later appends wait for it.
+   * The lease's appends, one round trip at a time: those handed on (append-and-end) while one is
+   * in flight go out together once it is confirmed (group commit), or are refused if it failed.
    */
-  inFlight: Promise<bigint | undefined> | undefined;
+  readonly appends: AppendQueue;
   /**
    * What this store lease has seen committed, newest first, contiguous, at most TAIL_EVENTS: the
    * tail it came with and every append of its chain as confirmed. Unlike the shared tail it
@@ -64,10 +66,16 @@ class Hold {
   #committed: RecordedEvent[];
   readonly #renewer: NodeJS.Timeout;
 
-  constructor(streamId: string, held: HeldLease, tails: StreamTails, ttlMs: number, logger: HostLogger) {
+  constructor(streamId: string, held: HeldLease, tails: StreamTails, ttlMs: number, logger: HostLogger, send: (held: HeldLease) => SendAppend) {
     this.streamId = streamId;
     this.held = held;
     this.tails = tails;
+    // An append that was to end the lease and is refused unsent: end it here (HeldLease.release is idempotent).
+    const endUnsent = (): void =>
+      void Promise.resolve()
+        .then(() => held.release())
+        .catch(() => {});
+    this.appends = new AppendQueue(streamId, send(held), endUnsent);
     if (held.tail === undefined) tails.drop(streamId);
     else tails.set(streamId, held.tail);
     this.#committed = held.tail === undefined ? [] : held.tail.slice(0, TAIL_EVENTS);
@@ -115,10 +123,12 @@ class Hold {
     this.tails.drop(this.streamId);
   }
 
+  /** Ends the lease once its appends are settled (the last one may have ended it already: `released`). */
   release(): Promise<void> {
     if (this.released) return Promise.resolve();
     this.ending();
-    return Promise.resolve(this.inFlight)
+    return this.appends
+      .settled()
       .then(() => this.held.release())
       .catch(() => {});
   }
@@ -144,18 +154,10 @@ export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, ta
   const appendHeld = guard(logger, 'lease-append', (held: HeldLease, expected: ExpectedRevision, list: NewEvent[], release: boolean) =>
     release ? held.append(expected, list, { release }) : held.append(expected, list),
   );
-  /**
-   * Sends an append on `hold` once the append handed on before it is confirmed: refused
-   * (`conflict`) if that one failed, since this one was decided on its events.
-   */
-  function sendAfterInFlight(hold: Hold, expected: ExpectedRevision, list: NewEvent[], release: boolean): RecordedEvent[] | Promise<RecordedEvent[]> {
-    const before = hold.inFlight;
-    if (before === undefined) return appendHeld(hold.held, expected, list, release);
-    return before.then((left) => {
-      if (left !== undefined) throw StorageFailure.conflict(hold.streamId, expected, left);
-      return appendHeld(hold.held, expected, list, release);
-    });
-  }
+  const sendOn =
+    (held: HeldLease): SendAppend =>
+    (expected, list, release) =>
+      appendHeld(held, expected, list, release);
   const readStore = guard(logger, 'lease-read-newest', (streamId: string, limit: number) => events.readStream(streamId, { direction: 'backward', limit }));
 
   class Lease {
@@ -214,7 +216,7 @@ export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, ta
       this.#closed = true;
       let sent: RecordedEvent[] | Promise<RecordedEvent[]>;
       try {
-        sent = sendAfterInFlight(hold, expected, list, false);
+        sent = hold.appends.add(expected, list, false);
       } catch (error) {
         tails.drop(streamId);
         throw error;
@@ -242,14 +244,6 @@ export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, ta
           throw error;
         },
       );
-      const flight: Promise<bigint | undefined> = confirmed.then(
-        () => undefined,
-        () => first - 1n,
-      );
-      hold.inFlight = flight;
-      void flight.then((left) => {
-        if (left === undefined && hold.inFlight === flight) hold.inFlight = undefined;
-      });
       this.#passOn(hold);
       return confirmed;
     }
@@ -278,7 +272,7 @@ export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, ta
         throw error;
       };
       try {
-        const result = sendAfterInFlight(hold, expected, events, last);
+        const result = hold.appends.add(expected, events, last);
         return result instanceof Promise ? result.then(done, failed) : done(result);
       } catch (error) {
         return failed(error);
@@ -288,7 +282,7 @@ export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, ta
     async #retake(): Promise<void> {
       const held = await backend.acquire(this.#streamId, 2 * backend.ttlMs, TAIL_EVENTS);
       if (held === undefined) throw StorageFailure.unavailable('the stream lease has ended');
-      this.#hold = new Hold(this.#streamId, held, tails, backend.ttlMs, logger);
+      this.#hold = new Hold(this.#streamId, held, tails, backend.ttlMs, logger, sendOn);
     }
 
     #end(expired = false): void {
@@ -339,7 +333,7 @@ export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, ta
         turn.leave();
         return undefined;
       }
-      return new Lease(streamId, new Hold(streamId, held, tails, backend.ttlMs, logger), turn);
+      return new Lease(streamId, new Hold(streamId, held, tails, backend.ttlMs, logger, sendOn), turn);
     } catch (error) {
       turn.leave();
       throw error;

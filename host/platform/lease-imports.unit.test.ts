@@ -49,7 +49,7 @@ function fakeBackend() {
 function gatedBackend() {
   let revision = 0n;
   let token = 0n;
-  const sent: Array<{ settle(): void; fail(): void }> = [];
+  const sent: Array<{ events: NewEvent[]; settle(): void; fail(): void }> = [];
   const matches = (expected: ExpectedRevision): boolean =>
     expected.tag === 'any' || (expected.tag === 'exact' ? expected.val === revision : expected.tag === 'no-stream' ? revision === 0n : revision > 0n);
   const backend: StreamLeaseBackend = {
@@ -62,6 +62,7 @@ function gatedBackend() {
         append(expected, events) {
           return new Promise((resolve, reject) => {
             sent.push({
+              events,
               settle: () => (matches(expected) ? resolve(events.map(() => record(streamId, ++revision))) : reject(StorageFailure.conflict(streamId, expected, revision))),
               fail: () => reject(StorageFailure.unavailable('the store went away')),
             });
@@ -148,6 +149,29 @@ describe('leaseImports', () => {
     ]);
     second[Symbol.dispose]();
     first[Symbol.dispose]();
+  });
+
+  it('sends the turns handed on behind an unconfirmed append as one append (group commit)', async () => {
+    const { backend, sent } = gatedBackend();
+    const leases = leaseImports(backend, silent, new StreamTails(), noStore)['app:platform/stream-lease'];
+    const first = (await leases.acquire('s', 1_000))!;
+    const later = [leases.acquire('s', 1_000), leases.acquire('s', 1_000), leases.acquire('s', 1_000)];
+    const answers = [first.appendAndEnd({ tag: 'no-stream' }, [event], 5)];
+    for (const [i, turn] of later.entries()) {
+      const lease = (await turn)!;
+      // Each decides on every event before it, still pending.
+      expect((await lease.readNewest(5)).map((e) => e.sequence)).toEqual(Array(i + 1).fill(PENDING));
+      answers.push(lease.appendAndEnd({ tag: 'exact', val: BigInt(i + 1) }, [event], 5));
+    }
+    expect(sent).toHaveLength(1);
+    sent[0]!.settle();
+    await tick();
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.events).toHaveLength(3); // the three queued appends, in one round trip
+    sent[1]!.settle();
+    const committed = await Promise.all(answers);
+    expect(committed.map((events) => events[0]?.revision)).toEqual([1n, 2n, 3n, 4n]);
+    expect(committed[3]!.map((e) => e.sequence)).toEqual([4n, 3n, 2n, 1n]);
   });
 
   it('refuses the append decided on a handed-on append that failed, without sending it', async () => {

@@ -97,9 +97,9 @@ export interface HeldLease {
    */
   renew(): Awaitable<boolean>;
   /**
-   * True when the lease stays valid for further appends until released or expired (Redis,
-   * SQLite): the host may then hand it to its next local writer without a store round trip.
-   * PostgreSQL's lease ends with its append's COMMIT.
+   * True when the lease stays valid for further appends until released or expired (every
+   * backend here: PostgreSQL's advisory lock outlives its transactions): the host may then hand
+   * it to its next local writer without a store round trip.
    */
   readonly reusable?: boolean;
   /**
