@@ -3,15 +3,19 @@
  * One run, 24 clients sending `{"amount":1}` increments back to back, split evenly over the hosts
  * (real host processes), `--duration-ms` per row after `--warmup-ms`: 1 host on SQLite; 1, 2, 3
  * hosts on PostgreSQL; 1, 2, 3 hosts on Redis; then one PostgreSQL host at 16 clients. Columns:
- * req/s, p50, p99, non-200 answers, store round trips per command (measured in process by
- * test/support/round-trips.ts: pg queries, Redis commands, SQLite guest store calls), and where
- * the CPU went during the measured window: host processes' and the store server's CPU ms per
- * command, and how busy the machine's cores were (bench/cpu-sample.ts). The load generator runs
- * on the same cores, so a row whose cores are ~100% busy is limited by the machine, not the design.
+ * req/s, p50, p99, non-200 answers, store round trips per command with 1 and with 16 clients
+ * (measured in process by test/support/round-trips.ts: pg queries, Redis commands, SQLite guest
+ * store calls), and where the CPU went during the measured window: host processes', the store
+ * server's and this load generator's CPU ms per command, and how busy the machine's cores were
+ * (bench/cpu-sample.ts).
+ * The load generator runs on the same cores, so a row whose cores are ~100% busy is limited by the
+ * machine, not the design; it is a lean keep-alive client (bench/http1-client.ts) for that reason
+ * (`--client fetch` measures with `fetch` instead, as before 2026-11-26).
  *
- *   node bench/scale.ts [--duration-ms 10000] [--warmup-ms 3000] [--clients 24] [--only sqlite,redis]
+ *   node bench/scale.ts [--duration-ms 10000] [--warmup-ms 3000] [--clients 24] [--only sqlite,redis] [--client lean|fetch]
  */
 import { parseArgs } from 'node:util';
+import { Http1Client } from './http1-client.ts';
 import { startHost, type HostProcess } from '../test/support/host-process.ts';
 import { roundTripsPerCommand } from '../test/support/round-trips.ts';
 import { isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../test/support/servers.ts';
@@ -25,8 +29,11 @@ const { values } = parseArgs({
     clients: { type: 'string', default: '24' },
     /** Only the rows of these backends (comma-separated), e.g. to compare two builds quickly. */
     only: { type: 'string' },
+    client: { type: 'string', default: 'lean' },
   },
 });
+if (values.client !== 'lean' && values.client !== 'fetch') throw new Error('--client is lean or fetch');
+const CLIENT = values.client;
 const DURATION_MS = Number(values['duration-ms']);
 const WARMUP_MS = Number(values['warmup-ms']);
 const CLIENTS = Number(values.clients);
@@ -40,9 +47,10 @@ interface Row {
   p99: number;
   non200: number;
   answered: number;
-  /** CPU ms of every host process, and of the store server's processes, per 200 answer */
+  /** CPU ms of every host process, of the store server's processes and of this load generator, per 200 answer */
   hostCpuMs: number;
   storeCpuMs: number;
+  loadCpuMs: number;
   /** share of all cores busy during the measured window (0..1) */
   busy: number;
 }
@@ -52,11 +60,14 @@ const STORE_PROCESSES: Record<Backend, string[]> = { sqlite: [], postgres: ['pos
 
 interface CpuSample {
   hosts: number;
+  load: NodeJS.CpuUsage;
   store: Map<number, number>;
   machine: ReturnType<typeof machineSample>;
 }
 
 const servers = isolation('benchscale');
+
+const INCREMENT = { method: 'POST', path: '/api/counter/increment', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' } as const;
 
 function argsFor(backend: Backend): string[] {
   if (backend === 'postgres') return ['--db', 'postgres', '--postgres-url', POSTGRES_URL, '--postgres-schema', servers.schema()];
@@ -74,6 +85,7 @@ async function row(backend: Backend, hostCount: number, clients: number): Promis
     const end = warmEnd + DURATION_MS;
     const sample = (): CpuSample => ({
       hosts: hosts.reduce((sum, h) => sum + processCpuMs(h.child.pid ?? 0), 0),
+      load: process.cpuUsage(),
       store: namedProcessesCpuMs(STORE_PROCESSES[backend]),
       machine: machineSample(),
     });
@@ -81,12 +93,18 @@ async function row(backend: Backend, hostCount: number, clients: number): Promis
     await Promise.all(
       Array.from({ length: clients }, async (_, i) => {
         const url = hosts[i % hostCount]!.url;
-        while (performance.now() < end) {
-          const started = performance.now();
-          const answer = await increment(url);
-          if (started < warmEnd) continue;
-          if (answer.status === 200) latencies.push(answer.ms);
-          else non200++;
+        const client = new Http1Client(url, INCREMENT);
+        const send = CLIENT === 'lean' ? () => client.send() : async () => (await increment(url)).status;
+        try {
+          while (performance.now() < end) {
+            const started = performance.now();
+            const status = await send();
+            if (started < warmEnd) continue;
+            if (status === 200) latencies.push(performance.now() - started);
+            else non200++;
+          }
+        } finally {
+          client.close();
         }
       }),
     );
@@ -104,6 +122,7 @@ async function row(backend: Backend, hostCount: number, clients: number): Promis
       answered: latencies.length + non200,
       hostCpuMs: (to.hosts - from.hosts) / answered,
       storeCpuMs: namedProcessesDeltaMs(from.store, to.store) / answered,
+      loadCpuMs: (to.load.user + to.load.system - from.load.user - from.load.system) / 1000 / answered,
       busy: machineBusy(from.machine, to.machine),
     };
   } finally {
@@ -114,11 +133,14 @@ async function row(backend: Backend, hostCount: number, clients: number): Promis
 const missing = await sharedServers();
 if (missing !== undefined) throw new Error(`bench:scale needs PostgreSQL and Redis: ${missing}`);
 
-const trips: Record<Backend, number> = {
-  sqlite: await roundTripsPerCommand('sqlite', []),
-  postgres: await roundTripsPerCommand('postgres', argsFor('postgres')),
-  redis: await roundTripsPerCommand('redis', argsFor('redis')),
+/** Store round trips per command, sequentially (1 client) and under 16 concurrent clients (group commit). */
+const tripsOf = async (backend: Backend): Promise<string> => {
+  const args = argsFor(backend);
+  const alone = await roundTripsPerCommand(backend, args);
+  const busy = await roundTripsPerCommand(backend, args, 320, 160, 16);
+  return `${alone.toFixed(2)}; ${busy.toFixed(2)}`;
 };
+const trips: Record<Backend, string> = { sqlite: await tripsOf('sqlite'), postgres: await tripsOf('postgres'), redis: await tripsOf('redis') };
 
 const rows: Row[] = [];
 try {
@@ -143,12 +165,14 @@ try {
 }
 
 const sqlite = rows.find((r) => r.backend === 'sqlite')?.rps ?? Number.NaN;
-console.log(`bench:scale ${new Date().toISOString()}, ${DURATION_MS} ms per row after ${WARMUP_MS} ms warm-up\n`);
-console.log('| setup | req/s | p50 ms | p99 ms | non-200 | store round trips / command | host CPU ms / command | store CPU ms / command | cores busy |');
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log(`bench:scale ${new Date().toISOString()}, ${DURATION_MS} ms per row after ${WARMUP_MS} ms warm-up, ${CLIENT} client\n`);
+console.log(
+  '| setup | req/s | p50 ms | p99 ms | non-200 | store round trips / command (1; 16 clients) | host CPU ms / command | store CPU ms / command | load generator CPU ms / command | cores busy |',
+);
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(
-    `| ${r.setup} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.non200} of ${r.answered} | ${trips[r.backend].toFixed(2)} | ${r.hostCpuMs.toFixed(2)} | ${r.storeCpuMs.toFixed(2)} | ${(r.busy * 100).toFixed(0)}% |`,
+    `| ${r.setup} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.non200} of ${r.answered} | ${trips[r.backend]} | ${r.hostCpuMs.toFixed(2)} | ${r.storeCpuMs.toFixed(2)} | ${r.loadCpuMs.toFixed(2)} | ${(r.busy * 100).toFixed(0)}% |`,
   );
 }
 const three = (b: Backend) => rows.find((r) => r.backend === b && r.setup.startsWith('3 hosts'));

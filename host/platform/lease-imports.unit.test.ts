@@ -96,7 +96,7 @@ describe('leaseImports', () => {
       }),
     );
     expect(calls.appends).toBe(writers);
-    // The fairness bound: no store lease serves more than MAX_HANDOFFS turns (4 + 4 + 1 here,
+    // The fairness bound: no store lease serves more than MAX_HANDOFFS turns (8 + 8 + 1 here,
     // more leases only if a chain outlived MAX_CHAIN_MS), and hand-overs did happen.
     expect(Math.max(...calls.perLease.values())).toBeLessThanOrEqual(MAX_HANDOFFS);
     expect(calls.acquire).toBeGreaterThanOrEqual(3);
