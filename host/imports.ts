@@ -34,7 +34,17 @@ export function hostImports(options: {
     ...filesystemImports,
     ...httpImports,
     ...storageImports(options.storage, options.logger, tails),
-    ...leaseImports(options.storage.leases, options.logger, tails, options.storage.events),
+    ...leaseImports(
+      options.storage.leases,
+      options.logger,
+      tails,
+      options.storage.events,
+      metrics &&
+        ((appends) => {
+          metrics.leaseAppends.inc(appends);
+          metrics.leaseStoreAppends.inc();
+        }),
+    ),
     ...pubsubImports(options.pubsub, options.logger, metrics && (() => metrics.publishFailures.inc())),
     ...passwordHashingImports(options.logger),
   };

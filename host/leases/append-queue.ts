@@ -30,15 +30,16 @@ export class AppendQueue {
   readonly #send: SendAppend;
   /** Ends the lease when an append that was to end it is refused unsent. */
   readonly #release: () => void;
+  /** Told of each store append sent and how many of the lease's appends it carries (metrics). */
+  readonly #onSent: ((appends: number) => void) | undefined;
   #inFlight: Promise<void> | undefined;
   #queued: Queued[] = [];
-  /** Round trips sent, and appends they carried (metrics, tests). */
-  readonly sent = { batches: 0, appends: 0 };
 
-  constructor(streamId: string, send: SendAppend, release: () => void) {
+  constructor(streamId: string, send: SendAppend, release: () => void, onSent?: (appends: number) => void) {
     this.#streamId = streamId;
     this.#send = send;
     this.#release = release;
+    this.#onSent = onSent;
   }
 
   /** An append is in flight or queued. */
@@ -49,8 +50,7 @@ export class AppendQueue {
   /** Sends at once when nothing is in flight; otherwise queues behind it and goes out with the others queued there. */
   add(expected: ExpectedRevision, events: NewEvent[], release: boolean): Awaitable<RecordedEvent[]> {
     if (this.#inFlight === undefined) {
-      this.sent.batches++;
-      this.sent.appends++;
+      this.#onSent?.(1);
       const result = this.#send(expected, events, release);
       if (!(result instanceof Promise)) return result; // a synchronous store: nothing stays in flight
       this.#track(result, expected);
@@ -81,8 +81,7 @@ export class AppendQueue {
     }
     const first = batch[0]!;
     const last = batch.at(-1)!;
-    this.sent.batches++;
-    this.sent.appends += batch.length;
+    this.#onSent?.(batch.length);
     let result: Promise<RecordedEvent[]>;
     try {
       result = Promise.resolve(

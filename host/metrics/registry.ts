@@ -50,6 +50,8 @@ export class HostMetrics {
   readonly importSeconds: Histogram<'function'>;
   readonly importErrors: Counter<'function'>;
   readonly publishFailures: Counter;
+  readonly leaseAppends: Counter;
+  readonly leaseStoreAppends: Counter;
 
   /** `thread`: the label of this thread's event-loop delay (`main`, or the worker's index). */
   constructor(thread: string) {
@@ -71,6 +73,12 @@ export class HostMetrics {
     });
     this.importErrors = new Counter({ name: 'host_wit_import_errors_total', help: 'WIT import calls that failed (the guest got an error)', labelNames: ['function'], registers });
     this.publishFailures = new Counter({ name: 'host_realtime_publish_failures_total', help: 'Realtime publishes the broker refused or never answered', registers });
+    this.leaseAppends = new Counter({ name: 'host_stream_lease_appends_total', help: 'Appends made under stream leases', registers });
+    this.leaseStoreAppends = new Counter({
+      name: 'host_stream_lease_store_appends_total',
+      help: 'Store appends that carried them: fewer when appends decided while one was in flight went out as one (group commit)',
+      registers,
+    });
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
     new Gauge({

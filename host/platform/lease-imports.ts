@@ -66,7 +66,7 @@ class Hold {
   #committed: RecordedEvent[];
   readonly #renewer: NodeJS.Timeout;
 
-  constructor(streamId: string, held: HeldLease, tails: StreamTails, ttlMs: number, logger: HostLogger, send: (held: HeldLease) => SendAppend) {
+  constructor(streamId: string, held: HeldLease, tails: StreamTails, ttlMs: number, logger: HostLogger, send: SendAppend, onSent?: (appends: number) => void) {
     this.streamId = streamId;
     this.held = held;
     this.tails = tails;
@@ -75,7 +75,7 @@ class Hold {
       void Promise.resolve()
         .then(() => held.release())
         .catch(() => {});
-    this.appends = new AppendQueue(streamId, send(held), endUnsent);
+    this.appends = new AppendQueue(streamId, send, endUnsent, onSent);
     if (held.tail === undefined) tails.drop(streamId);
     else tails.set(streamId, held.tail);
     this.#committed = held.tail === undefined ? [] : held.tail.slice(0, TAIL_EVENTS);
@@ -146,8 +146,11 @@ function nextRevision(expected: ExpectedRevision, head: bigint): bigint | undefi
   return undefined;
 }
 
-/** `tails` is shared with the event-store import, which answers reads from it (storage-imports.ts). */
-export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, tails: StreamTails, events: EventReader) {
+/**
+ * `tails` is shared with the event-store import, which answers reads from it (storage-imports.ts).
+ * `onSent` is told of each store append and how many of the leases' appends it carries (metrics).
+ */
+export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, tails: StreamTails, events: EventReader, onSent?: (appends: number) => void) {
   const turns = new LocalTurns();
   /** Store leases handed over to the next local writer of their stream. */
   const parked = new Map<string, Hold>();
@@ -282,7 +285,7 @@ export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, ta
     async #retake(): Promise<void> {
       const held = await backend.acquire(this.#streamId, 2 * backend.ttlMs, TAIL_EVENTS);
       if (held === undefined) throw StorageFailure.unavailable('the stream lease has ended');
-      this.#hold = new Hold(this.#streamId, held, tails, backend.ttlMs, logger, sendOn);
+      this.#hold = new Hold(this.#streamId, held, tails, backend.ttlMs, logger, sendOn(held), onSent);
     }
 
     #end(expired = false): void {
@@ -333,7 +336,7 @@ export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, ta
         turn.leave();
         return undefined;
       }
-      return new Lease(streamId, new Hold(streamId, held, tails, backend.ttlMs, logger, sendOn), turn);
+      return new Lease(streamId, new Hold(streamId, held, tails, backend.ttlMs, logger, sendOn(held), onSent), turn);
     } catch (error) {
       turn.leave();
       throw error;

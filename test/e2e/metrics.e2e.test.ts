@@ -76,6 +76,10 @@ describe('--metrics-port: /metrics under load', () => {
     expect(grewCount(before, after, 'host_wit_import_duration_seconds', { function: 'app:platform/stream-lease#acquire' })).toBe(INCREMENTS);
     expect(grewCount(before, after, 'host_wit_import_duration_seconds', { function: 'app:platform/stream-lease#Lease.append' })).toBe(INCREMENTS);
     expect(grew(before, after, 'host_wit_import_errors_total', { function: 'app:platform/stream-lease#Lease.append' })).toBe(0);
+    // One append under the lease per increment; SQLite confirms each before the next is decided,
+    // so each went to the store on its own (PostgreSQL and Redis batch them: round-trips.e2e.test.ts).
+    expect(grew(before, after, 'host_stream_lease_appends_total', {})).toBe(INCREMENTS);
+    expect(grew(before, after, 'host_stream_lease_store_appends_total', {})).toBe(INCREMENTS);
     expect(after.value('host_realtime_publish_failures_total')).toBe(0);
     // The held stream was woken by the increments: at least one poll, never more than one per wake-up.
     const polls = grew(before, after, 'host_relay_polls_total', {});

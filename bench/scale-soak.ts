@@ -1,0 +1,89 @@
+/**
+ * `npm run bench:scale-soak [-- --db postgres|redis --hosts 3 --clients 24 --minutes 6]`: the
+ * write path of several hosts on one store held under load for minutes (issue 15: stream leases,
+ * hand-overs, group commit). Clients send `{"amount":1}` increments back to back, spread over
+ * real host processes; every `--sample-seconds` it prints each host's RSS (from /proc) and the
+ * throughput since the last sample; at the end the RSS band after `--warmup-seconds` and the
+ * trend (mean RSS of the last third of the samples after warm-up against the first third, as
+ * `bench:soak` reports it), the answers other than 200, and whether the stream is contiguous.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { startHost } from '../test/support/host-process.ts';
+import { isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../test/support/servers.ts';
+import { counterStream } from '../test/support/write-load.ts';
+import { Http1Client } from './http1-client.ts';
+
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string', default: 'postgres' },
+    hosts: { type: 'string', default: '3' },
+    clients: { type: 'string', default: '24' },
+    minutes: { type: 'string', default: '6' },
+    'sample-seconds': { type: 'string', default: '10' },
+    'warmup-seconds': { type: 'string', default: '60' },
+  },
+});
+const db = values.db;
+if (db !== 'postgres' && db !== 'redis') throw new Error('--db is postgres or redis');
+const missing = await sharedServers();
+if (missing !== undefined) throw new Error(`bench:scale-soak needs PostgreSQL and Redis: ${missing}`);
+
+const servers = isolation('scalesoak');
+const schema = servers.schema();
+const prefix = servers.prefix();
+const args =
+  db === 'postgres' ? ['--db', 'postgres', '--postgres-url', POSTGRES_URL, '--postgres-schema', schema] : ['--db', 'redis', '--redis-url', REDIS_URL, '--redis-prefix', prefix];
+const hosts = await Promise.all(Array.from({ length: Number(values.hosts) }, () => startHost({ args, timeoutMs: 60_000 })));
+const rssMiB = (pid: number): number => Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN) / 1024;
+
+interface Sample {
+  t: number;
+  rss: number[];
+  rps: number;
+}
+const samples: Sample[] = [];
+let ok = 0;
+let other = 0;
+let counted = 0;
+const sampleMs = Number(values['sample-seconds']) * 1000;
+const started = performance.now();
+const end = started + Number(values.minutes) * 60_000;
+console.log(`bench:scale-soak ${new Date().toISOString()}: ${hosts.length} hosts on ${db}, ${values.clients} clients, ${values.minutes} min`);
+const timer = setInterval(() => {
+  const sample = { t: Math.round((performance.now() - started) / 1000), rss: hosts.map((h) => rssMiB(h.child.pid ?? 0)), rps: (ok - counted) / (sampleMs / 1000) };
+  counted = ok;
+  samples.push(sample);
+  console.log(`${String(sample.t).padStart(5)} s  RSS ${sample.rss.map((r) => r.toFixed(0)).join(' / ')} MiB  ${sample.rps.toFixed(0)} req/s  non-200 ${other}`);
+}, sampleMs);
+
+const increment = { method: 'POST', path: '/api/counter/increment', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' } as const;
+await Promise.all(
+  Array.from({ length: Number(values.clients) }, async (_, i) => {
+    const client = new Http1Client(hosts[i % hosts.length]!.url, increment);
+    while (performance.now() < end) {
+      if ((await client.send()) === 200) ok++;
+      else other++;
+    }
+    client.close();
+  }),
+);
+clearInterval(timer);
+await Promise.all(hosts.map((h) => h.stop()));
+
+// Only counter events in this store: revisions and global sequences are both 1..n.
+const stream = await counterStream(db === 'postgres' ? { pg: servers.pg(), schema } : { redis: servers.redis(), prefix });
+const contiguous = stream.every((e, i) => e.revision === i + 1 && e.sequence === i + 1);
+await servers.cleanup();
+
+const warm = samples.filter((s) => s.t >= Number(values['warmup-seconds']));
+const third = Math.max(1, Math.floor(warm.length / 3));
+const meanRss = (list: Sample[]) => list.reduce((n, s) => n + s.rss.reduce((a, b) => a + b, 0) / s.rss.length, 0) / list.length;
+const trend = ((meanRss(warm.slice(-third)) - meanRss(warm.slice(0, third))) / meanRss(warm.slice(0, third))) * 100;
+const all = warm.flatMap((s) => s.rss);
+const rates = warm.map((s) => s.rps);
+console.log(`\n| date (UTC) | setup | increments answered 200 | other answers | stream contiguous | req/s per sample after warm-up | RSS per host after warm-up | trend |`);
+console.log('|---|---|---:|---:|---|---|---|---:|');
+console.log(
+  `| ${new Date().toISOString().slice(0, 16).replace('T', ' ')} | ${hosts.length} hosts, ${db}, ${values.clients} clients, ${values.minutes} min | ${ok} | ${other} | ${contiguous && stream.length === ok ? `yes, ${stream.length} events` : `NO (${stream.length} events)`} | ${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)} | ${Math.min(...all).toFixed(0)}–${Math.max(...all).toFixed(0)} MiB | ${trend >= 0 ? '+' : ''}${trend.toFixed(1)}% |`,
+);
