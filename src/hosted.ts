@@ -8,12 +8,14 @@ import { parseConfig } from './config.ts';
 import { AppError } from './errors.ts';
 import { installBufferedResponse } from './http/buffered-response.ts';
 import { createIncomingHandler } from './http/handler.ts';
+import { AfterResponse } from './platform/after-response.ts';
 import { hostedPlatform } from './platform/hosted/platform.ts';
 
 // Responses with a complete body skip the ReadableStream on their way out (src/http/buffered-response.ts).
 installBufferedResponse();
 
-const platform = hostedPlatform();
+const afterResponse = new AfterResponse();
+const platform = hostedPlatform(afterResponse);
 let app: ReturnType<typeof buildApp> | undefined;
 
 /** Built on first use: the environment is only readable once the host runs the component. */
@@ -36,6 +38,9 @@ function handle(request: Request): Response | Promise<Response> {
   }
 }
 
-export const incomingHandler = createIncomingHandler(handle, (error) =>
-  platform.logger.log('error', 'request failed before a response', { code: 'internal', error: String(error) }),
+export const incomingHandler = createIncomingHandler(
+  handle,
+  (error) => platform.logger.log('error', 'request failed before a response', { code: 'internal', error: String(error) }),
+  afterResponse,
+  (error) => platform.logger.log('error', 'work after a response failed', { code: 'after_response_failed', error: String(error) }),
 );

@@ -11,13 +11,15 @@ import { AppError } from './errors.ts';
 import { errorEnvelope, statusForCode } from './counter/http-errors.ts';
 import { installBufferedResponse } from './http/buffered-response.ts';
 import { createIncomingHandler } from './http/handler.ts';
+import { AfterResponse } from './platform/after-response.ts';
 import { standalonePlatform } from './platform/standalone/platform.ts';
 import { standaloneConfig } from './platform/standalone/runtime-config.ts';
 
 // Responses with a complete body skip the ReadableStream on their way out (src/http/buffered-response.ts).
 installBufferedResponse();
 
-const platform = standalonePlatform();
+const afterResponse = new AfterResponse();
+const platform = standalonePlatform(afterResponse);
 let app: ReturnType<typeof buildApp> | undefined;
 
 /** Built on first use: the environment is only readable once the runtime runs the component. */
@@ -47,4 +49,6 @@ export const incomingHandler = createIncomingHandler(
     return built.fetch(request);
   },
   (error) => platform.logger.log('error', 'request failed before a response', { code: 'internal', error: String(error) }),
+  afterResponse,
+  (error) => platform.logger.log('error', 'work after a response failed', { code: 'after_response_failed', error: String(error) }),
 );

@@ -258,6 +258,7 @@ describe('counter REST routes: failures', () => {
     platform.failNext('publish');
     platform.failNext('commit');
     expect((await app.request('/api/counter/increment', json({ amount: 1 }))).status).toBe(200);
+    platform.respond(); // the projection runs once the response is sent
     expect(platform.logger.codes()).toEqual(['realtime_publish_failed', 'projection_failed']);
   });
 

@@ -1,14 +1,21 @@
 /**
  * The exported `wasi:http/incoming-handler`. Exported explicitly (not through a fetch event)
- * so one instance serves request after request.
+ * so one instance serves request after request. Once the response is written (its body finished:
+ * the host has sent it), the work the request deferred runs (src/platform/after-response.ts)
+ * before the instance is handed back.
  */
 import type { IncomingRequest, ResponseOutparam } from 'wasi:http/types@0.2.12';
 import { toRequest } from './request.ts';
 import { writeFallback, writeResponse } from './response.ts';
 
+/** Work queued during an exchange, run after its response (src/platform/after-response.ts). */
+export interface DeferredWork {
+  drain(onError: (error: unknown) => void): void;
+}
+
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
 
-export function createIncomingHandler(fetchHandler: FetchHandler, onError: (error: unknown) => void) {
+export function createIncomingHandler(fetchHandler: FetchHandler, onError: (error: unknown) => void, deferred?: DeferredWork, onDeferredError: (error: unknown) => void = onError) {
   return {
     async handle(request: IncomingRequest, outparam: ResponseOutparam): Promise<void> {
       const incoming = toRequest(request);
@@ -24,6 +31,7 @@ export function createIncomingHandler(fetchHandler: FetchHandler, onError: (erro
         await writeResponse(response, outparam);
       } finally {
         incoming.release();
+        deferred?.drain(onDeferredError);
       }
     },
   };

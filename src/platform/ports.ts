@@ -143,4 +143,9 @@ export interface Platform {
   now(): number;
   /** Waits; used for bounded retry back-off. */
   sleep(ms: number): Promise<void>;
+  /**
+   * Runs `task` once the response to the current request is sent: work the client should not
+   * wait for (src/platform/after-response.ts). A task that throws is logged, never answered.
+   */
+  afterResponse(task: () => void): void;
 }

@@ -1,7 +1,8 @@
 /**
  * The one command routine every surface (REST, gRPC, server functions) calls: take the turn on
  * the counter stream (a stream lease: writers queue instead of racing), load + decide + append
- * under it, build the view, publish it, and every PROJECTION_BATCH events advance the projection.
+ * under it, build the view, publish it, and every PROJECTION_BATCH events advance the projection
+ * once the response is sent (platform.afterResponse).
  * The append's revision check stays the safety net: a conflict (a writer without a lease, or a
  * platform whose leases do not exclude) is retried with a fresh turn (docs/scaling.md).
  */
@@ -44,7 +45,8 @@ export async function executeCounterCommand(deps: CounterDeps, command: CounterC
   }
   const view = buildView(deps, committed);
   publish(deps, view);
-  if (committed.revision % (deps.projectionBatch ?? PROJECTION_BATCH) === 0n) advanceProjection(platform);
+  // After the response: the client does not wait for the projection's round trips.
+  if (committed.revision % (deps.projectionBatch ?? PROJECTION_BATCH) === 0n) platform.afterResponse(() => advanceProjection(platform));
   return view;
 }
 

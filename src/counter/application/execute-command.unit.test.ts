@@ -157,9 +157,13 @@ describe('executeCounterCommand', () => {
     expect(getCounterView(deps).count).toBe(3);
   });
 
-  it('advances the projection after each command', async () => {
+  it('advances the projection after each command, once its response is sent', async () => {
     const deps = testCounterDeps();
     await run(deps, inc(3), dec(1));
+    // The answers did not wait for it: nothing ran before the response.
+    expect(deps.platform.projections.checkpoint(COUNTER_PROJECTION)).toBe(0n);
+    expect(deps.platform.deferred.pending).toBe(2);
+    deps.platform.respond();
     expect(deps.platform.projections.checkpoint(COUNTER_PROJECTION)).toBe(2n);
     expect(readSnapshot(deps.platform)).toEqual({ count: 2, revision: 2, last_sequence: 2 });
   });
@@ -168,8 +172,11 @@ describe('executeCounterCommand', () => {
     const deps = { ...testCounterDeps(), projectionBatch: undefined };
     const commits = () => deps.platform.faults.calls('commit');
     for (let i = 1n; i < PROJECTION_BATCH; i++) await executeCounterCommand(deps, inc(1));
+    deps.platform.respond();
     expect(commits()).toBe(0);
     await executeCounterCommand(deps, inc(1));
+    expect(commits()).toBe(0); // after the response
+    deps.platform.respond();
     expect(commits()).toBe(1);
     expect(readSnapshot(deps.platform)?.revision).toBe(Number(PROJECTION_BATCH));
   });
@@ -200,9 +207,11 @@ describe('executeCounterCommand', () => {
     const deps = testCounterDeps();
     deps.platform.failNext('commit');
     expect((await executeCounterCommand(deps, inc(3))).count).toBe(3);
+    deps.platform.respond();
     expect(deps.platform.logger.withCode('projection_failed')).toHaveLength(1);
     expect(readSnapshot(deps.platform)).toBeUndefined();
     expect((await executeCounterCommand(deps, inc(4))).count).toBe(7);
+    deps.platform.respond();
     expect(readSnapshot(deps.platform)).toEqual({ count: 7, revision: 2, last_sequence: 2 });
   });
 });

@@ -31,6 +31,7 @@ describe('loadCounter', () => {
       // Let the projection (and so the snapshot) fall behind now and then.
       if (random() < 0.4) deps.platform.failNext('commit');
       await executeCounterCommand(deps, command);
+      deps.platform.respond();
       expect(loadCounter(deps.platform)).toEqual(replayFrom(deps.platform, EMPTY_COUNTER));
     }
     const snapshot = readSnapshot(deps.platform);
@@ -40,8 +41,10 @@ describe('loadCounter', () => {
   it('reads only the tail after the snapshot', async () => {
     const deps = testCounterDeps();
     await executeCounterCommand(deps, { type: 'increment', amount: 5 });
+    deps.platform.respond();
     deps.platform.failNext('commit'); // the snapshot stays at revision 1
     await executeCounterCommand(deps, { type: 'increment', amount: 6 });
+    deps.platform.respond();
     const reads: (bigint | undefined)[] = [];
     const original = deps.platform.events.readStream.bind(deps.platform.events);
     deps.platform.events.readStream = (streamId, options) => {

@@ -7,6 +7,7 @@ import * as streamLease from 'app:platform/stream-lease@0.1.0';
 import * as projections from 'app:platform/projection-store@0.1.0';
 import * as kv from 'app:platform/key-value@0.1.0';
 import * as pubsub from 'app:platform/pubsub@0.1.0';
+import type { AfterResponse } from '../after-response.ts';
 import type { EventStore, KeyValue, Platform, ProjectionStore, PubSub, StreamLeases } from '../ports.ts';
 import { implementationNormalizes, witPasswordHashing } from '../password-hashing.ts';
 import { consoleLogger } from '../log.ts';
@@ -61,7 +62,8 @@ const realtime: PubSub = {
   },
 };
 
-export function hostedPlatform(): Platform {
+/** `afterResponse`: where work that waits for the response goes (the entry point drains it, src/hosted.ts). */
+export function hostedPlatform(afterResponse: AfterResponse): Platform {
   return {
     events: eventStore,
     leases,
@@ -72,5 +74,6 @@ export function hostedPlatform(): Platform {
     logger: consoleLogger(),
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    afterResponse: (task) => afterResponse.defer(task),
   };
 }

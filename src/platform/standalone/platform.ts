@@ -3,6 +3,7 @@
  * preopened data directory, no pub/sub, the guest's own clocks, password hashing from the
  * composed password component.
  */
+import type { AfterResponse } from '../after-response.ts';
 import type { EventStore, KeyValue, Platform, ProjectionStore } from '../ports.ts';
 import { consoleLogger } from '../log.ts';
 import { nfkcInGuest, witPasswordHashing } from '../password-hashing.ts';
@@ -34,7 +35,8 @@ function lazyPort<T extends object>(pick: () => T): T {
   });
 }
 
-export function standalonePlatform(guestPath = DATA_DIR_GUEST_PATH): Platform {
+/** `afterResponse`: where work that waits for the response goes (the entry point drains it, src/standalone.ts). */
+export function standalonePlatform(afterResponse: AfterResponse, guestPath = DATA_DIR_GUEST_PATH): Platform {
   let storage: ReturnType<typeof openFileStorage> | undefined;
   // Opened on first use: preopens are only reachable once the runtime runs the component.
   const store = () => (storage ??= openFileStorage(wasiFileSystem(preopenedDirectory(guestPath))));
@@ -49,5 +51,6 @@ export function standalonePlatform(guestPath = DATA_DIR_GUEST_PATH): Platform {
     logger: consoleLogger(),
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    afterResponse: (task) => afterResponse.defer(task),
   };
 }

@@ -2,6 +2,7 @@
  * A complete in-memory Platform for unit tests: faithful stores, a manual clock, recorded sleeps
  * and logs, and failure injection (`platform.failNext('publish')`).
  */
+import { AfterResponse } from '../after-response.ts';
 import type { Platform } from '../ports.ts';
 import { Faults, type FaultOp } from './faults.ts';
 import { MemoryEventStore } from './memory-event-store.ts';
@@ -32,6 +33,10 @@ export interface MemoryPlatform extends Platform {
   readonly clock: ManualClock;
   /** Every `sleep` duration requested, in order. Sleeping advances the clock and returns at once. */
   readonly sleeps: number[];
+  /** Work deferred with `afterResponse`, waiting for `respond()`. */
+  readonly deferred: AfterResponse;
+  /** What the HTTP handler does once a response is sent: runs the deferred work (failures logged as `after_response_failed`). */
+  respond(): void;
   /** Shorthand for `faults.failNext`. */
   failNext(op: FaultOp, error?: Error, times?: number): void;
 }
@@ -50,6 +55,8 @@ export function createMemoryPlatform(options: { startMs?: number } = {}): Memory
   const now = (): number => clock.now;
   const sleeps: number[] = [];
   const events = new MemoryEventStore(faults, now);
+  const deferred = new AfterResponse();
+  const logger = new RecordingLogger();
   return {
     events,
     // One synchronous caller at a time: every turn is granted; tests replace it to refuse turns.
@@ -58,7 +65,7 @@ export function createMemoryPlatform(options: { startMs?: number } = {}): Memory
     keyValue: new MemoryKeyValue(faults, now),
     pubsub: new MemoryPubSub(faults),
     passwords: new MemoryPasswordHasher(),
-    logger: new RecordingLogger(),
+    logger,
     faults,
     clock,
     sleeps,
@@ -66,6 +73,11 @@ export function createMemoryPlatform(options: { startMs?: number } = {}): Memory
     async sleep(ms) {
       sleeps.push(ms);
       clock.advance(ms);
+    },
+    deferred,
+    afterResponse: (task) => deferred.defer(task),
+    respond() {
+      deferred.drain((error) => logger.log('error', 'work after a response failed', { code: 'after_response_failed', error: String(error) }));
     },
     failNext(op, error, times) {
       faults.failNext(op, error, times);
