@@ -58,7 +58,7 @@ const platform: Platform = {
   now: () => Date.now(),
   sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
   // After the current macrotask: the response is on its way by then, as in the component.
-  afterResponse: (task) => void setImmediate(task),
+  afterResponse: (_key, task) => void setImmediate(task),
 };
 const app = buildApp(platform, parseConfig([['REALTIME', 'local']]));
 const port = Number(process.env.PORT ?? 3000);

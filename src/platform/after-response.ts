@@ -4,18 +4,23 @@
  * response's body is finished). An instance handles one exchange at a time (the Node host's pool,
  * `wasmtime serve`), so an instance's queue holds its current exchange's work only. A streaming
  * response (a gRPC stream, say) is sent when it ends: work deferred during it runs then.
+ *
+ * Tasks are keyed: one queued under a key already waiting is dropped, since the waiting one does
+ * the same work (a projection run catches up on every event before it). So a long stream of
+ * commands queues one task per key, not one per command: the queue is bounded by its keys.
  */
 export class AfterResponse {
-  #tasks: Array<() => void> = [];
+  readonly #tasks = new Map<string, () => void>();
 
-  /** Queues `task` until the current exchange's response is sent. */
-  defer(task: () => void): void {
-    this.#tasks.push(task);
+  /** Queues `task` under `key` until the current exchange's response is sent, unless one with that key waits already. */
+  defer(key: string, task: () => void): void {
+    if (!this.#tasks.has(key)) this.#tasks.set(key, task);
   }
 
   /** Runs every queued task (and those they queue) in order; a task that throws is reported and the others still run. */
   drain(onError: (error: unknown) => void): void {
-    for (let task = this.#tasks.shift(); task !== undefined; task = this.#tasks.shift()) {
+    for (const [key, task] of this.#tasks) {
+      this.#tasks.delete(key);
       try {
         task();
       } catch (error) {
@@ -26,6 +31,6 @@ export class AfterResponse {
 
   /** Tasks waiting (tests). */
   get pending(): number {
-    return this.#tasks.length;
+    return this.#tasks.size;
   }
 }

@@ -145,7 +145,8 @@ export interface Platform {
   sleep(ms: number): Promise<void>;
   /**
    * Runs `task` once the response to the current request is sent: work the client should not
-   * wait for (src/platform/after-response.ts). A task that throws is logged, never answered.
+   * wait for (src/platform/after-response.ts). Dropped if a task with the same `key` waits already
+   * (it does the same work). A task that throws is logged, never answered.
    */
-  afterResponse(task: () => void): void;
+  afterResponse(key: string, task: () => void): void;
 }

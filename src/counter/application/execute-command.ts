@@ -13,7 +13,7 @@ import { afterCommit, currentCounter, type KnownCounter } from './current-counte
 import type { CounterDeps } from './deps.ts';
 import { encodeEvent } from './event-codec.ts';
 import { failureDetail } from './failure-detail.ts';
-import { runCounterProjection } from './projection.ts';
+import { COUNTER_PROJECTION, runCounterProjection } from './projection.ts';
 import { DEFAULT_RETRY_POLICY, retryOnConflict } from './retry.ts';
 import { encodeRealtimeMessage, LATEST_EVENTS_LIMIT, toEventLog, type CounterView } from './view.ts';
 
@@ -46,7 +46,7 @@ export async function executeCounterCommand(deps: CounterDeps, command: CounterC
   const view = buildView(deps, committed);
   publish(deps, view);
   // After the response: the client does not wait for the projection's round trips.
-  if (committed.revision % (deps.projectionBatch ?? PROJECTION_BATCH) === 0n) platform.afterResponse(() => advanceProjection(platform));
+  if (committed.revision % (deps.projectionBatch ?? PROJECTION_BATCH) === 0n) platform.afterResponse(COUNTER_PROJECTION, () => advanceProjection(platform));
   return view;
 }
 

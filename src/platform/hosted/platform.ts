@@ -74,6 +74,6 @@ export function hostedPlatform(afterResponse: AfterResponse): Platform {
     logger: consoleLogger(),
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    afterResponse: (task) => afterResponse.defer(task),
+    afterResponse: (key, task) => afterResponse.defer(key, task),
   };
 }

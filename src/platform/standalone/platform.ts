@@ -51,6 +51,6 @@ export function standalonePlatform(afterResponse: AfterResponse, guestPath = DAT
     logger: consoleLogger(),
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    afterResponse: (task) => afterResponse.defer(task),
+    afterResponse: (key, task) => afterResponse.defer(key, task),
   };
 }

@@ -75,7 +75,7 @@ export function createMemoryPlatform(options: { startMs?: number } = {}): Memory
       clock.advance(ms);
     },
     deferred,
-    afterResponse: (task) => deferred.defer(task),
+    afterResponse: (key, task) => deferred.defer(key, task),
     respond() {
       deferred.drain((error) => logger.log('error', 'work after a response failed', { code: 'after_response_failed', error: String(error) }));
     },
