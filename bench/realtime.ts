@@ -16,13 +16,14 @@
  *   node bench/realtime.ts [--clients 500] [--guest-held-clients 100] [--workers 2] [--commands 20] [--duration-ms 3000] [--only streams,throughput]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, tempDataDir } from '../test/support/host-process.ts';
 import { isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../test/support/servers.ts';
 import { percentile, runLoad, type LoadResult } from './load.ts';
+import { residentBytes } from './proc-memory.ts';
 import { openBenchSse, type BenchSseClient } from './sse-clients.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -77,11 +78,8 @@ async function startHost(args: string[]): Promise<Host> {
   };
 }
 
-/** Resident set size of a process in MiB (Linux /proc). */
-function rssMiB(pid: number): number {
-  const match = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) / 1024 : NaN;
-}
+/** Resident set size of a process in MiB. */
+const rssMiB = (pid: number): number => residentBytes(pid) / 1_048_576;
 
 async function increment(url: string): Promise<number> {
   const response = await fetch(`${url}/api/counter/increment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' });

@@ -7,12 +7,12 @@
  * trend (mean RSS of the last third of the samples after warm-up against the first third, as
  * `bench:soak` reports it), the answers other than 200, and whether the stream is contiguous.
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startHost } from '../test/support/host-process.ts';
 import { isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../test/support/servers.ts';
 import { counterStream } from '../test/support/write-load.ts';
 import { Http1Client } from './http1-client.ts';
+import { residentBytes, thirdsTrendPercent } from './proc-memory.ts';
 
 const { values } = parseArgs({
   options: {
@@ -35,7 +35,7 @@ const prefix = servers.prefix();
 const args =
   db === 'postgres' ? ['--db', 'postgres', '--postgres-url', POSTGRES_URL, '--postgres-schema', schema] : ['--db', 'redis', '--redis-url', REDIS_URL, '--redis-prefix', prefix];
 const hosts = await Promise.all(Array.from({ length: Number(values.hosts) }, () => startHost({ args, timeoutMs: 60_000 })));
-const rssMiB = (pid: number): number => Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN) / 1024;
+const rssMiB = (pid: number): number => residentBytes(pid) / 1_048_576;
 
 interface Sample {
   t: number;
@@ -77,9 +77,8 @@ const contiguous = stream.every((e, i) => e.revision === i + 1 && e.sequence ===
 await servers.cleanup();
 
 const warm = samples.filter((s) => s.t >= Number(values['warmup-seconds']));
-const third = Math.max(1, Math.floor(warm.length / 3));
-const meanRss = (list: Sample[]) => list.reduce((n, s) => n + s.rss.reduce((a, b) => a + b, 0) / s.rss.length, 0) / list.length;
-const trend = ((meanRss(warm.slice(-third)) - meanRss(warm.slice(0, third))) / meanRss(warm.slice(0, third))) * 100;
+// Each sample's mean over the hosts.
+const trend = thirdsTrendPercent(warm.map((s) => s.rss.reduce((a, b) => a + b, 0) / s.rss.length));
 const all = warm.flatMap((s) => s.rss);
 const rates = warm.map((s) => s.rps);
 console.log(`\n| date (UTC) | setup | increments answered 200 | other answers | stream contiguous | req/s per sample after warm-up | RSS per host after warm-up | trend |`);

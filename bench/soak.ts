@@ -14,7 +14,7 @@
  *   two gRPC families are left out.
  * `--extra="<host flags>"` adds host options (node and workers), e.g. the safety net's (with `=`: the value starts with a dash).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadavg } from 'node:os';
@@ -23,6 +23,7 @@ import { loadConfig } from '../host/config.ts';
 import { jsonLogger } from '../host/log.ts';
 import { startHost as startHostProcess, tempDataDir } from '../test/support/host-process.ts';
 import { startWasmtime } from '../test/support/wasmtime-process.ts';
+import { residentBytes, thirdsTrendPercent } from './proc-memory.ts';
 import { mixedLoad } from './soak-load.ts';
 
 const { values } = parseArgs({
@@ -52,11 +53,6 @@ const guestEnv = { AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE: '100000' };
 process.env['AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE'] ??= guestEnv.AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE;
 
 const mib = (n: number) => n / 1_048_576;
-/** Resident set of another process (every thread), from /proc. */
-function rssOf(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB$/m);
-  return line ? Number(line[1]) * 1024 : Number.NaN;
-}
 
 interface Target {
   base: string;
@@ -94,14 +90,14 @@ async function start(): Promise<Target> {
     return {
       base: host.url,
       grpc: true,
-      memory: () => ({ rss: rssOf(pid) }),
+      memory: () => ({ rss: residentBytes(pid) }),
       retired: () => host.logs().filter((l) => l['code'] === 'guest_instance_retired').length,
       stop: () => host.stop(),
     };
   }
   const wasmtime = await startWasmtime({ instanceReuse: Number(values['wasmtime-reuse']), guestEnv });
   const pid = wasmtime.child.pid!;
-  return { base: wasmtime.url, grpc: false, memory: () => ({ rss: rssOf(pid) }), retired: () => undefined, stop: () => wasmtime.stop() };
+  return { base: wasmtime.url, grpc: false, memory: () => ({ rss: residentBytes(pid) }), retired: () => undefined, stop: () => wasmtime.stop() };
 }
 
 const server = await start();
@@ -155,13 +151,10 @@ await server.stop();
 const first = samples[0]!;
 const warm = samples.find((s) => s.t >= warmupS) ?? first;
 const growth = ((last.rss - warm.rss) / warm.rss) * 100;
-// One sample swings with the sawtooth of instances growing to the retirement limit and being
-// replaced; the trend compares the mean RSS of the first and the last third of the samples taken
-// under load after the warm-up.
+// The trend: the mean RSS of the last third of the samples taken under load after the warm-up
+// against that of the first third.
 const loaded = samples.slice(samples.indexOf(warm), samples.indexOf(last) + 1);
-const third = Math.max(1, Math.floor(loaded.length / 3));
-const mean = (list: Sample[]) => list.reduce((n, s) => n + s.rss, 0) / list.length;
-const trend = ((mean(loaded.slice(-third)) - mean(loaded.slice(0, third))) / mean(loaded.slice(0, third))) * 100;
+const trend = thirdsTrendPercent(loaded.map((s) => s.rss));
 const loadAvg = samples.slice(1, -1).reduce((n, s) => n + s.load1, 0) / Math.max(1, samples.length - 2);
 const rows = samples.map(
   (s) =>
