@@ -8,7 +8,7 @@ import { parseConfig } from './config.ts';
 import { AppError } from './errors.ts';
 import { installBufferedResponse } from './http/buffered-response.ts';
 import { createIncomingHandler } from './http/handler.ts';
-import { AfterResponse } from './platform/after-response.ts';
+import { AfterResponse, logAfterResponseFailure } from './platform/after-response.ts';
 import { hostedPlatform } from './platform/hosted/platform.ts';
 
 // Responses with a complete body skip the ReadableStream on their way out (src/http/buffered-response.ts).
@@ -42,5 +42,5 @@ export const incomingHandler = createIncomingHandler(
   handle,
   (error) => platform.logger.log('error', 'request failed before a response', { code: 'internal', error: String(error) }),
   afterResponse,
-  (error) => platform.logger.log('error', 'work after a response failed', { code: 'after_response_failed', error: String(error) }),
+  logAfterResponseFailure(platform.logger),
 );

@@ -11,7 +11,7 @@ import { AppError } from './errors.ts';
 import { errorEnvelope, statusForCode } from './counter/http-errors.ts';
 import { installBufferedResponse } from './http/buffered-response.ts';
 import { createIncomingHandler } from './http/handler.ts';
-import { AfterResponse } from './platform/after-response.ts';
+import { AfterResponse, logAfterResponseFailure } from './platform/after-response.ts';
 import { standalonePlatform } from './platform/standalone/platform.ts';
 import { standaloneConfig } from './platform/standalone/runtime-config.ts';
 
@@ -50,5 +50,5 @@ export const incomingHandler = createIncomingHandler(
   },
   (error) => platform.logger.log('error', 'request failed before a response', { code: 'internal', error: String(error) }),
   afterResponse,
-  (error) => platform.logger.log('error', 'work after a response failed', { code: 'after_response_failed', error: String(error) }),
+  logAfterResponseFailure(platform.logger),
 );

@@ -9,6 +9,12 @@
  * the same work (a projection run catches up on every event before it). So a long stream of
  * commands queues one task per key, not one per command: the queue is bounded by its keys.
  */
+import type { Logger } from './ports.ts';
+
+/** How a failed task is reported: logged with the code `after_response_failed`, never answered. */
+export function logAfterResponseFailure(logger: Logger): (error: unknown) => void {
+  return (error) => logger.log('error', 'work after a response failed', { code: 'after_response_failed', error: String(error) });
+}
 export class AfterResponse {
   readonly #tasks = new Map<string, () => void>();
 

@@ -2,7 +2,7 @@
  * A complete in-memory Platform for unit tests: faithful stores, a manual clock, recorded sleeps
  * and logs, and failure injection (`platform.failNext('publish')`).
  */
-import { AfterResponse } from '../after-response.ts';
+import { AfterResponse, logAfterResponseFailure } from '../after-response.ts';
 import type { Platform } from '../ports.ts';
 import { Faults, type FaultOp } from './faults.ts';
 import { MemoryEventStore } from './memory-event-store.ts';
@@ -77,7 +77,7 @@ export function createMemoryPlatform(options: { startMs?: number } = {}): Memory
     deferred,
     afterResponse: (key, task) => deferred.defer(key, task),
     respond() {
-      deferred.drain((error) => logger.log('error', 'work after a response failed', { code: 'after_response_failed', error: String(error) }));
+      deferred.drain(logAfterResponseFailure(logger));
     },
     failNext(op, error, times) {
       faults.failNext(op, error, times);
