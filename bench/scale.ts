@@ -93,8 +93,8 @@ async function row(backend: Backend, hostCount: number, clients: number): Promis
     await Promise.all(
       Array.from({ length: clients }, async (_, i) => {
         const url = hosts[i % hostCount]!.url;
-        const client = new Http1Client(url, INCREMENT);
-        const send = CLIENT === 'lean' ? () => client.send() : async () => (await increment(url)).status;
+        const client = CLIENT === 'lean' ? new Http1Client(url, INCREMENT) : undefined;
+        const send = client ? () => client.send() : async () => (await increment(url)).status;
         try {
           while (performance.now() < end) {
             const started = performance.now();
@@ -104,7 +104,7 @@ async function row(backend: Backend, hostCount: number, clients: number): Promis
             else non200++;
           }
         } finally {
-          client.close();
+          client?.close();
         }
       }),
     );
