@@ -3,6 +3,7 @@
  * `main.ts` calls this for the CLI; tests call it in-process or through the CLI.
  */
 import { join } from 'node:path';
+import { admissionLimits } from './admission/limits.ts';
 import { loadComponent } from './component.ts';
 import type { HostConfig } from './config.ts';
 import { guestEnvironment } from './guest-env.ts';
@@ -52,6 +53,11 @@ export interface HostOverrides {
   reusePort?: boolean;
   /** The `thread` label of this host's event-loop delay metric (a worker's index; default `main`). */
   thread?: string;
+  /**
+   * The part of the process this host is (1: the CLI; 1/N: one of N worker threads), for the
+   * memory budget; unset when embedded in another process (tests), where `auto` means no budget.
+   */
+  processShare?: number;
 }
 
 export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logger: HostLogger, overrides: HostOverrides = {}): Promise<RunningHost> {
@@ -80,7 +86,15 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     },
     logger,
   );
-  await pool.warm();
+  // What an instance costs, measured while warming: the memory budget is divided by it.
+  const rssBeforeBytes = process.memoryUsage.rss();
+  const rssAfterBytes: number[] = [];
+  let linearMemoryBytes = 0;
+  await pool.warm((_, instance) => {
+    rssAfterBytes.push(process.memoryUsage.rss());
+    linearMemoryBytes = instance.stats().memoryBytes;
+  });
+  pool.setLimits(admissionLimits(config, { rssBeforeBytes, rssAfterBytes, linearMemoryBytes }, overrides.processShare, logger));
   // Idle instances beyond --instances-min leave the pool, so memory comes back when the load stops.
   const idleSweep = config.instanceIdleSeconds > 0 ? setInterval(() => pool.retireIdle(), Math.max(1000, (config.instanceIdleSeconds * 1000) / 4)) : undefined;
   idleSweep?.unref();
