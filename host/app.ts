@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import { admissionLimits } from './admission/limits.ts';
+import { memoryReclaimer } from './admission/reclaim.ts';
 import { loadComponent } from './component.ts';
 import type { HostConfig } from './config.ts';
 import { guestEnvironment } from './guest-env.ts';
@@ -83,6 +84,8 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
       maxRequests: config.instanceMaxRequests,
       maxMemoryBytes: config.instanceMaxMemoryMiB * 1_048_576,
       idleMs: config.instanceIdleSeconds * 1000,
+      // Ended instances' linear memory is freed only when V8 collects: ask for it (admission/reclaim.ts).
+      onInstancesEnded: memoryReclaimer(),
     },
     logger,
   );
@@ -101,7 +104,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
   const relay = new StreamRelay({ poll: guestPoller(pool), pubsub, logger });
   // The cheapest read of each dependency: the store's head sequence, the broker's PING.
   const readiness = new Readiness([{ name: 'store', run: () => storage.events.headSequence() }, ...(pubsub.ping ? [{ name: 'realtime', run: () => pubsub.ping?.() }] : [])]);
-  metrics?.watch({ pool: () => pool.stats, relay: () => relay.stats, dependencies: () => readiness.dependencies() });
+  metrics?.watch({ pool: () => pool.stats, limits: () => pool.limits, relay: () => relay.stats, dependencies: () => readiness.dependencies() });
   // With the cache on, it strips the guest's private cache fields itself (server.ts); off, this does.
   const hook = (req: Parameters<typeof relayHook>[2]) =>
     config.responseCache === 'on' ? relayHook(relay, logger, req) : chainHooks(stripPrivateFields, relayHook(relay, logger, req));
