@@ -9,7 +9,7 @@
 import http from 'node:http';
 import http2 from 'node:http2';
 import net, { type AddressInfo } from 'node:net';
-import { SocketTurns } from './admission/pipeline.ts';
+import { ConnectionTurns } from './admission/pipeline.ts';
 import { laneOf, sendRefusal } from './admission/refusal.ts';
 import { AdmissionRefused } from './admission/wait-queue.ts';
 import { Exchange, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
@@ -32,6 +32,8 @@ export type HookFactory = (req: NodeRequest) => ResponseHook;
 
 /** HTTP/2 streams one connection may have open at once (RFC 9113 §6.5.2), the value nginx and Envoy advertise. */
 export const MAX_CONCURRENT_STREAMS = 100;
+/** Ordinary requests of one HTTP/2 connection running at once: a quarter of the instances, at least one. */
+const perSessionLimit = (instances: number): number => Math.max(1, Math.floor(instances / 4));
 
 export function handleExchange(pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory): Promise<void> {
   const exchange = new Exchange(res, hook?.(req));
@@ -144,7 +146,7 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
   // tracking (closeIdleConnections) only starts when a server listens itself, which h1 never does.
   const plainSockets = new Map<net.Socket, number>();
   let stopping = false;
-  const turns = new SocketTurns();
+  const turns = new ConnectionTurns();
   const onRequest = (req: NodeRequest, res: NodeResponse) => {
     options.observe?.(req, res);
     if (req.httpVersionMajor < 2) {
@@ -164,8 +166,14 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
       }
     }
     const run = () => (options.cache ? cachedExchange(options.cache, pool, logger, req, res, options.hook) : handleExchange(pool, logger, req, res, options.hook));
-    // Pipelined HTTP/1.1 requests take turns on their socket (admission/pipeline.ts).
-    const done = req.httpVersionMajor < 2 ? turns.run(req.socket as net.Socket, res, run) : run();
+    // A connection's exchanges take turns (admission/pipeline.ts): pipelined HTTP/1.1 requests one
+    // at a time; an HTTP/2 connection's ordinary requests a few at a time.
+    const done =
+      req.httpVersionMajor < 2
+        ? turns.run(req.socket, 1, res, run)
+        : laneOf(req) === 'request'
+          ? turns.run((req as http2.Http2ServerRequest).stream.session ?? req, perSessionLimit(pool.limits.max), res, run)
+          : run();
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
   };
