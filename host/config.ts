@@ -197,13 +197,13 @@ function resolve(name: OptionName, flags: Record<string, string | undefined>, en
             ? 'a non-negative integer'
             : spec.kind === 'auto-count'
               ? 'auto or a non-negative integer'
-            : spec.kind === 'url'
-              ? 'an absolute URL'
-              : spec.kind === 'identifier'
-                ? 'a plain identifier (letters, digits, _ or $; 1-63 characters, not starting with a digit)'
-                : spec.kind === 'workers'
-                  ? `auto or a whole number 1-${MAX_WORKERS}`
-                  : 'a non-empty value';
+              : spec.kind === 'url'
+                ? 'an absolute URL'
+                : spec.kind === 'identifier'
+                  ? 'a plain identifier (letters, digits, _ or $; 1-63 characters, not starting with a digit)'
+                  : spec.kind === 'workers'
+                    ? `auto or a whole number 1-${MAX_WORKERS}`
+                    : 'a non-empty value';
     throw new ConfigError(`invalid value for --${name} (${spec.env}) from ${source}: expected ${expected}`);
   }
   return result.output;

@@ -71,7 +71,11 @@ try {
     // Whatever is in flight (a guest that never returns, a store that never answers), the
     // process is gone within the grace period and a second: supervisors wait about 10 s before SIGKILL.
     setTimeout(() => {
-      logger.log('warn', 'exchanges still running after the grace period: exiting without them', { code: 'host_stop_forced', signal, after_ms: Math.round(performance.now() - stoppingSince!) });
+      logger.log('warn', 'exchanges still running after the grace period: exiting without them', {
+        code: 'host_stop_forced',
+        signal,
+        after_ms: Math.round(performance.now() - stoppingSince!),
+      });
       process.exit(1);
     }, config.shutdownGraceMs + HARD_EXIT_AFTER_GRACE_MS);
     // Readiness fails from here on (the host's and the group's stop() say so at once);

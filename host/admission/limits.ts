@@ -31,7 +31,7 @@ export function admissionLimits(config: HostConfig, measured: WarmMeasurement, p
       : config.instancesMax;
   const limits = {
     max,
-    streamMax: streamingLimit(max, config.instancesStreaming),
+    streamMax: streamingLimit(max, config.instancesStreaming, config.transport === 'grpc'),
     queueLength: queueLength(max, config.admissionQueue),
     queueWaitMs: config.admissionWaitMs,
   };

@@ -86,10 +86,14 @@ export function instanceLimit(input: InstanceLimitInput): number {
   return Math.max(1, input.instancesMin, Math.min(input.instancesMax, fits));
 }
 
-/** Half the instances for long-lived exchanges, so ordinary requests keep at least the other half (one instance: shared). */
-export function streamingLimit(max: number, configured: number | 'auto'): number {
+/**
+ * Half the instances for long-lived exchanges, so ordinary requests keep at least the other half
+ * (one instance: shared). A gRPC-only port has no ordinary requests to keep them for: all of them.
+ */
+export function streamingLimit(max: number, configured: number | 'auto', grpcOnly = false): number {
   if (configured !== 'auto') return Math.max(1, Math.min(max, configured));
-  return max <= 1 ? 1 : Math.min(max - 1, Math.ceil(max / 2));
+  if (grpcOnly || max <= 1) return max;
+  return Math.min(max - 1, Math.ceil(max / 2));
 }
 
 /** Requests that may wait per class: a few rounds of the instances, so a wait stays within a few exchanges' time. */

@@ -12,10 +12,11 @@ import { AdmissionRefused, WaitQueue } from './wait-queue.ts';
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
-const reasonOf = (promise: Promise<unknown>) => promise.then(
-  () => 'admitted',
-  (error: unknown) => (error instanceof AdmissionRefused ? error.reason : String(error)),
-);
+const reasonOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'admitted',
+    (error: unknown) => (error instanceof AdmissionRefused ? error.reason : String(error)),
+  );
 
 describe('WaitQueue', () => {
   it('hands values in arrival order', async () => {

@@ -54,7 +54,10 @@ describe('concurrent streams on one HTTP/2 connection', () => {
     const counts: Record<string, number> = {};
     for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1;
     // Answered (200, or 503 when the wait queue was full), or refused by HTTP/2 itself.
-    expect(Object.keys(counts).every((o) => o === '200' || o === '503' || o === 'closed 7' || o === 'ERR_HTTP2_STREAM_ERROR'), JSON.stringify(counts)).toBe(true);
+    expect(
+      Object.keys(counts).every((o) => o === '200' || o === '503' || o === 'closed 7' || o === 'ERR_HTTP2_STREAM_ERROR'),
+      JSON.stringify(counts),
+    ).toBe(true);
     expect(counts['200'] ?? 0).toBeGreaterThan(0);
     for (const result of probed) expect(typeof result === 'string' ? Infinity : result.ms).toBeLessThan(1_000);
   });

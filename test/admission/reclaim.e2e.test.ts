@@ -31,7 +31,20 @@ describe('retired guest instances', () => {
   let host: HostProcess;
   beforeAll(async () => {
     host = await startHost({
-      args: ['--stream-relay', 'off', '--memory-budget', '0', '--instances-min', '1', '--instances-max', String(HELD), '--instances-streaming', String(HELD), '--instance-idle-seconds', '1'],
+      args: [
+        '--stream-relay',
+        'off',
+        '--memory-budget',
+        '0',
+        '--instances-min',
+        '1',
+        '--instances-max',
+        String(HELD),
+        '--instances-streaming',
+        String(HELD),
+        '--instance-idle-seconds',
+        '1',
+      ],
     });
   });
   afterAll(async () => {

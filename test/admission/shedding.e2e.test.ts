@@ -41,7 +41,24 @@ describe('admission beyond the wait queue', () => {
   let metricsPort: number;
   beforeAll(async () => {
     host = await startHost({
-      args: ['--transport', 'both', '--stream-relay', 'off', '--instances-min', '1', '--instances-max', '2', '--instances-streaming', '2', '--admission-queue', '2', '--admission-wait-ms', '1500', '--metrics-port', '0'],
+      args: [
+        '--transport',
+        'both',
+        '--stream-relay',
+        'off',
+        '--instances-min',
+        '1',
+        '--instances-max',
+        '2',
+        '--instances-streaming',
+        '2',
+        '--admission-queue',
+        '2',
+        '--admission-wait-ms',
+        '1500',
+        '--metrics-port',
+        '0',
+      ],
     });
     metricsPort = Number(host.logs().find((l) => l.code === 'metrics_listening')?.port);
   });
