@@ -46,3 +46,15 @@ export function probeLoop(port: number, path: () => string, everyMs = 250): { st
     },
   };
 }
+
+/** Opens an SSE stream (with --stream-relay off the guest holds it, and its instance), resolving once a 200 head arrived; returns the request to end it. */
+export function holdStream(port: number): Promise<http.ClientRequest> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path: '/api/counter/stream', agent: false, headers: { accept: 'text/event-stream' } }, (res) => {
+      res.resume();
+      if (res.statusCode === 200) resolve(req);
+      else reject(new Error(`the stream got ${res.statusCode}`));
+    });
+    req.once('error', reject);
+  });
+}

@@ -4,22 +4,11 @@
  * only when V8 collects its object, which an idle host never did (RSS stayed at 1.59 GB after
  * 100 retirements); the host now asks for a collection once instances ended.
  */
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../support/host-process.ts';
-import { residentMiB } from './overload.ts';
+import { holdStream, residentMiB } from './overload.ts';
 
 const HELD = 24;
-
-function holdStream(port: number): Promise<http.ClientRequest> {
-  return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path: '/api/counter/stream', agent: false, headers: { accept: 'text/event-stream' } }, (res) => {
-      res.resume();
-      resolve(req);
-    });
-    req.once('error', reject);
-  });
-}
 
 const until = async (condition: () => boolean, ms: number) => {
   const deadline = performance.now() + ms;

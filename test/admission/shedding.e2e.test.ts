@@ -9,18 +9,7 @@ import http2 from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../support/host-process.ts';
 import { scrape } from '../support/prometheus.ts';
-
-/** Opens an SSE stream the guest holds, resolving once its head arrived; returns the request to end it. */
-function holdStream(port: number): Promise<http.ClientRequest> {
-  return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path: '/api/counter/stream', agent: false, headers: { accept: 'text/event-stream' } }, (res) => {
-      expect(res.statusCode).toBe(200);
-      res.resume();
-      resolve(req);
-    });
-    req.once('error', reject);
-  });
-}
+import { holdStream } from './overload.ts';
 
 function get(port: number, path: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string; ms: number }> {
   const started = performance.now();
