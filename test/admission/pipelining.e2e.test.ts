@@ -2,12 +2,13 @@
  * The attack: one socket, one write of 1,000 pipelined GETs of views the response cache cannot
  * answer (a distinct query each). Node emits every request at once; without per-socket turns each
  * got its own guest instance (13 GB RSS, host unresponsive). With them, the host's RSS stays
- * under its memory budget and a probe on another connection answers within 1 s throughout.
+ * under its memory budget and probes on other connections answer (overload.ts: expectResponsive).
+ * About 10 s on a quiet machine; the limit is generous for a loaded one.
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../support/host-process.ts';
-import { admissionLimits, probeLoop, residentMiB } from './overload.ts';
+import { admissionLimits, expectResponsive, probeLoop, residentMiB } from './overload.ts';
 
 const REQUESTS = 1_000;
 
@@ -20,7 +21,7 @@ describe('pipelined HTTP/1.1 requests on one socket', () => {
     await host?.kill();
   });
 
-  it('run one after another: RSS stays under the budget and another connection is served within 1 s', async () => {
+  it('run one after another: RSS stays under the budget and other connections are served', async () => {
     const { memory_budget_mib: budget } = admissionLimits(host);
     expect(budget).toBeGreaterThan(0);
     const socket = net.connect(host.port, '127.0.0.1');
@@ -39,7 +40,7 @@ describe('pipelined HTTP/1.1 requests on one socket', () => {
 
     const probes = probeLoop(host.port, () => `/api/counter/view?probe=${performance.now()}`);
     let peak = 0;
-    const deadline = performance.now() + 25_000;
+    const deadline = performance.now() + 75_000;
     // Sampled until every answer is in; stops at once when the budget is passed (a host without
     // the defence would go on growing by gigabytes).
     while (answered < REQUESTS && performance.now() < deadline) {
@@ -51,10 +52,6 @@ describe('pipelined HTTP/1.1 requests on one socket', () => {
     socket.destroy();
     expect(peak).toBeLessThan(budget);
     expect(answered).toBe(REQUESTS);
-    expect(probed.length).toBeGreaterThan(0);
-    for (const result of probed) {
-      expect(result).toMatchObject({ status: 200 });
-      expect(typeof result === 'string' ? Infinity : result.ms).toBeLessThan(1_000);
-    }
-  });
+    expectResponsive(probed);
+  }, 90_000);
 });
