@@ -9,7 +9,8 @@
 import http from 'node:http';
 import http2 from 'node:http2';
 import net, { type AddressInfo } from 'node:net';
-import { Exchange, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
+import { Exchange, streamBody, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
+import { enforceGrpcDeadline, grpcDeadlineOf, refuseMalformedTimeout } from './http/grpc-deadline.ts';
 import { describeError, type HostLogger } from './log.ts';
 import type { ExchangeObserver } from './metrics/exchanges.ts';
 import type { InstancePool } from './pool.ts';
@@ -28,8 +29,12 @@ const FALLBACK_BODY = JSON.stringify({ error: { code: 'internal', message: 'inte
 export type HookFactory = (req: NodeRequest) => ResponseHook;
 
 export function handleExchange(pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory): Promise<void> {
+  const deadline = grpcDeadlineOf(req);
+  if (deadline.kind === 'malformed') return Promise.resolve(refuseMalformedTimeout(logger, req, res));
   const exchange = new Exchange(res, hook?.(req));
-  const incoming = toIncomingRequest(req, false);
+  const body = streamBody(req);
+  const incoming = toIncomingRequest(req, false, body);
+  if (deadline.kind === 'after') enforceGrpcDeadline(logger, deadline.ms, req, res, body);
   return pool
     .run((instance) => instance.handle(incoming, exchange.outparam))
     .catch((error: unknown) => {

@@ -8,17 +8,19 @@ function monotonicNow(): bigint {
   return process.hrtime.bigint() - origin;
 }
 
+/** setTimeout's longest delay (2^31-1 ms); a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 function sleepUntil(deadline: bigint): Pollable {
   let timer: Promise<void> | undefined;
+  const wait = (resolve: () => void) => {
+    const delay = Math.max(0, Number((deadline - monotonicNow()) / 1_000_000n)) + 1;
+    // A far deadline waits in slices: an overflowing delay would wake the guest again and again.
+    setTimeout(() => (delay > MAX_TIMER_MS ? wait(resolve) : resolve()), Math.min(delay, MAX_TIMER_MS));
+  };
   return new Pollable(
     () => monotonicNow() >= deadline,
-    () => {
-      timer ??= new Promise((resolve) => {
-        const ms = Number((deadline - monotonicNow()) / 1_000_000n);
-        setTimeout(resolve, Math.max(0, ms) + 1);
-      });
-      return timer;
-    },
+    () => (timer ??= new Promise(wait)),
   );
 }
 

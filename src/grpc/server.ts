@@ -11,7 +11,7 @@ import type { Logger } from '../platform/ports.ts';
 import { encodeFrame, MessageReader, type ReaderLimits } from './frames.ts';
 import type { CallContext, Route } from './service.ts';
 import { encodeGrpcMessage, GrpcCode, GrpcError } from './status.ts';
-import { parseGrpcTimeout } from './timeout.ts';
+import { MAX_TIMER_MS, parseGrpcTimeout } from '../../shared/grpc-timeout.ts';
 
 export interface GrpcServerOptions {
   routes: ReadonlyMap<string, Route>;
@@ -122,12 +122,20 @@ function deadlineError(): GrpcError {
   return new GrpcError(GrpcCode.DEADLINE_EXCEEDED, 'the deadline (grpc-timeout) was exceeded');
 }
 
-/** Races `step` against the call's deadline. */
+/**
+ * Races `step` against the call's deadline. A deadline beyond setTimeout's range (600H is more
+ * than 2^31-1 ms) waits in slices: an overflowing delay would fire at once.
+ */
 function withDeadline<T>(step: Promise<T>, ctx: CallContext): Promise<T> {
   if (ctx.deadlineAt === undefined) return step;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(deadlineError()), ctx.remainingMs());
+    const arm = () => {
+      const left = ctx.remainingMs();
+      timer = left > 0 ? setTimeout(arm, Math.min(left, MAX_TIMER_MS)) : undefined;
+      if (timer === undefined) reject(deadlineError());
+    };
+    arm();
   });
   return Promise.race([step, expired]).finally(() => clearTimeout(timer));
 }
