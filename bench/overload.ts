@@ -214,6 +214,10 @@ for (const attack of selected) {
 }
 const minutes = (Date.now() - startedAt.getTime()) / 60_000;
 const report = [
+  '# `npm run bench:overload`',
+  '',
+  `\`node bench/overload.ts ${process.argv.slice(2).join(' ')}\``,
+  '',
   `Run ${startedAt.toISOString()} for ${minutes.toFixed(1)} min on ${commitOf(values.root)} (host from ${values.root}); ${SECONDS} s measured per row after ${SETTLE_MS / 1000} s for the attack to take hold; ${LEGITIMATE_CLIENTS} legitimate clients; probes every ${PROBE_EVERY_MS} ms (timeout ${PROBE_TIMEOUT_MS / 1000} s); host RSS cap ${values['rss-cap-mib']} MiB; load average ${loadBefore.toFixed(1)} before the run, ${loadavg()[0]!.toFixed(1)} after.`,
   '',
   `Goals: peak RSS ≤ ${GOALS.rssMiB} MiB (the default memory budget); every probe answered 200 within ${GOALS.probeMs} ms (p99); legitimate throughput ≥ ${GOALS.legitimatePercent}% of the baseline.`,
