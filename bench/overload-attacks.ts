@@ -134,6 +134,16 @@ function grpcCalls(target: Target, count: number, method: string, body: Uint8Arr
   };
 }
 
+/** Writes `text` to every socket one byte per `everyMs`; clear the returned timer to stop. */
+function trickle(sockets: readonly Socket[], text: string, everyMs: number): NodeJS.Timeout {
+  let sent = 0;
+  return setInterval(() => {
+    if (sent >= text.length) return;
+    const byte = text[sent++]!;
+    for (const socket of sockets) if (!socket.destroyed) socket.write(byte);
+  }, everyMs);
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const ATTACKS: Attack[] = [
@@ -191,12 +201,7 @@ export const ATTACKS: Attack[] = [
         socket.write(head);
         return socket;
       });
-      let sent = 0;
-      const timer = setInterval(() => {
-        if (sent >= INCREMENT_BODY.length) return;
-        const byte = INCREMENT_BODY[sent++]!;
-        for (const socket of trickling) if (!socket.destroyed) socket.write(byte);
-      }, 2_000);
+      const timer = trickle(trickling, INCREMENT_BODY, 2_000);
       return {
         rejected: () => seen.rejected,
         notes: () => `${sockets.stillOpen}/60 connections open at the end; answers ${seen.describe()}`,
@@ -235,12 +240,7 @@ export const ATTACKS: Attack[] = [
       const slow = Array.from({ length: 50 }, () => sockets.open(target));
       for (let i = 0; i < 50; i++) sockets.open(target).write('G');
       const idle = Array.from({ length: 50 }, () => session(target));
-      let sent = 0;
-      const timer = setInterval(() => {
-        if (sent >= head.length) return;
-        const byte = head[sent++]!;
-        for (const socket of slow) if (!socket.destroyed) socket.write(byte);
-      }, 1_000);
+      const timer = trickle(slow, head, 1_000);
       return {
         rejected: () => 0,
         notes: () => `${sockets.stillOpen}/100 HTTP/1.1 and ${idle.filter((s) => !s.closed && !s.destroyed).length}/50 HTTP/2 connections open at the end`,
