@@ -11,7 +11,7 @@
  * share of the baseline, and what the attacker saw. The goals are printed beside them. A host whose
  * RSS passes --rss-cap-mib is killed so the machine survives; the row says so.
  *
- *   node bench/overload.ts [--only pipelined,watch] [--seconds 12] [--sse-clients 2000]
+ *   node bench/overload.ts [--only pipelined,watch] [--seconds 10] [--sse-clients 2000]
  *                          [--root <checkout whose host runs>] [--rss-cap-mib 2048] [--out <file.md>]
  */
 import { execFileSync } from 'node:child_process';
@@ -28,7 +28,7 @@ import { residentBytes } from './proc-memory.ts';
 const { values } = parseArgs({
   options: {
     only: { type: 'string' },
-    seconds: { type: 'string', default: '12' },
+    seconds: { type: 'string', default: '10' },
     'sse-clients': { type: 'string', default: '2000' },
     root: { type: 'string', default: ROOT },
     'rss-cap-mib': { type: 'string', default: '2048' },
