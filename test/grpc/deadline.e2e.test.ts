@@ -24,13 +24,20 @@ function rawCall(session: http2.ClientHttp2Session, method: string, timeout: str
   if (timeout !== undefined) headers['grpc-timeout'] = Buffer.from(timeout).toString('latin1');
   const stream = session.request(headers, { endStream: false });
   if (body) stream.end(body);
-  let status: string | undefined;
-  stream.on('response', (h) => (status ??= h['grpc-status'] as string | undefined));
-  stream.on('trailers', (t) => (status ??= t['grpc-status'] as string | undefined));
+  /** True when the status came in the only HEADERS frame (a trailers-only answer). */
+  let trailersOnly = false;
+  // Settles with the call's status as soon as one arrives (the client may still be sending), or at close without one.
+  const ended = new Promise<string | undefined>((resolve) => {
+    stream.on('response', (h) => {
+      trailersOnly = h['grpc-status'] !== undefined;
+      if (trailersOnly) resolve(h['grpc-status'] as string);
+    });
+    stream.on('trailers', (t) => resolve(t['grpc-status'] as string | undefined));
+    stream.once('close', () => resolve(undefined));
+  });
   stream.on('data', () => undefined);
   stream.on('error', () => undefined);
-  const ended = new Promise<string | undefined>((resolve) => stream.once('close', () => resolve(status)));
-  return { stream, ended };
+  return { stream, ended, trailersOnly: () => trailersOnly };
 }
 
 /** A WatchCounter request message (last_sequence 0: all fields default) as one gRPC frame. */
@@ -89,6 +96,22 @@ describe('grpc-timeout enforced by the host', () => {
     },
     15_000,
   );
+
+  it('a call still waiting for an instance at its deadline ends DEADLINE_EXCEEDED, trailers-only', async () => {
+    // Both instances held by calls without a deadline: the call below waits in the pool's queue.
+    const holders = [rawCall(session, 'ApplyChanges', undefined), rawCall(session, 'ApplyChanges', undefined)];
+    try {
+      const started = performance.now();
+      const queued = rawCall(session, 'ApplyChanges', '1S');
+      const status = await Promise.race([queued.ended, new Promise((r) => setTimeout(() => r('no answer within 5 s'), 5_000))]);
+      expect(status).toBe(String(grpc.status.DEADLINE_EXCEEDED));
+      expect(queued.trailersOnly()).toBe(true);
+      expect(performance.now() - started).toBeGreaterThan(900);
+    } finally {
+      for (const h of holders) h.stream.close(http2.constants.NGHTTP2_CANCEL);
+      await Promise.all(holders.map((h) => h.ended));
+    }
+  }, 15_000);
 
   it('a malformed grpc-timeout is refused INVALID_ARGUMENT even while every instance is busy', async () => {
     // Both instances held by calls without a deadline: an answer can only come from the host.
