@@ -7,7 +7,8 @@
  * back. A first row without an attacker is the baseline of legitimate throughput.
  *
  * Per row: the host's peak RSS (sampled every 250 ms), probe success and p50/p99 latency, the
- * host's CPU seconds (/proc/<pid>/stat), 503 answers seen by anyone, legitimate throughput as a
+ * host's CPU seconds (/proc/<pid>/stat), 503 answers seen by anyone, the host's error-level log
+ * lines, legitimate throughput as a
  * share of the baseline, and what the attacker saw. The goals are printed beside them. A host whose
  * RSS passes --rss-cap-mib is killed so the machine survives; the row says so.
  *
@@ -123,6 +124,8 @@ interface Row {
   cpuSeconds: number;
   rejected: number;
   legitimatePerSecond: number;
+  /** Host log lines at level error during the row (client-caused failures belong at warn or below). */
+  errorLogs: number;
   notes: string;
 }
 
@@ -163,6 +166,7 @@ async function runRow(name: string, summary: string, attack: Attack | undefined)
       cpuSeconds: (cpuAfter - cpuBefore) / 1000,
       rejected: cachedStats.rejected + uncachedStats.rejected + legit.rejected + (running?.rejected() ?? 0),
       legitimatePerSecond: legit.perSecond,
+      errorLogs: host.logs().filter((line) => line['level'] === 'error').length,
       notes: running?.notes() ?? '',
     };
   } finally {
@@ -179,8 +183,8 @@ const mark = (met: boolean) => (met ? 'yes' : '**no**');
 function table(rows: Row[]): string {
   const baseline = rows[0]!.legitimatePerSecond;
   const lines = [
-    '| attack | peak RSS MiB | cached ok % | cached p50 / p99 ms | uncached ok % | uncached p50 / p99 ms | host CPU-s | 503s | legitimate ops/s (% of baseline) | goals: RSS / probes / legitimate | what the attacker saw |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
+    '| attack | peak RSS MiB | cached ok % | cached p50 / p99 ms | uncached ok % | uncached p50 / p99 ms | host CPU-s | 503s | error logs | legitimate ops/s (% of baseline) | goals: RSS / probes / legitimate | what the attacker saw |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
   ];
   for (const r of rows) {
     const share = (r.legitimatePerSecond / baseline) * 100;
@@ -188,7 +192,7 @@ function table(rows: Row[]): string {
     const rss = `${fmt(r.peakRssMiB)}${r.killedAt === undefined ? '' : ` (killed at the cap after ${r.killedAt.toFixed(1)} s)`}`;
     const goals = `${mark(r.killedAt === undefined && r.peakRssMiB <= GOALS.rssMiB)} / ${mark(probesMet)} / ${mark(share >= GOALS.legitimatePercent)}`;
     lines.push(
-      `| ${r.name}: ${r.summary} | ${rss} | ${fmt(okPercent(r.cached))} | ${latency(r.cached)} | ${fmt(okPercent(r.uncached))} | ${latency(r.uncached)} | ${fmt(r.cpuSeconds)} | ${r.rejected} | ${fmt(r.legitimatePerSecond)} (${fmt(share)}%) | ${goals} | ${r.notes} |`,
+      `| ${r.name}: ${r.summary} | ${rss} | ${fmt(okPercent(r.cached))} | ${latency(r.cached)} | ${fmt(okPercent(r.uncached))} | ${latency(r.uncached)} | ${fmt(r.cpuSeconds)} | ${r.rejected} | ${r.errorLogs} | ${fmt(r.legitimatePerSecond)} (${fmt(share)}%) | ${goals} | ${r.notes} |`,
     );
   }
   return lines.join('\n');
