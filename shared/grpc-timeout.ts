@@ -10,9 +10,6 @@ const UNIT_MS: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1_000, m: 
 // [0-9], not \d: the grammar's DIGIT is ASCII only.
 const TIMEOUT = /^([0-9]{1,8})([HMSmun])$/;
 
-/** The longest delay setTimeout honours (a signed 32-bit count of ms); a longer one fires at once. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
-
 /** The timeout in milliseconds (at most 99,999,999 hours); undefined when absent; null when malformed. */
 export function parseGrpcTimeout(value: string | null | undefined): number | undefined | null {
   if (value === null || value === undefined) return undefined;

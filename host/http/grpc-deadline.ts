@@ -9,7 +9,8 @@
  * else in trailers; the request body fails so a guest waiting for client messages returns.
  */
 import type { ServerResponse } from 'node:http';
-import { MAX_TIMER_MS, parseGrpcTimeout } from '../../shared/grpc-timeout.ts';
+import { parseGrpcTimeout } from '../../shared/grpc-timeout.ts';
+import { afterRemaining } from '../../shared/long-timeout.ts';
 import type { NodeRequest, NodeResponse } from '../exchange.ts';
 import type { HostLogger } from '../log.ts';
 import type { BodySource } from '../wasi/http-incoming.ts';
@@ -50,7 +51,6 @@ export function refuseMalformedTimeout(logger: HostLogger, req: NodeRequest, res
  */
 export function enforceGrpcDeadline(logger: HostLogger, ms: number, req: NodeRequest, res: NodeResponse, body: BodySource): void {
   const endAt = performance.now() + ms;
-  let timer: ReturnType<typeof setTimeout> | undefined;
   const expire = () => {
     if (res.writableEnded || res.destroyed) return;
     logger.log('info', 'a gRPC call passed its deadline', { code: 'grpc_deadline_exceeded', path: req.url, timeout_ms: ms });
@@ -60,12 +60,7 @@ export function enforceGrpcDeadline(logger: HostLogger, ms: number, req: NodeReq
     res.addTrailers({ 'grpc-status': String(GRPC_DEADLINE_EXCEEDED), 'grpc-message': message });
     res.end();
   };
-  // Deadlines longer than setTimeout's range (600H) wait in slices instead of overflowing.
-  const arm = () => {
-    const left = endAt - performance.now();
-    timer = left > 0 ? setTimeout(arm, Math.min(left, MAX_TIMER_MS)) : undefined;
-    if (timer === undefined) expire();
-  };
-  arm();
-  res.once('close', () => clearTimeout(timer));
+  // afterRemaining: a deadline beyond setTimeout's range (600H) would otherwise fire at once.
+  const cancel = afterRemaining(() => endAt - performance.now(), expire);
+  res.once('close', cancel);
 }

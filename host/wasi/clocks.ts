@@ -1,4 +1,5 @@
 /** wasi:clocks for the Node host: guest timers become Promise-backed pollables. */
+import { afterRemaining } from '../../shared/long-timeout.ts';
 import { Pollable } from './io.ts';
 
 const origin = process.hrtime.bigint();
@@ -8,19 +9,13 @@ function monotonicNow(): bigint {
   return process.hrtime.bigint() - origin;
 }
 
-/** setTimeout's longest delay (2^31-1 ms); a longer one would fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 function sleepUntil(deadline: bigint): Pollable {
   let timer: Promise<void> | undefined;
-  const wait = (resolve: () => void) => {
-    const delay = Math.max(0, Number((deadline - monotonicNow()) / 1_000_000n)) + 1;
-    // A far deadline waits in slices: an overflowing delay would wake the guest again and again.
-    setTimeout(() => (delay > MAX_TIMER_MS ? wait(resolve) : resolve()), Math.min(delay, MAX_TIMER_MS));
-  };
+  // afterRemaining: a far deadline would otherwise overflow setTimeout and wake the guest again and again.
+  const remainingMs = () => Number((deadline - monotonicNow()) / 1_000_000n) + 1;
   return new Pollable(
     () => monotonicNow() >= deadline,
-    () => (timer ??= new Promise(wait)),
+    () => (timer ??= new Promise((resolve) => afterRemaining(remainingMs, resolve))),
   );
 }
 

@@ -11,7 +11,8 @@ import type { Logger } from '../platform/ports.ts';
 import { encodeFrame, MessageReader, type ReaderLimits } from './frames.ts';
 import type { CallContext, Route } from './service.ts';
 import { encodeGrpcMessage, GrpcCode, GrpcError } from './status.ts';
-import { MAX_TIMER_MS, parseGrpcTimeout } from '../../shared/grpc-timeout.ts';
+import { parseGrpcTimeout } from '../../shared/grpc-timeout.ts';
+import { afterRemaining } from '../../shared/long-timeout.ts';
 
 export interface GrpcServerOptions {
   routes: ReadonlyMap<string, Route>;
@@ -123,21 +124,16 @@ function deadlineError(): GrpcError {
 }
 
 /**
- * Races `step` against the call's deadline. A deadline beyond setTimeout's range (600H is more
- * than 2^31-1 ms) waits in slices: an overflowing delay would fire at once.
+ * Races `step` against the call's deadline (afterRemaining: a deadline beyond setTimeout's range,
+ * such as 600H, would otherwise fire at once).
  */
 function withDeadline<T>(step: Promise<T>, ctx: CallContext): Promise<T> {
   if (ctx.deadlineAt === undefined) return step;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let cancel!: () => void;
   const expired = new Promise<never>((_, reject) => {
-    const arm = () => {
-      const left = ctx.remainingMs();
-      timer = left > 0 ? setTimeout(arm, Math.min(left, MAX_TIMER_MS)) : undefined;
-      if (timer === undefined) reject(deadlineError());
-    };
-    arm();
+    cancel = afterRemaining(ctx.remainingMs, () => reject(deadlineError()));
   });
-  return Promise.race([step, expired]).finally(() => clearTimeout(timer));
+  return Promise.race([step, expired]).finally(cancel);
 }
 
 async function* decodeAll(reader: MessageReader, schema: DescMessage): AsyncIterable<unknown> {

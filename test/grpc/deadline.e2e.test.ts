@@ -74,7 +74,8 @@ describe('grpc-timeout enforced by the host', () => {
     for (const ended of [a, b]) {
       expect(ended?.code).toBe(grpc.status.DEADLINE_EXCEEDED);
       expect(ended!.at).toBeGreaterThan(1_900);
-      expect(ended!.at).toBeLessThan(3_500);
+      // ~2.1 s on a quiet machine; the margin is for 2 cores shared with other suites.
+      expect(ended!.at).toBeLessThan(5_000);
     }
     // Both instances are back: a probe with no deadline of its own is answered.
     const view = await client.unary('GetCounterView', GetCounterViewRequestSchema, CounterViewSchema, {}, { deadline: Date.now() + 5_000 });
