@@ -21,10 +21,10 @@ const GRPC_DEADLINE_EXCEEDED = 4;
 /** What a request's `grpc-timeout` asks for: nothing (not gRPC, or no header), a refusal, or a deadline. */
 export type GrpcDeadline = { kind: 'none' } | { kind: 'malformed' } | { kind: 'after'; ms: number };
 
-/** Only gRPC requests (content type application/grpc…) carry a deadline. */
+/** Only gRPC requests (`application/grpc` or `application/grpc+<codec>`, not grpc-web) carry a deadline. */
 export function grpcDeadlineOf(req: NodeRequest): GrpcDeadline {
-  const type = req.headers['content-type'];
-  if (typeof type !== 'string' || !type.toLowerCase().startsWith('application/grpc')) return { kind: 'none' };
+  const type = req.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/grpc' && !type?.startsWith('application/grpc+')) return { kind: 'none' };
   const value = req.headers['grpc-timeout'];
   if (value === undefined) return { kind: 'none' };
   // Node joins repeated fields with ", ", which the grammar refuses: one header, one deadline.
