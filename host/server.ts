@@ -12,7 +12,8 @@ import net, { type AddressInfo } from 'node:net';
 import { ConnectionTurns } from './admission/pipeline.ts';
 import { laneOf, sendRefusal } from './admission/refusal.ts';
 import { AdmissionRefused } from './admission/wait-queue.ts';
-import { Exchange, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
+import { Exchange, streamBody, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
+import { enforceGrpcDeadline, grpcDeadlineOf, refuseMalformedTimeout } from './http/grpc-deadline.ts';
 import { describeError, type HostLogger } from './log.ts';
 import type { ExchangeObserver } from './metrics/exchanges.ts';
 import type { InstancePool } from './pool.ts';
@@ -36,9 +37,13 @@ export const MAX_CONCURRENT_STREAMS = 100;
 const perSessionLimit = (instances: number): number => Math.max(1, Math.floor(instances / 4));
 
 export function handleExchange(pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory): Promise<void> {
+  const deadline = grpcDeadlineOf(req);
+  if (deadline.kind === 'malformed') return Promise.resolve(refuseMalformedTimeout(logger, req, res));
   const exchange = new Exchange(res, hook?.(req));
-  const incoming = toIncomingRequest(req, false);
-  // A client that leaves while its exchange waits for an instance leaves the queue.
+  const body = streamBody(req);
+  const incoming = toIncomingRequest(req, false, body);
+  if (deadline.kind === 'after') enforceGrpcDeadline(logger, deadline.ms, req, res, body);
+  // A client that leaves (or whose deadline is answered) while its exchange waits for an instance leaves the queue.
   const departed = new AbortController();
   const onClose = () => departed.abort();
   res.once('close', onClose);
