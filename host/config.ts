@@ -11,7 +11,7 @@ interface OptionSpec {
   env: string;
   default: string;
   allowed?: readonly string[];
-  kind?: 'port' | 'optional-port' | 'count' | 'url' | 'identifier' | 'workers' | 'text';
+  kind?: 'port' | 'optional-port' | 'count' | 'seconds' | 'url' | 'identifier' | 'workers' | 'text';
   help: string;
 }
 
@@ -63,6 +63,36 @@ export const OPTIONS = {
   },
   'response-cache-entries': { env: 'RESPONSE_CACHE_ENTRIES', default: '1000', kind: 'count', help: 'most responses the cache holds per thread' },
   'response-cache-bytes': { env: 'RESPONSE_CACHE_BYTES', default: '16777216', kind: 'count', help: 'most body bytes the cache holds per thread' },
+  'head-timeout-seconds': {
+    env: 'HEAD_TIMEOUT_SECONDS',
+    default: '20',
+    kind: 'seconds',
+    help: 'seconds a client has to send a whole HTTP/1.1 request head, for every request on a connection; then 408 and close (0: never)',
+  },
+  'body-timeout-seconds': {
+    env: 'BODY_TIMEOUT_SECONDS',
+    default: '30',
+    kind: 'seconds',
+    help: 'seconds a client has to send a request body of at most 256 KiB, read before a guest instance is taken; then 408 (0: never)',
+  },
+  'keepalive-timeout-seconds': {
+    env: 'KEEPALIVE_TIMEOUT_SECONDS',
+    default: '5',
+    kind: 'seconds',
+    help: 'seconds an HTTP/1.1 connection may stay idle between requests before it is closed (0: never)',
+  },
+  'http2-idle-timeout-seconds': {
+    env: 'HTTP2_IDLE_TIMEOUT_SECONDS',
+    default: '60',
+    kind: 'seconds',
+    help: 'seconds an HTTP/2 connection may stay without an open stream before GOAWAY and close (0: never)',
+  },
+  'send-timeout-seconds': {
+    env: 'SEND_TIMEOUT_SECONDS',
+    default: '30',
+    kind: 'seconds',
+    help: 'seconds a response may wait for a client that does not read it (HTTP/2 window 0, a full socket) before it is cut (0: never)',
+  },
   'shutdown-grace-ms': { env: 'SHUTDOWN_GRACE_MS', default: '10000', kind: 'count', help: 'how long shutdown waits for in-flight requests' },
   'metrics-port': {
     env: 'METRICS_PORT',
@@ -100,6 +130,12 @@ export interface HostConfig {
   /** 1: this thread serves; more: host/workers/ starts that many threads on one port. */
   workers: number;
   shutdownGraceMs: number;
+  /** Time limits on connections, request heads and bodies, and stalled responses, in seconds; 0: never (host/http/limits.ts). */
+  headTimeoutSeconds: number;
+  bodyTimeoutSeconds: number;
+  keepAliveTimeoutSeconds: number;
+  http2IdleTimeoutSeconds: number;
+  sendTimeoutSeconds: number;
   responseCache: Allowed<'response-cache'>;
   responseCacheEntries: number;
   responseCacheBytes: number;
@@ -107,6 +143,9 @@ export interface HostConfig {
   metricsPort: number | undefined;
   metricsHost: string;
 }
+
+/** Upper bound on the `-timeout-seconds` options: one day. */
+export const MAX_TIMEOUT_SECONDS = 86_400;
 
 /** Upper bound on --workers: each thread holds its own compiled component and instances. */
 export const MAX_WORKERS = 64;
@@ -118,6 +157,8 @@ export class ConfigError extends Error {
 const schemas = {
   port: v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(65535)),
   count: v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(0)),
+  // A time limit: at most a day, so that it stays far inside a Node timer's range (2^31 - 1 ms).
+  seconds: v.pipe(v.string(), v.regex(/^\d{1,5}$/), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(MAX_TIMEOUT_SECONDS)),
   url: v.pipe(v.string(), v.url()),
   // A PostgreSQL identifier used unquoted-safe: at most 63 bytes, else PostgreSQL truncates it.
   identifier: v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/)),
@@ -164,7 +205,9 @@ function resolve(name: OptionName, flags: Record<string, string | undefined>, en
                 ? 'a plain identifier (letters, digits, _ or $; 1-63 characters, not starting with a digit)'
                 : spec.kind === 'workers'
                   ? `auto or a whole number 1-${MAX_WORKERS}`
-                  : 'a non-empty value';
+                  : spec.kind === 'seconds'
+                    ? `whole seconds 0-${MAX_TIMEOUT_SECONDS}`
+                    : 'a non-empty value';
     throw new ConfigError(`invalid value for --${name} (${spec.env}) from ${source}: expected ${expected}`);
   }
   return result.output;
@@ -201,6 +244,11 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     streamRelay: get('stream-relay') as HostConfig['streamRelay'],
     workers: get('workers') as number,
     shutdownGraceMs: get('shutdown-grace-ms') as number,
+    headTimeoutSeconds: get('head-timeout-seconds') as number,
+    bodyTimeoutSeconds: get('body-timeout-seconds') as number,
+    keepAliveTimeoutSeconds: get('keepalive-timeout-seconds') as number,
+    http2IdleTimeoutSeconds: get('http2-idle-timeout-seconds') as number,
+    sendTimeoutSeconds: get('send-timeout-seconds') as number,
     responseCache: get('response-cache') as HostConfig['responseCache'],
     responseCacheEntries: get('response-cache-entries') as number,
     responseCacheBytes: get('response-cache-bytes') as number,

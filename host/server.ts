@@ -9,10 +9,15 @@
 import http from 'node:http';
 import http2 from 'node:http2';
 import net, { type AddressInfo } from 'node:net';
-import { Exchange, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
+import { Exchange, streamBody, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
+import { prereadBody } from './http/body-preread.ts';
+import { IntervalLog } from './http/interval-log.ts';
+import { closeIdleHttp2Sessions, DEFAULT_HTTP_LIMITS, http1ServerOptions, trackHttp1Connections, type ExchangeLimits, type HttpLimits } from './http/limits.ts';
+import { sendTimeoutFor } from './http/send-timeout.ts';
 import { describeError, type HostLogger } from './log.ts';
 import type { ExchangeObserver } from './metrics/exchanges.ts';
 import type { InstancePool } from './pool.ts';
+import type { BodySource } from './wasi/http-incoming.ts';
 import type { ResponseCache } from './response-cache/cache.ts';
 import { cacheHook, cacheRequest, chainHooks, serveFromCache, stripPrivateFields, waitForFill } from './response-cache/serve.ts';
 
@@ -27,9 +32,16 @@ const FALLBACK_BODY = JSON.stringify({ error: { code: 'internal', message: 'inte
 /** Makes the response hook of one exchange (the stream relay's, host/relay/hook.ts). */
 export type HookFactory = (req: NodeRequest) => ResponseHook;
 
-export function handleExchange(pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory): Promise<void> {
-  const exchange = new Exchange(res, hook?.(req));
-  const incoming = toIncomingRequest(req, false);
+/** `limits`: the body is read before an instance is taken and the response cut when its client stops reading (host/http/). */
+export function handleExchange(pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory, limits?: ExchangeLimits): Promise<void> {
+  const body = limits ? prereadBody(req, res, limits) : streamBody(req);
+  if (body instanceof Promise) return body.then((read) => (read ? runExchange(pool, logger, req, res, read, hook, limits) : undefined));
+  return body ? runExchange(pool, logger, req, res, body, hook, limits) : Promise.resolve();
+}
+
+function runExchange(pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, body: BodySource, hook?: HookFactory, limits?: ExchangeLimits): Promise<void> {
+  const exchange = new Exchange(res, hook?.(req), sendTimeoutFor(res, limits));
+  const incoming = toIncomingRequest(req, false, body);
   return pool
     .run((instance) => instance.handle(incoming, exchange.outparam))
     .catch((error: unknown) => {
@@ -48,17 +60,25 @@ export function handleExchange(pool: InstancePool, logger: HostLogger, req: Node
 }
 
 /** A request the response cache may answer (host/response-cache/); on a miss, the guest's exchange as usual. */
-function cachedExchange(cache: ResponseCache, pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory): Promise<void> {
+function cachedExchange(
+  cache: ResponseCache,
+  pool: InstancePool,
+  logger: HostLogger,
+  req: NodeRequest,
+  res: NodeResponse,
+  hook?: HookFactory,
+  limits?: ExchangeLimits,
+): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     // Never cached: only the guest's private cache fields are removed.
-    return handleExchange(pool, logger, req, res, (r) => (hook ? chainHooks(stripPrivateFields, hook(r)) : stripPrivateFields));
+    return handleExchange(pool, logger, req, res, (r) => (hook ? chainHooks(stripPrivateFields, hook(r)) : stripPrivateFields), limits);
   }
   const request = cacheRequest(req);
   const runGuest = (): Promise<void> => {
     // Later misses on this target wait for this run instead of starting their own (cache.ts).
     const settled = cache.beginFill(request);
     const withCache: HookFactory = (r) => (hook ? chainHooks(cacheHook(cache, r, settled), hook(r)) : cacheHook(cache, r, settled));
-    return handleExchange(pool, logger, req, res, withCache).finally(settled);
+    return handleExchange(pool, logger, req, res, withCache, limits).finally(settled);
   };
   const afterMiss = (): Promise<void> => {
     const fill = cache.pendingFill(request);
@@ -112,6 +132,8 @@ export interface ServerOptions {
   reusePort?: boolean;
   /** Sees every exchange of this port (host/metrics/exchanges.ts); none with metrics off. */
   observe?: ExchangeObserver | undefined;
+  /** Time limits on heads, bodies, idle connections and stalled responses (host/http/limits.ts); the defaults when absent. */
+  limits?: HttpLimits;
 }
 
 export function startServer(pool: InstancePool, logger: HostLogger, options: ServerOptions): Promise<RunningServer> {
@@ -120,6 +142,8 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
   // tracking (closeIdleConnections) only starts when a server listens itself, which h1 never does.
   const plainSockets = new Map<net.Socket, number>();
   let stopping = false;
+  const limits = options.limits ?? DEFAULT_HTTP_LIMITS;
+  const exchangeLimits: ExchangeLimits = { bodyTimeoutMs: limits.bodyTimeoutMs, sendTimeoutMs: limits.sendTimeoutMs, events: new IntervalLog(logger) };
   const onRequest = (req: NodeRequest, res: NodeResponse) => {
     options.observe?.(req, res);
     if (req.httpVersionMajor < 2) {
@@ -138,13 +162,16 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
         return;
       }
     }
-    const done = options.cache ? cachedExchange(options.cache, pool, logger, req, res, options.hook) : handleExchange(pool, logger, req, res, options.hook);
+    const done = options.cache
+      ? cachedExchange(options.cache, pool, logger, req, res, options.hook, exchangeLimits)
+      : handleExchange(pool, logger, req, res, options.hook, exchangeLimits);
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
   };
-  const h1 = http.createServer(onRequest);
-  h1.keepAliveTimeout = 5_000;
+  const h1 = http.createServer(http1ServerOptions(limits), onRequest);
+  trackHttp1Connections(h1, limits, exchangeLimits.events);
   const h2 = http2.createServer({}, onRequest);
+  closeIdleHttp2Sessions(h2, limits);
   const sessions = new Set<http2.ServerHttp2Session>();
   h2.on('session', (session) => {
     sessions.add(session);
