@@ -194,6 +194,7 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
         async close(graceMs) {
           stopping = true;
           const closed = new Promise<void>((r) => server.close(() => r()));
+          h1.close(); // stops its deadline checks (host/http/limits.ts)
           // Idle kept-alive connections and spare ones that never sent a request go now.
           for (const [socket, open] of plainSockets) if (open === 0) socket.destroy();
           // GOAWAY: HTTP/2 clients open no new streams; open ones may finish within the grace period.

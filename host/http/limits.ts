@@ -102,8 +102,13 @@ function closeConnectionsWithoutNextRequest(h1: http.Server, deadlineMs: number)
   const state = new WeakMap<net.Socket, { open: number; timer?: NodeJS.Timeout }>();
   h1.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const socket = req.socket;
-    const entry = state.get(socket) ?? { open: 0 };
-    state.set(socket, entry);
+    let entry = state.get(socket);
+    if (!entry) {
+      const created: { open: number; timer?: NodeJS.Timeout } = { open: 0 };
+      socket.once('close', () => clearTimeout(created.timer));
+      state.set(socket, created);
+      entry = created;
+    }
     clearTimeout(entry.timer);
     entry.open++;
     res.once('close', () => {

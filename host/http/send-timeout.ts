@@ -23,21 +23,26 @@ export class SendTimeout {
   readonly #ms: number;
   readonly #events: IntervalLog | undefined;
   #timer: NodeJS.Timeout | undefined;
+  #watching = false;
   #closed = false;
 
   constructor(res: WatchedResponse, ms: number, events?: IntervalLog) {
     this.#res = res;
     this.#ms = ms;
     this.#events = events;
-    res.once('close', () => {
-      this.#closed = true;
-      this.drained();
-    });
   }
 
   /** A write was refused (the response asks the writer to wait): start the clock unless it runs. */
   waiting(): void {
     if (this.#ms <= 0 || this.#timer !== undefined || this.#closed) return;
+    // Only responses that ever wait pay for a listener.
+    if (!this.#watching) {
+      this.#watching = true;
+      this.#res.once('close', () => {
+        this.#closed = true;
+        this.drained();
+      });
+    }
     this.#timer = setTimeout(() => this.#cut(), this.#ms);
     this.#timer.unref();
   }

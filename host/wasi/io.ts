@@ -72,6 +72,7 @@ export class ByteQueue {
   #ended = false;
   #error: string | undefined;
   #waiters: Array<() => void> = [];
+  #wakeScheduled = false;
   #drainWaiters: Array<() => void> = [];
   #bytes = 0;
 
@@ -146,10 +147,21 @@ export class ByteQueue {
     this.#chunks.splice(0, used);
     return out;
   }
+  /**
+   * Wakes waiting readers once the current I/O callbacks are done (setImmediate), not at once: an
+   * HTTP/2 DATA frame or body chunk arrives as one callback each, with microtasks in between, so a
+   * reader woken at once would read each one-byte frame of a socket read by itself. Deferred, it
+   * reads everything that socket read brought in one go.
+   */
   #wake(): void {
-    const waiters = this.#waiters;
-    this.#waiters = [];
-    for (const w of waiters) w();
+    if (this.#waiters.length === 0 || this.#wakeScheduled) return;
+    this.#wakeScheduled = true;
+    setImmediate(() => {
+      this.#wakeScheduled = false;
+      const waiters = this.#waiters;
+      this.#waiters = [];
+      for (const w of waiters) w();
+    });
   }
 }
 

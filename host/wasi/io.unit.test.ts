@@ -51,6 +51,22 @@ describe('ByteQueue.take', () => {
     expect(joined.every((b, i) => b === i % 251)).toBe(true);
   });
 
+  it('wakes a waiting reader after the pushes of one I/O callback, though microtasks run between them', async () => {
+    // As HTTP/2 delivers a socket read's DATA frames: one callback each, microtasks in between.
+    const queue = new ByteQueue();
+    const reads: number[] = [];
+    const reader = (async () => {
+      await queue.whenReadable();
+      reads.push(queue.take(65_536).byteLength);
+    })();
+    for (let i = 0; i < 1000; i++) {
+      queue.push(bytes(1));
+      await Promise.resolve();
+    }
+    await reader;
+    expect(reads).toEqual([1000]);
+  });
+
   it('returns a large first chunk without copying, and resolves drain waiters once empty', async () => {
     const big = new Uint8Array(10);
     const queue = queueOf([big, bytes(1)]);
