@@ -33,7 +33,7 @@ export function prereadBody(req: NodeRequest, res: NodeResponse, limits: Exchang
   if (isGrpc(req) || hasNoBody(req)) return streamBody(req);
   const declared = declaredLength(req);
   if (declared !== undefined && declared > MAX_PREREAD_BYTES) {
-    limits.events.note('info', 'a request body was longer than the host reads before the guest; answered 413', 'http_body_too_large', { content_length: declared });
+    limits.events.note('info', 'a request body was longer than the host reads before the guest; answered 413', { code: 'http_body_too_large', content_length: declared });
     answerEarly(req, res, 413, TOO_LARGE_BODY);
     return undefined;
   }
@@ -75,7 +75,7 @@ function readBody(req: NodeRequest, res: NodeResponse, limits: ExchangeLimits): 
       limits.bodyTimeoutMs > 0
         ? setTimeout(() => {
             stop();
-            limits.events.note('info', 'a request body did not arrive in time; answered 408', 'http_body_timeout', { protocol: protocolOf(req) });
+            limits.events.note('info', 'a request body did not arrive in time; answered 408', { code: 'http_body_timeout', protocol: protocolOf(req) });
             answerEarly(req, res, 408, TIMEOUT_BODY);
             resolve(undefined);
           }, limits.bodyTimeoutMs)

@@ -26,7 +26,8 @@ export class IntervalLog {
     this.#intervalMs = intervalMs;
   }
 
-  note(level: LogLevel, msg: string, code: string, fields: Record<string, unknown> = {}): void {
+  note(level: LogLevel, msg: string, event: { code: string } & Record<string, unknown>): void {
+    const { code, ...fields } = event;
     const pending = this.#open.get(code);
     if (pending) {
       pending.count++;

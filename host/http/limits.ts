@@ -89,8 +89,9 @@ export function trackHttp1Connections(h1: http.Server, limits: HttpLimits, event
       if (error.code !== 'ERR_HTTP_REQUEST_TIMEOUT') return;
       // Node answered 408 and closed; a request whose head was complete timed out in its body.
       const incoming = (socket as net.Socket & { parser?: { incoming?: http.IncomingMessage | null } }).parser?.incoming;
-      if (incoming && !incoming.complete) events.note('info', 'a request body did not arrive in time; answered 408 and closed', 'http_body_timeout', { protocol: 'http/1.1' });
-      else events.note('info', 'a request head did not arrive in time; answered 408 and closed', 'http_head_timeout', { protocol: 'http/1.1' });
+      if (incoming && !incoming.complete)
+        events.note('info', 'a request body did not arrive in time; answered 408 and closed', { code: 'http_body_timeout', protocol: 'http/1.1' });
+      else events.note('info', 'a request head did not arrive in time; answered 408 and closed', { code: 'http_head_timeout', protocol: 'http/1.1' });
     });
   });
   const nextHeadMs = limits.keepAliveTimeoutMs > 0 && limits.headTimeoutMs > 0 ? limits.keepAliveTimeoutMs + limits.headTimeoutMs : 0;

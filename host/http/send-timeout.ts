@@ -63,7 +63,7 @@ export class SendTimeout {
   #cut(): void {
     this.#timer = undefined;
     if (this.#closed || this.#res.writableFinished) return;
-    this.#events?.note('info', 'a client did not read its response; the response was cut', 'http_send_timeout', { timeout_s: this.#ms / 1000 });
+    this.#events?.note('info', 'a client did not read its response; the response was cut', { code: 'http_send_timeout', timeout_s: this.#ms / 1000 });
     // HTTP/2: RST_STREAM CANCEL (RFC 9113 §7), the connection's other streams go on; HTTP/1.1: the socket closes.
     if (this.#res.stream) this.#res.stream.close(http2.constants.NGHTTP2_CANCEL);
     else this.#res.destroy();
