@@ -10,7 +10,7 @@ import http from 'node:http';
 import http2 from 'node:http2';
 import net, { type AddressInfo } from 'node:net';
 import { Exchange, streamBody, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
-import { prereadBody } from './http/body-preread.ts';
+import { PrereadBudget, prereadBody } from './http/body-preread.ts';
 import { IntervalLog } from './http/interval-log.ts';
 import { closeIdleHttp2Sessions, DEFAULT_HTTP_LIMITS, http1ServerOptions, trackHttp1Connections, type ExchangeLimits, type HttpLimits } from './http/limits.ts';
 import { sendTimeoutFor } from './http/send-timeout.ts';
@@ -143,7 +143,12 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
   const plainSockets = new Map<net.Socket, number>();
   let stopping = false;
   const limits = options.limits ?? DEFAULT_HTTP_LIMITS;
-  const exchangeLimits: ExchangeLimits = { bodyTimeoutMs: limits.bodyTimeoutMs, sendTimeoutMs: limits.sendTimeoutMs, events: new IntervalLog(logger) };
+  const exchangeLimits: ExchangeLimits = {
+    bodyTimeoutMs: limits.bodyTimeoutMs,
+    sendTimeoutMs: limits.sendTimeoutMs,
+    events: new IntervalLog(logger),
+    prereadBytes: new PrereadBudget(),
+  };
   const onRequest = (req: NodeRequest, res: NodeResponse) => {
     options.observe?.(req, res);
     if (req.httpVersionMajor < 2) {

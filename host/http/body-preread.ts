@@ -22,6 +22,34 @@ import type { ExchangeLimits } from './limits.ts';
 /** The REST routes' body limit (src/counter/rest.ts MAX_BODY_BYTES; the UI's server functions have the same). */
 export const MAX_PREREAD_BYTES = 256 * 1024;
 
+/**
+ * Body bytes all pre-reads of one server may hold at once (64 MiB). Past it, bodies stream to the
+ * guest as they did before pre-reading, so many slow bodies cost at most this much host memory,
+ * and past it the pool's admission limits apply to them.
+ */
+export const MAX_PREREAD_TOTAL_BYTES = 64 * 1_048_576;
+
+/** The bytes pre-reads hold now, against MAX_PREREAD_TOTAL_BYTES. */
+export class PrereadBudget {
+  readonly #max: number;
+  #used = 0;
+  constructor(max = MAX_PREREAD_TOTAL_BYTES) {
+    this.#max = max;
+  }
+  get used(): number {
+    return this.#used;
+  }
+  /** Takes `bytes` unless that would pass the budget. */
+  take(bytes: number): boolean {
+    if (this.#used + bytes > this.#max) return false;
+    this.#used += bytes;
+    return true;
+  }
+  release(bytes: number): void {
+    this.#used -= bytes;
+  }
+}
+
 const TOO_LARGE_BODY = JSON.stringify({ error: { code: 'payload_too_large', message: 'request body exceeds 256 KiB' } });
 const TIMEOUT_BODY = JSON.stringify({ error: { code: 'request_timeout', message: 'the request body did not arrive in time' } });
 
@@ -45,6 +73,7 @@ function readBody(req: NodeRequest, res: NodeResponse, limits: ExchangeLimits): 
     const chunks: Buffer[] = [];
     let size = 0;
     const stop = () => {
+      limits.prereadBytes.release(size);
       clearTimeout(timer);
       req.off('data', onData);
       req.off('end', onEnd);
@@ -53,12 +82,15 @@ function readBody(req: NodeRequest, res: NodeResponse, limits: ExchangeLimits): 
       req.off('close', onGone);
     };
     const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.byteLength;
-      if (size <= MAX_PREREAD_BYTES) return;
-      // Longer than announced (or announced by no one): the guest reads it as it streams, as before.
+      if (size + chunk.byteLength <= MAX_PREREAD_BYTES && limits.prereadBytes.take(chunk.byteLength)) {
+        chunks.push(chunk);
+        size += chunk.byteLength;
+        return;
+      }
+      // Longer than announced (or announced by no one), or the host holds enough pre-read bodies:
+      // the guest reads it as it streams, as before.
       stop();
-      resolve(streamBody(req, Buffer.concat(chunks, size)));
+      resolve(streamBody(req, Buffer.concat([...chunks, chunk])));
     };
     const onEnd = () => {
       stop();

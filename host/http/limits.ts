@@ -17,6 +17,7 @@ import type http from 'node:http';
 import type http2 from 'node:http2';
 import type net from 'node:net';
 import { OPTIONS } from '../config.ts';
+import type { PrereadBudget } from './body-preread.ts';
 import type { IntervalLog } from './interval-log.ts';
 
 /** Every limit in milliseconds; 0: never. */
@@ -33,6 +34,8 @@ export interface ExchangeLimits {
   readonly bodyTimeoutMs: number;
   readonly sendTimeoutMs: number;
   readonly events: IntervalLog;
+  /** The request body bytes the server's pre-reads hold (body-preread.ts). */
+  readonly prereadBytes: PrereadBudget;
 }
 
 const seconds = (name: keyof typeof OPTIONS) => Number(OPTIONS[name].default) * 1000;
