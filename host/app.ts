@@ -3,6 +3,7 @@
  * `main.ts` calls this for the CLI; tests call it in-process or through the CLI.
  */
 import { join } from 'node:path';
+import { clientAddressOf } from './client-address.ts';
 import { loadComponent } from './component.ts';
 import type { HostConfig } from './config.ts';
 import { guestEnvironment } from './guest-env.ts';
@@ -108,6 +109,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     cache,
     reusePort: overrides.reusePort,
     observe: metrics && exchangeObserver(metrics),
+    clientAddress: clientAddressOf(config.trustedProxies),
   });
   try {
     await probeGuestConfiguration(config.host, server.port, logger);

@@ -9,6 +9,7 @@
 import http from 'node:http';
 import http2 from 'node:http2';
 import net, { type AddressInfo } from 'node:net';
+import type { ClientAddressOf } from './client-address.ts';
 import { Exchange, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
 import { describeError, type HostLogger } from './log.ts';
 import type { ExchangeObserver } from './metrics/exchanges.ts';
@@ -27,9 +28,9 @@ const FALLBACK_BODY = JSON.stringify({ error: { code: 'internal', message: 'inte
 /** Makes the response hook of one exchange (the stream relay's, host/relay/hook.ts). */
 export type HookFactory = (req: NodeRequest) => ResponseHook;
 
-export function handleExchange(pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory): Promise<void> {
+export function handleExchange(pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory, clientAddress?: ClientAddressOf): Promise<void> {
   const exchange = new Exchange(res, hook?.(req));
-  const incoming = toIncomingRequest(req, false);
+  const incoming = toIncomingRequest(req, false, clientAddress);
   return pool
     .run((instance) => instance.handle(incoming, exchange.outparam))
     .catch((error: unknown) => {
@@ -48,17 +49,17 @@ export function handleExchange(pool: InstancePool, logger: HostLogger, req: Node
 }
 
 /** A request the response cache may answer (host/response-cache/); on a miss, the guest's exchange as usual. */
-function cachedExchange(cache: ResponseCache, pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory): Promise<void> {
+function cachedExchange(cache: ResponseCache, pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory, clientAddress?: ClientAddressOf): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     // Never cached: only the guest's private cache fields are removed.
-    return handleExchange(pool, logger, req, res, (r) => (hook ? chainHooks(stripPrivateFields, hook(r)) : stripPrivateFields));
+    return handleExchange(pool, logger, req, res, (r) => (hook ? chainHooks(stripPrivateFields, hook(r)) : stripPrivateFields), clientAddress);
   }
   const request = cacheRequest(req);
   const runGuest = (): Promise<void> => {
     // Later misses on this target wait for this run instead of starting their own (cache.ts).
     const settled = cache.beginFill(request);
     const withCache: HookFactory = (r) => (hook ? chainHooks(cacheHook(cache, r, settled), hook(r)) : cacheHook(cache, r, settled));
-    return handleExchange(pool, logger, req, res, withCache).finally(settled);
+    return handleExchange(pool, logger, req, res, withCache, clientAddress).finally(settled);
   };
   const afterMiss = (): Promise<void> => {
     const fill = cache.pendingFill(request);
@@ -112,6 +113,8 @@ export interface ServerOptions {
   reusePort?: boolean;
   /** Sees every exchange of this port (host/metrics/exchanges.ts); none with metrics off. */
   observe?: ExchangeObserver | undefined;
+  /** The client address the guest is told (host/client-address.ts); default the TCP peer. */
+  clientAddress?: ClientAddressOf;
 }
 
 export function startServer(pool: InstancePool, logger: HostLogger, options: ServerOptions): Promise<RunningServer> {
@@ -138,7 +141,9 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
         return;
       }
     }
-    const done = options.cache ? cachedExchange(options.cache, pool, logger, req, res, options.hook) : handleExchange(pool, logger, req, res, options.hook);
+    const done = options.cache
+      ? cachedExchange(options.cache, pool, logger, req, res, options.hook, options.clientAddress)
+      : handleExchange(pool, logger, req, res, options.hook, options.clientAddress);
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
   };
