@@ -1,0 +1,164 @@
+/**
+ * Sign-in limits behind a TLS-terminating reverse proxy (docs/deployment.md): real nginx from
+ * Debian, configured with the page's own nginx block, in front of a real host. Clients connect
+ * from distinct loopback addresses (127.0.0.2 the victim, 127.0.0.3 the attacker, Linux routes
+ * all of 127.0.0.0/8 to lo), so nginx sees distinct peers while the host sees only nginx at
+ * 127.0.0.1.
+ *
+ * The attack: five wrong passwords for the victim's email from the attacker. With
+ * --trusted-proxies the attacker locks only itself; without it, every client is nginx and the
+ * victim is locked out too (what the host did before the option existed).
+ */
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startHost, type HostProcess } from '../support/host-process.ts';
+import { nginxBlockOf, startNginx, type NginxProcess } from '../support/nginx.ts';
+import { requireTool } from '../support/tools.ts';
+import { PASSWORD, uniqueEmail } from '../auth/support.ts';
+
+const nginx = requireTool('nginx');
+const openssl = requireTool('openssl');
+
+const VICTIM = '127.0.0.2';
+const ATTACKER = '127.0.0.3';
+const LOGIN = '/api/auth/password/login';
+
+/** The documented block with only the listening port, the certificate paths and the host's port replaced (each exactly once). */
+function documentedConfig(proxyPort: number, hostPort: number, tls: { certificatePath: string; keyPath: string }): string {
+  let config = nginxBlockOf('docs/deployment.md');
+  const replacements: Array<[string, string]> = [
+    ['listen 443 ssl;', `listen 127.0.0.1:${proxyPort} ssl;`],
+    ['/etc/ssl/counter.example/fullchain.pem', tls.certificatePath],
+    ['/etc/ssl/counter.example/privkey.pem', tls.keyPath],
+    ['http://127.0.0.1:3000', `http://127.0.0.1:${hostPort}`],
+  ];
+  for (const [from, to] of replacements) {
+    expect(config.split(from), `docs/deployment.md's nginx block holds ${from} once`).toHaveLength(2);
+    config = config.replace(from, to);
+  }
+  return config;
+}
+
+interface Answer {
+  status: number;
+  code: string | undefined;
+}
+
+/** POST JSON from a chosen local address, over https through nginx (`ca` given) or plain http to the host. */
+function postFrom(localAddress: string, url: string, body: unknown, options: { ca?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+  const data = JSON.stringify(body);
+  const request = url.startsWith('https:') ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        localAddress,
+        ca: options.ca,
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), ...options.headers },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          const code = res.statusCode! >= 400 ? (JSON.parse(text) as { error: { code: string } }).error.code : undefined;
+          resolve({ status: res.statusCode!, code });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+/** A host behind nginx configured as docs/deployment.md shows. */
+async function deployment(hostArgs: string[]): Promise<{ host: HostProcess; proxy: NginxProcess; base: string }> {
+  const proxyPort = await freePort();
+  const base = `https://127.0.0.1:${proxyPort}`;
+  const host = await startHost({ args: hostArgs, env: { AUTH_PUBLIC_BASE_URL: base } });
+  try {
+    const proxy = await startNginx(nginx!.path, { openssl: openssl!.path, http: (tls) => documentedConfig(proxyPort, host.port, tls) });
+    return { host, proxy, base };
+  } catch (error) {
+    await host.stop();
+    throw error;
+  }
+}
+
+describe.skipIf(!nginx || !openssl)('behind nginx terminating TLS (docs/deployment.md)', () => {
+  describe('with --trusted-proxies 127.0.0.1/32', () => {
+    let setup: Awaited<ReturnType<typeof deployment>>;
+    beforeAll(async () => {
+      setup = await deployment(['--trusted-proxies', '127.0.0.1/32']);
+    }, 60_000);
+    afterAll(async () => {
+      await setup?.proxy.stop();
+      await setup?.host.stop();
+    });
+
+    const viaProxy = (from: string, path: string, body: unknown, headers?: Record<string, string>) => postFrom(from, `${setup.base}${path}`, body, { ca: setup.proxy.certificate, headers });
+    const registerVictim = async () => {
+      const email = uniqueEmail('victim');
+      expect((await viaProxy(VICTIM, '/api/auth/password/register', { email, password: PASSWORD })).status).toBe(202);
+      return email;
+    };
+
+    it('logs that client addresses come from the proxy, without the https warning', () => {
+      const codes = setup.host.logs().map((line) => line.code);
+      expect(codes).toContain('client_address_from_proxies');
+      expect(codes).not.toContain('trusted_proxies_missing');
+    });
+
+    it("five wrong passwords from the attacker lock the attacker's address only: the victim signs in from theirs", async () => {
+      const email = await registerVictim();
+      for (let i = 0; i < 5; i++) expect((await viaProxy(ATTACKER, LOGIN, { email, password: 'wrong password guess' })).code).toBe('invalid_credentials');
+      expect(await viaProxy(ATTACKER, LOGIN, { email, password: PASSWORD })).toMatchObject({ status: 429, code: 'rate_limited' });
+      expect((await viaProxy(VICTIM, LOGIN, { email, password: PASSWORD })).status).toBe(200);
+    });
+
+    it("an attacker naming the victim's address in Forwarded and X-Forwarded-For stays itself (nginx overwrites both)", async () => {
+      const email = await registerVictim();
+      const posing = { forwarded: `for=${VICTIM}`, 'x-forwarded-for': VICTIM };
+      for (let i = 0; i < 5; i++) expect((await viaProxy(ATTACKER, LOGIN, { email, password: 'wrong password guess' }, posing)).code).toBe('invalid_credentials');
+      expect((await viaProxy(ATTACKER, LOGIN, { email, password: PASSWORD }, posing)).code).toBe('rate_limited');
+      expect((await viaProxy(VICTIM, LOGIN, { email, password: PASSWORD })).status).toBe(200);
+    });
+
+    it('a client reaching the host directly (not a trusted peer) cannot name another address in those headers', async () => {
+      const email = await registerVictim();
+      const direct = (password: string) =>
+        postFrom('127.0.0.4', `${setup.host.url}${LOGIN}`, { email, password }, { headers: { forwarded: `for=${VICTIM}`, 'x-forwarded-for': VICTIM } });
+      for (let i = 0; i < 5; i++) expect((await direct('wrong password guess')).code).toBe('invalid_credentials');
+      expect((await direct(PASSWORD)).code).toBe('rate_limited');
+      expect((await viaProxy(VICTIM, LOGIN, { email, password: PASSWORD })).status).toBe(200);
+    });
+  });
+
+  describe('without --trusted-proxies (every client is nginx)', () => {
+    let setup: Awaited<ReturnType<typeof deployment>>;
+    beforeAll(async () => {
+      setup = await deployment([]);
+    }, 60_000);
+    afterAll(async () => {
+      await setup?.proxy.stop();
+      await setup?.host.stop();
+    });
+
+    it('warns at start that the https service trusts no proxy', () => {
+      const codes = setup.host.logs().map((line) => line.code);
+      expect(codes).toContain('client_address_from_peer');
+      expect(codes).toContain('trusted_proxies_missing');
+    });
+
+    it("ignores nginx's headers: the attacker's five wrong passwords lock the victim out too", async () => {
+      const email = uniqueEmail('victim');
+      const via = (from: string, path: string, body: unknown) => postFrom(from, `${setup.base}${path}`, body, { ca: setup.proxy.certificate });
+      expect((await via(VICTIM, '/api/auth/password/register', { email, password: PASSWORD })).status).toBe(202);
+      for (let i = 0; i < 5; i++) expect((await via(ATTACKER, LOGIN, { email, password: 'wrong password guess' })).code).toBe('invalid_credentials');
+      expect(await via(VICTIM, LOGIN, { email, password: PASSWORD })).toMatchObject({ status: 429, code: 'rate_limited' });
+    });
+  });
+});
