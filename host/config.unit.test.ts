@@ -63,7 +63,9 @@ describe('loadConfig() --trusted-proxies and --metrics-allowed-hosts', () => {
     'rejects --trusted-proxies %j naming the option',
     (value) => {
       expect(() => loadConfig(['--trusted-proxies', value], {})).toThrow(ConfigError);
-      expect(() => loadConfig([], { TRUSTED_PROXIES: value })).toThrow(/--trusted-proxies \(TRUSTED_PROXIES\) from TRUSTED_PROXIES: expected none or comma-separated IPv4\/IPv6 addresses or CIDR ranges/);
+      expect(() => loadConfig([], { TRUSTED_PROXIES: value })).toThrow(
+        /--trusted-proxies \(TRUSTED_PROXIES\) from TRUSTED_PROXIES: expected none or comma-separated IPv4\/IPv6 addresses or CIDR ranges/,
+      );
     },
   );
 

@@ -49,7 +49,15 @@ export function handleExchange(pool: InstancePool, logger: HostLogger, req: Node
 }
 
 /** A request the response cache may answer (host/response-cache/); on a miss, the guest's exchange as usual. */
-function cachedExchange(cache: ResponseCache, pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory, clientAddress?: ClientAddressOf): Promise<void> {
+function cachedExchange(
+  cache: ResponseCache,
+  pool: InstancePool,
+  logger: HostLogger,
+  req: NodeRequest,
+  res: NodeResponse,
+  hook?: HookFactory,
+  clientAddress?: ClientAddressOf,
+): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     // Never cached: only the guest's private cache fields are removed.
     return handleExchange(pool, logger, req, res, (r) => (hook ? chainHooks(stripPrivateFields, hook(r)) : stripPrivateFields), clientAddress);

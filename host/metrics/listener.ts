@@ -32,7 +32,13 @@ const json = (res: http.ServerResponse, status: number, body: unknown) => {
   res.end(`${JSON.stringify(body)}\n`);
 };
 
-async function answer(source: OperationsSource, logger: HostLogger, req: http.IncomingMessage, res: http.ServerResponse, hostAllowed: (host: string | undefined) => boolean): Promise<void> {
+async function answer(
+  source: OperationsSource,
+  logger: HostLogger,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  hostAllowed: (host: string | undefined) => boolean,
+): Promise<void> {
   if (!hostAllowed(req.headers.host)) {
     // RFC 9110 §15.5.20: 421, this server does not answer for that authority.
     logger.log('warn', 'operations request for a host name it does not answer', { code: 'metrics_host_refused' });

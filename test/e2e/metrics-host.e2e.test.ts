@@ -55,6 +55,11 @@ describe('the operations listener answers only its own names (DNS rebinding)', (
   });
 
   it('logs the refusal at warn with its code', () => {
-    expect(host.logs().filter((line) => line.code === 'metrics_host_refused').map((line) => line.level)).toContain('warn');
+    expect(
+      host
+        .logs()
+        .filter((line) => line.code === 'metrics_host_refused')
+        .map((line) => line.level),
+    ).toContain('warn');
   });
 });

@@ -99,7 +99,8 @@ describe.skipIf(!nginx || !openssl)('behind nginx terminating TLS (docs/deployme
       await setup?.host.stop();
     });
 
-    const viaProxy = (from: string, path: string, body: unknown, headers?: Record<string, string>) => postFrom(from, `${setup.base}${path}`, body, { ca: setup.proxy.certificate, headers });
+    const viaProxy = (from: string, path: string, body: unknown, headers?: Record<string, string>) =>
+      postFrom(from, `${setup.base}${path}`, body, { ca: setup.proxy.certificate, headers });
     const registerVictim = async () => {
       const email = uniqueEmail('victim');
       expect((await viaProxy(VICTIM, '/api/auth/password/register', { email, password: PASSWORD })).status).toBe(202);

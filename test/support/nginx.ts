@@ -33,8 +33,20 @@ export function nginxBlockOf(page: string): string {
 function selfSignedCertificate(openssl: string, dir: string): { certificatePath: string; keyPath: string } {
   const certificatePath = join(dir, 'cert.pem');
   const keyPath = join(dir, 'key.pem');
-  execFileSync(openssl, ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1'].concat(
-    ['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyPath, '-out', certificatePath]), { stdio: 'ignore' });
+  execFileSync(
+    openssl,
+    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1'].concat([
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      keyPath,
+      '-out',
+      certificatePath,
+    ]),
+    { stdio: 'ignore' },
+  );
   return { certificatePath, keyPath };
 }
 
