@@ -1,44 +1,71 @@
 /**
- * Sign-in limits behind a TLS-terminating reverse proxy (docs/deployment.md): real nginx from
- * Debian, configured with the page's own nginx block, in front of a real host. Clients connect
- * from distinct loopback addresses (127.0.0.2 the victim, 127.0.0.3 the attacker, Linux routes
- * all of 127.0.0.0/8 to lo), so nginx sees distinct peers while the host sees only nginx at
- * 127.0.0.1.
+ * Sign-in limits behind a TLS-terminating reverse proxy (docs/deployment.md): real nginx and
+ * Caddy from Debian, each configured with the page's own block, in front of a real host. Clients
+ * connect from distinct loopback addresses (127.0.0.2 the victim, 127.0.0.3 the attacker; Linux
+ * routes all of 127.0.0.0/8 to lo), so the proxy sees distinct peers while the host sees only the
+ * proxy at 127.0.0.1.
  *
  * The attack: five wrong passwords for the victim's email from the attacker. With
- * --trusted-proxies the attacker locks only itself; without it, every client is nginx and the
+ * --trusted-proxies the attacker locks only itself; without it, every client is the proxy and the
  * victim is locked out too (what the host did before the option existed).
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startHost, type HostProcess } from '../support/host-process.ts';
-import { nginxBlockOf, startNginx, type NginxProcess } from '../support/nginx.ts';
+import { type Certificate, fencedBlock, type ProxyProcess, startCaddy, startNginx } from '../support/reverse-proxy.ts';
 import { requireTool } from '../support/tools.ts';
 import { PASSWORD, uniqueEmail } from '../auth/support.ts';
 
 const nginx = requireTool('nginx');
+const caddy = requireTool('caddy');
 const openssl = requireTool('openssl');
 
 const VICTIM = '127.0.0.2';
 const ATTACKER = '127.0.0.3';
 const LOGIN = '/api/auth/password/login';
 
-/** The documented block with only the listening port, the certificate paths and the host's port replaced (each exactly once). */
-function documentedConfig(proxyPort: number, hostPort: number, tls: { certificatePath: string; keyPath: string }): string {
-  let config = nginxBlockOf('docs/deployment.md');
-  const replacements: Array<[string, string]> = [
-    ['listen 443 ssl;', `listen 127.0.0.1:${proxyPort} ssl;`],
-    ['/etc/ssl/counter.example/fullchain.pem', tls.certificatePath],
-    ['/etc/ssl/counter.example/privkey.pem', tls.keyPath],
-    ['http://127.0.0.1:3000', `http://127.0.0.1:${hostPort}`],
-  ];
+/** The page's block of `language` with each replacement made exactly once (the address, the certificate, the host's port). */
+function documented(language: string, replacements: Array<[string, string]>): string {
+  let config = fencedBlock('docs/deployment.md', language);
   for (const [from, to] of replacements) {
-    expect(config.split(from), `docs/deployment.md's nginx block holds ${from} once`).toHaveLength(2);
+    expect(config.split(from), `docs/deployment.md's ${language} block holds ${from} once`).toHaveLength(2);
     config = config.replace(from, to);
   }
   return config;
 }
+
+interface Proxy {
+  name: string;
+  available: boolean;
+  start(proxyPort: number, hostPort: number): Promise<ProxyProcess>;
+}
+
+const NGINX: Proxy = {
+  name: 'nginx',
+  available: Boolean(nginx && openssl),
+  start: (proxyPort, hostPort) =>
+    startNginx(nginx!.path, openssl!.path, (tls: Certificate) =>
+      documented('nginx', [
+        ['listen 443 ssl;', `listen 127.0.0.1:${proxyPort} ssl;`],
+        ['/etc/ssl/counter.example/fullchain.pem', tls.certificatePath],
+        ['/etc/ssl/counter.example/privkey.pem', tls.keyPath],
+        ['http://127.0.0.1:3000', `http://127.0.0.1:${hostPort}`],
+      ]),
+    ),
+};
+
+const CADDY: Proxy = {
+  name: 'Caddy',
+  available: Boolean(caddy && openssl),
+  start: (proxyPort, hostPort) =>
+    startCaddy(caddy!.path, openssl!.path, (tls: Certificate) =>
+      documented('caddy', [
+        ['counter.example {', `https://127.0.0.1:${proxyPort} {\n\tbind 127.0.0.1\n\ttls ${tls.certificatePath} ${tls.keyPath}`],
+        ['reverse_proxy 127.0.0.1:3000', `reverse_proxy 127.0.0.1:${hostPort}`],
+      ]),
+    ),
+};
 
 interface Answer {
   status: number;
@@ -74,13 +101,13 @@ function postFrom(localAddress: string, url: string, body: unknown, options: { c
   });
 }
 
-/** A host behind nginx configured as docs/deployment.md shows. */
-async function deployment(hostArgs: string[]): Promise<{ host: HostProcess; proxy: NginxProcess; base: string }> {
+/** A host behind `kind` configured as docs/deployment.md shows. */
+async function deployment(kind: Proxy, hostArgs: string[]): Promise<{ host: HostProcess; proxy: ProxyProcess; base: string }> {
   const proxyPort = await freePort();
   const base = `https://127.0.0.1:${proxyPort}`;
   const host = await startHost({ args: hostArgs, env: { AUTH_PUBLIC_BASE_URL: base } });
   try {
-    const proxy = await startNginx(nginx!.path, { openssl: openssl!.path, http: (tls) => documentedConfig(proxyPort, host.port, tls) });
+    const proxy = await kind.start(proxyPort, host.port);
     return { host, proxy, base };
   } catch (error) {
     await host.stop();
@@ -88,11 +115,11 @@ async function deployment(hostArgs: string[]): Promise<{ host: HostProcess; prox
   }
 }
 
-describe.skipIf(!nginx || !openssl)('behind nginx terminating TLS (docs/deployment.md)', () => {
-  describe('with --trusted-proxies 127.0.0.1/32', () => {
+describe.each([NGINX, CADDY])('behind $name terminating TLS (docs/deployment.md)', (kind) => {
+  describe.skipIf(!kind.available)('with --trusted-proxies 127.0.0.1/32', () => {
     let setup: Awaited<ReturnType<typeof deployment>>;
     beforeAll(async () => {
-      setup = await deployment(['--trusted-proxies', '127.0.0.1/32']);
+      setup = await deployment(kind, ['--trusted-proxies', '127.0.0.1/32']);
     }, 60_000);
     afterAll(async () => {
       await setup?.proxy.stop();
@@ -120,7 +147,7 @@ describe.skipIf(!nginx || !openssl)('behind nginx terminating TLS (docs/deployme
       expect((await viaProxy(VICTIM, LOGIN, { email, password: PASSWORD })).status).toBe(200);
     });
 
-    it("an attacker naming the victim's address in Forwarded and X-Forwarded-For stays itself (nginx overwrites both)", async () => {
+    it("an attacker naming the victim's address in Forwarded and X-Forwarded-For stays itself (the proxy overwrites or deletes both)", async () => {
       const email = await registerVictim();
       const posing = { forwarded: `for=${VICTIM}`, 'x-forwarded-for': VICTIM };
       for (let i = 0; i < 5; i++) expect((await viaProxy(ATTACKER, LOGIN, { email, password: 'wrong password guess' }, posing)).code).toBe('invalid_credentials');
@@ -137,29 +164,29 @@ describe.skipIf(!nginx || !openssl)('behind nginx terminating TLS (docs/deployme
       expect((await viaProxy(VICTIM, LOGIN, { email, password: PASSWORD })).status).toBe(200);
     });
   });
+});
 
-  describe('without --trusted-proxies (every client is nginx)', () => {
-    let setup: Awaited<ReturnType<typeof deployment>>;
-    beforeAll(async () => {
-      setup = await deployment([]);
-    }, 60_000);
-    afterAll(async () => {
-      await setup?.proxy.stop();
-      await setup?.host.stop();
-    });
+describe.skipIf(!NGINX.available)('behind nginx without --trusted-proxies (every client is nginx)', () => {
+  let setup: Awaited<ReturnType<typeof deployment>>;
+  beforeAll(async () => {
+    setup = await deployment(NGINX, []);
+  }, 60_000);
+  afterAll(async () => {
+    await setup?.proxy.stop();
+    await setup?.host.stop();
+  });
 
-    it('warns at start that the https service trusts no proxy', () => {
-      const codes = setup.host.logs().map((line) => line.code);
-      expect(codes).toContain('client_address_from_peer');
-      expect(codes).toContain('trusted_proxies_missing');
-    });
+  it('warns at start that the https service trusts no proxy', () => {
+    const codes = setup.host.logs().map((line) => line.code);
+    expect(codes).toContain('client_address_from_peer');
+    expect(codes).toContain('trusted_proxies_missing');
+  });
 
-    it("ignores nginx's headers: the attacker's five wrong passwords lock the victim out too", async () => {
-      const email = uniqueEmail('victim');
-      const via = (from: string, path: string, body: unknown) => postFrom(from, `${setup.base}${path}`, body, { ca: setup.proxy.certificate });
-      expect((await via(VICTIM, '/api/auth/password/register', { email, password: PASSWORD })).status).toBe(202);
-      for (let i = 0; i < 5; i++) expect((await via(ATTACKER, LOGIN, { email, password: 'wrong password guess' })).code).toBe('invalid_credentials');
-      expect(await via(VICTIM, LOGIN, { email, password: PASSWORD })).toMatchObject({ status: 429, code: 'rate_limited' });
-    });
+  it("ignores nginx's headers: the attacker's five wrong passwords lock the victim out too", async () => {
+    const email = uniqueEmail('victim');
+    const via = (from: string, path: string, body: unknown) => postFrom(from, `${setup.base}${path}`, body, { ca: setup.proxy.certificate });
+    expect((await via(VICTIM, '/api/auth/password/register', { email, password: PASSWORD })).status).toBe(202);
+    for (let i = 0; i < 5; i++) expect((await via(ATTACKER, LOGIN, { email, password: 'wrong password guess' })).code).toBe('invalid_credentials');
+    expect(await via(VICTIM, LOGIN, { email, password: PASSWORD })).toMatchObject({ status: 429, code: 'rate_limited' });
   });
 });
