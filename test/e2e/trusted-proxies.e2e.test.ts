@@ -13,7 +13,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startHost, type HostProcess } from '../support/host-process.ts';
-import { type Certificate, fencedBlock, type ProxyProcess, startCaddy, startNginx } from '../support/reverse-proxy.ts';
+import { type Certificate, documentedBlock, type ProxyProcess, startCaddy, startNginx } from '../support/reverse-proxy.ts';
 import { requireTool } from '../support/tools.ts';
 import { PASSWORD, uniqueEmail } from '../auth/support.ts';
 
@@ -24,16 +24,6 @@ const openssl = requireTool('openssl');
 const VICTIM = '127.0.0.2';
 const ATTACKER = '127.0.0.3';
 const LOGIN = '/api/auth/password/login';
-
-/** The page's block of `language` with each replacement made exactly once (the address, the certificate, the host's port). */
-function documented(language: string, replacements: Array<[string, string]>): string {
-  let config = fencedBlock('docs/deployment.md', language);
-  for (const [from, to] of replacements) {
-    expect(config.split(from), `docs/deployment.md's ${language} block holds ${from} once`).toHaveLength(2);
-    config = config.replace(from, to);
-  }
-  return config;
-}
 
 interface Proxy {
   name: string;
@@ -46,7 +36,7 @@ const NGINX: Proxy = {
   available: Boolean(nginx && openssl),
   start: (proxyPort, hostPort) =>
     startNginx(nginx!.path, openssl!.path, (tls: Certificate) =>
-      documented('nginx', [
+      documentedBlock('docs/deployment.md', 'nginx', 'nginx', [
         ['listen 443 ssl;', `listen 127.0.0.1:${proxyPort} ssl;`],
         ['/etc/ssl/counter.example/fullchain.pem', tls.certificatePath],
         ['/etc/ssl/counter.example/privkey.pem', tls.keyPath],
@@ -60,7 +50,7 @@ const CADDY: Proxy = {
   available: Boolean(caddy && openssl),
   start: (proxyPort, hostPort) =>
     startCaddy(caddy!.path, openssl!.path, (tls: Certificate) =>
-      documented('caddy', [
+      documentedBlock('docs/deployment.md', 'Caddy', 'caddy', [
         ['counter.example {', `https://127.0.0.1:${proxyPort} {\n\tbind 127.0.0.1\n\ttls ${tls.certificatePath} ${tls.keyPath}`],
         ['reverse_proxy 127.0.0.1:3000', `reverse_proxy 127.0.0.1:${hostPort}`],
       ]),

@@ -6,7 +6,7 @@
  * to write.
  *
  *   const nginx = requireTool('nginx'), openssl = requireTool('openssl');
- *   const proxy = await startNginx(nginx.path, openssl.path, (tls) => fencedBlock('docs/x.md', 'nginx').replace(…));
+ *   const proxy = await startNginx(nginx.path, openssl.path, (tls) => documentedBlock('docs/x.md', 'nginx', 'nginx', [['listen 443 ssl;', …]]));
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -26,12 +26,30 @@ export interface ProxyProcess extends Certificate {
   stop(): Promise<void>;
 }
 
-/** The page's only fenced block of `language`. */
-export function fencedBlock(page: string, language: string): string {
+/** The only fenced block of `language` in the page's `## section` (up to the next `## ` heading). */
+export function fencedBlock(page: string, section: string, language: string): string {
+  const text = readFileSync(join(ROOT, page), 'utf8');
+  const start = text.indexOf(`\n## ${section}\n`);
+  if (start < 0) throw new Error(`${page} has no section ${section}`);
+  const end = text.indexOf('\n## ', start + 1);
   const pattern = new RegExp(`^\`\`\`${language}\\n([\\s\\S]*?)^\`\`\`$`, 'gm');
-  const blocks = [...readFileSync(join(ROOT, page), 'utf8').matchAll(pattern)].map((m) => m[1] ?? '');
-  if (blocks.length !== 1) throw new Error(`${page} should hold exactly one ${language} block, found ${blocks.length}`);
+  const blocks = [...text.slice(start, end < 0 ? undefined : end).matchAll(pattern)].map((m) => m[1] ?? '');
+  if (blocks.length !== 1) throw new Error(`${page}, ${section}: expected one ${language} block, found ${blocks.length}`);
   return blocks[0]!;
+}
+
+/**
+ * The page's block with each replacement (placeholders: the listening address, the certificate,
+ * the upstream port) made exactly once: a page that no longer holds a placeholder fails the test
+ * instead of running something else.
+ */
+export function documentedBlock(page: string, section: string, language: string, replacements: ReadonlyArray<readonly [string, string]>): string {
+  let block = fencedBlock(page, section, language);
+  for (const [from, to] of replacements) {
+    if (block.split(from).length !== 2) throw new Error(`${page}, ${section}: the ${language} block should hold ${from} exactly once`);
+    block = block.replace(from, to);
+  }
+  return block;
 }
 
 /** A key and a certificate for 127.0.0.1, valid one day, in `dir`. */
