@@ -9,10 +9,9 @@
  * --trusted-proxies the attacker locks only itself; without it, every client is the proxy and the
  * victim is locked out too (what the host did before the option existed).
  */
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startHost, type HostProcess } from '../support/host-process.ts';
+import { postFrom } from '../support/post-from.ts';
 import { type Certificate, documentedBlock, type ProxyProcess, startCaddy, startNginx } from '../support/reverse-proxy.ts';
 import { requireTool } from '../support/tools.ts';
 import { PASSWORD, uniqueEmail } from '../auth/support.ts';
@@ -56,40 +55,6 @@ const CADDY: Proxy = {
       ]),
     ),
 };
-
-interface Answer {
-  status: number;
-  code: string | undefined;
-}
-
-/** POST JSON from a chosen local address, over https through nginx (`ca` given) or plain http to the host. */
-function postFrom(localAddress: string, url: string, body: unknown, options: { ca?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
-  const data = JSON.stringify(body);
-  const request = url.startsWith('https:') ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        localAddress,
-        ca: options.ca,
-        agent: false,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), ...options.headers },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => {
-          const code = res.statusCode! >= 400 ? (JSON.parse(text) as { error: { code: string } }).error.code : undefined;
-          resolve({ status: res.statusCode!, code });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(data);
-  });
-}
 
 /** A host behind `kind` configured as docs/deployment.md shows. */
 async function deployment(kind: Proxy, hostArgs: string[]): Promise<{ host: HostProcess; proxy: ProxyProcess; base: string }> {

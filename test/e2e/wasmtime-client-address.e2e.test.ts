@@ -9,8 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, postJson, uniqueEmail } from '../auth/support.ts';
-import { request } from 'node:https';
 import { freePort } from '../support/host-process.ts';
+import { postFrom } from '../support/post-from.ts';
 import { documentedBlock, type ProxyProcess, startNginx } from '../support/reverse-proxy.ts';
 import { requireTool } from '../support/tools.ts';
 import { prepareWasmtimeComponent, startWasmtime, type WasmtimeProcess } from '../support/wasmtime-process.ts';
@@ -72,27 +72,16 @@ describe.skipIf(!wasmtime)('x-app-client-address under wasmtime serve', () => {
       await server?.stop();
     });
 
-    /** POST JSON through nginx from a chosen loopback address, with the client's own x-app-client-address. */
-    const postFrom = (localAddress: string, path: string, body: unknown, claimed: string) =>
-      new Promise<{ status: number; code: string | undefined }>((resolve, reject) => {
-        const data = JSON.stringify(body);
-        const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), 'x-app-client-address': claimed };
-        const req = request(`${base}${path}`, { method: 'POST', localAddress, ca: proxy.certificate, agent: false, headers }, (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => (text += chunk));
-          res.on('end', () => resolve({ status: res.statusCode!, code: res.statusCode! >= 400 ? (JSON.parse(text) as { error: { code: string } }).error.code : undefined }));
-        });
-        req.on('error', reject);
-        req.end(data);
-      });
+    /** Through nginx from a chosen loopback address, with the client's own x-app-client-address. */
+    const via = (localAddress: string, path: string, body: unknown, claimed: string) =>
+      postFrom(localAddress, `${base}${path}`, body, { ca: proxy.certificate, headers: { 'x-app-client-address': claimed } });
 
     it("nginx's address replaces the client's own header: rotating it does not help the attacker, the victim elsewhere signs in", async () => {
       const email = uniqueEmail('wasmtime');
-      expect((await postFrom('127.0.0.2', '/api/auth/password/register', { email, password: PASSWORD }, '198.51.100.1')).status).toBe(202);
-      for (let i = 1; i <= 3; i++) expect((await postFrom('127.0.0.3', LOGIN, { email, password: 'wrong password guess' }, `198.51.100.${i}`)).code).toBe('invalid_credentials');
-      expect(await postFrom('127.0.0.3', LOGIN, { email, password: PASSWORD }, '198.51.100.9')).toMatchObject({ status: 429, code: 'rate_limited' });
-      expect((await postFrom('127.0.0.2', LOGIN, { email, password: PASSWORD }, '198.51.100.3')).status).toBe(200);
+      expect((await via('127.0.0.2', '/api/auth/password/register', { email, password: PASSWORD }, '198.51.100.1')).status).toBe(202);
+      for (let i = 1; i <= 3; i++) expect((await via('127.0.0.3', LOGIN, { email, password: 'wrong password guess' }, `198.51.100.${i}`)).code).toBe('invalid_credentials');
+      expect(await via('127.0.0.3', LOGIN, { email, password: PASSWORD }, '198.51.100.9')).toMatchObject({ status: 429, code: 'rate_limited' });
+      expect((await via('127.0.0.2', LOGIN, { email, password: PASSWORD }, '198.51.100.3')).status).toBe(200);
     });
   });
 });
