@@ -32,18 +32,13 @@ const json = (res: http.ServerResponse, status: number, body: unknown) => {
   res.end(`${JSON.stringify(body)}\n`);
 };
 
-async function answer(
-  source: OperationsSource,
-  logger: HostLogger,
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
-  hostAllowed: (host: string | undefined) => boolean,
-): Promise<void> {
-  if (!hostAllowed(req.headers.host)) {
-    // RFC 9110 §15.5.20: 421, this server does not answer for that authority.
-    logger.log('warn', 'operations request for a host name it does not answer', { code: 'metrics_host_refused' });
-    return json(res, 421, { error: { code: 'misdirected_request', message: 'this listener answers only its own address, localhost and --metrics-allowed-hosts' } });
-  }
+/** RFC 9110 §15.5.20: 421, this server does not answer for that authority. */
+function refuseHost(logger: HostLogger, res: http.ServerResponse): void {
+  logger.log('warn', 'operations request for a host name it does not answer', { code: 'metrics_host_refused' });
+  json(res, 421, { error: { code: 'misdirected_request', message: 'this listener answers only its own address, localhost and --metrics-allowed-hosts' } });
+}
+
+async function answer(source: OperationsSource, logger: HostLogger, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const path = (req.url ?? '/').split('?')[0];
   const routes = ['/metrics', '/livez', '/readyz'];
   if (path === undefined || !routes.includes(path)) return json(res, 404, { error: { code: 'not_found', message: `not found; try ${routes.join(', ')}` } });
@@ -76,7 +71,8 @@ export interface OperationsListenerOptions {
 export function startOperationsListener(source: OperationsSource, options: OperationsListenerOptions, logger: HostLogger): Promise<RunningListener> {
   const hostAllowed = hostAllowlist([options.host, ...(options.allowedHosts ?? [])]);
   const server = http.createServer((req, res) => {
-    answer(source, logger, req, res, hostAllowed).catch((error: unknown) => {
+    if (!hostAllowed(req.headers.host)) return refuseHost(logger, res);
+    answer(source, logger, req, res).catch((error: unknown) => {
       logger.log('error', 'the operations listener failed', { code: 'metrics_failed', error: describeError(error) });
       if (!res.headersSent) json(res, 500, { error: { code: 'internal', message: 'internal error' } });
       else res.destroy();
