@@ -36,7 +36,7 @@ const NGINX: Proxy = {
   start: (proxyPort, hostPort) =>
     startNginx(nginx!.path, openssl!.path, (tls: Certificate) =>
       documentedBlock('docs/deployment.md', 'nginx', 'nginx', [
-        ['listen 443 ssl;', `listen 127.0.0.1:${proxyPort} ssl;`],
+        ['listen 443 ssl;', `listen 127.0.0.1:${proxyPort} ssl;\n    listen [::1]:${proxyPort} ssl;`],
         ['/etc/ssl/counter.example/fullchain.pem', tls.certificatePath],
         ['/etc/ssl/counter.example/privkey.pem', tls.keyPath],
         ['http://127.0.0.1:3000', `http://127.0.0.1:${hostPort}`],
@@ -50,7 +50,7 @@ const CADDY: Proxy = {
   start: (proxyPort, hostPort) =>
     startCaddy(caddy!.path, openssl!.path, (tls: Certificate) =>
       documentedBlock('docs/deployment.md', 'Caddy', 'caddy', [
-        ['counter.example {', `https://127.0.0.1:${proxyPort} {\n\tbind 127.0.0.1\n\ttls ${tls.certificatePath} ${tls.keyPath}`],
+        ['counter.example {', `https://127.0.0.1:${proxyPort} {\n\tbind 127.0.0.1 ::1\n\ttls ${tls.certificatePath} ${tls.keyPath}`],
         ['reverse_proxy 127.0.0.1:3000', `reverse_proxy 127.0.0.1:${hostPort}`],
       ]),
     ),
@@ -108,6 +108,16 @@ describe.each([NGINX, CADDY])('behind $name terminating TLS (docs/deployment.md)
       for (let i = 0; i < 5; i++) expect((await viaProxy(ATTACKER, LOGIN, { email, password: 'wrong password guess' }, posing)).code).toBe('invalid_credentials');
       expect((await viaProxy(ATTACKER, LOGIN, { email, password: PASSWORD }, posing)).code).toBe('rate_limited');
       expect((await viaProxy(VICTIM, LOGIN, { email, password: PASSWORD })).status).toBe(200);
+    });
+
+    it('a client over IPv6 is named by its own address (nginx: a quoted, bracketed Forwarded node; Caddy: X-Forwarded-For), not by the proxy', async () => {
+      const email = await registerVictim();
+      // Lock the pair of the proxy's own address: a trusted peer sending no chain is itself the client.
+      const direct = (password: string) => postFrom('127.0.0.1', `${setup.host.url}${LOGIN}`, { email, password });
+      for (let i = 0; i < 5; i++) expect((await direct('wrong password guess')).code).toBe('invalid_credentials');
+      expect((await direct(PASSWORD)).code).toBe('rate_limited');
+      const port = new URL(setup.base).port;
+      expect((await postFrom('::1', `https://[::1]:${port}${LOGIN}`, { email, password: PASSWORD }, { ca: setup.proxy.certificate })).status).toBe(200);
     });
 
     it('a client reaching the host directly (not a trusted peer) cannot name another address in those headers', async () => {

@@ -20,7 +20,7 @@ export interface Certificate {
 }
 
 export interface ProxyProcess extends Certificate {
-  /** The self-signed certificate (PEM) clients must trust; valid for 127.0.0.1. */
+  /** The self-signed certificate (PEM) clients must trust; valid for 127.0.0.1 and ::1. */
   readonly certificate: string;
   readonly output: string[];
   stop(): Promise<void>;
@@ -52,11 +52,11 @@ export function documentedBlock(page: string, section: string, language: string,
   return block;
 }
 
-/** A key and a certificate for 127.0.0.1, valid one day, in `dir`. */
+/** A key and a certificate for 127.0.0.1 and ::1, valid one day, in `dir`. */
 function selfSignedCertificate(openssl: string, dir: string): Certificate {
   const certificatePath = join(dir, 'cert.pem');
   const keyPath = join(dir, 'key.pem');
-  const subject = ['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'];
+  const subject = ['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,IP:::1'];
   execFileSync(
     openssl,
     ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', ...subject, '-keyout', keyPath, '-out', certificatePath],
