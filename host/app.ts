@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { admissionLimits } from './admission/limits.ts';
 import { memoryReclaimer } from './admission/reclaim.ts';
+import { clientAddressOf } from './client-address.ts';
 import { loadComponent } from './component.ts';
 import type { HostConfig } from './config.ts';
 import { guestEnvironment } from './guest-env.ts';
@@ -127,6 +128,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     reusePort: overrides.reusePort,
     observe: metrics && exchangeObserver(metrics),
     limits: httpLimits(config),
+    clientAddress: clientAddressOf(config.trustedProxies),
   });
   try {
     await probeGuestConfiguration(config.host, server.port, logger);

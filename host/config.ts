@@ -6,12 +6,13 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
+import { isCidr } from './http/cidr.ts';
 
 interface OptionSpec {
   env: string;
   default: string;
   allowed?: readonly string[];
-  kind?: 'port' | 'optional-port' | 'count' | 'auto-count' | 'seconds' | 'url' | 'identifier' | 'workers' | 'text';
+  kind?: 'port' | 'optional-port' | 'count' | 'auto-count' | 'seconds' | 'url' | 'identifier' | 'workers' | 'text' | 'cidr-list' | 'host-list';
   help: string;
 }
 
@@ -130,6 +131,18 @@ export const OPTIONS = {
     help: 'TCP port of the operations listener: /metrics (Prometheus), /livez, /readyz (docs/metrics.md)',
   },
   'metrics-host': { env: 'METRICS_HOST', default: '127.0.0.1', kind: 'text', help: 'interface the operations listener binds' },
+  'metrics-allowed-hosts': {
+    env: 'METRICS_ALLOWED_HOSTS',
+    default: 'none',
+    kind: 'host-list',
+    help: 'host names the operations listener answers besides IP addresses, localhost and --metrics-host (comma-separated; docs/metrics.md)',
+  },
+  'trusted-proxies': {
+    env: 'TRUSTED_PROXIES',
+    default: 'none',
+    kind: 'cidr-list',
+    help: 'CIDRs of reverse proxies whose Forwarded / X-Forwarded-For name the client (comma-separated; docs/deployment.md)',
+  },
 } as const satisfies Record<string, OptionSpec>;
 
 export type OptionName = keyof typeof OPTIONS;
@@ -178,6 +191,10 @@ export interface HostConfig {
   /** The operations listener's port (host/metrics/); undefined: off. */
   metricsPort: number | undefined;
   metricsHost: string;
+  /** Host names the operations listener answers besides IP literals, localhost and metricsHost. */
+  metricsAllowedHosts: string[];
+  /** CIDRs of proxies whose forwarding headers name the client (host/client-address.ts); empty: none. */
+  trustedProxies: string[];
 }
 
 /** Upper bound on the `-timeout-seconds` options: one day. */
@@ -188,6 +205,22 @@ export const MAX_WORKERS = 64;
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+}
+
+/** `none`, or comma-separated entries each valid for `entry` (spaces around commas allowed). */
+function commaList(entry: v.GenericSchema<string, string>) {
+  return v.union([
+    v.pipe(
+      v.literal('none'),
+      v.transform((): string[] => []),
+    ),
+    v.pipe(
+      v.string(),
+      v.transform((text) => text.split(',').map((part) => part.trim())),
+      v.array(entry),
+      v.minLength(1),
+    ),
+  ]);
 }
 
 const schemas = {
@@ -214,6 +247,9 @@ const schemas = {
     v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(1), v.maxValue(MAX_WORKERS)),
   ]),
   text: v.pipe(v.string(), v.minLength(1)),
+  'cidr-list': commaList(v.pipe(v.string(), v.check(isCidr))),
+  // RFC 1123 host names (letters, digits, hyphens, dots), compared case-insensitively.
+  'host-list': commaList(v.pipe(v.string(), v.regex(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/), v.toLowerCase())),
 };
 
 /** What each kind of value must look like, for the error message. */
@@ -227,9 +263,11 @@ const EXPECTED: Record<NonNullable<OptionSpec['kind']>, string> = {
   identifier: 'a plain identifier (letters, digits, _ or $; 1-63 characters, not starting with a digit)',
   workers: `auto or a whole number 1-${MAX_WORKERS}`,
   text: 'a non-empty value',
+  'cidr-list': 'none or comma-separated IPv4/IPv6 addresses or CIDR ranges, such as 127.0.0.1/32,10.0.0.0/8,fd00::/8',
+  'host-list': 'none or comma-separated host names, such as metrics.internal',
 };
 
-function resolve(name: OptionName, flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv): string | number | undefined {
+function resolve(name: OptionName, flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv): string | number | string[] | undefined {
   const spec: OptionSpec = OPTIONS[name];
   const fromFlag = flags[name];
   const raw = fromFlag ?? env[spec.env] ?? spec.default;
@@ -293,6 +331,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     responseCacheBytes: get('response-cache-bytes') as number,
     metricsPort: get('metrics-port') as number | undefined,
     metricsHost: get('metrics-host') as string,
+    metricsAllowedHosts: get('metrics-allowed-hosts') as string[],
+    trustedProxies: get('trusted-proxies') as string[],
   };
   if (config.instancesMax < 1 || config.instancesMin > config.instancesMax) {
     throw new ConfigError('invalid value for --instances-max (INSTANCES_MAX): must be at least 1 and at least --instances-min');

@@ -8,7 +8,7 @@ import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { FieldEntry } from './wasi/http-fields.ts';
 import { HOP_BY_HOP } from './wasi/http-fields.ts';
 import { BodySource, IncomingRequest } from './wasi/http-incoming.ts';
-import { CLIENT_ADDRESS_HEADER, peerAddress } from './client-address.ts';
+import { CLIENT_ADDRESS_HEADER, peerAddress, type ClientAddressOf } from './client-address.ts';
 import { HOST_ONLY_REQUEST_HEADERS } from './relay/headers.ts';
 import { ResponseOutparam, type BodyTarget, type ResponseTarget } from './wasi/http-response.ts';
 import type { SendTimeout } from './http/send-timeout.ts';
@@ -22,7 +22,7 @@ const decoder = new TextDecoder();
 /** Request body bytes buffered before the host stops reading from the socket. */
 const INCOMING_HIGH_WATER = 1_048_576;
 
-function requestHeaders(req: NodeRequest): FieldEntry[] {
+function requestHeaders(req: NodeRequest, clientAddress: ClientAddressOf): FieldEntry[] {
   const raw = req.rawHeaders;
   const entries: FieldEntry[] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -31,8 +31,8 @@ function requestHeaders(req: NodeRequest): FieldEntry[] {
     entries.push([name, encoder.encode(raw[i + 1]!)]);
   }
   // Added by the host only, so the guest can trust it (a client's own copy was dropped above).
-  const peer = peerAddress(req);
-  if (peer) entries.push([CLIENT_ADDRESS_HEADER, encoder.encode(peer)]);
+  const client = clientAddress(req);
+  if (client) entries.push([CLIENT_ADDRESS_HEADER, encoder.encode(client)]);
   return entries;
 }
 
@@ -61,14 +61,15 @@ export function streamBody(req: NodeRequest, first?: Uint8Array): BodySource {
   return source;
 }
 
-export function toIncomingRequest(req: NodeRequest, secure: boolean, body: BodySource = streamBody(req)): IncomingRequest {
+/** `clientAddress`: the peer, or behind trusted proxies the client they name (host/client-address.ts). */
+export function toIncomingRequest(req: NodeRequest, secure: boolean, body: BodySource = streamBody(req), clientAddress: ClientAddressOf = peerAddress): IncomingRequest {
   const authority = ('authority' in req && typeof req.authority === 'string' && req.authority) || req.headers.host || 'localhost';
   return new IncomingRequest({
     method: req.method ?? 'GET',
     pathWithQuery: req.url ?? '/',
     scheme: secure ? 'https' : 'http',
     authority,
-    headers: requestHeaders(req),
+    headers: requestHeaders(req, clientAddress),
     body,
   });
 }

@@ -12,6 +12,7 @@ import net, { type AddressInfo } from 'node:net';
 import { ConnectionTurns } from './admission/pipeline.ts';
 import { laneOf, sendRefusal } from './admission/refusal.ts';
 import { AdmissionRefused } from './admission/wait-queue.ts';
+import type { ClientAddressOf } from './client-address.ts';
 import { Exchange, streamBody, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
 import { PrereadBudget, prereadBody } from './http/body-preread.ts';
 import { enforceGrpcDeadline, grpcDeadlineOf, refuseMalformedTimeout } from './http/grpc-deadline.ts';
@@ -41,17 +42,22 @@ export const MAX_CONCURRENT_STREAMS = 100;
 /** Ordinary requests of one HTTP/2 connection running at once: a quarter of the instances, at least one. */
 const perSessionLimit = (instances: number): number => Math.max(1, Math.floor(instances / 4));
 
-/**
- * A malformed `grpc-timeout` is refused at once; with `limits`, a small body is read before an
- * instance is taken and the response is cut when its client stops reading (host/http/).
- */
-export function handleExchange(pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory, limits?: ExchangeLimits): Promise<void> {
+/** What a port's exchanges share: its time limits and how the client's address is found. */
+export interface ExchangeContext {
+  /** With limits, a small body is read before an instance is taken and a response its client stops reading is cut (host/http/). */
+  limits?: ExchangeLimits;
+  /** The client address the guest is told (host/client-address.ts); default the TCP peer. */
+  clientAddress?: ClientAddressOf;
+}
+
+/** A malformed `grpc-timeout` is refused at once; otherwise the body is read (or streamed) and the guest runs the exchange. */
+export function handleExchange(pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory, context: ExchangeContext = {}): Promise<void> {
   const deadline = grpcDeadlineOf(req);
   if (deadline.kind === 'malformed') return Promise.resolve(refuseMalformedTimeout(logger, req, res));
   const deadlineMs = deadline.kind === 'after' ? deadline.ms : undefined;
-  const body = limits ? prereadBody(req, res, limits) : streamBody(req);
-  if (body instanceof Promise) return body.then((read) => (read ? runExchange(pool, logger, req, res, read, deadlineMs, hook, limits) : undefined));
-  return body ? runExchange(pool, logger, req, res, body, deadlineMs, hook, limits) : Promise.resolve();
+  const body = context.limits ? prereadBody(req, res, context.limits) : streamBody(req);
+  if (body instanceof Promise) return body.then((read) => (read ? runExchange(pool, logger, req, res, read, deadlineMs, hook, context) : undefined));
+  return body ? runExchange(pool, logger, req, res, body, deadlineMs, hook, context) : Promise.resolve();
 }
 
 function runExchange(
@@ -61,11 +67,11 @@ function runExchange(
   res: NodeResponse,
   body: BodySource,
   deadlineMs: number | undefined,
-  hook?: HookFactory,
-  limits?: ExchangeLimits,
+  hook: HookFactory | undefined,
+  context: ExchangeContext,
 ): Promise<void> {
-  const exchange = new Exchange(res, hook?.(req), sendTimeoutFor(res, limits));
-  const incoming = toIncomingRequest(req, false, body);
+  const exchange = new Exchange(res, hook?.(req), sendTimeoutFor(res, context.limits));
+  const incoming = toIncomingRequest(req, false, body, context.clientAddress);
   if (deadlineMs !== undefined) enforceGrpcDeadline(logger, deadlineMs, req, res, body);
   // A client that leaves (or whose deadline is answered) while its exchange waits for an instance leaves the queue.
   const departed = new AbortController();
@@ -110,18 +116,18 @@ function cachedExchange(
   req: NodeRequest,
   res: NodeResponse,
   hook?: HookFactory,
-  limits?: ExchangeLimits,
+  context: ExchangeContext = {},
 ): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     // Never cached: only the guest's private cache fields are removed.
-    return handleExchange(pool, logger, req, res, (r) => (hook ? chainHooks(stripPrivateFields, hook(r)) : stripPrivateFields), limits);
+    return handleExchange(pool, logger, req, res, (r) => (hook ? chainHooks(stripPrivateFields, hook(r)) : stripPrivateFields), context);
   }
   const request = cacheRequest(req);
   const runGuest = (): Promise<void> => {
     // Later misses on this target wait for this run instead of starting their own (cache.ts).
     const settled = cache.beginFill(request);
     const withCache: HookFactory = (r) => (hook ? chainHooks(cacheHook(cache, r, settled), hook(r)) : cacheHook(cache, r, settled));
-    return handleExchange(pool, logger, req, res, withCache, limits).finally(settled);
+    return handleExchange(pool, logger, req, res, withCache, context).finally(settled);
   };
   const afterMiss = (): Promise<void> => {
     const fill = cache.pendingFill(request);
@@ -177,6 +183,8 @@ export interface ServerOptions {
   observe?: ExchangeObserver | undefined;
   /** Time limits on heads, bodies, idle connections and stalled responses (host/http/limits.ts); the defaults when absent. */
   limits?: HttpLimits;
+  /** The client address the guest is told (host/client-address.ts); default the TCP peer. */
+  clientAddress?: ClientAddressOf;
 }
 
 export function startServer(pool: InstancePool, logger: HostLogger, options: ServerOptions): Promise<RunningServer> {
@@ -193,6 +201,7 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
     events: new IntervalLog(logger),
     prereadBytes: new PrereadBudget(),
   };
+  const context: ExchangeContext = { limits: exchangeLimits, clientAddress: options.clientAddress };
   const onRequest = (req: NodeRequest, res: NodeResponse) => {
     options.observe?.(req, res);
     if (req.httpVersionMajor < 2) {
@@ -212,7 +221,7 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
       }
     }
     const run = () =>
-      options.cache ? cachedExchange(options.cache, pool, logger, req, res, options.hook, exchangeLimits) : handleExchange(pool, logger, req, res, options.hook, exchangeLimits);
+      options.cache ? cachedExchange(options.cache, pool, logger, req, res, options.hook, context) : handleExchange(pool, logger, req, res, options.hook, context);
     // A connection's exchanges take turns (admission/pipeline.ts): pipelined HTTP/1.1 requests one
     // at a time; an HTTP/2 connection's ordinary requests a few at a time.
     const done =
