@@ -17,7 +17,7 @@ afterAll(async () => {
 });
 
 describe('a complete sign-in per provider', () => {
-  it.each(PROVIDERS)('%s: session cookie, redirect to next, the four events, replay → 409', async (provider) => {
+  it.each(PROVIDERS)('%s: session cookie, redirect to next, the flow events, replay → 409', async (provider) => {
     const before = await eventCounts(service.host.url);
     const callback = await authorize(service, provider, '/dashboard?from=test');
     expect(callback.method).toBe(provider === 'provider_c' ? 'POST' : 'GET');

@@ -19,7 +19,8 @@ export const SESSION_COOKIE = 'wasi_auth_dev_session';
 /** The operator-token issuer of the OAuth suites: its public key goes in OPERATOR_ENV. */
 const operator = await operatorIssuer();
 export const OPERATOR_ENV: Record<string, string> = operator.env;
-export const OAUTH_EVENTS = ['auth_oauth_state_created', 'auth_oauth_state_consumed', 'auth_external_identity_linked', 'auth_session_issued'] as const;
+/** The events a completed provider sign-in writes (its state lives in key-value, and writes none). */
+export const OAUTH_EVENTS = ['auth_external_identity_linked', 'auth_session_issued'] as const;
 
 export interface Service {
   host: HostProcess;
