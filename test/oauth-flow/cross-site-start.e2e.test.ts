@@ -10,16 +10,13 @@
 import { get } from 'node:http';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliver, expectFailure, rememberBrowser, sessionCookieOf, startService, type Service } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { deliver, expectFailure, rememberBrowser, sessionCookieOf, type Service, withService } from './support.ts';
 import { followAuthorization } from '../support/oauth-provider/follow-authorization.ts';
 
 let service: Service;
-beforeAll(async () => {
-  service = await startService();
-}, 90_000);
-afterAll(async () => {
-  await service?.stop();
+withService((started) => {
+  service = started;
 });
 
 /** What the store holds for OAuth states: key-value entries (live ones) and event streams. */

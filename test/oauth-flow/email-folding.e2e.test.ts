@@ -5,15 +5,12 @@
  * and component, with the local provider vouching for each address. Also: the domain is compared
  * in its IDNA form inside the component, as on Node.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorize, deliver, type Provider, SESSION_COOKIE, sessionCookieOf, startService, type Service } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { authorize, deliver, type Provider, SESSION_COOKIE, sessionCookieOf, type Service, withService } from './support.ts';
 
 let service: Service;
-beforeAll(async () => {
-  service = await startService();
-}, 90_000);
-afterAll(async () => {
-  await service?.stop();
+withService((started) => {
+  service = started;
 });
 
 interface SessionBody {

@@ -153,6 +153,18 @@ export function expectNoSecretsLogged(service: Service): void {
   }
 }
 
+/** A service for the enclosing file or describe block: started before its tests, handed to `use`, stopped after them. */
+export function withService(use: (service: Service) => void): void {
+  let service: Service | undefined;
+  beforeAll(async () => {
+    service = await startService();
+    use(service);
+  }, 90_000);
+  afterAll(async () => {
+    await service?.stop();
+  });
+}
+
 /**
  * A service and a Chromium for the enclosing describe block: both started before its tests and
  * handed to `use`, the browser closed and the service stopped after them.
