@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryPlatform } from '../../platform/testing/memory-platform.ts';
 import { parseAuthConfig } from '../config.ts';
 import { accountDelayMs } from './account-budget.ts';
-import { loginWithPassword, registerWithPassword, type AuthDeps } from './index.ts';
+import { deviceCookieFromHeader, loginWithPassword, registerWithPassword, type AuthDeps } from './index.ts';
 
 function setup() {
   const platform = createMemoryPlatform();
@@ -105,5 +105,16 @@ describe('the account-wide budget', () => {
     const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => outcome(deps, guess, from(i % 6))));
     expect(answers.filter((a) => a === 'invalid_credentials')).toHaveLength(5);
     expect(platform.passwords.calls - start).toBe(5);
+  });
+
+  it('with Secure cookies the device cookie is __Secure- and Secure, and only that name is read back', async () => {
+    const platform = createMemoryPlatform();
+    const deps: AuthDeps = { platform, config: parseAuthConfig(new Map([['AUTH_PUBLIC_BASE_URL', 'https://auth.example.test']])) };
+    await registerWithPassword(deps, owner);
+    const { deviceCookie } = await loginWithPassword(deps, owner, from(1));
+    expect(deviceCookie).toMatch(/^__Secure-wasi_auth_device=[\w-]{22}\.[\w-]{43}; Max-Age=15552000; Path=\/api\/auth\/password\/login; HttpOnly; SameSite=Strict; Secure$/);
+    const value = cookieValue(deviceCookie!);
+    expect(deviceCookieFromHeader(`a=b; __Secure-wasi_auth_device=${value}`, true)).toBe(value);
+    expect(deviceCookieFromHeader(`wasi_auth_device=${value}`, true)).toBeUndefined();
   });
 });
