@@ -353,7 +353,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
         headers: ['Location', 'Set-Cookie-Binding'],
       },
     },
-    errors: ['not_found', 'rate_limited', 'store', 'internal', 'configuration'],
+    errors: ['forbidden', 'not_found', 'rate_limited', 'store', 'internal', 'configuration'],
     htmlErrors: true,
   },
   {

@@ -13,6 +13,7 @@ import {
   authorizeSystemAdmin,
   bearerToken,
   clearedSessionCookie,
+  deviceCookieFromHeader,
   findActiveSession,
   getStorageStatus,
   loginWithPassword,
@@ -136,7 +137,11 @@ export function authRestRoutes(deps: AuthDeps): Hono {
   /** Login: read credentials, sign in, answer by mode. */
   app.post(AUTH_PATHS.login, limit, sameSite, async (c) => {
     const mode = inputMode(c);
-    const context = { client: clientAddress(c.req.raw.headers, config.clientAddressTrusted), device: deviceHint(c.req.header('user-agent')) };
+    const context = {
+      client: clientAddress(c.req.raw.headers, config.clientAddressTrusted),
+      device: deviceHint(c.req.header('user-agent')),
+      deviceCookie: deviceCookieFromHeader(c.req.header('cookie'), config.cookieSecure),
+    };
     let signedIn: SignedIn;
     let next: string | undefined;
     let typedEmail: string | undefined;
@@ -154,6 +159,7 @@ export function authRestRoutes(deps: AuthDeps): Hono {
     }
     logger.log('info', 'signed in', { code: 'auth_login', user_id: signedIn.userId });
     c.header('Set-Cookie', signedIn.session.setCookie);
+    if (signedIn.deviceCookie) c.header('Set-Cookie', signedIn.deviceCookie, { append: true });
     c.header('Cache-Control', 'no-store');
     if (mode === 'form') return c.redirect(safeNextPath(next), 303);
     return c.json({ authenticated: true, user_id: signedIn.userId, email: signedIn.email, expires_at: new Date(signedIn.session.expiresAt).toISOString() }, 200);
