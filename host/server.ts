@@ -10,6 +10,7 @@ import http from 'node:http';
 import http2 from 'node:http2';
 import net, { type AddressInfo } from 'node:net';
 import { Exchange, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
+import { admitTarget } from './http/target-gate.ts';
 import { describeError, type HostLogger } from './log.ts';
 import type { ExchangeObserver } from './metrics/exchanges.ts';
 import type { InstancePool } from './pool.ts';
@@ -138,11 +139,13 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
         return;
       }
     }
+    if (!admitTarget(req, res, logger)) return;
     const done = options.cache ? cachedExchange(options.cache, pool, logger, req, res, options.hook) : handleExchange(pool, logger, req, res, options.hook);
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
   };
-  const h1 = http.createServer(onRequest);
+  // requireHostHeader off: admitTarget answers a missing Host with the JSON error envelope.
+  const h1 = http.createServer({ requireHostHeader: false }, onRequest);
   h1.keepAliveTimeout = 5_000;
   const h2 = http2.createServer({}, onRequest);
   const sessions = new Set<http2.ServerHttp2Session>();
