@@ -7,7 +7,7 @@ import { parseGrpcTimeout } from './timeout.ts';
 describe('GrpcError.from()', () => {
   it.each([
     ['validation', GrpcCode.INVALID_ARGUMENT],
-    ['domain', GrpcCode.INVALID_ARGUMENT],
+    ['domain', GrpcCode.FAILED_PRECONDITION],
     ['concurrency', GrpcCode.ABORTED],
     ['store', GrpcCode.UNAVAILABLE],
     ['configuration', GrpcCode.UNAVAILABLE],
