@@ -108,7 +108,7 @@ const SESSION_HANDLE: ParameterSpec = {
   schema: v.string(),
 };
 const OAUTH_HTML_ERRORS = { description: 'the sign-in error page (requests without Accept: application/json)' } as const;
-const FORM_HTML_ERRORS = { description: 'form post the service refuses as invalid: the /login page, the error beside its field and the typed email kept', statuses: [400] } as const;
+const FORM_HTML_ERRORS = { description: 'a form post refused as invalid (400) or too frequent (429): the /login page, the error beside its field and the typed email kept', statuses: [400, 429] } as const;
 const FORM_OR_NONE = 'Cross-site requests (by `Origin`, else `Sec-Fetch-Site`) are refused with 403.';
 
 const incrementLinks: Record<string, LinkSpec> = {
@@ -238,7 +238,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     tag: 'auth',
     summary: 'Create an account (never signs in)',
     description:
-      'The answer does not tell whether the email was already taken (OWASP account enumeration): a free and a taken email get the same 202 and body, no session, and a taken one changes nothing. Sign in next with the login operation. A cross-site request (by `Origin`, else `Sec-Fetch-Site`) is refused with 403. Form posts get 303 redirects instead of JSON: to `/login?notice=registered` on acceptance, back to `/login?error=<code>` on a refusal (429, a taken email is no refusal); an invalid form (a field missing, an address or password it does not take) gets 400 with the /login page showing the error.',
+      'The answer does not tell whether the email was already taken (OWASP account enumeration): a free and a taken email get the same 202 and body, no session, and a taken one changes nothing. Sign in next with the login operation. A cross-site request (by `Origin`, else `Sec-Fetch-Site`) is refused with 403. Form posts get 303 redirects instead of JSON: to `/login?notice=registered` on acceptance, back to `/login?error=<code>` on a cross-site or storage failure; an invalid form (a field missing, an address or password it does not take) gets 400, a rate-limited one 429, each with the /login page showing the error.',
     body: { schema: 'NewCredentials', mediaTypes: JSON_OR_FORM, required: true },
     success: {
       '202': { kind: 'json', schema: 'RegistrationAccepted', description: 'accepted: the account exists now if the email was free (JSON request); no session' },

@@ -18,6 +18,7 @@ export { AmountBodySchema, AmountValueSchema } from '../counter/rest-input.ts';
 import { CredentialsSchema } from '../auth/rest/input.ts';
 export { CredentialsSchema };
 import { DEFAULT_PASSWORD_MIN_LENGTH } from '../auth/config.ts';
+import { PASSWORD_MAX_LENGTH } from '../auth/domain/password-policy.ts';
 
 /**
  * Registration's credentials as published: the route's schema with what registration checks after
@@ -29,7 +30,7 @@ import { DEFAULT_PASSWORD_MIN_LENGTH } from '../auth/config.ts';
 export const NewCredentialsSchema = v.object({
   ...CredentialsSchema.entries,
   email: v.pipe(v.string(), v.email(), v.maxLength(254), v.description('an email address (RFC 5321: at most 254 octets)')),
-  password: v.pipe(v.string(), v.minLength(DEFAULT_PASSWORD_MIN_LENGTH), CredentialsSchema.entries.password.pipe[1]),
+  password: v.pipe(v.string(), v.minLength(DEFAULT_PASSWORD_MIN_LENGTH), v.maxLength(PASSWORD_MAX_LENGTH), CredentialsSchema.entries.password.pipe[1]),
 });
 
 /** Compile-time proof that a schema's output is exactly `T` (both directions assignable). */
