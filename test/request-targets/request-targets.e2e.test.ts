@@ -10,16 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../support/host-process.ts';
 import { requireTool } from '../support/tools.ts';
 import { prepareWasmtimeComponent, startWasmtime, type WasmtimeProcess } from '../support/wasmtime-process.ts';
-import { requestTargetCorpus } from './corpus.ts';
+import { beyondWasmtime, requestTargetCorpus, type RawCase } from './corpus.ts';
 import { rawExchange, type RawAnswer } from './raw-exchange.ts';
 
 const wasmtime = requireTool('wasmtime');
 const CORPUS = requestTargetCorpus();
 
-/** Sends the whole corpus; returns the cases answered 5xx, with what came back. */
-async function serverErrors(port: number): Promise<string[]> {
+/** Sends the corpus; returns the cases answered 5xx, with what came back. */
+async function serverErrors(port: number, corpus: readonly RawCase[] = CORPUS): Promise<string[]> {
   const failures: string[] = [];
-  for (const { label, head } of CORPUS) {
+  for (const { label, head } of corpus) {
     const answer = await rawExchange(port, head);
     if (answer.status !== undefined && answer.status >= 500) failures.push(`${label} → ${answer.text.slice(0, 200)}`);
   }
@@ -110,8 +110,24 @@ describe.skipIf(!wasmtime)('request targets and Host values under wasmtime serve
     await expectTargetAnswers(server.port);
   });
 
-  it('answers the whole corpus without a 5xx and without a trap', async () => {
-    expect(await serverErrors(server.port)).toEqual([]);
+  it('answers the corpus without a 5xx and without a trap', async () => {
+    const reachable = CORPUS.filter((c) => !beyondWasmtime(c.host));
+    expect(reachable.length).toBeGreaterThan(150);
+    expect(await serverErrors(server.port, reachable)).toEqual([]);
     expect(server.output.filter((line) => /trap|panicked|wasm backtrace/i.test(line))).toEqual([]);
   }, 480_000);
+
+  // A limit of wasmtime serve, not of the component: documented in docs/wasmtime.md. When a
+  // wasmtime release answers these itself with 4xx, this fails and the corpus can take them back.
+  it('refuses a request without authority or with a non-UTF-8 Host itself, before any guest runs', async () => {
+    const before = server.output.length;
+    for (const host of [null, '\u00e9.test']) {
+      const head = host === null ? 'GET /api/health HTTP/1.1\r\n' : `GET /api/health HTTP/1.1\r\nHost: ${host}\r\n`;
+      expect((await get(server.port, head)).status).toBe(500);
+    }
+    const said = server.output.slice(before).join('\n');
+    expect(said).toContain('missing authority in URI and host header');
+    expect(said).toContain('failed to convert header to a str');
+    expect(said).not.toContain('request_target_invalid');
+  });
 });
