@@ -13,10 +13,7 @@
  */
 
 /** What the host does with a request's target. */
-export type TargetDecision =
-  | { kind: 'guest'; authority: string; pathWithQuery: string }
-  | { kind: 'server-options' }
-  | { kind: 'reject'; message: string };
+export type TargetDecision = { kind: 'guest'; authority: string; pathWithQuery: string } | { kind: 'server-options' } | { kind: 'reject'; message: string };
 
 /** The request line and head fields the decision needs. */
 export interface TargetInput {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../errors.ts';
+import type { AppError } from '../errors.ts';
 import { parseStartPosition } from './stream-position.ts';
 
 const refused = (header: string | undefined, query: string | undefined) => (parseStartPosition(header, query) as AppError).code;

@@ -91,7 +91,15 @@ export interface MalformedRequest {
 export const SERVER_METHODS = 'GET, HEAD, POST, DELETE, OPTIONS';
 
 /** Characters an authority (`host[:port]`, RFC 9110 §7.2) never holds but a URL parser would read past. */
-const NOT_IN_AUTHORITY = /[/?#@\\\s\u0000-\u001f\u007f]/;
+const NOT_IN_AUTHORITY = /[/?#@\\\s]/;
+
+function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
 
 /**
  * The request URL, or why there is none. `wasmtime serve` passes the authority and target as the
@@ -100,7 +108,7 @@ const NOT_IN_AUTHORITY = /[/?#@\\\s\u0000-\u001f\u007f]/;
  */
 export function requestUrl(scheme: string, authority: string, pathWithQuery: string): URL | MalformedRequest {
   if (!pathWithQuery.startsWith('/')) return { malformed: 'the request target is not a path' };
-  if (authority === '' || NOT_IN_AUTHORITY.test(authority)) return { malformed: 'the Host header is not a valid host[:port]' };
+  if (authority === '' || NOT_IN_AUTHORITY.test(authority) || hasControl(authority)) return { malformed: 'the Host header is not a valid host[:port]' };
   let origin: URL;
   try {
     origin = new URL(`${scheme}://${authority}/`);

@@ -22,7 +22,8 @@ const CALLBACK_FIELDS = {
   code: 'the authorization code; with `state`, and without `error`',
   state:
     'the state the start route issued for this provider, in this browser, at most 10 minutes ago, not yet used: any other answers 400 `validation` (reason `oauth_state_unknown`, `oauth_state_expired`, `oauth_provider_mismatch`), 403 (`oauth_browser_mismatch`) or 409 (`oauth_state_reused`)',
-  error: "the provider's error code (then no `code`); an unknown code is kept as `other`. Sent with `code`, or repeated, any parameter makes the response malformed: 400 `validation` (reason `oauth_callback_malformed`)",
+  error:
+    "the provider's error code (then no `code`); an unknown code is kept as `other`. Sent with `code`, or repeated, any parameter makes the response malformed: 400 `validation` (reason `oauth_callback_malformed`)",
   user: 'provider_c only, with `code`: its small JSON user object on first sign-in (at most 4096 UTF-16 code units)',
 } as const;
 
@@ -108,7 +109,10 @@ const SESSION_HANDLE: ParameterSpec = {
   schema: v.string(),
 };
 const OAUTH_HTML_ERRORS = { description: 'the sign-in error page (requests without Accept: application/json)' } as const;
-const FORM_HTML_ERRORS = { description: 'a form post refused as invalid (400) or too frequent (429): the /login page, the error beside its field and the typed email kept', statuses: [400, 429] } as const;
+const FORM_HTML_ERRORS = {
+  description: 'a form post refused as invalid (400) or too frequent (429): the /login page, the error beside its field and the typed email kept',
+  statuses: [400, 429],
+} as const;
 const FORM_OR_NONE = 'Cross-site requests (by `Origin`, else `Sec-Fetch-Site`) are refused with 403.';
 
 const incrementLinks: Record<string, LinkSpec> = {

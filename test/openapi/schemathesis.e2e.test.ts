@@ -96,7 +96,7 @@ describe.skipIf(!schemathesis)('Schemathesis against the Node host (SQLite)', ()
 
   it('finds no failure on any operation', async () => {
     await expectCleanRun(host.url, () => host.logs());
-  }, 300_000);
+  }, 420_000);
 });
 
 describe.skipIf(!schemathesis || !wasmtime)('Schemathesis against wasmtime serve', () => {
@@ -120,5 +120,5 @@ describe.skipIf(!schemathesis || !wasmtime)('Schemathesis against wasmtime serve
 
   it('finds no failure on any operation', async () => {
     await expectCleanRun(server.url, () => server.logs());
-  }, 300_000);
+  }, 420_000);
 });

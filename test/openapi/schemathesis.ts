@@ -25,7 +25,7 @@ export interface SchemathesisRun {
   output: string;
 }
 
-export function runSchemathesis(executable: string, baseUrl: string, headers: Record<string, string> = {}, timeoutMs = 240_000): Promise<SchemathesisRun> {
+export function runSchemathesis(executable: string, baseUrl: string, headers: Record<string, string> = {}, timeoutMs = 360_000): Promise<SchemathesisRun> {
   const args = [
     '--config-file',
     CONFIG_FILE,

@@ -28,7 +28,9 @@ describe('readCredentials()', () => {
   it('answers a registration form with an address it does not take with 400 and the page, not a redirect', async () => {
     const app = buildApp(createMemoryPlatform(), parseConfig([]));
     const body = `email=${'a'.repeat(300)}%40example.com&password=correct+horse+battery`;
-    const response = await app.fetch(new Request('http://localhost/api/auth/password/register', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }));
+    const response = await app.fetch(
+      new Request('http://localhost/api/auth/password/register', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }),
+    );
     expect(response.status).toBe(400);
     expect(await response.text()).toContain('aria-invalid="true"');
   });
