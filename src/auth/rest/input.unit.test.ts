@@ -35,3 +35,23 @@ describe('readCredentials()', () => {
     expect(await response.text()).toContain('aria-invalid="true"');
   });
 });
+
+describe('a rate-limited password form', () => {
+  it('gets 429 with Retry-After and the /login page, not a redirect', async () => {
+    const app = buildApp(createMemoryPlatform(), parseConfig([['AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE', '1']]));
+    const post = () =>
+      app.fetch(
+        new Request('http://localhost/api/auth/password/login', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'email=a%40example.com&password=correct+horse+battery',
+        }),
+      );
+    expect((await post()).status).toBe(303);
+    const limited = await post();
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    expect(limited.headers.get('location')).toBeNull();
+    expect(limited.headers.get('content-type')).toMatch(/^text\/html/);
+  });
+});
