@@ -7,7 +7,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { AppError } from '../../errors.ts';
+import { AppError, RateLimitedError } from '../../errors.ts';
 import { errorResponse, methodNotAllowedResponse } from '../../counter/http-errors.ts';
 import {
   authorizeSystemAdmin,
@@ -96,10 +96,13 @@ export function authRestRoutes(deps: AuthDeps): Hono {
   /** Form failures become redirects, but are logged with their code like JSON ones. */
   const logFailure = (c: Context, error: AppError): void => void errorResponse(c, error, logger);
 
-  /** A failed form post goes back to /login with its code, keeping the typed email (not the password). */
+  /** A failed form post goes back to /login with its code, keeping the typed email (not the password); an invalid or rate-limited one is that page with 400 or 429. */
   const formFailure = (c: Context, error: unknown, typedEmail: string | undefined, next: string | undefined, form: 'login' | 'register') => {
     const failure = AppError.from(error);
     logFailure(c, failure);
+    // Imported when needed: this module also feeds the OpenAPI generator, which runs without JSX.
+    if (failure.code === 'validation' || failure instanceof RateLimitedError)
+      return import('../pages/refused-form-page.tsx').then(({ refusedFormPage }) => refusedFormPage(deps, failure, form, typedEmail, next));
     const echo = formEchoCookie(typedEmail, config.cookieSecure);
     if (echo) c.header('Set-Cookie', echo);
     return c.redirect(loginPageUrl(failure.code, next, form), 303);
