@@ -7,7 +7,7 @@ import { loadComponent } from './component.ts';
 import type { HostConfig } from './config.ts';
 import { guestEnvironment } from './guest-env.ts';
 import { hostImports } from './imports.ts';
-import type { HostLogger } from './log.ts';
+import { describeError, type HostLogger } from './log.ts';
 import { exchangeObserver } from './metrics/exchanges.ts';
 import { Readiness } from './metrics/readiness.ts';
 import { HostMetrics } from './metrics/registry.ts';
@@ -15,6 +15,7 @@ import { InstancePool } from './pool.ts';
 import { localPubSub } from './pubsub/local.ts';
 import type { PubSubBackend } from './pubsub/types.ts';
 import { redisPubSub } from './pubsub/redis.ts';
+import { postgresPubSub } from './pubsub/postgres.ts';
 import { relayHook } from './relay/hook.ts';
 import { ResponseCache } from './response-cache/cache.ts';
 import { cacheGeneration } from './response-cache/generation.ts';
@@ -64,7 +65,13 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
           url: config.redisUrl,
           onError: (error: unknown) => logger.log('warn', 'the Redis subscriber failed', { code: 'realtime_subscribe_failed', error: String(error) }),
         })
-      : localPubSub());
+      : config.realtime === 'postgres'
+        ? postgresPubSub({
+            url: config.postgresUrl,
+            namespace: config.postgresSchema,
+            onError: (error: unknown) => logger.log('warn', 'the PostgreSQL listener failed', { code: 'realtime_subscribe_failed', error: describeError(error) }),
+          })
+        : localPubSub());
   const environment = guestEnvironment(config, env);
   const metrics = config.metricsPort === undefined ? undefined : new HostMetrics(overrides.thread ?? 'main');
   const imports = hostImports({ environment, storage, pubsub, logger, metrics });

@@ -22,7 +22,12 @@ export const OPTIONS = {
   db: { env: 'DB', default: 'sqlite', allowed: ['sqlite', 'postgres', 'redis'], help: 'storage backend' },
   'data-dir': { env: 'DATA_DIR', default: './data', help: 'directory of the SQLite database' },
   transport: { env: 'TRANSPORT', default: 'http', allowed: ['http', 'grpc', 'both'], help: 'what the port serves' },
-  realtime: { env: 'REALTIME', default: 'local', allowed: ['off', 'local', 'polling', 'redis'], help: 'live-update mode' },
+  realtime: {
+    env: 'REALTIME',
+    default: 'auto',
+    allowed: ['auto', 'off', 'local', 'polling', 'postgres', 'redis'],
+    help: 'live-update mode (auto: follows --db, so hosts sharing a store share live updates)',
+  },
   'postgres-url': { env: 'POSTGRES_URL', default: 'postgres://127.0.0.1:5432/test', kind: 'url', help: 'PostgreSQL connection URL' },
   'postgres-schema': { env: 'POSTGRES_SCHEMA', default: 'wasi_app', kind: 'identifier', help: 'PostgreSQL schema holding every table of this project' },
   'redis-url': { env: 'REDIS_URL', default: 'redis://127.0.0.1:6379', kind: 'url', help: 'Redis connection URL' },
@@ -82,7 +87,8 @@ export interface HostConfig {
   db: Allowed<'db'>;
   dataDir: string;
   transport: Allowed<'transport'>;
-  realtime: Allowed<'realtime'>;
+  /** `auto` resolved: the store's own broker (realtimeFor). */
+  realtime: Exclude<Allowed<'realtime'>, 'auto'>;
   postgresUrl: string;
   postgresSchema: string;
   redisUrl: string;
@@ -170,6 +176,12 @@ function resolve(name: OptionName, flags: Record<string, string | undefined>, en
   return result.output;
 }
 
+/** `auto`: live updates travel through the store's own server, so every host sharing it hears every write. */
+export function realtimeFor(mode: Allowed<'realtime'>, db: HostConfig['db']): HostConfig['realtime'] {
+  if (mode !== 'auto') return mode;
+  return db === 'sqlite' ? 'local' : db;
+}
+
 /** Parses argv and the environment; throws ConfigError on anything invalid or unknown. */
 export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
   let values: Record<string, string | boolean | undefined>;
@@ -187,7 +199,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     db: get('db') as HostConfig['db'],
     dataDir: get('data-dir') as string,
     transport: get('transport') as HostConfig['transport'],
-    realtime: get('realtime') as HostConfig['realtime'],
+    realtime: realtimeFor(get('realtime') as Allowed<'realtime'>, get('db') as HostConfig['db']),
     postgresUrl: get('postgres-url') as string,
     postgresSchema: get('postgres-schema') as string,
     redisUrl: get('redis-url') as string,

@@ -7,7 +7,7 @@ import { AppError } from './errors.ts';
 
 const schema = v.object({
   TRANSPORT: v.optional(v.picklist(['http', 'grpc', 'both']), 'http'),
-  REALTIME: v.optional(v.picklist(['off', 'local', 'polling', 'redis']), 'local'),
+  REALTIME: v.optional(v.picklist(['off', 'local', 'polling', 'postgres', 'redis']), 'local'),
   REDIS_CHANNEL: v.optional(v.pipe(v.string(), v.minLength(1)), 'counter-events'),
   APP_RUNTIME: v.optional(v.string(), 'unknown'),
   APP_GRPC_SUPPORTED: v.optional(v.picklist(['true', 'false']), 'false'),
@@ -16,7 +16,7 @@ const schema = v.object({
 
 export interface AppConfig {
   transport: 'http' | 'grpc' | 'both';
-  realtime: 'off' | 'local' | 'polling' | 'redis';
+  realtime: 'off' | 'local' | 'polling' | 'postgres' | 'redis';
   realtimeChannel: string;
   runtime: string;
   grpcSupported: boolean;
