@@ -47,3 +47,16 @@ describe('loadConfig() operations listener options', () => {
     expect(() => loadConfig(['--port', '4000', '--metrics-port', '4000'], {})).toThrow(/--metrics-port \(METRICS_PORT\): must differ from --port/);
   });
 });
+
+describe('--realtime', () => {
+  it('follows the store by default, so hosts sharing it share live updates', () => {
+    expect(loadConfig([], {}).realtime).toBe('local');
+    expect(loadConfig(['--db', 'postgres'], {}).realtime).toBe('postgres');
+    expect(loadConfig([], { DB: 'redis' }).realtime).toBe('redis');
+  });
+
+  it('keeps an explicit mode, whatever the store', () => {
+    expect(loadConfig(['--db', 'postgres', '--realtime', 'local'], {}).realtime).toBe('local');
+    expect(loadConfig(['--db', 'postgres'], { REALTIME: 'redis' }).realtime).toBe('redis');
+  });
+});

@@ -31,10 +31,14 @@ try {
 }
 
 if (config.realtime === 'local' && config.db !== 'sqlite') {
-  logger.log('warn', `--realtime local with --db ${config.db}: writes made through other hosts on this store will not reach this host's live streams (default: --realtime ${config.db})`, {
-    code: 'realtime_not_shared',
-    db: config.db,
-  });
+  logger.log(
+    'warn',
+    `--realtime local with --db ${config.db}: writes made through other hosts on this store will not reach this host's live streams (default: --realtime ${config.db})`,
+    {
+      code: 'realtime_not_shared',
+      db: config.db,
+    },
+  );
 }
 
 try {
