@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
+import { plainArgumentError } from './argument-errors.ts';
 
 interface OptionSpec {
   env: string;
@@ -189,7 +190,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     const options = Object.fromEntries(Object.keys(OPTIONS).map((k) => [k, { type: 'string' as const }]));
     values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
   } catch (error) {
-    throw new ConfigError(`${error instanceof Error ? error.message : String(error)}; run with --help to list the options`);
+    throw new ConfigError(`${plainArgumentError(error)}; run with --help to list the options`);
   }
   const flags = values as Record<string, string | undefined>;
   const get = <K extends OptionName>(k: K) => resolve(k, flags, env);

@@ -1,8 +1,10 @@
 /**
  * `npm start`: the Node host CLI. Exit codes: 0 after a clean shutdown, 1 on a start failure,
- * 2 on invalid configuration.
+ * 2 on anything the operator fixes with an option (a bad option or variable, an unusable data
+ * directory, a port in use): one line on stderr naming the option, and a `config_invalid` log line.
  */
 import { ConfigError, helpText, loadConfig } from './config.ts';
+import { checkDataDir, listenFailure } from './start-errors.ts';
 import { startHost } from './app.ts';
 import { startWorkerGroup } from './workers/group.ts';
 import { loadDotEnv } from './dotenv.ts';
@@ -21,6 +23,7 @@ loadDotEnv();
 let config;
 try {
   config = loadConfig(argv, process.env);
+  checkDataDir(config);
 } catch (error) {
   if (error instanceof ConfigError) {
     logger.log('error', error.message, { code: 'config_invalid' });
@@ -88,7 +91,8 @@ try {
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
-} catch (error) {
+} catch (failure) {
+  const error = listenFailure(failure, config) ?? failure;
   if (error instanceof ConfigError) {
     logger.log('error', error.message, { code: 'config_invalid' });
     process.stderr.write(`error: ${error.message}\n`);

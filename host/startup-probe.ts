@@ -27,7 +27,7 @@ export async function probeGuestConfiguration(host: string, port: number, logger
   } catch {
     // not an envelope: not a configuration answer
   }
-  if (envelope.error?.code === 'configuration') throw new ConfigError(`component ${String(envelope.error.message)}`);
+  if (envelope.error?.code === 'configuration') throw new ConfigError(`${String(envelope.error.message)} (the application's variables, checked at start: docs/configuration.md)`);
   // Other answers (e.g. the gRPC-only transport's 404) say nothing about configuration.
   if (response.status >= 500) logger.log('warn', 'the start-up probe got an unexpected answer', { code: 'startup_probe_failed', status: response.status });
 }
