@@ -2,6 +2,7 @@
  * Starts a host: storage, pub/sub, the component's instance pool and the HTTP server.
  * `main.ts` calls this for the CLI; tests call it in-process or through the CLI.
  */
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { loadComponent } from './component.ts';
 import type { HostConfig } from './config.ts';
@@ -23,7 +24,7 @@ import { chainHooks, stripPrivateFields } from './response-cache/serve.ts';
 import { guestPoller } from './relay/poll.ts';
 import { StreamRelay } from './relay/relay.ts';
 import { startServer } from './server.ts';
-import { probeGuestConfiguration } from './startup-probe.ts';
+import { probeGuestConfiguration, STARTUP_PROBE_TOKEN_VARIABLE } from './startup-probe.ts';
 import { openStorage } from './storage/open.ts';
 import type { StorageBackend } from './storage/types.ts';
 
@@ -72,7 +73,9 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
             onError: (error: unknown) => logger.log('warn', 'the PostgreSQL listener failed', { code: 'realtime_subscribe_failed', error: describeError(error) }),
           })
         : localPubSub());
-  const environment = guestEnvironment(config, env);
+  // Only the start-up probe knows it: the guest reports its configuration warnings to that one request.
+  const probeToken = randomBytes(16).toString('base64url');
+  const environment: Array<[string, string]> = [...guestEnvironment(config, env), [STARTUP_PROBE_TOKEN_VARIABLE, probeToken]];
   const metrics = config.metricsPort === undefined ? undefined : new HostMetrics(overrides.thread ?? 'main');
   const imports = hostImports({ environment, storage, pubsub, logger, metrics });
   const component = await loadComponent(componentDir);
@@ -117,7 +120,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     observe: metrics && exchangeObserver(metrics),
   });
   try {
-    await probeGuestConfiguration(config.host, server.port, logger);
+    await probeGuestConfiguration(config.host, server.port, logger, probeToken);
   } catch (error) {
     clearInterval(idleSweep);
     cache?.close();
