@@ -22,7 +22,7 @@ export const OPTIONS = {
   host: { env: 'HOST', default: '127.0.0.1', help: 'interface to bind' },
   db: { env: 'DB', default: 'sqlite', allowed: ['sqlite', 'postgres', 'redis'], help: 'storage backend' },
   'data-dir': { env: 'DATA_DIR', default: './data', help: 'directory of the SQLite database' },
-  transport: { env: 'TRANSPORT', default: 'http', allowed: ['http', 'grpc', 'both'], help: 'what the port serves' },
+  transport: { env: 'TRANSPORT', default: 'both', allowed: ['http', 'grpc', 'both'], help: 'what the port serves: REST and pages, gRPC, or both (docs/grpc.md)' },
   realtime: {
     env: 'REALTIME',
     default: 'auto',
