@@ -22,6 +22,7 @@ import pg from 'pg';
 import { StorageFailure } from '../storage/errors.ts';
 import { createPool, DEFAULT_CONNECT_TIMEOUT_MS, withDefaultUser } from '../storage/postgres/connection.ts';
 import { reconnectDelay } from '../storage/redis/connection.ts';
+import { deliver, interruptAll, type Listener, type Listeners } from './fan-out.ts';
 import type { PubSubBackend } from './types.ts';
 
 /** NOTIFY rejects a payload of 8000 bytes or more (PostgreSQL's NOTIFY documentation). */
@@ -49,11 +50,6 @@ export interface PostgresPubSub extends PubSubBackend {
   readonly available: boolean;
 }
 
-interface Listener {
-  readonly onMessage: (message: string) => void;
-  readonly onInterrupted: (() => void) | undefined;
-}
-
 /** The channel's name on the server: readable when it fits in an identifier, else hashed. */
 export function serverChannelName(namespace: string, channel: string): string {
   const plain = `${namespace}.${channel}`;
@@ -76,7 +72,7 @@ export function postgresPubSub(options: PostgresPubSubOptions): PostgresPubSub {
     onPoolError: onError,
   });
 
-  const listeners = new Map<string, Set<Listener>>();
+  const listeners: Listeners = new Map();
   const pending = new Set<Promise<unknown>>();
   /** Callers of subscribed() waiting for the listener connection to be up. */
   let waitingForUp: Array<() => void> = [];
@@ -97,29 +93,6 @@ export function postgresPubSub(options: PostgresPubSubOptions): PostgresPubSub {
     pending.add(settled);
   }
 
-  function deliver(name: string, message: string): void {
-    // A copy: a listener may unsubscribe (itself or another) while being called.
-    for (const listener of [...(listeners.get(name) ?? [])]) {
-      try {
-        listener.onMessage(message);
-      } catch (error) {
-        onError(error);
-      }
-    }
-  }
-
-  function interruptAll(): void {
-    for (const set of listeners.values()) {
-      for (const listener of [...set]) {
-        try {
-          listener.onInterrupted?.();
-        } catch (error) {
-          onError(error);
-        }
-      }
-    }
-  }
-
   function connect(): void {
     retryTimer = undefined;
     if (closed) return;
@@ -130,7 +103,7 @@ export function postgresPubSub(options: PostgresPubSubOptions): PostgresPubSub {
       application_name: applicationName(LISTENER_ROLE),
     });
     client = next;
-    next.on('notification', (notification) => deliver(notification.channel, notification.payload ?? ''));
+    next.on('notification', (notification) => deliver(listeners, notification.channel, notification.payload ?? '', onError));
     next.on('error', (error) => {
       if (!closed) onError(error);
       dropped(next);
@@ -159,7 +132,7 @@ export function postgresPubSub(options: PostgresPubSubOptions): PostgresPubSub {
     const wasLive = up;
     up = false;
     if (closed) return;
-    if (wasLive) interruptAll();
+    if (wasLive) interruptAll(listeners, onError);
     retryTimer = setTimeout(connect, reconnectDelay(++attempts));
     retryTimer.unref();
   }
