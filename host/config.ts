@@ -12,7 +12,7 @@ interface OptionSpec {
   env: string;
   default: string;
   allowed?: readonly string[];
-  kind?: 'port' | 'optional-port' | 'count' | 'url' | 'identifier' | 'workers' | 'text';
+  kind?: 'port' | 'optional-port' | 'count' | 'auto-count' | 'seconds' | 'url' | 'identifier' | 'workers' | 'text';
   help: string;
 }
 
@@ -35,7 +35,31 @@ export const OPTIONS = {
   'redis-channel': { env: 'REDIS_CHANNEL', default: 'counter-events', help: 'pub/sub channel for counter updates' },
   'redis-prefix': { env: 'REDIS_PREFIX', default: 'wasi-app:', help: 'prefix of every Redis key this project writes' },
   'instances-min': { env: 'INSTANCES_MIN', default: '2', kind: 'count', help: 'guest instances created at start' },
-  'instances-max': { env: 'INSTANCES_MAX', default: '1024', kind: 'count', help: 'most guest instances alive at once' },
+  'instances-max': {
+    env: 'INSTANCES_MAX',
+    default: '1024',
+    kind: 'count',
+    help: 'most guest instances alive at once, an upper bound on what --memory-budget allows (docs/memory.md)',
+  },
+  'memory-budget': {
+    env: 'MEMORY_BUDGET',
+    default: 'auto',
+    kind: 'auto-count',
+    help: 'MiB the host process may use; guest instances are limited to what fits (auto: half the machine or cgroup memory, at most 512; 0: off; docs/memory.md)',
+  },
+  'instances-streaming': {
+    env: 'INSTANCES_STREAMING',
+    default: 'auto',
+    kind: 'auto-count',
+    help: 'most guest instances held by long-lived exchanges (gRPC calls, SSE held by the guest) at once (auto: half the instance limit, leaving ordinary requests the rest)',
+  },
+  'admission-queue': {
+    env: 'ADMISSION_QUEUE',
+    default: 'auto',
+    kind: 'auto-count',
+    help: 'most requests waiting for a guest instance, per class; beyond, 503 with Retry-After (auto: 4 times the instance limit)',
+  },
+  'admission-wait-ms': { env: 'ADMISSION_WAIT_MS', default: '5000', kind: 'count', help: 'longest a request waits for a guest instance before a 503 with Retry-After' },
   'instance-max-requests': {
     env: 'INSTANCE_MAX_REQUESTS',
     default: '10000',
@@ -69,7 +93,42 @@ export const OPTIONS = {
   },
   'response-cache-entries': { env: 'RESPONSE_CACHE_ENTRIES', default: '1000', kind: 'count', help: 'most responses the cache holds per thread' },
   'response-cache-bytes': { env: 'RESPONSE_CACHE_BYTES', default: '16777216', kind: 'count', help: 'most body bytes the cache holds per thread' },
-  'shutdown-grace-ms': { env: 'SHUTDOWN_GRACE_MS', default: '10000', kind: 'count', help: 'how long shutdown waits for in-flight requests' },
+  'head-timeout-seconds': {
+    env: 'HEAD_TIMEOUT_SECONDS',
+    default: '20',
+    kind: 'seconds',
+    help: 'seconds a client has to send a whole HTTP/1.1 request head, for every request on a connection; then 408 and close (0: never)',
+  },
+  'body-timeout-seconds': {
+    env: 'BODY_TIMEOUT_SECONDS',
+    default: '30',
+    kind: 'seconds',
+    help: 'seconds a client has to send a request body of at most 256 KiB, read before a guest instance is taken; then 408 (0: never)',
+  },
+  'keepalive-timeout-seconds': {
+    env: 'KEEPALIVE_TIMEOUT_SECONDS',
+    default: '5',
+    kind: 'seconds',
+    help: 'seconds an HTTP/1.1 connection may stay idle between requests before it is closed (0: never)',
+  },
+  'http2-idle-timeout-seconds': {
+    env: 'HTTP2_IDLE_TIMEOUT_SECONDS',
+    default: '60',
+    kind: 'seconds',
+    help: 'seconds an HTTP/2 connection may stay without an open stream before GOAWAY and close (0: never)',
+  },
+  'send-timeout-seconds': {
+    env: 'SEND_TIMEOUT_SECONDS',
+    default: '30',
+    kind: 'seconds',
+    help: 'seconds a response may wait for a client that does not read it (HTTP/2 window 0, a full socket) before it is cut (0: never)',
+  },
+  'shutdown-grace-ms': {
+    env: 'SHUTDOWN_GRACE_MS',
+    default: '8000',
+    kind: 'count',
+    help: 'how long shutdown waits for in-flight requests; the process exits 1 s after it whatever is still running',
+  },
   'metrics-port': {
     env: 'METRICS_PORT',
     default: 'off',
@@ -97,6 +156,13 @@ export interface HostConfig {
   redisPrefix: string;
   instancesMin: number;
   instancesMax: number;
+  /** MiB the process may use; `auto`: derived from the memory limit (host/admission/memory-budget.ts); 0: off */
+  memoryBudgetMiB: number | 'auto';
+  /** instances long-lived exchanges may hold; `auto`: half the instance limit */
+  instancesStreaming: number | 'auto';
+  /** requests waiting per class; `auto`: 4 × the instance limit */
+  admissionQueue: number | 'auto';
+  admissionWaitMs: number;
   /** 0: never */
   instanceMaxRequests: number;
   /** MiB; 0: never */
@@ -107,6 +173,12 @@ export interface HostConfig {
   /** 1: this thread serves; more: host/workers/ starts that many threads on one port. */
   workers: number;
   shutdownGraceMs: number;
+  /** Time limits on connections, request heads and bodies, and stalled responses, in seconds; 0: never (host/http/limits.ts). */
+  headTimeoutSeconds: number;
+  bodyTimeoutSeconds: number;
+  keepAliveTimeoutSeconds: number;
+  http2IdleTimeoutSeconds: number;
+  sendTimeoutSeconds: number;
   responseCache: Allowed<'response-cache'>;
   responseCacheEntries: number;
   responseCacheBytes: number;
@@ -114,6 +186,9 @@ export interface HostConfig {
   metricsPort: number | undefined;
   metricsHost: string;
 }
+
+/** Upper bound on the `-timeout-seconds` options: one day. */
+export const MAX_TIMEOUT_SECONDS = 86_400;
 
 /** Upper bound on --workers: each thread holds its own compiled component and instances. */
 export const MAX_WORKERS = 64;
@@ -125,6 +200,9 @@ export class ConfigError extends Error {
 const schemas = {
   port: v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(65535)),
   count: v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(0)),
+  'auto-count': v.union([v.literal('auto'), v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(0))]),
+  // A time limit: at most a day, so that it stays far inside a Node timer's range (2^31 - 1 ms).
+  seconds: v.pipe(v.string(), v.regex(/^\d{1,5}$/), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(MAX_TIMEOUT_SECONDS)),
   url: v.pipe(v.string(), v.url()),
   // A PostgreSQL identifier used unquoted-safe: at most 63 bytes, else PostgreSQL truncates it.
   identifier: v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/)),
@@ -145,6 +223,19 @@ const schemas = {
   text: v.pipe(v.string(), v.minLength(1)),
 };
 
+/** What each kind of value must look like, for the error message. */
+const EXPECTED: Record<NonNullable<OptionSpec['kind']>, string> = {
+  port: 'a port number 0-65535',
+  'optional-port': 'off or a port number 0-65535',
+  count: 'a non-negative integer',
+  'auto-count': 'auto or a non-negative integer',
+  seconds: `whole seconds 0-${MAX_TIMEOUT_SECONDS}`,
+  url: 'an absolute URL',
+  identifier: 'a plain identifier (letters, digits, _ or $; 1-63 characters, not starting with a digit)',
+  workers: `auto or a whole number 1-${MAX_WORKERS}`,
+  text: 'a non-empty value',
+};
+
 function resolve(name: OptionName, flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv): string | number | undefined {
   const spec: OptionSpec = OPTIONS[name];
   const fromFlag = flags[name];
@@ -158,20 +249,7 @@ function resolve(name: OptionName, flags: Record<string, string | undefined>, en
   }
   const result = v.safeParse(schemas[spec.kind ?? 'text'], raw);
   if (!result.success) {
-    const expected =
-      spec.kind === 'port'
-        ? 'a port number 0-65535'
-        : spec.kind === 'optional-port'
-          ? 'off or a port number 0-65535'
-          : spec.kind === 'count'
-            ? 'a non-negative integer'
-            : spec.kind === 'url'
-              ? 'an absolute URL'
-              : spec.kind === 'identifier'
-                ? 'a plain identifier (letters, digits, _ or $; 1-63 characters, not starting with a digit)'
-                : spec.kind === 'workers'
-                  ? `auto or a whole number 1-${MAX_WORKERS}`
-                  : 'a non-empty value';
+    const expected = EXPECTED[spec.kind ?? 'text'];
     throw new ConfigError(`invalid value for --${name} (${spec.env}) from ${source}: expected ${expected}`);
   }
   return result.output;
@@ -208,12 +286,21 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     redisPrefix: get('redis-prefix') as string,
     instancesMin: get('instances-min') as number,
     instancesMax: get('instances-max') as number,
+    memoryBudgetMiB: get('memory-budget') as number | 'auto',
+    instancesStreaming: get('instances-streaming') as number | 'auto',
+    admissionQueue: get('admission-queue') as number | 'auto',
+    admissionWaitMs: get('admission-wait-ms') as number,
     instanceMaxRequests: get('instance-max-requests') as number,
     instanceMaxMemoryMiB: get('instance-max-memory') as number,
     instanceIdleSeconds: get('instance-idle-seconds') as number,
     streamRelay: get('stream-relay') as HostConfig['streamRelay'],
     workers: get('workers') as number,
     shutdownGraceMs: get('shutdown-grace-ms') as number,
+    headTimeoutSeconds: get('head-timeout-seconds') as number,
+    bodyTimeoutSeconds: get('body-timeout-seconds') as number,
+    keepAliveTimeoutSeconds: get('keepalive-timeout-seconds') as number,
+    http2IdleTimeoutSeconds: get('http2-idle-timeout-seconds') as number,
+    sendTimeoutSeconds: get('send-timeout-seconds') as number,
     responseCache: get('response-cache') as HostConfig['responseCache'],
     responseCacheEntries: get('response-cache-entries') as number,
     responseCacheBytes: get('response-cache-bytes') as number,

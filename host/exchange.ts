@@ -11,6 +11,7 @@ import { BodySource, IncomingRequest } from './wasi/http-incoming.ts';
 import { CLIENT_ADDRESS_HEADER, peerAddress } from './client-address.ts';
 import { HOST_ONLY_REQUEST_HEADERS } from './relay/headers.ts';
 import { ResponseOutparam, type BodyTarget, type ResponseTarget } from './wasi/http-response.ts';
+import type { SendTimeout } from './http/send-timeout.ts';
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
 export type NodeResponse = ServerResponse | Http2ServerResponse;
@@ -35,7 +36,7 @@ function requestHeaders(req: NodeRequest): FieldEntry[] {
   return entries;
 }
 
-function trailerEntries(req: NodeRequest): FieldEntry[] | undefined {
+export function trailerEntries(req: NodeRequest): FieldEntry[] | undefined {
   const raw = req.rawTrailers;
   if (!raw || raw.length === 0) return undefined;
   const entries: FieldEntry[] = [];
@@ -43,8 +44,10 @@ function trailerEntries(req: NodeRequest): FieldEntry[] | undefined {
   return entries;
 }
 
-function streamBody(req: NodeRequest): BodySource {
+/** The body as the client sends it; `first`: bytes already read from it (host/http/body-preread.ts). */
+export function streamBody(req: NodeRequest, first?: Uint8Array): BodySource {
   const source = new BodySource();
+  if (first) source.queue.push(first);
   req.on('data', (chunk: Buffer) => {
     source.queue.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     if (source.queue.buffered > INCOMING_HIGH_WATER) {
@@ -58,7 +61,7 @@ function streamBody(req: NodeRequest): BodySource {
   return source;
 }
 
-export function toIncomingRequest(req: NodeRequest, secure: boolean): IncomingRequest {
+export function toIncomingRequest(req: NodeRequest, secure: boolean, body: BodySource = streamBody(req)): IncomingRequest {
   const authority = ('authority' in req && typeof req.authority === 'string' && req.authority) || req.headers.host || 'localhost';
   return new IncomingRequest({
     method: req.method ?? 'GET',
@@ -66,7 +69,7 @@ export function toIncomingRequest(req: NodeRequest, secure: boolean): IncomingRe
     scheme: secure ? 'https' : 'http',
     authority,
     headers: requestHeaders(req),
-    body: streamBody(req),
+    body,
   });
 }
 
@@ -100,12 +103,15 @@ export class Exchange implements ResponseTarget {
   readonly outparam = new ResponseOutparam(this);
   readonly #res: NodeResponse;
   readonly #hook: ResponseHook | undefined;
+  readonly #sendTimeout: SendTimeout | undefined;
   #started = false;
   #finished = false;
 
-  constructor(res: NodeResponse, hook?: ResponseHook) {
+  /** `sendTimeout`: cuts the response when its client stops reading (host/http/send-timeout.ts). */
+  constructor(res: NodeResponse, hook?: ResponseHook, sendTimeout?: SendTimeout) {
     this.#res = res;
     this.#hook = hook;
+    this.#sendTimeout = sendTimeout;
   }
 
   get started(): boolean {
@@ -118,6 +124,8 @@ export class Exchange implements ResponseTarget {
   start(status: number, guestHeaders: FieldEntry[]): BodyTarget {
     const res = this.#res;
     this.#started = true;
+    // The host answered already (host/http/grpc-deadline.ts): the guest's response goes nowhere.
+    if (res.writableEnded) return this.#discarded();
     const { headers, adopt, capture } = this.#hook?.head(status, guestHeaders, res) ?? { headers: guestHeaders };
     res.statusCode = status;
     for (const [name, value] of Object.entries(nodeHeaders(headers))) res.setHeader(name, value);
@@ -126,8 +134,10 @@ export class Exchange implements ResponseTarget {
     if ('flushHeaders' in res) res.flushHeaders();
     let congested = false;
     const drainWaiters: Array<() => void> = [];
+    const sendTimeout = this.#sendTimeout;
     const wake = () => {
       congested = false;
+      sendTimeout?.drained();
       for (const w of drainWaiters.splice(0)) w();
     };
     // 'close' before the end means the client went away (HTTP/1.1 socket closed, HTTP/2 RST_STREAM).
@@ -149,7 +159,10 @@ export class Exchange implements ResponseTarget {
         if (gone || res.destroyed || res.writableEnded) return false;
         capture?.write(bytes);
         const ok = (res as ServerResponse).write(bytes);
-        if (!ok) congested = true;
+        if (!ok) {
+          congested = true;
+          sendTimeout?.waiting();
+        }
         return ok;
       },
       whenWritable() {
@@ -167,6 +180,7 @@ export class Exchange implements ResponseTarget {
           capture?.end();
         }
         res.end();
+        sendTimeout?.ended();
       },
       abort() {
         exchange.#finished = true;
@@ -174,6 +188,11 @@ export class Exchange implements ResponseTarget {
         res.destroy();
       },
     };
+  }
+
+  #discarded(): BodyTarget {
+    this.#finished = true;
+    return { closed: true, congested: false, write: () => false, whenWritable: () => Promise.resolve(), finish: () => undefined, abort: () => undefined };
   }
 
   fail(): void {

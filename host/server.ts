@@ -9,10 +9,19 @@
 import http from 'node:http';
 import http2 from 'node:http2';
 import net, { type AddressInfo } from 'node:net';
-import { Exchange, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
+import { ConnectionTurns } from './admission/pipeline.ts';
+import { laneOf, sendRefusal } from './admission/refusal.ts';
+import { AdmissionRefused } from './admission/wait-queue.ts';
+import { Exchange, streamBody, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
+import { PrereadBudget, prereadBody } from './http/body-preread.ts';
+import { enforceGrpcDeadline, grpcDeadlineOf, refuseMalformedTimeout } from './http/grpc-deadline.ts';
+import { IntervalLog } from './http/interval-log.ts';
+import { closeIdleHttp2Sessions, DEFAULT_HTTP_LIMITS, http1ServerOptions, trackHttp1Connections, type ExchangeLimits, type HttpLimits } from './http/limits.ts';
+import { sendTimeoutFor } from './http/send-timeout.ts';
 import { describeError, type HostLogger } from './log.ts';
 import type { ExchangeObserver } from './metrics/exchanges.ts';
 import type { InstancePool } from './pool.ts';
+import type { BodySource } from './wasi/http-incoming.ts';
 import type { ResponseCache } from './response-cache/cache.ts';
 import { cacheHook, cacheRequest, chainHooks, serveFromCache, stripPrivateFields, waitForFill } from './response-cache/serve.ts';
 
@@ -27,15 +36,61 @@ const FALLBACK_BODY = JSON.stringify({ error: { code: 'internal', message: 'inte
 /** Makes the response hook of one exchange (the stream relay's, host/relay/hook.ts). */
 export type HookFactory = (req: NodeRequest) => ResponseHook;
 
-export function handleExchange(pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory): Promise<void> {
-  const exchange = new Exchange(res, hook?.(req));
-  const incoming = toIncomingRequest(req, false);
+/** HTTP/2 streams one connection may have open at once (RFC 9113 §6.5.2), the value nginx and Envoy advertise. */
+export const MAX_CONCURRENT_STREAMS = 100;
+/** Ordinary requests of one HTTP/2 connection running at once: a quarter of the instances, at least one. */
+const perSessionLimit = (instances: number): number => Math.max(1, Math.floor(instances / 4));
+
+/**
+ * A malformed `grpc-timeout` is refused at once; with `limits`, a small body is read before an
+ * instance is taken and the response is cut when its client stops reading (host/http/).
+ */
+export function handleExchange(pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory, limits?: ExchangeLimits): Promise<void> {
+  const deadline = grpcDeadlineOf(req);
+  if (deadline.kind === 'malformed') return Promise.resolve(refuseMalformedTimeout(logger, req, res));
+  const deadlineMs = deadline.kind === 'after' ? deadline.ms : undefined;
+  const body = limits ? prereadBody(req, res, limits) : streamBody(req);
+  if (body instanceof Promise) return body.then((read) => (read ? runExchange(pool, logger, req, res, read, deadlineMs, hook, limits) : undefined));
+  return body ? runExchange(pool, logger, req, res, body, deadlineMs, hook, limits) : Promise.resolve();
+}
+
+function runExchange(
+  pool: InstancePool,
+  logger: HostLogger,
+  req: NodeRequest,
+  res: NodeResponse,
+  body: BodySource,
+  deadlineMs: number | undefined,
+  hook?: HookFactory,
+  limits?: ExchangeLimits,
+): Promise<void> {
+  const exchange = new Exchange(res, hook?.(req), sendTimeoutFor(res, limits));
+  const incoming = toIncomingRequest(req, false, body);
+  if (deadlineMs !== undefined) enforceGrpcDeadline(logger, deadlineMs, req, res, body);
+  // A client that leaves (or whose deadline is answered) while its exchange waits for an instance leaves the queue.
+  const departed = new AbortController();
+  const onClose = () => departed.abort();
+  res.once('close', onClose);
+  let refused = false;
   return pool
-    .run((instance) => instance.handle(incoming, exchange.outparam))
+    .run(
+      (instance) => {
+        res.off('close', onClose);
+        return instance.handle(incoming, exchange.outparam);
+      },
+      { lane: laneOf(req), signal: departed.signal },
+    )
     .catch((error: unknown) => {
+      if (error instanceof AdmissionRefused) {
+        refused = true;
+        sendRefusal(req, res, error.reason);
+        return;
+      }
       logger.log('error', 'the guest trapped while handling a request', { code: 'guest_trap', error: describeError(error), method: req.method });
     })
     .finally(() => {
+      res.off('close', onClose);
+      if (refused) return;
       if (!exchange.started && !res.headersSent) {
         logger.log('error', 'the guest returned without a response', { code: 'guest_no_response', method: req.method });
         (res as http.ServerResponse).writeHead(500, { 'content-type': 'application/json' });
@@ -48,17 +103,25 @@ export function handleExchange(pool: InstancePool, logger: HostLogger, req: Node
 }
 
 /** A request the response cache may answer (host/response-cache/); on a miss, the guest's exchange as usual. */
-function cachedExchange(cache: ResponseCache, pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory): Promise<void> {
+function cachedExchange(
+  cache: ResponseCache,
+  pool: InstancePool,
+  logger: HostLogger,
+  req: NodeRequest,
+  res: NodeResponse,
+  hook?: HookFactory,
+  limits?: ExchangeLimits,
+): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     // Never cached: only the guest's private cache fields are removed.
-    return handleExchange(pool, logger, req, res, (r) => (hook ? chainHooks(stripPrivateFields, hook(r)) : stripPrivateFields));
+    return handleExchange(pool, logger, req, res, (r) => (hook ? chainHooks(stripPrivateFields, hook(r)) : stripPrivateFields), limits);
   }
   const request = cacheRequest(req);
   const runGuest = (): Promise<void> => {
     // Later misses on this target wait for this run instead of starting their own (cache.ts).
     const settled = cache.beginFill(request);
     const withCache: HookFactory = (r) => (hook ? chainHooks(cacheHook(cache, r, settled), hook(r)) : cacheHook(cache, r, settled));
-    return handleExchange(pool, logger, req, res, withCache).finally(settled);
+    return handleExchange(pool, logger, req, res, withCache, limits).finally(settled);
   };
   const afterMiss = (): Promise<void> => {
     const fill = cache.pendingFill(request);
@@ -112,6 +175,8 @@ export interface ServerOptions {
   reusePort?: boolean;
   /** Sees every exchange of this port (host/metrics/exchanges.ts); none with metrics off. */
   observe?: ExchangeObserver | undefined;
+  /** Time limits on heads, bodies, idle connections and stalled responses (host/http/limits.ts); the defaults when absent. */
+  limits?: HttpLimits;
 }
 
 export function startServer(pool: InstancePool, logger: HostLogger, options: ServerOptions): Promise<RunningServer> {
@@ -120,6 +185,14 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
   // tracking (closeIdleConnections) only starts when a server listens itself, which h1 never does.
   const plainSockets = new Map<net.Socket, number>();
   let stopping = false;
+  const turns = new ConnectionTurns();
+  const limits = options.limits ?? DEFAULT_HTTP_LIMITS;
+  const exchangeLimits: ExchangeLimits = {
+    bodyTimeoutMs: limits.bodyTimeoutMs,
+    sendTimeoutMs: limits.sendTimeoutMs,
+    events: new IntervalLog(logger),
+    prereadBytes: new PrereadBudget(),
+  };
   const onRequest = (req: NodeRequest, res: NodeResponse) => {
     options.observe?.(req, res);
     if (req.httpVersionMajor < 2) {
@@ -138,13 +211,24 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
         return;
       }
     }
-    const done = options.cache ? cachedExchange(options.cache, pool, logger, req, res, options.hook) : handleExchange(pool, logger, req, res, options.hook);
+    const run = () =>
+      options.cache ? cachedExchange(options.cache, pool, logger, req, res, options.hook, exchangeLimits) : handleExchange(pool, logger, req, res, options.hook, exchangeLimits);
+    // A connection's exchanges take turns (admission/pipeline.ts): pipelined HTTP/1.1 requests one
+    // at a time; an HTTP/2 connection's ordinary requests a few at a time.
+    const done =
+      req.httpVersionMajor < 2
+        ? turns.run(req.socket, 1, res, run)
+        : laneOf(req) === 'request'
+          ? turns.run((req as http2.Http2ServerRequest).stream.session ?? req, perSessionLimit(pool.limits.max), res, run)
+          : run();
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
   };
-  const h1 = http.createServer(onRequest);
-  h1.keepAliveTimeout = 5_000;
-  const h2 = http2.createServer({}, onRequest);
+  const h1 = http.createServer(http1ServerOptions(limits), onRequest);
+  trackHttp1Connections(h1, limits, exchangeLimits.events);
+  // Streams beyond the limit are refused by Node (RST_STREAM REFUSED_STREAM) before any exchange starts.
+  const h2 = http2.createServer({ settings: { maxConcurrentStreams: MAX_CONCURRENT_STREAMS } }, onRequest);
+  closeIdleHttp2Sessions(h2, limits);
   const sessions = new Set<http2.ServerHttp2Session>();
   h2.on('session', (session) => {
     sessions.add(session);
@@ -166,7 +250,10 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
         port,
         async close(graceMs) {
           stopping = true;
+          // Exchanges still waiting for an instance are refused now rather than started late.
+          pool.refuseWaiting();
           const closed = new Promise<void>((r) => server.close(() => r()));
+          h1.close(); // stops its deadline checks (host/http/limits.ts)
           // Idle kept-alive connections and spare ones that never sent a request go now.
           for (const [socket, open] of plainSockets) if (open === 0) socket.destroy();
           // GOAWAY: HTTP/2 clients open no new streams; open ones may finish within the grace period.

@@ -21,6 +21,11 @@ const probes: Record<string, string> = {
   'static/client/node-in-browser.ts': "import { readFile } from 'node:fs/promises';\nexport const read = readFile;\n",
   'host/storage/from-src.ts': "import { buildApp } from '../../src/app.ts';\nexport const app = buildApp;\n",
   'host/storage/allowed.ts': "import { readFileSync } from 'node:fs';\nimport { log } from '../log.ts';\nexport const both = [readFileSync, log];\n",
+  'src/contract/node-in-contract.ts': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
+  'src/contract/from-host.ts': "import { log } from '../../host/log.ts';\nexport const logged = log;\n",
+  'src/contract/from-counter.ts': "import { view } from '../counter/view.ts';\nexport const viewed = view;\n",
+  'src/contract/allowed.ts': "import { parse } from './parse.ts';\nexport const parsed = parse;\n",
+  'host/storage/from-contract.ts': "import { parse } from '../../src/contract/parse.ts';\nexport const parsed = parse;\n",
   'test/anything-goes.ts': "import { readFileSync } from 'node:fs';\nimport { buildApp } from '../src/app.ts';\nexport const both = [readFileSync, buildApp];\n",
 };
 
@@ -49,6 +54,12 @@ describe('architecture rules (biome.jsonc)', () => {
     expect(findings).toContainEqual({ path: 'static/client/node-in-browser.ts', rule: 'lint/correctness/noNodejsModules' });
   });
 
+  it('holds src/contract/ (imported by the component and the host) to the component rules, and to no imports of the project', () => {
+    expect(findings).toContainEqual({ path: 'src/contract/node-in-contract.ts', rule: 'lint/correctness/noNodejsModules' });
+    expect(findings).toContainEqual({ path: 'src/contract/from-host.ts', rule: 'lint/style/noRestrictedImports' });
+    expect(findings).toContainEqual({ path: 'src/contract/from-counter.ts', rule: 'lint/style/noRestrictedImports' });
+  });
+
   it('rejects imports from host/ in src/, static or dynamic', () => {
     expect(findings).toContainEqual({ path: 'src/counter/from-host.ts', rule: 'lint/style/noRestrictedImports' });
     expect(findings).toContainEqual({ path: 'src/counter/dynamic-from-host.ts', rule: 'lint/style/noRestrictedImports' });
@@ -58,11 +69,14 @@ describe('architecture rules (biome.jsonc)', () => {
     expect(findings).toContainEqual({ path: 'host/storage/from-src.ts', rule: 'lint/style/noRestrictedImports' });
   });
 
-  it('reports nothing else: local imports, node: in the host, and test code are allowed', () => {
+  it('reports nothing else: local imports, node: in the host, src/contract/ in the host, and test code are allowed', () => {
     expect([...new Set(findings.map((f) => f.path))].sort()).toEqual([
       'host/storage/from-src.ts',
       'src/auth/node-bare.ts',
       'src/auth/node-prefixed.ts',
+      'src/contract/from-counter.ts',
+      'src/contract/from-host.ts',
+      'src/contract/node-in-contract.ts',
       'src/counter/dynamic-from-host.ts',
       'src/counter/from-host.ts',
       'static/client/node-in-browser.ts',
