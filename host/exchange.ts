@@ -11,6 +11,7 @@ import { BodySource, IncomingRequest } from './wasi/http-incoming.ts';
 import { CLIENT_ADDRESS_HEADER, peerAddress } from './client-address.ts';
 import { HOST_ONLY_REQUEST_HEADERS } from './relay/headers.ts';
 import { ResponseOutparam, type BodyTarget, type ResponseTarget } from './wasi/http-response.ts';
+import { responseClosed } from './response-closed.ts';
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
 export type NodeResponse = ServerResponse | Http2ServerResponse;
@@ -140,25 +141,25 @@ export class Exchange implements ResponseTarget {
     const exchange = this;
     return {
       get closed() {
-        return gone || res.destroyed || res.writableEnded;
+        return gone || responseClosed(res);
       },
       get congested() {
         return congested;
       },
       write(bytes) {
-        if (gone || res.destroyed || res.writableEnded) return false;
+        if (gone || responseClosed(res)) return false;
         capture?.write(bytes);
         const ok = (res as ServerResponse).write(bytes);
         if (!ok) congested = true;
         return ok;
       },
       whenWritable() {
-        if (!congested || res.destroyed) return Promise.resolve();
+        if (!congested || responseClosed(res)) return Promise.resolve();
         return new Promise<void>((resolve) => drainWaiters.push(resolve));
       },
       finish(trailers) {
         exchange.#finished = true;
-        if (gone || res.destroyed || res.writableEnded) return capture?.abort();
+        if (gone || responseClosed(res)) return capture?.abort();
         if (adopt) return adopt();
         if (trailers && trailers.length > 0) {
           res.addTrailers(nodeHeaders(trailers) as Record<string, string>);
