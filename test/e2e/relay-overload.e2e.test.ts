@@ -115,7 +115,9 @@ describe('stream relay under attack', () => {
       await sse.waitFor((f) => f.retry === '1000', 10_000);
       return sse;
     });
-    running.push(() => streams.forEach((sse) => sse.close()));
+    running.push(() => {
+      for (const sse of streams) sse.close();
+    });
     await expect.poll(() => s.metric('host_sse_streams_open'), { timeout: 10_000 }).toBe(250);
     await settled(s);
     const pollsBefore = await s.metric('host_relay_polls_total');
@@ -143,13 +145,17 @@ describe('stream relay under attack', () => {
       1,
       (count) => openNonReadingSession(s.host.url, count),
     );
-    running.push(() => sessions.forEach((session) => session.destroy()));
+    running.push(() => {
+      for (const session of sessions) session.destroy();
+    });
     const sockets = await inBatches(
       Array.from({ length: 200 }, () => s.host.port),
       25,
       (port) => openNonReader(port),
     );
-    running.push(() => sockets.forEach((socket) => socket.destroy()));
+    running.push(() => {
+      for (const socket of sockets) socket.destroy();
+    });
     const clients = 1 + 16 * 50 + 200;
     await expect.poll(() => s.metric('host_sse_streams_open'), { timeout: 10_000 }).toBe(clients);
     await settled(s);
