@@ -58,6 +58,8 @@ export const DEFAULT_TIMINGS: RelayTimings = {
 /** A client that lets this much pile up unsent is cut: it would only grow the host's memory. */
 export const MAX_BUFFERED_BYTES = 262_144;
 const KEEPALIVE = new TextEncoder().encode(': keepalive\n\n');
+/** `relay_client_too_slow` is logged at most this often, with the number of clients cut since. */
+const CUT_LOG_INTERVAL_MS = 10_000;
 
 export interface RelayStats {
   clients: number;
@@ -123,6 +125,8 @@ export class StreamRelay {
   #polls = 0;
   #coalesced = 0;
   #cut = 0;
+  #cutsUnlogged = 0;
+  #cutLoggedAt = Number.NEGATIVE_INFINITY;
   #tickTimer: NodeJS.Timeout | undefined;
   #lastKeepaliveCheck = 0;
   #closed = false;
@@ -389,8 +393,14 @@ export class StreamRelay {
   #cutIfOver(client: RelayClient): void {
     const now = this.#now();
     if (client.sink.buffered <= MAX_BUFFERED_BYTES && client.stuckFor(now) < this.#timings.stallMs) return;
-    this.#logger.log('warn', 'cut a relayed stream whose client does not take its bytes', { code: 'relay_client_too_slow' });
     this.#cut++;
+    this.#cutsUnlogged++;
+    // Thousands of stalled clients would be thousands of lines: one per interval, with the count.
+    if (now - this.#cutLoggedAt >= CUT_LOG_INTERVAL_MS) {
+      this.#logger.log('warn', 'cut relayed streams whose clients do not take their bytes', { code: 'relay_client_too_slow', clients: this.#cutsUnlogged });
+      this.#cutLoggedAt = now;
+      this.#cutsUnlogged = 0;
+    }
     client.sink.destroy();
     this.#remove(client);
   }
