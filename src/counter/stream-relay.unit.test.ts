@@ -24,8 +24,11 @@ describe('relayed SSE stream (guest side)', () => {
   it('clamps a start position beyond the store head to the head, and sends the current state', async () => {
     const deps = testCounterDeps();
     const view = await executeCounterCommand(deps, { type: 'increment', amount: 2 });
-    for (const headers of [{ 'last-event-id': String(view.last_sequence + 1_000) }, {}]) {
-      const query = 'last-event-id' in headers ? '' : `?last_sequence=${view.last_sequence + 7}`;
+    const ahead: Array<[string, Record<string, string>]> = [
+      ['', { 'last-event-id': String(view.last_sequence + 1_000) }],
+      [`?last_sequence=${view.last_sequence + 7}`, {}],
+    ];
+    for (const [query, headers] of ahead) {
       const response = await relayed(deps).request(`${STREAM_PATH}${query}`, { headers });
       expect(response.headers.get(RELAY_HEADER)).toMatch(new RegExp(`after=${view.last_sequence}$`));
       expect(await response.text()).toContain(`id: ${view.last_sequence}\nevent: counter\n`);
