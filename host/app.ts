@@ -3,6 +3,8 @@
  * `main.ts` calls this for the CLI; tests call it in-process or through the CLI.
  */
 import { join } from 'node:path';
+import { admissionLimits } from './admission/limits.ts';
+import { memoryReclaimer } from './admission/reclaim.ts';
 import { loadComponent } from './component.ts';
 import type { HostConfig } from './config.ts';
 import { guestEnvironment } from './guest-env.ts';
@@ -52,6 +54,11 @@ export interface HostOverrides {
   reusePort?: boolean;
   /** The `thread` label of this host's event-loop delay metric (a worker's index; default `main`). */
   thread?: string;
+  /**
+   * The part of the process this host is (1: the CLI; 1/N: one of N worker threads), for the
+   * memory budget; unset when embedded in another process (tests), where `auto` means no budget.
+   */
+  processShare?: number;
 }
 
 export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logger: HostLogger, overrides: HostOverrides = {}): Promise<RunningHost> {
@@ -77,17 +84,27 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
       maxRequests: config.instanceMaxRequests,
       maxMemoryBytes: config.instanceMaxMemoryMiB * 1_048_576,
       idleMs: config.instanceIdleSeconds * 1000,
+      // Ended instances' linear memory is freed only when V8 collects: ask for it (admission/reclaim.ts).
+      onInstancesEnded: memoryReclaimer(),
     },
     logger,
   );
-  await pool.warm();
+  // What an instance costs, measured while warming: the memory budget is divided by it.
+  const rssBeforeBytes = process.memoryUsage.rss();
+  const rssAfterBytes: number[] = [];
+  let linearMemoryBytes = 0;
+  await pool.warm((_, instance) => {
+    rssAfterBytes.push(process.memoryUsage.rss());
+    linearMemoryBytes = instance.stats().memoryBytes;
+  });
+  pool.setLimits(admissionLimits(config, { rssBeforeBytes, rssAfterBytes, linearMemoryBytes }, overrides.processShare, logger));
   // Idle instances beyond --instances-min leave the pool, so memory comes back when the load stops.
   const idleSweep = config.instanceIdleSeconds > 0 ? setInterval(() => pool.retireIdle(), Math.max(1000, (config.instanceIdleSeconds * 1000) / 4)) : undefined;
   idleSweep?.unref();
   const relay = new StreamRelay({ poll: guestPoller(pool), pubsub, logger });
   // The cheapest read of each dependency: the store's head sequence, the broker's PING.
   const readiness = new Readiness([{ name: 'store', run: () => storage.events.headSequence() }, ...(pubsub.ping ? [{ name: 'realtime', run: () => pubsub.ping?.() }] : [])]);
-  metrics?.watch({ pool: () => pool.stats, relay: () => relay.stats, dependencies: () => readiness.dependencies() });
+  metrics?.watch({ pool: () => pool.stats, limits: () => pool.limits, relay: () => relay.stats, dependencies: () => readiness.dependencies() });
   // With the cache on, it strips the guest's private cache fields itself (server.ts); off, this does.
   const hook = (req: Parameters<typeof relayHook>[2]) =>
     config.responseCache === 'on' ? relayHook(relay, logger, req) : chainHooks(stripPrivateFields, relayHook(relay, logger, req));

@@ -11,7 +11,7 @@ interface OptionSpec {
   env: string;
   default: string;
   allowed?: readonly string[];
-  kind?: 'port' | 'optional-port' | 'count' | 'url' | 'identifier' | 'workers' | 'text';
+  kind?: 'port' | 'optional-port' | 'count' | 'auto-count' | 'url' | 'identifier' | 'workers' | 'text';
   help: string;
 }
 
@@ -29,7 +29,31 @@ export const OPTIONS = {
   'redis-channel': { env: 'REDIS_CHANNEL', default: 'counter-events', help: 'pub/sub channel for counter updates' },
   'redis-prefix': { env: 'REDIS_PREFIX', default: 'wasi-app:', help: 'prefix of every Redis key this project writes' },
   'instances-min': { env: 'INSTANCES_MIN', default: '2', kind: 'count', help: 'guest instances created at start' },
-  'instances-max': { env: 'INSTANCES_MAX', default: '1024', kind: 'count', help: 'most guest instances alive at once' },
+  'instances-max': {
+    env: 'INSTANCES_MAX',
+    default: '1024',
+    kind: 'count',
+    help: 'most guest instances alive at once, an upper bound on what --memory-budget allows (docs/memory.md)',
+  },
+  'memory-budget': {
+    env: 'MEMORY_BUDGET',
+    default: 'auto',
+    kind: 'auto-count',
+    help: 'MiB the host process may use; guest instances are limited to what fits (auto: half the machine or cgroup memory, at most 512; 0: off; docs/memory.md)',
+  },
+  'instances-streaming': {
+    env: 'INSTANCES_STREAMING',
+    default: 'auto',
+    kind: 'auto-count',
+    help: 'most guest instances held by long-lived exchanges (gRPC calls, SSE held by the guest) at once (auto: half the instance limit, leaving ordinary requests the rest)',
+  },
+  'admission-queue': {
+    env: 'ADMISSION_QUEUE',
+    default: 'auto',
+    kind: 'auto-count',
+    help: 'most requests waiting for a guest instance, per class; beyond, 503 with Retry-After (auto: 4 times the instance limit)',
+  },
+  'admission-wait-ms': { env: 'ADMISSION_WAIT_MS', default: '5000', kind: 'count', help: 'longest a request waits for a guest instance before a 503 with Retry-After' },
   'instance-max-requests': {
     env: 'INSTANCE_MAX_REQUESTS',
     default: '10000',
@@ -63,7 +87,12 @@ export const OPTIONS = {
   },
   'response-cache-entries': { env: 'RESPONSE_CACHE_ENTRIES', default: '1000', kind: 'count', help: 'most responses the cache holds per thread' },
   'response-cache-bytes': { env: 'RESPONSE_CACHE_BYTES', default: '16777216', kind: 'count', help: 'most body bytes the cache holds per thread' },
-  'shutdown-grace-ms': { env: 'SHUTDOWN_GRACE_MS', default: '10000', kind: 'count', help: 'how long shutdown waits for in-flight requests' },
+  'shutdown-grace-ms': {
+    env: 'SHUTDOWN_GRACE_MS',
+    default: '8000',
+    kind: 'count',
+    help: 'how long shutdown waits for in-flight requests; the process exits 1 s after it whatever is still running',
+  },
   'metrics-port': {
     env: 'METRICS_PORT',
     default: 'off',
@@ -90,6 +119,13 @@ export interface HostConfig {
   redisPrefix: string;
   instancesMin: number;
   instancesMax: number;
+  /** MiB the process may use; `auto`: derived from the memory limit (host/admission/memory-budget.ts); 0: off */
+  memoryBudgetMiB: number | 'auto';
+  /** instances long-lived exchanges may hold; `auto`: half the instance limit */
+  instancesStreaming: number | 'auto';
+  /** requests waiting per class; `auto`: 4 × the instance limit */
+  admissionQueue: number | 'auto';
+  admissionWaitMs: number;
   /** 0: never */
   instanceMaxRequests: number;
   /** MiB; 0: never */
@@ -118,6 +154,7 @@ export class ConfigError extends Error {
 const schemas = {
   port: v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(65535)),
   count: v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(0)),
+  'auto-count': v.union([v.literal('auto'), v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(0))]),
   url: v.pipe(v.string(), v.url()),
   // A PostgreSQL identifier used unquoted-safe: at most 63 bytes, else PostgreSQL truncates it.
   identifier: v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/)),
@@ -158,13 +195,15 @@ function resolve(name: OptionName, flags: Record<string, string | undefined>, en
           ? 'off or a port number 0-65535'
           : spec.kind === 'count'
             ? 'a non-negative integer'
-            : spec.kind === 'url'
-              ? 'an absolute URL'
-              : spec.kind === 'identifier'
-                ? 'a plain identifier (letters, digits, _ or $; 1-63 characters, not starting with a digit)'
-                : spec.kind === 'workers'
-                  ? `auto or a whole number 1-${MAX_WORKERS}`
-                  : 'a non-empty value';
+            : spec.kind === 'auto-count'
+              ? 'auto or a non-negative integer'
+              : spec.kind === 'url'
+                ? 'an absolute URL'
+                : spec.kind === 'identifier'
+                  ? 'a plain identifier (letters, digits, _ or $; 1-63 characters, not starting with a digit)'
+                  : spec.kind === 'workers'
+                    ? `auto or a whole number 1-${MAX_WORKERS}`
+                    : 'a non-empty value';
     throw new ConfigError(`invalid value for --${name} (${spec.env}) from ${source}: expected ${expected}`);
   }
   return result.output;
@@ -195,6 +234,10 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     redisPrefix: get('redis-prefix') as string,
     instancesMin: get('instances-min') as number,
     instancesMax: get('instances-max') as number,
+    memoryBudgetMiB: get('memory-budget') as number | 'auto',
+    instancesStreaming: get('instances-streaming') as number | 'auto',
+    admissionQueue: get('admission-queue') as number | 'auto',
+    admissionWaitMs: get('admission-wait-ms') as number,
     instanceMaxRequests: get('instance-max-requests') as number,
     instanceMaxMemoryMiB: get('instance-max-memory') as number,
     instanceIdleSeconds: get('instance-idle-seconds') as number,

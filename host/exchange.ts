@@ -44,7 +44,7 @@ function trailerEntries(req: NodeRequest): FieldEntry[] | undefined {
   return entries;
 }
 
-function streamBody(req: NodeRequest): BodySource {
+export function streamBody(req: NodeRequest): BodySource {
   const source = new BodySource();
   req.on('data', (chunk: Buffer) => {
     source.queue.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
@@ -59,7 +59,7 @@ function streamBody(req: NodeRequest): BodySource {
   return source;
 }
 
-export function toIncomingRequest(req: NodeRequest, secure: boolean): IncomingRequest {
+export function toIncomingRequest(req: NodeRequest, secure: boolean, body: BodySource = streamBody(req)): IncomingRequest {
   const authority = ('authority' in req && typeof req.authority === 'string' && req.authority) || req.headers.host || 'localhost';
   return new IncomingRequest({
     method: req.method ?? 'GET',
@@ -67,7 +67,7 @@ export function toIncomingRequest(req: NodeRequest, secure: boolean): IncomingRe
     scheme: secure ? 'https' : 'http',
     authority,
     headers: requestHeaders(req),
-    body: streamBody(req),
+    body,
   });
 }
 
@@ -119,6 +119,8 @@ export class Exchange implements ResponseTarget {
   start(status: number, guestHeaders: FieldEntry[]): BodyTarget {
     const res = this.#res;
     this.#started = true;
+    // The host answered already (host/http/grpc-deadline.ts): the guest's response goes nowhere.
+    if (res.writableEnded) return this.#discarded();
     const { headers, adopt, capture } = this.#hook?.head(status, guestHeaders, res) ?? { headers: guestHeaders };
     res.statusCode = status;
     for (const [name, value] of Object.entries(nodeHeaders(headers))) res.setHeader(name, value);
@@ -175,6 +177,11 @@ export class Exchange implements ResponseTarget {
         res.destroy();
       },
     };
+  }
+
+  #discarded(): BodyTarget {
+    this.#finished = true;
+    return { closed: true, congested: false, write: () => false, whenWritable: () => Promise.resolve(), finish: () => undefined, abort: () => undefined };
   }
 
   fail(): void {

@@ -39,7 +39,7 @@ try {
           process.exit(1);
         })
       : undefined;
-  const single = group === undefined ? await startHost(config, process.env, logger) : undefined;
+  const single = group === undefined ? await startHost(config, process.env, logger, { processShare: 1 }) : undefined;
   const host = (group ?? single)!;
   let operations: RunningListener | undefined;
   if (config.metricsPort !== undefined) {
@@ -57,8 +57,27 @@ try {
     metrics_port: operations?.port,
     startup_ms: Math.round(performance.now() - started),
   });
+  /** After the grace period, a second to close storage; then the process exits whatever is still running. */
+  const HARD_EXIT_AFTER_GRACE_MS = 1_000;
+  let stoppingSince: number | undefined;
   const shutdown = (signal: string) => {
+    if (stoppingSince !== undefined) {
+      // A second signal: the operator does not want to wait.
+      logger.log('warn', 'stopped at once by a second signal', { code: 'host_stop_forced', signal, after_ms: Math.round(performance.now() - stoppingSince) });
+      process.exit(1);
+    }
+    stoppingSince = performance.now();
     logger.log('info', 'shutting down', { code: 'host_stopping', signal });
+    // Whatever is in flight (a guest that never returns, a store that never answers), the
+    // process is gone within the grace period and a second: supervisors wait about 10 s before SIGKILL.
+    setTimeout(() => {
+      logger.log('warn', 'exchanges still running after the grace period: exiting without them', {
+        code: 'host_stop_forced',
+        signal,
+        after_ms: Math.round(performance.now() - stoppingSince!),
+      });
+      process.exit(1);
+    }, config.shutdownGraceMs + HARD_EXIT_AFTER_GRACE_MS);
     // Readiness fails from here on (the host's and the group's stop() say so at once);
     // the operations listener stays up until the host has drained, so probers see it.
     host
@@ -75,8 +94,8 @@ try {
         },
       );
   };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
 } catch (error) {
   if (error instanceof ConfigError) {
     logger.log('error', error.message, { code: 'config_invalid' });

@@ -11,7 +11,14 @@
  * shrinks, so retiring the instance is the only way to give that memory back; for the same reason
  * instances beyond `min` that stay idle for `idleMs` are retired (`retireIdle()`, called on a timer
  * by host/app.ts), so a host gives its memory back when the load stops.
+ *
+ * Admission (host/admission/): the pool never grows past `max` (derived from the memory budget);
+ * an exchange that finds no instance waits in its lane's bounded queue for at most a deadline
+ * and is refused beyond either. Long-lived exchanges (the `stream` lane: gRPC calls, SSE held by
+ * the guest) hold at most `streamMax` instances, so ordinary requests always keep the rest.
  */
+import { RefusalLog } from './admission/refusal-log.ts';
+import { AdmissionRefused, type RefusalReason, WaitQueue } from './admission/wait-queue.ts';
 import { runInExchange } from './exchange-scope.ts';
 import { describeError, type HostLogger } from './log.ts';
 
@@ -32,11 +39,26 @@ export interface InstanceStats {
   memoryBytes: number;
 }
 
-export interface PoolOptions {
+/**
+ * Which share of the pool an exchange draws from: `request` (ordinary), `stream` (long-lived,
+ * bounded by `streamMax`), `internal` (the host's own calls, e.g. relay polls: never refused).
+ */
+export type Lane = 'request' | 'stream' | 'internal';
+
+export interface AdmissionLimits {
+  /** upper bound on instances alive at once */
+  max: number;
+  /** most instances held by exchanges of the `stream` lane at once (default: `max`) */
+  streamMax?: number;
+  /** most exchanges waiting in each of the `request` and `stream` lanes (default: unbounded) */
+  queueLength?: number;
+  /** milliseconds an exchange of those lanes waits for an instance at most (default: no deadline) */
+  queueWaitMs?: number;
+}
+
+export interface PoolOptions extends AdmissionLimits {
   /** instances created at start */
   min: number;
-  /** upper bound on instances alive at once (with --stream-relay off, each open stream holds one) */
-  max: number;
   /** exchanges after which an instance is retired (0: never) */
   maxRequests?: number;
   /** linear memory in bytes past which an instance is retired after its exchange (0: never) */
@@ -45,9 +67,18 @@ export interface PoolOptions {
   idleMs?: number;
   /** the clock `idleMs` is measured on (tests) */
   now?: () => number;
+  /** called after instances were retired or discarded (host/admission/reclaim.ts gives their memory back) */
+  onInstancesEnded?: () => void;
+}
+
+export interface RunOptions {
+  lane?: Lane;
+  /** aborted when the client goes away: a waiting exchange leaves the queue */
+  signal?: AbortSignal;
 }
 
 type Retirement = { reason: 'max_requests' | 'max_memory' | 'idle'; requests: number; memoryBytes: number };
+type Refusals = Record<RefusalReason, number>;
 
 export class InstancePool {
   readonly #create: () => Promise<GuestInstance>;
@@ -61,40 +92,79 @@ export class InstancePool {
   #retired = 0;
   #created = 0;
   #discarded = 0;
-  readonly #waiting: Array<(instance: GuestInstance) => void> = [];
+  readonly #queues: Record<Lane, WaitQueue<GuestInstance>>;
+  readonly #refused: Refusals = { queue_full: 0, deadline: 0, departed: 0, stopping: 0 };
+  readonly #refusalLog: RefusalLog;
   #alive = 0;
   #busy = 0;
+  #streamBusy = 0;
+  #stopping = false;
   #runs = 0;
   #idleWaiters: Array<() => void> = [];
 
   constructor(create: () => Promise<GuestInstance>, options: PoolOptions, logger: HostLogger) {
     this.#create = create;
-    this.#options = options;
+    this.#options = { ...options };
     this.#logger = logger;
+    this.#refusalLog = new RefusalLog(logger);
+    const unbounded = { maxLength: Infinity, maxWaitMs: Infinity };
+    this.#queues = { request: new WaitQueue(unbounded), stream: new WaitQueue(unbounded), internal: new WaitQueue(unbounded) };
+    this.setLimits(options);
+  }
+
+  /** Sets the admission limits (host/app.ts derives them from the memory budget once instances are measured). */
+  setLimits(limits: AdmissionLimits): void {
+    Object.assign(this.#options, limits);
+    const queue = { maxLength: limits.queueLength ?? Infinity, maxWaitMs: limits.queueWaitMs ?? Infinity };
+    this.#queues.request.options = queue;
+    this.#queues.stream.options = queue;
+    this.#dispatch();
+  }
+
+  get limits(): Required<AdmissionLimits> {
+    const { max, streamMax = max, queueLength = Infinity, queueWaitMs = Infinity } = this.#options;
+    return { max, streamMax, queueLength, queueWaitMs };
   }
 
   /**
    * `runs`: exchanges served since start (each request, and each relayed stream poll); `created`:
-   * instances created; `discarded`: dropped after a trap; `retired`: by the safety net.
+   * instances created; `discarded`: dropped after a trap; `retired`: by the safety net;
+   * `refused`: exchanges that got no instance, by reason.
    */
-  get stats(): { alive: number; busy: number; idle: number; waiting: number; runs: number; created: number; discarded: number; retired: number } {
+  get stats(): {
+    alive: number;
+    busy: number;
+    streamBusy: number;
+    idle: number;
+    waiting: number;
+    runs: number;
+    created: number;
+    discarded: number;
+    retired: number;
+    refused: Refusals;
+  } {
     return {
       alive: this.#alive,
       busy: this.#busy,
+      streamBusy: this.#streamBusy,
       idle: this.#idle.length,
-      waiting: this.#waiting.length,
+      waiting: this.#queues.request.length + this.#queues.stream.length + this.#queues.internal.length,
       runs: this.#runs,
       created: this.#created,
       discarded: this.#discarded,
       retired: this.#retired,
+      refused: { ...this.#refused },
     };
   }
 
-  async warm(): Promise<void> {
+  /** Creates `min` instances; `onInstance` sees each (host/app.ts measures their size). */
+  async warm(onInstance?: (count: number, instance: GuestInstance) => void): Promise<void> {
     while (this.#alive < this.#options.min) {
       this.#alive++;
       try {
-        this.#toIdle(await this.#spawn());
+        const instance = await this.#spawn();
+        this.#toIdle(instance);
+        onInstance?.(this.#alive, instance);
       } catch (error) {
         this.#alive--;
         throw error;
@@ -102,9 +172,19 @@ export class InstancePool {
     }
   }
 
-  /** Runs `fn` with an instance; the instance is discarded if `fn` throws (a trap). */
-  async run(fn: (instance: GuestInstance) => Promise<void>): Promise<void> {
-    const instance = await this.#acquire();
+  /**
+   * Runs `fn` with an instance; the instance is discarded if `fn` throws (a trap). Rejects with
+   * AdmissionRefused when the exchange got no instance (queue full, deadline, client gone, stopping).
+   */
+  async run(fn: (instance: GuestInstance) => Promise<void>, options: RunOptions = {}): Promise<void> {
+    const lane = options.lane ?? 'internal';
+    let instance: GuestInstance;
+    try {
+      instance = await this.#acquire(lane, options.signal);
+    } catch (error) {
+      if (error instanceof AdmissionRefused) this.#noteRefusal(error.reason);
+      throw error;
+    }
     this.#busy++;
     this.#runs++;
     this.#served.set(instance, (this.#served.get(instance) ?? 0) + 1);
@@ -117,8 +197,17 @@ export class InstancePool {
       throw error;
     } finally {
       this.#busy--;
+      if (lane === 'stream') this.#streamBusy--;
       this.#release(instance, healthy);
     }
+  }
+
+  /** Refuses every exchange waiting for an instance, and from now on any that would have to wait (shutdown); the host's own calls keep waiting. */
+  refuseWaiting(): void {
+    this.#stopping = true;
+    this.#queues.request.refuseAll('stopping');
+    this.#queues.stream.refuseAll('stopping');
+    this.#refusalLog.close();
   }
 
   /** Resolves when no instance is busy. */
@@ -139,6 +228,7 @@ export class InstancePool {
       this.#retire(instance, { reason: 'idle', requests: this.#served.get(instance) ?? 0, memoryBytes: instance.stats().memoryBytes });
       retired++;
     }
+    if (retired > 0) this.#options.onInstancesEnded?.();
     return retired;
   }
 
@@ -166,24 +256,6 @@ export class InstancePool {
     return undefined;
   }
 
-  /** Creates an instance for a waiting request, or to keep `min` instances ready. */
-  #replace(): void {
-    const waiter = this.#waiting.shift();
-    if (!waiter && this.#alive >= this.#options.min) return;
-    this.#alive++;
-    this.#spawn().then(
-      (fresh) => {
-        const next = waiter ?? this.#waiting.shift();
-        if (next) next(fresh);
-        else this.#toIdle(fresh);
-      },
-      (error: unknown) => {
-        this.#alive--;
-        this.#logger.log('error', 'could not create a guest instance', { code: 'guest_instantiate_failed', error: describeError(error) });
-      },
-    );
-  }
-
   get #now(): () => number {
     return this.#options.now ?? Date.now;
   }
@@ -191,6 +263,12 @@ export class InstancePool {
   #toIdle(instance: GuestInstance): void {
     this.#idle.push(instance);
     this.#idleSince.set(instance, this.#now());
+  }
+
+  #takeIdle(): GuestInstance | undefined {
+    const ready = this.#idle.pop();
+    if (ready) this.#idleSince.delete(ready);
+    return ready;
   }
 
   #retire(instance: GuestInstance, retirement: Retirement): void {
@@ -205,40 +283,107 @@ export class InstancePool {
     });
   }
 
-  async #acquire(): Promise<GuestInstance> {
-    const ready = this.#idle.pop();
-    if (ready) {
-      this.#idleSince.delete(ready);
-      return ready;
-    }
-    if (this.#alive < this.#options.max) {
-      this.#alive++;
-      try {
-        return await this.#spawn();
-      } catch (error) {
-        this.#alive--;
-        throw error;
+  #noteRefusal(reason: RefusalReason): void {
+    this.#refused[reason]++;
+    // Overload is logged (once per interval); a client that left or a shutdown is not.
+    if (reason === 'queue_full' || reason === 'deadline') this.#refusalLog.note(reason);
+  }
+
+  /** Whether an exchange of `lane` may take an instance now (the stream lane has its own bound). */
+  #laneOpen(lane: Lane): boolean {
+    return lane !== 'stream' || this.#streamBusy < this.limits.streamMax;
+  }
+
+  async #acquire(lane: Lane, signal: AbortSignal | undefined): Promise<GuestInstance> {
+    // Behind earlier waiters of the same lane (FIFO), unless none waits.
+    if (this.#laneOpen(lane) && this.#queues[lane].length === 0) {
+      const ready = this.#takeIdle();
+      if (ready) {
+        if (lane === 'stream') this.#streamBusy++;
+        return ready;
+      }
+      if (this.#alive < this.#options.max) {
+        this.#alive++;
+        if (lane === 'stream') this.#streamBusy++;
+        try {
+          return await this.#spawn();
+        } catch (error) {
+          this.#alive--;
+          if (lane === 'stream') this.#streamBusy--;
+          throw error;
+        }
       }
     }
-    return new Promise((resolve) => this.#waiting.push(resolve));
+    if (this.#stopping && lane !== 'internal') throw new AdmissionRefused('stopping');
+    return this.#queues[lane].enter(signal);
+  }
+
+  /** The lane whose first waiter is served next: the host's own calls, then ordinary requests, then streams within their share. */
+  #nextLane(): Lane | undefined {
+    if (this.#queues.internal.length > 0) return 'internal';
+    if (this.#queues.request.length > 0) return 'request';
+    if (this.#queues.stream.length > 0 && this.#laneOpen('stream')) return 'stream';
+    return undefined;
+  }
+
+  /** Gives idle (or new, up to `max`) instances to waiting exchanges. */
+  #dispatch(): void {
+    for (let lane = this.#nextLane(); lane !== undefined; lane = this.#nextLane()) {
+      const ready = this.#takeIdle();
+      if (!ready && this.#alive >= this.#options.max) break;
+      const waiter = this.#queues[lane].take()!;
+      if (lane === 'stream') this.#streamBusy++;
+      if (ready) {
+        waiter.give(ready);
+        continue;
+      }
+      this.#alive++;
+      const claimed = lane;
+      this.#spawn().then(
+        (fresh) => waiter.give(fresh),
+        (error: unknown) => {
+          this.#alive--;
+          if (claimed === 'stream') this.#streamBusy--;
+          this.#logger.log('error', 'could not create a guest instance', { code: 'guest_instantiate_failed', error: describeError(error) });
+          waiter.fail(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    }
+  }
+
+  /** Creates instances to keep `min` ready after retirements and discards. */
+  #keepMin(): void {
+    while (this.#alive < this.#options.min) {
+      this.#alive++;
+      this.#spawn().then(
+        (fresh) => {
+          this.#toIdle(fresh);
+          this.#dispatch();
+        },
+        (error: unknown) => {
+          this.#alive--;
+          this.#logger.log('error', 'could not create a guest instance', { code: 'guest_instantiate_failed', error: describeError(error) });
+        },
+      );
+    }
   }
 
   #release(instance: GuestInstance, healthy: boolean): void {
     const retirement = healthy ? this.#retirement(instance) : undefined;
     if (retirement) {
       this.#retire(instance, retirement);
-      this.#replace();
+      this.#options.onInstancesEnded?.();
     } else if (!healthy) {
       this.#served.delete(instance);
       this.#alive--;
       this.#discarded++;
       this.#logger.log('warn', 'discarded a guest instance after a trap', { code: 'guest_instance_discarded' });
-      this.#replace();
+      this.#options.onInstancesEnded?.();
     } else {
-      const waiter = this.#waiting.shift();
-      if (waiter) waiter(instance);
-      else this.#toIdle(instance);
+      this.#toIdle(instance);
     }
+    this.#dispatch();
+    this.#keepMin();
     if (this.#busy === 0) for (const w of this.#idleWaiters.splice(0)) w();
   }
 }

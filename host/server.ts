@@ -9,7 +9,11 @@
 import http from 'node:http';
 import http2 from 'node:http2';
 import net, { type AddressInfo } from 'node:net';
-import { Exchange, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
+import { ConnectionTurns } from './admission/pipeline.ts';
+import { laneOf, sendRefusal } from './admission/refusal.ts';
+import { AdmissionRefused } from './admission/wait-queue.ts';
+import { Exchange, streamBody, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
+import { enforceGrpcDeadline, grpcDeadlineOf, refuseMalformedTimeout } from './http/grpc-deadline.ts';
 import { describeError, type HostLogger } from './log.ts';
 import type { ExchangeObserver } from './metrics/exchanges.ts';
 import type { InstancePool } from './pool.ts';
@@ -27,15 +31,42 @@ const FALLBACK_BODY = JSON.stringify({ error: { code: 'internal', message: 'inte
 /** Makes the response hook of one exchange (the stream relay's, host/relay/hook.ts). */
 export type HookFactory = (req: NodeRequest) => ResponseHook;
 
+/** HTTP/2 streams one connection may have open at once (RFC 9113 §6.5.2), the value nginx and Envoy advertise. */
+export const MAX_CONCURRENT_STREAMS = 100;
+/** Ordinary requests of one HTTP/2 connection running at once: a quarter of the instances, at least one. */
+const perSessionLimit = (instances: number): number => Math.max(1, Math.floor(instances / 4));
+
 export function handleExchange(pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory): Promise<void> {
+  const deadline = grpcDeadlineOf(req);
+  if (deadline.kind === 'malformed') return Promise.resolve(refuseMalformedTimeout(logger, req, res));
   const exchange = new Exchange(res, hook?.(req));
-  const incoming = toIncomingRequest(req, false);
+  const body = streamBody(req);
+  const incoming = toIncomingRequest(req, false, body);
+  if (deadline.kind === 'after') enforceGrpcDeadline(logger, deadline.ms, req, res, body);
+  // A client that leaves (or whose deadline is answered) while its exchange waits for an instance leaves the queue.
+  const departed = new AbortController();
+  const onClose = () => departed.abort();
+  res.once('close', onClose);
+  let refused = false;
   return pool
-    .run((instance) => instance.handle(incoming, exchange.outparam))
+    .run(
+      (instance) => {
+        res.off('close', onClose);
+        return instance.handle(incoming, exchange.outparam);
+      },
+      { lane: laneOf(req), signal: departed.signal },
+    )
     .catch((error: unknown) => {
+      if (error instanceof AdmissionRefused) {
+        refused = true;
+        sendRefusal(req, res, error.reason);
+        return;
+      }
       logger.log('error', 'the guest trapped while handling a request', { code: 'guest_trap', error: describeError(error), method: req.method });
     })
     .finally(() => {
+      res.off('close', onClose);
+      if (refused) return;
       if (!exchange.started && !res.headersSent) {
         logger.log('error', 'the guest returned without a response', { code: 'guest_no_response', method: req.method });
         (res as http.ServerResponse).writeHead(500, { 'content-type': 'application/json' });
@@ -120,6 +151,7 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
   // tracking (closeIdleConnections) only starts when a server listens itself, which h1 never does.
   const plainSockets = new Map<net.Socket, number>();
   let stopping = false;
+  const turns = new ConnectionTurns();
   const onRequest = (req: NodeRequest, res: NodeResponse) => {
     options.observe?.(req, res);
     if (req.httpVersionMajor < 2) {
@@ -138,13 +170,22 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
         return;
       }
     }
-    const done = options.cache ? cachedExchange(options.cache, pool, logger, req, res, options.hook) : handleExchange(pool, logger, req, res, options.hook);
+    const run = () => (options.cache ? cachedExchange(options.cache, pool, logger, req, res, options.hook) : handleExchange(pool, logger, req, res, options.hook));
+    // A connection's exchanges take turns (admission/pipeline.ts): pipelined HTTP/1.1 requests one
+    // at a time; an HTTP/2 connection's ordinary requests a few at a time.
+    const done =
+      req.httpVersionMajor < 2
+        ? turns.run(req.socket, 1, res, run)
+        : laneOf(req) === 'request'
+          ? turns.run((req as http2.Http2ServerRequest).stream.session ?? req, perSessionLimit(pool.limits.max), res, run)
+          : run();
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
   };
   const h1 = http.createServer(onRequest);
   h1.keepAliveTimeout = 5_000;
-  const h2 = http2.createServer({}, onRequest);
+  // Streams beyond the limit are refused by Node (RST_STREAM REFUSED_STREAM) before any exchange starts.
+  const h2 = http2.createServer({ settings: { maxConcurrentStreams: MAX_CONCURRENT_STREAMS } }, onRequest);
   const sessions = new Set<http2.ServerHttp2Session>();
   h2.on('session', (session) => {
     sessions.add(session);
@@ -166,6 +207,8 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
         port,
         async close(graceMs) {
           stopping = true;
+          // Exchanges still waiting for an instance are refused now rather than started late.
+          pool.refuseWaiting();
           const closed = new Promise<void>((r) => server.close(() => r()));
           // Idle kept-alive connections and spare ones that never sent a request go now.
           for (const [socket, open] of plainSockets) if (open === 0) socket.destroy();

@@ -12,7 +12,9 @@ import { Counter, Gauge, Histogram, Registry, type CollectFunction } from 'prom-
 
 /** What a thread's registry reads at collection time. */
 export interface MetricSources {
-  pool?: () => { idle: number; busy: number; waiting: number; created: number; discarded: number; retired: number };
+  pool?: () => { idle: number; busy: number; waiting: number; created: number; discarded: number; retired: number; refused?: Record<string, number> };
+  /** The pool's admission limits (host/admission/limits.ts). */
+  limits?: () => { max: number; streamMax: number };
   relay?: () => { clients: number; polls: number; coalesced: number; cut: number; heldBytes: number };
   /** Each dependency's state (store, realtime broker) from the cached readiness check. */
   dependencies?: () => Promise<Record<string, boolean>>;
@@ -99,7 +101,7 @@ export class HostMetrics {
   /** Registers the gauges and counters read from the host's own state at collection time. */
   watch(sources: MetricSources): void {
     const registers = [this.registry];
-    const { pool, relay, dependencies } = sources;
+    const { pool, relay, dependencies, limits } = sources;
     if (pool) {
       new Gauge({
         name: 'host_guest_instances',
@@ -114,7 +116,7 @@ export class HostMetrics {
       });
       new Gauge({
         name: 'host_guest_waiting_requests',
-        help: 'Exchanges waiting for a guest instance (the pool is at --instances-max)',
+        help: 'Exchanges waiting for a guest instance (the pool is at its instance limit)',
         registers,
         collect() {
           this.set(pool().waiting);
@@ -130,6 +132,28 @@ export class HostMetrics {
           const { discarded, retired } = pool();
           return { discarded, retired };
         }),
+      });
+    }
+    if (pool) {
+      new Counter({
+        name: 'host_admission_refused_total',
+        help: 'Exchanges that got no guest instance, by reason: queue_full and deadline (answered 503 or gRPC UNAVAILABLE), stopping (shutdown), departed (the client left while waiting)',
+        labelNames: ['reason'],
+        registers,
+        collect: growing('reason', () => pool().refused ?? {}),
+      });
+    }
+    if (limits) {
+      new Gauge({
+        name: 'host_guest_instances_limit',
+        help: 'The most guest instances alive at once (from the memory budget and --instances-max), and those long-lived exchanges may hold',
+        labelNames: ['class'],
+        registers,
+        collect() {
+          const l = limits();
+          this.set({ class: 'all' }, l.max);
+          this.set({ class: 'streaming' }, l.streamMax);
+        },
       });
     }
     if (relay) {

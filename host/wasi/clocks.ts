@@ -1,4 +1,5 @@
 /** wasi:clocks for the Node host: guest timers become Promise-backed pollables. */
+import { afterRemaining } from '../../shared/long-timeout.ts';
 import { Pollable } from './io.ts';
 
 const origin = process.hrtime.bigint();
@@ -10,15 +11,11 @@ function monotonicNow(): bigint {
 
 function sleepUntil(deadline: bigint): Pollable {
   let timer: Promise<void> | undefined;
+  // afterRemaining: a far deadline would otherwise overflow setTimeout and wake the guest again and again.
+  const remainingMs = () => Number((deadline - monotonicNow()) / 1_000_000n) + 1;
   return new Pollable(
     () => monotonicNow() >= deadline,
-    () => {
-      timer ??= new Promise((resolve) => {
-        const ms = Number((deadline - monotonicNow()) / 1_000_000n);
-        setTimeout(resolve, Math.max(0, ms) + 1);
-      });
-      return timer;
-    },
+    () => (timer ??= new Promise((resolve) => afterRemaining(remainingMs, resolve))),
   );
 }
 

@@ -126,7 +126,7 @@ export async function startWorkerGroup(
     void Promise.all(handles.map((h) => h.stop())).then(() => onFatal(new Error(`worker ${index} exited with code ${code}`)));
   };
   const spawn = (index: number, port: number) => {
-    const handle = new WorkerHandle(entry, { index, config: { ...config, port, workers: 1 }, env: { ...env }, channel }, onExit);
+    const handle = new WorkerHandle(entry, { index, config: { ...config, port, workers: 1 }, threads: config.workers, env: { ...env }, channel }, onExit);
     handles.push(handle);
     return handle.ready();
   };

@@ -9,6 +9,8 @@ export interface WorkerStart {
   index: number;
   /** With the port every worker listens on (the first worker picks it when the flag says 0). */
   config: HostConfig;
+  /** How many worker threads the host runs (each host's share of the memory budget). */
+  threads: number;
   env: Record<string, string | undefined>;
   /** The BroadcastChannel that carries --realtime local across this host's threads. */
   channel: string;

@@ -18,7 +18,7 @@ const logger: HostLogger = { log: (level, msg, fields) => base.log(level, msg, {
 
 try {
   const pubsub = start.config.realtime === 'local' ? threadPubSub(start.channel) : undefined;
-  const host = await startHost(start.config, start.env, logger, { pubsub, reusePort: true, thread: String(start.index) });
+  const host = await startHost(start.config, start.env, logger, { pubsub, reusePort: true, thread: String(start.index), processShare: 1 / start.threads });
   port.on('message', (message: ToWorker) => {
     if (message.type === 'metrics') {
       void (host.metrics?.registry.getMetricsAsJSON() ?? Promise.resolve([]))

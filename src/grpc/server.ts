@@ -11,7 +11,8 @@ import type { Logger } from '../platform/ports.ts';
 import { encodeFrame, MessageReader, type ReaderLimits } from './frames.ts';
 import type { CallContext, Route } from './service.ts';
 import { encodeGrpcMessage, GrpcCode, GrpcError } from './status.ts';
-import { parseGrpcTimeout } from './timeout.ts';
+import { parseGrpcTimeout } from '../../shared/grpc-timeout.ts';
+import { afterRemaining } from '../../shared/long-timeout.ts';
 
 export interface GrpcServerOptions {
   routes: ReadonlyMap<string, Route>;
@@ -122,14 +123,17 @@ function deadlineError(): GrpcError {
   return new GrpcError(GrpcCode.DEADLINE_EXCEEDED, 'the deadline (grpc-timeout) was exceeded');
 }
 
-/** Races `step` against the call's deadline. */
+/**
+ * Races `step` against the call's deadline (afterRemaining: a deadline beyond setTimeout's range,
+ * such as 600H, would otherwise fire at once).
+ */
 function withDeadline<T>(step: Promise<T>, ctx: CallContext): Promise<T> {
   if (ctx.deadlineAt === undefined) return step;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let cancel!: () => void;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(deadlineError()), ctx.remainingMs());
+    cancel = afterRemaining(ctx.remainingMs, () => reject(deadlineError()));
   });
-  return Promise.race([step, expired]).finally(() => clearTimeout(timer));
+  return Promise.race([step, expired]).finally(cancel);
 }
 
 async function* decodeAll(reader: MessageReader, schema: DescMessage): AsyncIterable<unknown> {

@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError, StoreError, storeFailure } from '../errors.ts';
 import { encodeGrpcMessage, GrpcCode, GrpcError } from './status.ts';
-import { parseGrpcTimeout } from './timeout.ts';
 
 describe('GrpcError.from()', () => {
   it.each([
@@ -28,21 +27,6 @@ describe('GrpcError.from()', () => {
     const error = GrpcError.from(new Error('SELECT * FROM secrets'));
     expect(error.code).toBe(GrpcCode.INTERNAL);
     expect(error.message).toBe('internal error');
-  });
-});
-
-describe('parseGrpcTimeout()', () => {
-  it('reads every unit', () => {
-    expect(parseGrpcTimeout('2H')).toBe(7_200_000);
-    expect(parseGrpcTimeout('3M')).toBe(180_000);
-    expect(parseGrpcTimeout('4S')).toBe(4_000);
-    expect(parseGrpcTimeout('250m')).toBe(250);
-    expect(parseGrpcTimeout('1500u')).toBe(1.5);
-    expect(parseGrpcTimeout('2000000n')).toBe(2);
-  });
-  it('is undefined when absent and null when malformed', () => {
-    expect(parseGrpcTimeout(null)).toBeUndefined();
-    for (const bad of ['', '5', 'S', '123456789S', '-1S', '1.5S', '10x']) expect(parseGrpcTimeout(bad)).toBeNull();
   });
 });
 

@@ -34,8 +34,8 @@ describe('gRPC streaming with @grpc/grpc-js', () => {
   const increment = (amount: number) => client.unary('Increment', ChangeCounterRequestSchema, CounterViewSchema, { amount });
 
   beforeAll(async () => {
-    // At most 3 instances: a cancelled watch that kept its instance would starve later calls.
-    host = await startHost({ args: ['--transport', 'both', '--instances-min', '1', '--instances-max', '3', ...SHORT_GRACE] });
+    // At most 3 instances, all of them open to gRPC calls: a cancelled watch that kept its instance would starve later calls.
+    host = await startHost({ args: ['--transport', 'both', '--instances-min', '1', '--instances-max', '3', '--instances-streaming', '3', ...SHORT_GRACE] });
     client = new CounterClient(`127.0.0.1:${host.port}`);
   });
   afterAll(async () => {

@@ -99,17 +99,17 @@ export class CounterClient {
     return this.client.makeServerStreamRequest(this.path(method), serializer(input), deserializer(output), value, new grpc.Metadata(), options);
   }
 
-  clientStream<I extends DescMessage, O extends DescMessage>(method: string, input: I, output: O, options: grpc.CallOptions = {}) {
+  clientStream<I extends DescMessage, O extends DescMessage>(method: string, input: I, output: O, options: grpc.CallOptions = {}, metadata = new grpc.Metadata()) {
     let settle!: { resolve: (v: MessageShape<O>) => void; reject: (e: grpc.ServiceError) => void };
     const result = new Promise<MessageShape<O>>((resolve, reject) => (settle = { resolve, reject }));
-    const call = this.client.makeClientStreamRequest(this.path(method), serializer(input), deserializer(output), new grpc.Metadata(), options, (error, value) =>
+    const call = this.client.makeClientStreamRequest(this.path(method), serializer(input), deserializer(output), metadata, options, (error, value) =>
       error ? settle.reject(error) : settle.resolve(value!),
     );
     return { call, result };
   }
 
-  bidi<I extends DescMessage, O extends DescMessage>(method: string, input: I, output: O, options: grpc.CallOptions = {}) {
-    return this.client.makeBidiStreamRequest(this.path(method), serializer(input), deserializer(output), new grpc.Metadata(), options);
+  bidi<I extends DescMessage, O extends DescMessage>(method: string, input: I, output: O, options: grpc.CallOptions = {}, metadata = new grpc.Metadata()) {
+    return this.client.makeBidiStreamRequest(this.path(method), serializer(input), deserializer(output), metadata, options);
   }
 
   close(): void {

@@ -66,13 +66,16 @@ export interface StartOptions {
   port?: number;
   /** ms to wait for the listening line */
   timeoutMs?: number;
+  /** The checkout whose host and built component run (bench:overload measures another branch's); default this one. */
+  root?: string;
 }
 
 export async function startHost(options: StartOptions = {}): Promise<HostProcess> {
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? tempDataDir();
-  const child = spawn(process.execPath, [join(ROOT, 'host', 'main.ts'), '--port', String(port), '--data-dir', dataDir, ...(options.args ?? [])], {
-    cwd: ROOT,
+  const root = options.root ?? ROOT;
+  const child = spawn(process.execPath, [join(root, 'host', 'main.ts'), '--port', String(port), '--data-dir', dataDir, ...(options.args ?? [])], {
+    cwd: root,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,0 +1,233 @@
+/**
+ * `npm run bench:overload`: what one client can do to a host. Each attack of bench/overload-attacks.ts
+ * runs alone against a fresh host (`--transport both`, SQLite, a temporary data directory, a free
+ * loopback port) while a probe asks for a cached view (`GET /api/counter/view`) and an uncached one
+ * (the same path with a query never asked before, which the response cache cannot answer) every
+ * 250 ms on new connections, and a few legitimate clients increment and read the counter back to
+ * back. A first row without an attacker is the baseline of legitimate throughput.
+ *
+ * Per row: the host's peak RSS (sampled every 250 ms), probe success and p50/p99 latency, the
+ * host's CPU seconds (/proc/<pid>/stat), 503 answers seen by anyone, the host's error-level log
+ * lines, legitimate throughput as a
+ * share of the baseline, and what the attacker saw. The goals are printed beside them. A host whose
+ * RSS passes --rss-cap-mib is killed so the machine survives; the row says so.
+ *
+ *   node bench/overload.ts [--only pipelined,watch] [--seconds 10] [--sse-clients 2000]
+ *                          [--root <checkout whose host runs>] [--rss-cap-mib 2048] [--out <file.md>]
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { ROOT, startHost, type HostProcess } from '../test/support/host-process.ts';
+import { processCpuMs } from './cpu-sample.ts';
+import { Http1Client } from './http1-client.ts';
+import { fmt, percentile, runClosedLoop } from './load.ts';
+import { ATTACKS, type Attack, type RunningAttack } from './overload-attacks.ts';
+import { residentBytes } from './proc-memory.ts';
+
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    seconds: { type: 'string', default: '10' },
+    'sse-clients': { type: 'string', default: '2000' },
+    root: { type: 'string', default: ROOT },
+    'rss-cap-mib': { type: 'string', default: '2048' },
+    out: { type: 'string' },
+  },
+});
+const SECONDS = Number(values.seconds);
+const RSS_CAP = Number(values['rss-cap-mib']) * 1024 * 1024;
+const only = values.only?.split(',');
+for (const name of only ?? []) if (!ATTACKS.some((a) => a.name === name)) throw new Error(`unknown attack ${name}; known: ${ATTACKS.map((a) => a.name).join(', ')}`);
+
+/** The issue's goals: RSS within the default memory budget, probes answered within 1 s, legitimate traffic kept. */
+const GOALS = { rssMiB: 512, probeMs: 1_000, legitimatePercent: 80 };
+const PROBE_EVERY_MS = 250;
+const PROBE_TIMEOUT_MS = 5_000;
+/** Legitimate clients, each alternating POST increment and GET view on its own keep-alive connections. */
+const LEGITIMATE_CLIENTS = 4;
+/** Time the attack gets to take hold before the row is measured. */
+const SETTLE_MS = 1_500;
+
+interface ProbeStats {
+  sent: number;
+  latencies: number[];
+  rejected: number;
+}
+
+/** A probe of one target every 250 ms, each on a new connection; latency of the answers with status 200. */
+function startProbe(url: string, path: (n: number) => string) {
+  const stats: ProbeStats = { sent: 0, latencies: [], rejected: 0 };
+  const pending = new Set<Promise<void>>();
+  const timer = setInterval(() => {
+    const client = new Http1Client(url, { method: 'GET', path: path(stats.sent++) }, PROBE_TIMEOUT_MS);
+    const t0 = performance.now();
+    const done = client.send().then((status) => {
+      client.close();
+      if (status === 200) stats.latencies.push(performance.now() - t0);
+      if (status === 503) stats.rejected++;
+    });
+    pending.add(done);
+    void done.finally(() => pending.delete(done));
+  }, PROBE_EVERY_MS);
+  return {
+    stats,
+    async stop(): Promise<ProbeStats> {
+      clearInterval(timer);
+      await Promise.all(pending);
+      stats.latencies.sort((a, b) => a - b);
+      return stats;
+    },
+  };
+}
+
+/** Legitimate traffic for `ms`: increments and views from a few clients; successful operations per second. */
+async function legitimate(url: string, ms: number): Promise<{ perSecond: number; rejected: number }> {
+  const pairs = Array.from({ length: LEGITIMATE_CLIENTS }, () => ({
+    write: new Http1Client(url, { method: 'POST', path: '/api/counter/increment', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' }, PROBE_TIMEOUT_MS),
+    read: new Http1Client(url, { method: 'GET', path: '/api/counter/view' }, PROBE_TIMEOUT_MS),
+    writeNext: true,
+  }));
+  let rejected = 0;
+  const idle = [...pairs];
+  const result = await runClosedLoop(
+    async () => {
+      const pair = idle.pop()!;
+      try {
+        const status = await (pair.writeNext ? pair.write : pair.read).send();
+        pair.writeNext = !pair.writeNext;
+        if (status === 503) rejected++;
+        // A host that is down answers at once: a pause keeps the loop from spinning on the shared cores.
+        if (status === 0) await new Promise((r) => setTimeout(r, 100));
+        return status === 200;
+      } finally {
+        idle.push(pair);
+      }
+    },
+    { concurrency: LEGITIMATE_CLIENTS, durationMs: ms, warmupMs: 0 },
+  );
+  for (const p of pairs) {
+    p.write.close();
+    p.read.close();
+  }
+  return { perSecond: result.throughput, rejected };
+}
+
+interface Row {
+  name: string;
+  summary: string;
+  peakRssMiB: number;
+  killedAt?: number;
+  cached: ProbeStats;
+  uncached: ProbeStats;
+  cpuSeconds: number;
+  rejected: number;
+  legitimatePerSecond: number;
+  /** Host log lines at level error during the row (client-caused failures belong at warn or below). */
+  errorLogs: number;
+  notes: string;
+}
+
+async function runRow(name: string, summary: string, attack: Attack | undefined): Promise<Row> {
+  const host: HostProcess = await startHost({ root: values.root, args: ['--transport', 'both'], timeoutMs: 60_000 });
+  const pid = host.child.pid!;
+  const started = performance.now();
+  const cpuBefore = processCpuMs(pid);
+  let peak = residentBytes(pid);
+  let killedAt: number | undefined;
+  let cpuAtKill = 0;
+  const sampler = setInterval(() => {
+    const rss = residentBytes(pid);
+    if (rss > peak) peak = rss;
+    if (rss > RSS_CAP && killedAt === undefined) {
+      killedAt = (performance.now() - started) / 1000;
+      cpuAtKill = processCpuMs(pid);
+      void host.kill();
+    }
+  }, PROBE_EVERY_MS);
+  const target = { url: host.url, port: host.port };
+  let running: RunningAttack | undefined;
+  try {
+    running = await attack?.start(target, { sseClients: Number(values['sse-clients']) });
+    await new Promise((r) => setTimeout(r, attack ? SETTLE_MS : 0));
+    const cached = startProbe(host.url, () => '/api/counter/view');
+    const uncached = startProbe(host.url, (n) => `/api/counter/view?probe=${n}`);
+    const legit = await legitimate(host.url, SECONDS * 1_000);
+    const [cachedStats, uncachedStats] = await Promise.all([cached.stop(), uncached.stop()]);
+    const cpuAfter = killedAt === undefined ? processCpuMs(pid) : cpuAtKill;
+    return {
+      name,
+      summary,
+      peakRssMiB: peak / 1024 / 1024,
+      killedAt,
+      cached: cachedStats,
+      uncached: uncachedStats,
+      cpuSeconds: (cpuAfter - cpuBefore) / 1000,
+      rejected: cachedStats.rejected + uncachedStats.rejected + legit.rejected + (running?.rejected() ?? 0),
+      legitimatePerSecond: legit.perSecond,
+      errorLogs: host.logs().filter((line) => line['level'] === 'error').length,
+      notes: running?.notes() ?? '',
+    };
+  } finally {
+    clearInterval(sampler);
+    running?.stop();
+    await host.kill();
+  }
+}
+
+const okPercent = (s: ProbeStats) => (s.sent === 0 ? 0 : (s.latencies.length / s.sent) * 100);
+const latency = (s: ProbeStats) => `${fmt(percentile(s.latencies, 50))} / ${fmt(percentile(s.latencies, 99))}`;
+const mark = (met: boolean) => (met ? 'yes' : '**no**');
+
+function table(rows: Row[]): string {
+  const baseline = rows[0]!.legitimatePerSecond;
+  const lines = [
+    '| attack | peak RSS MiB | cached ok % | cached p50 / p99 ms | uncached ok % | uncached p50 / p99 ms | host CPU-s | 503s | error logs | legitimate ops/s (% of baseline) | goals: RSS / probes / legitimate | what the attacker saw |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
+  ];
+  for (const r of rows) {
+    const share = (r.legitimatePerSecond / baseline) * 100;
+    const probesMet = [r.cached, r.uncached].every((s) => okPercent(s) === 100 && percentile(s.latencies, 99) <= GOALS.probeMs);
+    const rss = `${fmt(r.peakRssMiB)}${r.killedAt === undefined ? '' : ` (killed at the cap after ${r.killedAt.toFixed(1)} s)`}`;
+    const goals = `${mark(r.killedAt === undefined && r.peakRssMiB <= GOALS.rssMiB)} / ${mark(probesMet)} / ${mark(share >= GOALS.legitimatePercent)}`;
+    lines.push(
+      `| ${r.name}: ${r.summary} | ${rss} | ${fmt(okPercent(r.cached))} | ${latency(r.cached)} | ${fmt(okPercent(r.uncached))} | ${latency(r.uncached)} | ${fmt(r.cpuSeconds)} | ${r.rejected} | ${r.errorLogs} | ${fmt(r.legitimatePerSecond)} (${fmt(share)}%) | ${goals} | ${r.notes} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function commitOf(root: string): string {
+  try {
+    return execFileSync('git', ['-C', root, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+const selected = ATTACKS.filter((a) => only === undefined || only.includes(a.name));
+const startedAt = new Date();
+const loadBefore = loadavg()[0]!;
+const rows: Row[] = [];
+rows.push(await runRow('baseline', 'no attacker', undefined));
+console.log(`baseline: ${fmt(rows[0]!.legitimatePerSecond)} legitimate ops/s`);
+for (const attack of selected) {
+  rows.push(await runRow(attack.name, attack.summary, attack));
+  console.log(`${attack.name}: done`);
+}
+const minutes = (Date.now() - startedAt.getTime()) / 60_000;
+const report = [
+  '# `npm run bench:overload`',
+  '',
+  `\`node bench/overload.ts ${process.argv.slice(2).join(' ')}\``,
+  '',
+  `Run ${startedAt.toISOString()} for ${minutes.toFixed(1)} min on ${commitOf(values.root)} (host from ${values.root}); ${SECONDS} s measured per row after ${SETTLE_MS / 1000} s for the attack to take hold; ${LEGITIMATE_CLIENTS} legitimate clients; probes every ${PROBE_EVERY_MS} ms (timeout ${PROBE_TIMEOUT_MS / 1000} s); host RSS cap ${values['rss-cap-mib']} MiB; load average ${loadBefore.toFixed(1)} before the run, ${loadavg()[0]!.toFixed(1)} after.`,
+  '',
+  `Goals: peak RSS ≤ ${GOALS.rssMiB} MiB (the default memory budget); every probe answered 200 within ${GOALS.probeMs} ms (p99); legitimate throughput ≥ ${GOALS.legitimatePercent}% of the baseline.`,
+  '',
+  table(rows),
+  '',
+].join('\n');
+console.log(`\n${report}`);
+if (values.out) writeFileSync(values.out, report);

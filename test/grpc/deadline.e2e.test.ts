@@ -1,0 +1,132 @@
+/**
+ * `grpc-timeout` enforced by the host from the attacker's side: calls that wait for client
+ * messages end DEADLINE_EXCEEDED at the deadline and give their instance back; deadlines beyond
+ * setTimeout's 32-bit range do not expire early; headers outside the spec's grammar are refused
+ * before an instance is taken. The clients send `grpc-timeout` themselves and keep no deadline of
+ * their own, so every ending seen here is the server's.
+ */
+import http2 from 'node:http2';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChangeCounterRequestSchema, CounterViewSchema, GetCounterViewRequestSchema, InteractRequestSchema, InteractResponseSchema } from '../../src/gen/counter_pb.js';
+import { collect, CounterClient, grpc, SERVICE } from '../support/grpc.ts';
+import { startHost, type HostProcess } from '../support/host-process.ts';
+
+const withTimeout = (value: string) => {
+  const metadata = new grpc.Metadata();
+  metadata.set('grpc-timeout', value);
+  return metadata;
+};
+
+/** One raw HTTP/2 gRPC call; `ended` resolves with the status from trailers (or trailers-only headers). */
+function rawCall(session: http2.ClientHttp2Session, method: string, timeout: string | undefined, body?: Uint8Array) {
+  const headers: http2.OutgoingHttpHeaders = { ':method': 'POST', ':path': `/${SERVICE}/${method}`, 'content-type': 'application/grpc', te: 'trailers' };
+  // As UTF-8 bytes on the wire (Node writes a header string byte per char): a fullwidth digit arrives as a client would send it.
+  if (timeout !== undefined) headers['grpc-timeout'] = Buffer.from(timeout).toString('latin1');
+  const stream = session.request(headers, { endStream: false });
+  if (body) stream.end(body);
+  /** True when the status came in the only HEADERS frame (a trailers-only answer). */
+  let trailersOnly = false;
+  // Settles with the call's status as soon as one arrives (the client may still be sending), or at close without one.
+  const ended = new Promise<string | undefined>((resolve) => {
+    stream.on('response', (h) => {
+      trailersOnly = h['grpc-status'] !== undefined;
+      if (trailersOnly) resolve(h['grpc-status'] as string);
+    });
+    stream.on('trailers', (t) => resolve(t['grpc-status'] as string | undefined));
+    stream.once('close', () => resolve(undefined));
+  });
+  stream.on('data', () => undefined);
+  stream.on('error', () => undefined);
+  return { stream, ended, trailersOnly: () => trailersOnly };
+}
+
+/** A WatchCounter request message (last_sequence 0: all fields default) as one gRPC frame. */
+const EMPTY_MESSAGE_FRAME = new Uint8Array([0, 0, 0, 0, 0]);
+
+describe('grpc-timeout enforced by the host', () => {
+  let host: HostProcess;
+  let client: CounterClient;
+  let session: http2.ClientHttp2Session;
+
+  beforeAll(async () => {
+    // Two instances: a call still holding one after its deadline would starve the probe.
+    host = await startHost({ args: ['--transport', 'both', '--instances-min', '1', '--instances-max', '2', '--shutdown-grace-ms', '300'] });
+    client = new CounterClient(`127.0.0.1:${host.port}`);
+    session = http2.connect(host.url);
+    session.on('error', () => undefined);
+  });
+  afterAll(async () => {
+    session?.close();
+    client?.close();
+    await host?.stop();
+  });
+
+  it('a client-streaming and a bidi call that send nothing end DEADLINE_EXCEEDED at 2 s and release their instances', async () => {
+    const started = performance.now();
+    const apply = client.clientStream('ApplyChanges', ChangeCounterRequestSchema, CounterViewSchema, {}, withTimeout('2S'));
+    const interact = client.bidi('Interact', InteractRequestSchema, InteractResponseSchema, {}, withTimeout('2S'));
+    const applied = apply.result.then(
+      () => undefined,
+      (error: grpc.ServiceError) => ({ code: error.code, at: performance.now() - started }),
+    );
+    const interacted = collect(interact).status.then((s) => ({ code: s.code, at: performance.now() - started }));
+    const [a, b] = await Promise.all([applied, interacted]);
+    for (const ended of [a, b]) {
+      expect(ended?.code).toBe(grpc.status.DEADLINE_EXCEEDED);
+      expect(ended!.at).toBeGreaterThan(1_900);
+      // ~2.1 s on a quiet machine; the margin is for 2 cores shared with other suites.
+      expect(ended!.at).toBeLessThan(5_000);
+    }
+    // Both instances are back: a probe with no deadline of its own is answered.
+    const view = await client.unary('GetCounterView', GetCounterViewRequestSchema, CounterViewSchema, {}, { deadline: Date.now() + 5_000 });
+    expect(view.count).toBeTypeOf('number');
+    expect(host.logs().some((l) => l['code'] === 'grpc_deadline_exceeded' && l['level'] === 'info')).toBe(true);
+  }, 15_000);
+
+  it.each(['600H', '2147484S'])(
+    'a deadline of %s (beyond 2^31-1 ms) has not expired after 3 s',
+    async (timeout) => {
+      const watch = rawCall(session, 'WatchCounter', timeout, EMPTY_MESSAGE_FRAME);
+      const apply = rawCall(session, 'ApplyChanges', timeout);
+      const early = Symbol('still open');
+      const first = await Promise.race([watch.ended, apply.ended, new Promise((r) => setTimeout(() => r(early), 3_000))]);
+      expect(first).toBe(early);
+      watch.stream.close(http2.constants.NGHTTP2_CANCEL);
+      apply.stream.close(http2.constants.NGHTTP2_CANCEL);
+      await Promise.all([watch.ended, apply.ended]);
+    },
+    15_000,
+  );
+
+  it('a call still waiting for an instance at its deadline ends DEADLINE_EXCEEDED, trailers-only', async () => {
+    // Both instances held by calls without a deadline: the call below waits in the pool's queue.
+    const holders = [rawCall(session, 'ApplyChanges', undefined), rawCall(session, 'ApplyChanges', undefined)];
+    try {
+      const started = performance.now();
+      const queued = rawCall(session, 'ApplyChanges', '1S');
+      const status = await Promise.race([queued.ended, new Promise((r) => setTimeout(() => r('no answer within 5 s'), 5_000))]);
+      expect(status).toBe(String(grpc.status.DEADLINE_EXCEEDED));
+      expect(queued.trailersOnly()).toBe(true);
+      expect(performance.now() - started).toBeGreaterThan(900);
+    } finally {
+      for (const h of holders) h.stream.close(http2.constants.NGHTTP2_CANCEL);
+      await Promise.all(holders.map((h) => h.ended));
+    }
+  }, 15_000);
+
+  it('a malformed grpc-timeout is refused INVALID_ARGUMENT even while every instance is busy', async () => {
+    // Both instances held by calls without a deadline: an answer can only come from the host.
+    const holders = [rawCall(session, 'ApplyChanges', undefined), rawCall(session, 'ApplyChanges', undefined)];
+    try {
+      for (const timeout of ['１S', '123456789S', '5X', '']) {
+        const { ended } = rawCall(session, 'Increment', timeout, EMPTY_MESSAGE_FRAME);
+        const status = await Promise.race([ended, new Promise((r) => setTimeout(() => r('no answer within 5 s'), 5_000))]);
+        expect([timeout, status]).toEqual([timeout, String(grpc.status.INVALID_ARGUMENT)]);
+      }
+    } finally {
+      for (const h of holders) h.stream.close(http2.constants.NGHTTP2_CANCEL);
+      await Promise.all(holders.map((h) => h.ended));
+    }
+    expect(host.logs().filter((l) => l['code'] === 'grpc_timeout_malformed')).toHaveLength(4);
+  }, 30_000);
+});
