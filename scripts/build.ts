@@ -79,8 +79,7 @@ async function buildVariant(variant: 'hosted' | 'standalone'): Promise<void> {
   // standalone: the JS component before composition (it imports password-hashing)
   const app = variant === 'standalone' ? join(out, 'app.wasm') : wasm;
   const transpiled = join(out, 'transpiled');
-  // shared/: pure code the guest imports too (e.g. the grpc-timeout parser), so a change there rebuilds.
-  const sources = [...filesUnder(join(root, 'src')), ...filesUnder(join(root, 'shared')), ...filesUnder(join(root, 'static')), join(root, 'package-lock.json')];
+  const sources = [...filesUnder(join(root, 'src')), ...filesUnder(join(root, 'static')), join(root, 'package-lock.json')];
 
   await step(`${variant}: bundle`, [...sources, join(root, 'scripts', 'guest-bundle.ts')], [bundle], variant, async () => {
     await bundleGuest(join(root, 'src', `${variant}.ts`), bundle);

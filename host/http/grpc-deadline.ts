@@ -3,14 +3,14 @@
  * client stream cannot run its own timers, so the host ends the call at the deadline itself.
  *
  * gRPC over HTTP/2 (doc/PROTOCOL-HTTP2.md): the header is parsed by the one parser the guest
- * also uses (shared/grpc-timeout.ts); a malformed one is refused before an instance is taken with
+ * also uses (src/contract/grpc-timeout.ts); a malformed one is refused before an instance is taken with
  * INVALID_ARGUMENT, as the guest answers it and as connect-go does (grpc-go answers INTERNAL).
  * At the deadline the call ends DEADLINE_EXCEEDED (4): trailers-only if no head was sent yet,
  * else in trailers; the request body fails so a guest waiting for client messages returns.
  */
 import type { ServerResponse } from 'node:http';
-import { parseGrpcTimeout } from '../../shared/grpc-timeout.ts';
-import { afterRemaining } from '../../shared/long-timeout.ts';
+import { parseGrpcTimeout } from '../../src/contract/grpc-timeout.ts';
+import { afterRemaining } from '../../src/contract/long-timeout.ts';
 import type { NodeRequest, NodeResponse } from '../exchange.ts';
 import type { HostLogger } from '../log.ts';
 import type { BodySource } from '../wasi/http-incoming.ts';

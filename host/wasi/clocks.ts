@@ -1,5 +1,5 @@
 /** wasi:clocks for the Node host: guest timers become Promise-backed pollables. */
-import { afterRemaining } from '../../shared/long-timeout.ts';
+import { afterRemaining } from '../../src/contract/long-timeout.ts';
 import { Pollable } from './io.ts';
 
 const origin = process.hrtime.bigint();

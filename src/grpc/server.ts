@@ -11,8 +11,8 @@ import type { Logger } from '../platform/ports.ts';
 import { encodeFrame, MessageReader, type ReaderLimits } from './frames.ts';
 import type { CallContext, Route } from './service.ts';
 import { encodeGrpcMessage, GrpcCode, GrpcError } from './status.ts';
-import { parseGrpcTimeout } from '../../shared/grpc-timeout.ts';
-import { afterRemaining } from '../../shared/long-timeout.ts';
+import { parseGrpcTimeout } from '../contract/grpc-timeout.ts';
+import { afterRemaining } from '../contract/long-timeout.ts';
 
 export interface GrpcServerOptions {
   routes: ReadonlyMap<string, Route>;

@@ -1,6 +1,6 @@
 /**
  * Proves the architecture rules in biome.jsonc fire: the project's Biome config is copied into a
- * temporary tree holding probe files under src/, static/, shared/, host/ and test/, and `biome lint` must
+ * temporary tree holding probe files under src/, static/, host/ and test/, and `biome lint` must
  * report exactly the forbidden imports. Nothing is written inside the repository.
  */
 import { spawnSync } from 'node:child_process';
@@ -21,9 +21,11 @@ const probes: Record<string, string> = {
   'static/client/node-in-browser.ts': "import { readFile } from 'node:fs/promises';\nexport const read = readFile;\n",
   'host/storage/from-src.ts': "import { buildApp } from '../../src/app.ts';\nexport const app = buildApp;\n",
   'host/storage/allowed.ts': "import { readFileSync } from 'node:fs';\nimport { log } from '../log.ts';\nexport const both = [readFileSync, log];\n",
-  'shared/node-in-shared.ts': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
-  'shared/from-host.ts': "import { log } from '../host/log.ts';\nexport const logged = log;\n",
-  'host/storage/from-shared.ts': "import { parse } from '../../shared/parse.ts';\nexport const parsed = parse;\n",
+  'src/contract/node-in-contract.ts': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
+  'src/contract/from-host.ts': "import { log } from '../../host/log.ts';\nexport const logged = log;\n",
+  'src/contract/from-counter.ts': "import { view } from '../counter/view.ts';\nexport const viewed = view;\n",
+  'src/contract/allowed.ts': "import { parse } from './parse.ts';\nexport const parsed = parse;\n",
+  'host/storage/from-contract.ts': "import { parse } from '../../src/contract/parse.ts';\nexport const parsed = parse;\n",
   'test/anything-goes.ts': "import { readFileSync } from 'node:fs';\nimport { buildApp } from '../src/app.ts';\nexport const both = [readFileSync, buildApp];\n",
 };
 
@@ -52,9 +54,10 @@ describe('architecture rules (biome.jsonc)', () => {
     expect(findings).toContainEqual({ path: 'static/client/node-in-browser.ts', rule: 'lint/correctness/noNodejsModules' });
   });
 
-  it('holds shared/ (imported by the component and the host) to the component rules', () => {
-    expect(findings).toContainEqual({ path: 'shared/node-in-shared.ts', rule: 'lint/correctness/noNodejsModules' });
-    expect(findings).toContainEqual({ path: 'shared/from-host.ts', rule: 'lint/style/noRestrictedImports' });
+  it('holds src/contract/ (imported by the component and the host) to the component rules, and to no imports of the project', () => {
+    expect(findings).toContainEqual({ path: 'src/contract/node-in-contract.ts', rule: 'lint/correctness/noNodejsModules' });
+    expect(findings).toContainEqual({ path: 'src/contract/from-host.ts', rule: 'lint/style/noRestrictedImports' });
+    expect(findings).toContainEqual({ path: 'src/contract/from-counter.ts', rule: 'lint/style/noRestrictedImports' });
   });
 
   it('rejects imports from host/ in src/, static or dynamic', () => {
@@ -66,13 +69,14 @@ describe('architecture rules (biome.jsonc)', () => {
     expect(findings).toContainEqual({ path: 'host/storage/from-src.ts', rule: 'lint/style/noRestrictedImports' });
   });
 
-  it('reports nothing else: local imports, node: in the host, shared/ in the host, and test code are allowed', () => {
+  it('reports nothing else: local imports, node: in the host, src/contract/ in the host, and test code are allowed', () => {
     expect([...new Set(findings.map((f) => f.path))].sort()).toEqual([
       'host/storage/from-src.ts',
-      'shared/from-host.ts',
-      'shared/node-in-shared.ts',
       'src/auth/node-bare.ts',
       'src/auth/node-prefixed.ts',
+      'src/contract/from-counter.ts',
+      'src/contract/from-host.ts',
+      'src/contract/node-in-contract.ts',
       'src/counter/dynamic-from-host.ts',
       'src/counter/from-host.ts',
       'static/client/node-in-browser.ts',
