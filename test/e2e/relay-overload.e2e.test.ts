@@ -139,7 +139,7 @@ describe('stream relay under attack', () => {
     running.push(() => probe.close());
     await probe.waitFor((f) => f.retry === '1000', 10_000);
     // HTTP/2 streams whose windows fill after 64 KiB, and HTTP/1.1 sockets that fill the kernel's buffers.
-    // One session at a time: several connecting at once are reset by the host (seen on main too).
+    // One session at a time, so the opening does not compete with itself on a shared machine.
     const sessions = await inBatches(
       Array.from({ length: 16 }, () => 50),
       1,
