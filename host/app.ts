@@ -5,10 +5,12 @@
 import { join } from 'node:path';
 import { admissionLimits } from './admission/limits.ts';
 import { memoryReclaimer } from './admission/reclaim.ts';
+import { clientAddressOf } from './client-address.ts';
 import { loadComponent } from './component.ts';
 import type { HostConfig } from './config.ts';
 import { guestEnvironment } from './guest-env.ts';
 import { hostImports } from './imports.ts';
+import { httpLimits } from './http/limits.ts';
 import type { HostLogger } from './log.ts';
 import { exchangeObserver } from './metrics/exchanges.ts';
 import { Readiness } from './metrics/readiness.ts';
@@ -125,6 +127,8 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     cache,
     reusePort: overrides.reusePort,
     observe: metrics && exchangeObserver(metrics),
+    limits: httpLimits(config),
+    clientAddress: clientAddressOf(config.trustedProxies),
   });
   try {
     await probeGuestConfiguration(config.host, server.port, logger);

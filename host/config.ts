@@ -6,12 +6,13 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
+import { isCidr } from './http/cidr.ts';
 
 interface OptionSpec {
   env: string;
   default: string;
   allowed?: readonly string[];
-  kind?: 'port' | 'optional-port' | 'count' | 'auto-count' | 'url' | 'identifier' | 'workers' | 'text';
+  kind?: 'port' | 'optional-port' | 'count' | 'auto-count' | 'seconds' | 'url' | 'identifier' | 'workers' | 'text' | 'cidr-list' | 'host-list';
   help: string;
 }
 
@@ -87,6 +88,36 @@ export const OPTIONS = {
   },
   'response-cache-entries': { env: 'RESPONSE_CACHE_ENTRIES', default: '1000', kind: 'count', help: 'most responses the cache holds per thread' },
   'response-cache-bytes': { env: 'RESPONSE_CACHE_BYTES', default: '16777216', kind: 'count', help: 'most body bytes the cache holds per thread' },
+  'head-timeout-seconds': {
+    env: 'HEAD_TIMEOUT_SECONDS',
+    default: '20',
+    kind: 'seconds',
+    help: 'seconds a client has to send a whole HTTP/1.1 request head, for every request on a connection; then 408 and close (0: never)',
+  },
+  'body-timeout-seconds': {
+    env: 'BODY_TIMEOUT_SECONDS',
+    default: '30',
+    kind: 'seconds',
+    help: 'seconds a client has to send a request body of at most 256 KiB, read before a guest instance is taken; then 408 (0: never)',
+  },
+  'keepalive-timeout-seconds': {
+    env: 'KEEPALIVE_TIMEOUT_SECONDS',
+    default: '5',
+    kind: 'seconds',
+    help: 'seconds an HTTP/1.1 connection may stay idle between requests before it is closed (0: never)',
+  },
+  'http2-idle-timeout-seconds': {
+    env: 'HTTP2_IDLE_TIMEOUT_SECONDS',
+    default: '60',
+    kind: 'seconds',
+    help: 'seconds an HTTP/2 connection may stay without an open stream before GOAWAY and close (0: never)',
+  },
+  'send-timeout-seconds': {
+    env: 'SEND_TIMEOUT_SECONDS',
+    default: '30',
+    kind: 'seconds',
+    help: 'seconds a response may wait for a client that does not read it (HTTP/2 window 0, a full socket) before it is cut (0: never)',
+  },
   'shutdown-grace-ms': {
     env: 'SHUTDOWN_GRACE_MS',
     default: '8000',
@@ -100,6 +131,18 @@ export const OPTIONS = {
     help: 'TCP port of the operations listener: /metrics (Prometheus), /livez, /readyz (docs/metrics.md)',
   },
   'metrics-host': { env: 'METRICS_HOST', default: '127.0.0.1', kind: 'text', help: 'interface the operations listener binds' },
+  'metrics-allowed-hosts': {
+    env: 'METRICS_ALLOWED_HOSTS',
+    default: 'none',
+    kind: 'host-list',
+    help: 'host names the operations listener answers besides IP addresses, localhost and --metrics-host (comma-separated; docs/metrics.md)',
+  },
+  'trusted-proxies': {
+    env: 'TRUSTED_PROXIES',
+    default: 'none',
+    kind: 'cidr-list',
+    help: 'CIDRs of reverse proxies whose Forwarded / X-Forwarded-For name the client (comma-separated; docs/deployment.md)',
+  },
 } as const satisfies Record<string, OptionSpec>;
 
 export type OptionName = keyof typeof OPTIONS;
@@ -136,13 +179,26 @@ export interface HostConfig {
   /** 1: this thread serves; more: host/workers/ starts that many threads on one port. */
   workers: number;
   shutdownGraceMs: number;
+  /** Time limits on connections, request heads and bodies, and stalled responses, in seconds; 0: never (host/http/limits.ts). */
+  headTimeoutSeconds: number;
+  bodyTimeoutSeconds: number;
+  keepAliveTimeoutSeconds: number;
+  http2IdleTimeoutSeconds: number;
+  sendTimeoutSeconds: number;
   responseCache: Allowed<'response-cache'>;
   responseCacheEntries: number;
   responseCacheBytes: number;
   /** The operations listener's port (host/metrics/); undefined: off. */
   metricsPort: number | undefined;
   metricsHost: string;
+  /** Host names the operations listener answers besides IP literals, localhost and metricsHost. */
+  metricsAllowedHosts: string[];
+  /** CIDRs of proxies whose forwarding headers name the client (host/client-address.ts); empty: none. */
+  trustedProxies: string[];
 }
+
+/** Upper bound on the `-timeout-seconds` options: one day. */
+export const MAX_TIMEOUT_SECONDS = 86_400;
 
 /** Upper bound on --workers: each thread holds its own compiled component and instances. */
 export const MAX_WORKERS = 64;
@@ -151,10 +207,28 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
+/** `none`, or comma-separated entries each valid for `entry` (spaces around commas allowed). */
+function commaList(entry: v.GenericSchema<string, string>) {
+  return v.union([
+    v.pipe(
+      v.literal('none'),
+      v.transform((): string[] => []),
+    ),
+    v.pipe(
+      v.string(),
+      v.transform((text) => text.split(',').map((part) => part.trim())),
+      v.array(entry),
+      v.minLength(1),
+    ),
+  ]);
+}
+
 const schemas = {
   port: v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(65535)),
   count: v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(0)),
   'auto-count': v.union([v.literal('auto'), v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(0))]),
+  // A time limit: at most a day, so that it stays far inside a Node timer's range (2^31 - 1 ms).
+  seconds: v.pipe(v.string(), v.regex(/^\d{1,5}$/), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(MAX_TIMEOUT_SECONDS)),
   url: v.pipe(v.string(), v.url()),
   // A PostgreSQL identifier used unquoted-safe: at most 63 bytes, else PostgreSQL truncates it.
   identifier: v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/)),
@@ -173,9 +247,27 @@ const schemas = {
     v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(1), v.maxValue(MAX_WORKERS)),
   ]),
   text: v.pipe(v.string(), v.minLength(1)),
+  'cidr-list': commaList(v.pipe(v.string(), v.check(isCidr))),
+  // RFC 1123 host names (letters, digits, hyphens, dots), compared case-insensitively.
+  'host-list': commaList(v.pipe(v.string(), v.regex(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/), v.toLowerCase())),
 };
 
-function resolve(name: OptionName, flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv): string | number | undefined {
+/** What each kind of value must look like, for the error message. */
+const EXPECTED: Record<NonNullable<OptionSpec['kind']>, string> = {
+  port: 'a port number 0-65535',
+  'optional-port': 'off or a port number 0-65535',
+  count: 'a non-negative integer',
+  'auto-count': 'auto or a non-negative integer',
+  seconds: `whole seconds 0-${MAX_TIMEOUT_SECONDS}`,
+  url: 'an absolute URL',
+  identifier: 'a plain identifier (letters, digits, _ or $; 1-63 characters, not starting with a digit)',
+  workers: `auto or a whole number 1-${MAX_WORKERS}`,
+  text: 'a non-empty value',
+  'cidr-list': 'none or comma-separated IPv4/IPv6 addresses or CIDR ranges, such as 127.0.0.1/32,10.0.0.0/8,fd00::/8',
+  'host-list': 'none or comma-separated host names, such as metrics.internal',
+};
+
+function resolve(name: OptionName, flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv): string | number | string[] | undefined {
   const spec: OptionSpec = OPTIONS[name];
   const fromFlag = flags[name];
   const raw = fromFlag ?? env[spec.env] ?? spec.default;
@@ -188,22 +280,7 @@ function resolve(name: OptionName, flags: Record<string, string | undefined>, en
   }
   const result = v.safeParse(schemas[spec.kind ?? 'text'], raw);
   if (!result.success) {
-    const expected =
-      spec.kind === 'port'
-        ? 'a port number 0-65535'
-        : spec.kind === 'optional-port'
-          ? 'off or a port number 0-65535'
-          : spec.kind === 'count'
-            ? 'a non-negative integer'
-            : spec.kind === 'auto-count'
-              ? 'auto or a non-negative integer'
-              : spec.kind === 'url'
-                ? 'an absolute URL'
-                : spec.kind === 'identifier'
-                  ? 'a plain identifier (letters, digits, _ or $; 1-63 characters, not starting with a digit)'
-                  : spec.kind === 'workers'
-                    ? `auto or a whole number 1-${MAX_WORKERS}`
-                    : 'a non-empty value';
+    const expected = EXPECTED[spec.kind ?? 'text'];
     throw new ConfigError(`invalid value for --${name} (${spec.env}) from ${source}: expected ${expected}`);
   }
   return result.output;
@@ -244,11 +321,18 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     streamRelay: get('stream-relay') as HostConfig['streamRelay'],
     workers: get('workers') as number,
     shutdownGraceMs: get('shutdown-grace-ms') as number,
+    headTimeoutSeconds: get('head-timeout-seconds') as number,
+    bodyTimeoutSeconds: get('body-timeout-seconds') as number,
+    keepAliveTimeoutSeconds: get('keepalive-timeout-seconds') as number,
+    http2IdleTimeoutSeconds: get('http2-idle-timeout-seconds') as number,
+    sendTimeoutSeconds: get('send-timeout-seconds') as number,
     responseCache: get('response-cache') as HostConfig['responseCache'],
     responseCacheEntries: get('response-cache-entries') as number,
     responseCacheBytes: get('response-cache-bytes') as number,
     metricsPort: get('metrics-port') as number | undefined,
     metricsHost: get('metrics-host') as string,
+    metricsAllowedHosts: get('metrics-allowed-hosts') as string[],
+    trustedProxies: get('trusted-proxies') as string[],
   };
   if (config.instancesMax < 1 || config.instancesMin > config.instancesMax) {
     throw new ConfigError('invalid value for --instances-max (INSTANCES_MAX): must be at least 1 and at least --instances-min');

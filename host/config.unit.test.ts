@@ -47,3 +47,29 @@ describe('loadConfig() operations listener options', () => {
     expect(() => loadConfig(['--port', '4000', '--metrics-port', '4000'], {})).toThrow(/--metrics-port \(METRICS_PORT\): must differ from --port/);
   });
 });
+
+describe('loadConfig() --trusted-proxies and --metrics-allowed-hosts', () => {
+  it('trusts no proxy and allows no extra host name by default', () => {
+    expect(loadConfig([], {})).toMatchObject({ trustedProxies: [], metricsAllowedHosts: [] });
+  });
+
+  it('takes comma-separated IPv4 and IPv6 ranges and bare addresses, a flag over its variable', () => {
+    expect(loadConfig([], { TRUSTED_PROXIES: '127.0.0.1/32, 10.0.0.0/8,fd00::/8,::1' })).toMatchObject({ trustedProxies: ['127.0.0.1/32', '10.0.0.0/8', 'fd00::/8', '::1'] });
+    expect(loadConfig(['--trusted-proxies', 'none'], { TRUSTED_PROXIES: '10.0.0.0/8' })).toMatchObject({ trustedProxies: [] });
+    expect(loadConfig(['--metrics-allowed-hosts', 'Metrics.Internal,app-1'], {})).toMatchObject({ metricsAllowedHosts: ['metrics.internal', 'app-1'] });
+  });
+
+  it.each([['10.0.0.0/33'], ['10.0.0.0/8,'], ['proxy.internal'], ['fd00::/129'], ['10.0.0.1/8/8'], [''], ['fe80::1%eth0/128'], ['127.0.0.1/-1']])(
+    'rejects --trusted-proxies %j naming the option',
+    (value) => {
+      expect(() => loadConfig(['--trusted-proxies', value], {})).toThrow(ConfigError);
+      expect(() => loadConfig([], { TRUSTED_PROXIES: value })).toThrow(
+        /--trusted-proxies \(TRUSTED_PROXIES\) from TRUSTED_PROXIES: expected none or comma-separated IPv4\/IPv6 addresses or CIDR ranges/,
+      );
+    },
+  );
+
+  it.each([['evil example'], ['a..b'], ['-a'], ['']])('rejects --metrics-allowed-hosts %j naming the option', (value) => {
+    expect(() => loadConfig([], { METRICS_ALLOWED_HOSTS: value })).toThrow(/--metrics-allowed-hosts \(METRICS_ALLOWED_HOSTS\).*host names/);
+  });
+});

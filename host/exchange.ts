@@ -8,9 +8,10 @@ import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { FieldEntry } from './wasi/http-fields.ts';
 import { HOP_BY_HOP } from './wasi/http-fields.ts';
 import { BodySource, IncomingRequest } from './wasi/http-incoming.ts';
-import { CLIENT_ADDRESS_HEADER, peerAddress } from './client-address.ts';
+import { CLIENT_ADDRESS_HEADER, peerAddress, type ClientAddressOf } from './client-address.ts';
 import { HOST_ONLY_REQUEST_HEADERS } from './relay/headers.ts';
 import { ResponseOutparam, type BodyTarget, type ResponseTarget } from './wasi/http-response.ts';
+import type { SendTimeout } from './http/send-timeout.ts';
 import { responseClosed } from './response-closed.ts';
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
@@ -22,7 +23,7 @@ const decoder = new TextDecoder();
 /** Request body bytes buffered before the host stops reading from the socket. */
 const INCOMING_HIGH_WATER = 1_048_576;
 
-function requestHeaders(req: NodeRequest): FieldEntry[] {
+function requestHeaders(req: NodeRequest, clientAddress: ClientAddressOf): FieldEntry[] {
   const raw = req.rawHeaders;
   const entries: FieldEntry[] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -31,12 +32,12 @@ function requestHeaders(req: NodeRequest): FieldEntry[] {
     entries.push([name, encoder.encode(raw[i + 1]!)]);
   }
   // Added by the host only, so the guest can trust it (a client's own copy was dropped above).
-  const peer = peerAddress(req);
-  if (peer) entries.push([CLIENT_ADDRESS_HEADER, encoder.encode(peer)]);
+  const client = clientAddress(req);
+  if (client) entries.push([CLIENT_ADDRESS_HEADER, encoder.encode(client)]);
   return entries;
 }
 
-function trailerEntries(req: NodeRequest): FieldEntry[] | undefined {
+export function trailerEntries(req: NodeRequest): FieldEntry[] | undefined {
   const raw = req.rawTrailers;
   if (!raw || raw.length === 0) return undefined;
   const entries: FieldEntry[] = [];
@@ -44,8 +45,10 @@ function trailerEntries(req: NodeRequest): FieldEntry[] | undefined {
   return entries;
 }
 
-export function streamBody(req: NodeRequest): BodySource {
+/** The body as the client sends it; `first`: bytes already read from it (host/http/body-preread.ts). */
+export function streamBody(req: NodeRequest, first?: Uint8Array): BodySource {
   const source = new BodySource();
+  if (first) source.queue.push(first);
   req.on('data', (chunk: Buffer) => {
     source.queue.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     if (source.queue.buffered > INCOMING_HIGH_WATER) {
@@ -59,14 +62,15 @@ export function streamBody(req: NodeRequest): BodySource {
   return source;
 }
 
-export function toIncomingRequest(req: NodeRequest, secure: boolean, body: BodySource = streamBody(req)): IncomingRequest {
+/** `clientAddress`: the peer, or behind trusted proxies the client they name (host/client-address.ts). */
+export function toIncomingRequest(req: NodeRequest, secure: boolean, body: BodySource = streamBody(req), clientAddress: ClientAddressOf = peerAddress): IncomingRequest {
   const authority = ('authority' in req && typeof req.authority === 'string' && req.authority) || req.headers.host || 'localhost';
   return new IncomingRequest({
     method: req.method ?? 'GET',
     pathWithQuery: req.url ?? '/',
     scheme: secure ? 'https' : 'http',
     authority,
-    headers: requestHeaders(req),
+    headers: requestHeaders(req, clientAddress),
     body,
   });
 }
@@ -101,12 +105,15 @@ export class Exchange implements ResponseTarget {
   readonly outparam = new ResponseOutparam(this);
   readonly #res: NodeResponse;
   readonly #hook: ResponseHook | undefined;
+  readonly #sendTimeout: SendTimeout | undefined;
   #started = false;
   #finished = false;
 
-  constructor(res: NodeResponse, hook?: ResponseHook) {
+  /** `sendTimeout`: cuts the response when its client stops reading (host/http/send-timeout.ts). */
+  constructor(res: NodeResponse, hook?: ResponseHook, sendTimeout?: SendTimeout) {
     this.#res = res;
     this.#hook = hook;
+    this.#sendTimeout = sendTimeout;
   }
 
   get started(): boolean {
@@ -129,8 +136,10 @@ export class Exchange implements ResponseTarget {
     if ('flushHeaders' in res) res.flushHeaders();
     let congested = false;
     const drainWaiters: Array<() => void> = [];
+    const sendTimeout = this.#sendTimeout;
     const wake = () => {
       congested = false;
+      sendTimeout?.drained();
       for (const w of drainWaiters.splice(0)) w();
     };
     // 'close' before the end means the client went away (HTTP/1.1 socket closed, HTTP/2 RST_STREAM).
@@ -152,7 +161,10 @@ export class Exchange implements ResponseTarget {
         if (gone || responseClosed(res)) return false;
         capture?.write(bytes);
         const ok = (res as ServerResponse).write(bytes);
-        if (!ok) congested = true;
+        if (!ok) {
+          congested = true;
+          sendTimeout?.waiting();
+        }
         return ok;
       },
       whenWritable() {
@@ -170,6 +182,7 @@ export class Exchange implements ResponseTarget {
           capture?.end();
         }
         res.end();
+        sendTimeout?.ended();
       },
       abort() {
         exchange.#finished = true;

@@ -25,6 +25,9 @@ export function guestEnvironment(config: HostConfig, env: NodeJS.ProcessEnv): Ar
     // Whether only this machine can reach the port: development-only features of the guest
     // (e.g. a callback bypass) require it. Absent under hosts that cannot tell.
     ['APP_LISTEN_LOOPBACK_ONLY', String(isLoopbackAddress(config.host))],
+    // This host sets x-app-client-address itself and drops a client's copy (host/client-address.ts):
+    // only then may the guest believe it. wasmtime serve passes no such header, nor this variable.
+    ['APP_CLIENT_ADDRESS_HEADER', 'trusted'],
   ];
   for (const [key, value] of Object.entries(env)) {
     if (value !== undefined && PASS_THROUGH.some((re) => re.test(key))) out.push([key, value]);

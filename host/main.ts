@@ -2,6 +2,7 @@
  * `npm start`: the Node host CLI. Exit codes: 0 after a clean shutdown, 1 on a start failure,
  * 2 on invalid configuration.
  */
+import { logClientAddressSource } from './client-address.ts';
 import { ConfigError, helpText, loadConfig } from './config.ts';
 import { startHost } from './app.ts';
 import { startWorkerGroup } from './workers/group.ts';
@@ -32,6 +33,7 @@ try {
 
 try {
   const started = performance.now();
+  logClientAddressSource(logger, config.trustedProxies, process.env);
   const group =
     config.workers > 1
       ? await startWorkerGroup(config, process.env, logger, (error) => {
@@ -44,7 +46,7 @@ try {
   let operations: RunningListener | undefined;
   if (config.metricsPort !== undefined) {
     const source = group ? groupSource(group) : hostSource(single!);
-    operations = await startOperationsListener(source, { port: config.metricsPort, host: config.metricsHost }, logger);
+    operations = await startOperationsListener(source, { port: config.metricsPort, host: config.metricsHost, allowedHosts: config.metricsAllowedHosts }, logger);
     logger.log('info', `metrics and probes on http://${config.metricsHost}:${operations.port}`, { code: 'metrics_listening', port: operations.port });
   }
   logger.log('info', `listening on http://${config.host}:${host.port}`, {

@@ -12,11 +12,17 @@ import net, { type AddressInfo } from 'node:net';
 import { ConnectionTurns } from './admission/pipeline.ts';
 import { laneOf, sendRefusal } from './admission/refusal.ts';
 import { AdmissionRefused } from './admission/wait-queue.ts';
+import type { ClientAddressOf } from './client-address.ts';
 import { Exchange, streamBody, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
+import { PrereadBudget, prereadBody } from './http/body-preread.ts';
 import { enforceGrpcDeadline, grpcDeadlineOf, refuseMalformedTimeout } from './http/grpc-deadline.ts';
+import { IntervalLog } from './http/interval-log.ts';
+import { closeIdleHttp2Sessions, DEFAULT_HTTP_LIMITS, http1ServerOptions, trackHttp1Connections, type ExchangeLimits, type HttpLimits } from './http/limits.ts';
+import { sendTimeoutFor } from './http/send-timeout.ts';
 import { describeError, type HostLogger } from './log.ts';
 import type { ExchangeObserver } from './metrics/exchanges.ts';
 import type { InstancePool } from './pool.ts';
+import type { BodySource } from './wasi/http-incoming.ts';
 import type { ResponseCache } from './response-cache/cache.ts';
 import { cacheHook, cacheRequest, chainHooks, serveFromCache, stripPrivateFields, waitForFill } from './response-cache/serve.ts';
 
@@ -36,13 +42,37 @@ export const MAX_CONCURRENT_STREAMS = 100;
 /** Ordinary requests of one HTTP/2 connection running at once: a quarter of the instances, at least one. */
 const perSessionLimit = (instances: number): number => Math.max(1, Math.floor(instances / 4));
 
-export function handleExchange(pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory): Promise<void> {
+/** What a port's exchanges share: its time limits and how the client's address is found. */
+export interface ExchangeContext {
+  /** With limits, a small body is read before an instance is taken and a response its client stops reading is cut (host/http/). */
+  limits?: ExchangeLimits;
+  /** The client address the guest is told (host/client-address.ts); default the TCP peer. */
+  clientAddress?: ClientAddressOf;
+}
+
+/** A malformed `grpc-timeout` is refused at once; otherwise the body is read (or streamed) and the guest runs the exchange. */
+export function handleExchange(pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory, context: ExchangeContext = {}): Promise<void> {
   const deadline = grpcDeadlineOf(req);
   if (deadline.kind === 'malformed') return Promise.resolve(refuseMalformedTimeout(logger, req, res));
-  const exchange = new Exchange(res, hook?.(req));
-  const body = streamBody(req);
-  const incoming = toIncomingRequest(req, false, body);
-  if (deadline.kind === 'after') enforceGrpcDeadline(logger, deadline.ms, req, res, body);
+  const deadlineMs = deadline.kind === 'after' ? deadline.ms : undefined;
+  const body = context.limits ? prereadBody(req, res, context.limits) : streamBody(req);
+  if (body instanceof Promise) return body.then((read) => (read ? runExchange(pool, logger, req, res, read, deadlineMs, hook, context) : undefined));
+  return body ? runExchange(pool, logger, req, res, body, deadlineMs, hook, context) : Promise.resolve();
+}
+
+function runExchange(
+  pool: InstancePool,
+  logger: HostLogger,
+  req: NodeRequest,
+  res: NodeResponse,
+  body: BodySource,
+  deadlineMs: number | undefined,
+  hook: HookFactory | undefined,
+  context: ExchangeContext,
+): Promise<void> {
+  const exchange = new Exchange(res, hook?.(req), sendTimeoutFor(res, context.limits));
+  const incoming = toIncomingRequest(req, false, body, context.clientAddress);
+  if (deadlineMs !== undefined) enforceGrpcDeadline(logger, deadlineMs, req, res, body);
   // A client that leaves (or whose deadline is answered) while its exchange waits for an instance leaves the queue.
   const departed = new AbortController();
   const onClose = () => departed.abort();
@@ -79,17 +109,25 @@ export function handleExchange(pool: InstancePool, logger: HostLogger, req: Node
 }
 
 /** A request the response cache may answer (host/response-cache/); on a miss, the guest's exchange as usual. */
-function cachedExchange(cache: ResponseCache, pool: InstancePool, logger: HostLogger, req: NodeRequest, res: NodeResponse, hook?: HookFactory): Promise<void> {
+function cachedExchange(
+  cache: ResponseCache,
+  pool: InstancePool,
+  logger: HostLogger,
+  req: NodeRequest,
+  res: NodeResponse,
+  hook?: HookFactory,
+  context: ExchangeContext = {},
+): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     // Never cached: only the guest's private cache fields are removed.
-    return handleExchange(pool, logger, req, res, (r) => (hook ? chainHooks(stripPrivateFields, hook(r)) : stripPrivateFields));
+    return handleExchange(pool, logger, req, res, (r) => (hook ? chainHooks(stripPrivateFields, hook(r)) : stripPrivateFields), context);
   }
   const request = cacheRequest(req);
   const runGuest = (): Promise<void> => {
     // Later misses on this target wait for this run instead of starting their own (cache.ts).
     const settled = cache.beginFill(request);
     const withCache: HookFactory = (r) => (hook ? chainHooks(cacheHook(cache, r, settled), hook(r)) : cacheHook(cache, r, settled));
-    return handleExchange(pool, logger, req, res, withCache).finally(settled);
+    return handleExchange(pool, logger, req, res, withCache, context).finally(settled);
   };
   const afterMiss = (): Promise<void> => {
     const fill = cache.pendingFill(request);
@@ -143,6 +181,10 @@ export interface ServerOptions {
   reusePort?: boolean;
   /** Sees every exchange of this port (host/metrics/exchanges.ts); none with metrics off. */
   observe?: ExchangeObserver | undefined;
+  /** Time limits on heads, bodies, idle connections and stalled responses (host/http/limits.ts); the defaults when absent. */
+  limits?: HttpLimits;
+  /** The client address the guest is told (host/client-address.ts); default the TCP peer. */
+  clientAddress?: ClientAddressOf;
 }
 
 export function startServer(pool: InstancePool, logger: HostLogger, options: ServerOptions): Promise<RunningServer> {
@@ -152,6 +194,14 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
   const plainSockets = new Map<net.Socket, number>();
   let stopping = false;
   const turns = new ConnectionTurns();
+  const limits = options.limits ?? DEFAULT_HTTP_LIMITS;
+  const exchangeLimits: ExchangeLimits = {
+    bodyTimeoutMs: limits.bodyTimeoutMs,
+    sendTimeoutMs: limits.sendTimeoutMs,
+    events: new IntervalLog(logger),
+    prereadBytes: new PrereadBudget(),
+  };
+  const context: ExchangeContext = { limits: exchangeLimits, clientAddress: options.clientAddress };
   const onRequest = (req: NodeRequest, res: NodeResponse) => {
     options.observe?.(req, res);
     if (req.httpVersionMajor < 2) {
@@ -170,7 +220,8 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
         return;
       }
     }
-    const run = () => (options.cache ? cachedExchange(options.cache, pool, logger, req, res, options.hook) : handleExchange(pool, logger, req, res, options.hook));
+    const run = () =>
+      options.cache ? cachedExchange(options.cache, pool, logger, req, res, options.hook, context) : handleExchange(pool, logger, req, res, options.hook, context);
     // A connection's exchanges take turns (admission/pipeline.ts): pipelined HTTP/1.1 requests one
     // at a time; an HTTP/2 connection's ordinary requests a few at a time.
     const done =
@@ -182,10 +233,11 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
   };
-  const h1 = http.createServer(onRequest);
-  h1.keepAliveTimeout = 5_000;
+  const h1 = http.createServer(http1ServerOptions(limits), onRequest);
+  trackHttp1Connections(h1, limits, exchangeLimits.events);
   // Streams beyond the limit are refused by Node (RST_STREAM REFUSED_STREAM) before any exchange starts.
   const h2 = http2.createServer({ settings: { maxConcurrentStreams: MAX_CONCURRENT_STREAMS } }, onRequest);
+  closeIdleHttp2Sessions(h2, limits);
   const sessions = new Set<http2.ServerHttp2Session>();
   h2.on('session', (session) => {
     sessions.add(session);
@@ -210,6 +262,7 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
           // Exchanges still waiting for an instance are refused now rather than started late.
           pool.refuseWaiting();
           const closed = new Promise<void>((r) => server.close(() => r()));
+          h1.close(); // stops its deadline checks (host/http/limits.ts)
           // Idle kept-alive connections and spare ones that never sent a request go now.
           for (const [socket, open] of plainSockets) if (open === 0) socket.destroy();
           // GOAWAY: HTTP/2 clients open no new streams; open ones may finish within the grace period.

@@ -5,9 +5,14 @@
  *   GET /metrics  Prometheus text format (the whole process: with --workers, every thread summed)
  *   GET /livez    200 while the process runs and its event loop answers
  *   GET /readyz   200 when ready, 503 while a dependency is down or the host is stopping (readiness.ts)
+ *
+ * Any other `Host` than an IP address, localhost, --metrics-host or --metrics-allowed-hosts gets
+ * 421 (host/http/host-header.ts): a web page using DNS rebinding cannot read these from an
+ * operator's browser.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostAllowlist } from '../http/host-header.ts';
 import { describeError, type HostLogger } from '../log.ts';
 import type { ReadinessReport } from './readiness.ts';
 
@@ -26,6 +31,12 @@ const json = (res: http.ServerResponse, status: number, body: unknown) => {
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
   res.end(`${JSON.stringify(body)}\n`);
 };
+
+/** RFC 9110 §15.5.20: 421, this server does not answer for that authority. */
+function refuseHost(logger: HostLogger, res: http.ServerResponse): void {
+  logger.log('warn', 'operations request for a host name it does not answer', { code: 'metrics_host_refused' });
+  json(res, 421, { error: { code: 'misdirected_request', message: 'this listener answers only its own address, localhost and --metrics-allowed-hosts' } });
+}
 
 async function answer(source: OperationsSource, logger: HostLogger, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const path = (req.url ?? '/').split('?')[0];
@@ -50,8 +61,17 @@ async function answer(source: OperationsSource, logger: HostLogger, req: http.In
   }
 }
 
-export function startOperationsListener(source: OperationsSource, options: { port: number; host: string }, logger: HostLogger): Promise<RunningListener> {
+export interface OperationsListenerOptions {
+  port: number;
+  host: string;
+  /** Host names answered besides IP literals, localhost and `host` (--metrics-allowed-hosts). */
+  allowedHosts?: readonly string[];
+}
+
+export function startOperationsListener(source: OperationsSource, options: OperationsListenerOptions, logger: HostLogger): Promise<RunningListener> {
+  const hostAllowed = hostAllowlist([options.host, ...(options.allowedHosts ?? [])]);
   const server = http.createServer((req, res) => {
+    if (!hostAllowed(req.headers.host)) return refuseHost(logger, res);
     answer(source, logger, req, res).catch((error: unknown) => {
       logger.log('error', 'the operations listener failed', { code: 'metrics_failed', error: describeError(error) });
       if (!res.headersSent) json(res, 500, { error: { code: 'internal', message: 'internal error' } });

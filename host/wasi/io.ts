@@ -72,6 +72,7 @@ export class ByteQueue {
   #ended = false;
   #error: string | undefined;
   #waiters: Array<() => void> = [];
+  #wakeScheduled = false;
   #drainWaiters: Array<() => void> = [];
   #bytes = 0;
 
@@ -106,13 +107,15 @@ export class ByteQueue {
     if (this.readable()) return Promise.resolve();
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
-  /** Takes up to `max` bytes without waiting; throws the stream error at end or failure. */
+  /**
+   * Takes up to `max` bytes without waiting, joined from as many queued chunks as they fill: a body
+   * that arrives in tiny pieces (one-byte chunks or HTTP/2 DATA frames) costs the guest one read per
+   * `max` bytes, not one per piece. Throws the stream error at end or failure.
+   */
   take(max: number): Uint8Array {
     const first = this.#chunks[0];
     if (first) {
-      const taken = first.byteLength <= max ? first : first.subarray(0, max);
-      if (taken === first) this.#chunks.shift();
-      else this.#chunks[0] = first.subarray(max);
+      const taken = first.byteLength >= max || this.#chunks.length === 1 ? this.#takeFirst(max) : this.#takeJoined(max);
       this.#bytes -= taken.byteLength;
       if (this.#bytes === 0) for (const w of this.#drainWaiters.splice(0)) w();
       return taken;
@@ -121,10 +124,44 @@ export class ByteQueue {
     if (this.#ended) throw streamClosed();
     return new Uint8Array(0);
   }
+  /** The first chunk, or its first `max` bytes (no copy). */
+  #takeFirst(max: number): Uint8Array {
+    const first = this.#chunks[0]!;
+    if (first.byteLength <= max) return this.#chunks.shift()!;
+    this.#chunks[0] = first.subarray(max);
+    return first.subarray(0, max);
+  }
+  /** `max` bytes (or all there are) copied from the chunks at the head of the queue. */
+  #takeJoined(max: number): Uint8Array {
+    const out = new Uint8Array(Math.min(max, this.#bytes));
+    let filled = 0;
+    let used = 0;
+    while (filled < out.byteLength) {
+      const chunk = this.#chunks[used]!;
+      const part = Math.min(chunk.byteLength, out.byteLength - filled);
+      out.set(part === chunk.byteLength ? chunk : chunk.subarray(0, part), filled);
+      filled += part;
+      if (part === chunk.byteLength) used++;
+      else this.#chunks[used] = chunk.subarray(part);
+    }
+    this.#chunks.splice(0, used);
+    return out;
+  }
+  /**
+   * Wakes waiting readers once the current I/O callbacks are done (setImmediate), not at once: an
+   * HTTP/2 DATA frame or body chunk arrives as one callback each, with microtasks in between, so a
+   * reader woken at once would read each one-byte frame of a socket read by itself. Deferred, it
+   * reads everything that socket read brought in one go.
+   */
   #wake(): void {
-    const waiters = this.#waiters;
-    this.#waiters = [];
-    for (const w of waiters) w();
+    if (this.#waiters.length === 0 || this.#wakeScheduled) return;
+    this.#wakeScheduled = true;
+    setImmediate(() => {
+      this.#wakeScheduled = false;
+      const waiters = this.#waiters;
+      this.#waiters = [];
+      for (const w of waiters) w();
+    });
   }
 }
 

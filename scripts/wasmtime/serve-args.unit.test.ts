@@ -1,4 +1,4 @@
-/** The `wasmtime serve` command line tells the guest whether it listens on loopback only, as the Node host does. */
+/** The `wasmtime serve` command line tells the guest whether it listens on loopback only, as the Node host does, and never that a client address header is trustworthy. */
 import { describe, expect, it } from 'vitest';
 import type { LaunchConfig } from './options.ts';
 import { wasmtimeServeArgs } from './serve-args.ts';
@@ -14,5 +14,14 @@ describe('wasmtimeServeArgs()', () => {
   it('passes APP_LISTEN_LOOPBACK_ONLY=true on a loopback --addr, false on a wildcard one', () => {
     expect(loopbackEnv('127.0.0.1')).toEqual(['APP_LISTEN_LOOPBACK_ONLY=true']);
     expect(loopbackEnv('0.0.0.0')).toEqual(['APP_LISTEN_LOOPBACK_ONLY=false']);
+  });
+
+  // wasmtime serve sets no x-app-client-address: a client could send its own, so the guest must not
+  // be told to trust it, whatever the launcher's environment holds (src/http/client-address.ts).
+  it('never tells the guest to trust x-app-client-address, nor lets it inherit the whole environment', () => {
+    const env = { APP_CLIENT_ADDRESS_HEADER: 'trusted', AUTH_LOGIN_MAX_FAILURES: '3', LOG_LEVEL: 'debug' };
+    const args = wasmtimeServeArgs({ ...config, host: '127.0.0.1' }, 'app.wasm', env);
+    expect(args.filter((arg) => /APP_CLIENT_ADDRESS_HEADER|inherit-env/.test(arg))).toEqual([]);
+    expect(args.filter((arg, i) => args[i - 1] === '--env' && !arg.includes('='))).toEqual(['AUTH_LOGIN_MAX_FAILURES', 'LOG_LEVEL']);
   });
 });

@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { AppError } from '../errors.ts';
+import { clientAddressTrusted } from '../http/client-address.ts';
 import type { VerificationKey } from './oauth/jwt/jwks.ts';
 import { cookieSecurity } from './secure-cookies.ts';
 import { parseSystemTokenKeys } from './system-token-keys.ts';
@@ -37,6 +38,8 @@ const schema = v.object({
 export interface AuthConfig {
   /** Origin of the public base URL (allowed in Origin checks besides the request's own origin). */
   publicOrigin: string | undefined;
+  /** Whether the host's `x-app-client-address` names the client (src/http/client-address.ts). */
+  clientAddressTrusted: boolean;
   cookieSecure: boolean;
   sessionTtlSeconds: number;
   passwordMinLength: number;
@@ -73,6 +76,7 @@ export function parseAuthConfig(env: ReadonlyMap<string, string>): AuthConfig {
   if (systemTokenKeys && 'problem' in systemTokenKeys) throw new AppError('configuration', `invalid configuration: AUTH_SYSTEM_TOKEN_JWKS (${systemTokenKeys.problem})`);
   return {
     publicOrigin: c.AUTH_PUBLIC_BASE_URL === undefined ? undefined : new URL(c.AUTH_PUBLIC_BASE_URL).origin,
+    clientAddressTrusted: clientAddressTrusted(env),
     cookieSecure: cookies.secure,
     sessionTtlSeconds: c.AUTH_SESSION_TTL_SECONDS,
     passwordMinLength: c.AUTH_PASSWORD_MIN_LENGTH,

@@ -1,5 +1,5 @@
 /**
- * Outside tools a suite needs (grpcurl, wasmtime, chromium). Locally a missing tool skips the
+ * Outside tools a suite needs (grpcurl, wasmtime, chromium, nginx, caddy, openssl). Locally a missing tool skips the
  * suite that needs it; under CI=true a missing tool is a failure, never a skip.
  *
  *   const grpcurl = requireTool('grpcurl');
@@ -26,6 +26,10 @@ const SPECS: Record<string, ToolSpec> = {
   wasmtime: { env: 'WASMTIME', candidates: ['wasmtime'], versionArgs: ['--version'] },
   schemathesis: { env: 'SCHEMATHESIS', candidates: ['schemathesis'], versionArgs: ['--version'] },
   chromium: { env: 'CHROMIUM', candidates: ['/usr/bin/chromium', 'chromium'], versionArgs: ['--version'] },
+  // nginx prints its version on stderr; Debian installs it in /usr/sbin, often not on a user's PATH.
+  nginx: { env: 'NGINX', candidates: ['nginx', '/usr/sbin/nginx'], versionArgs: ['-v'] },
+  caddy: { env: 'CADDY', candidates: ['caddy'], versionArgs: ['version'] },
+  openssl: { env: 'OPENSSL', candidates: ['openssl'], versionArgs: ['version'] },
 };
 
 export const inCi = process.env.CI === 'true';

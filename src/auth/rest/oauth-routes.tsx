@@ -71,7 +71,7 @@ export function oauthRoutes(deps: OAuthFlowDeps): Hono {
   app.get(OAUTH_PATHS.start, async (c) => {
     if (isHead(c)) return methodNotAllowedResponse(c, ['GET'], logger);
     // Each start writes a state record: bounded per client and in total (docs/security.md).
-    await throttle(deps.auth, 'start', clientAddress(c.req.raw.headers));
+    await throttle(deps.auth, 'start', clientAddress(c.req.raw.headers, deps.auth.config.clientAddressTrusted));
     const provider = c.req.param('provider');
     const { location, setCookie } = startOAuthSignIn(deps, provider, c.req.query('next'), binding(c));
     logger.log('info', 'oauth sign-in started', { code: 'oauth_start', provider, development: deps.config.developmentCallbackBypass });

@@ -114,7 +114,7 @@ export function authRestRoutes(deps: AuthDeps): Hono {
     let next: string | undefined;
     let typedEmail: string | undefined;
     try {
-      await throttle(deps, 'register', clientAddress(c.req.raw.headers));
+      await throttle(deps, 'register', clientAddress(c.req.raw.headers, config.clientAddressTrusted));
       const input = await readCredentials(c);
       next = input.next;
       typedEmail = input.credentials.email;
@@ -136,7 +136,7 @@ export function authRestRoutes(deps: AuthDeps): Hono {
   /** Login: read credentials, sign in, answer by mode. */
   app.post(AUTH_PATHS.login, limit, sameSite, async (c) => {
     const mode = inputMode(c);
-    const context = { client: clientAddress(c.req.raw.headers), device: deviceHint(c.req.header('user-agent')) };
+    const context = { client: clientAddress(c.req.raw.headers, config.clientAddressTrusted), device: deviceHint(c.req.header('user-agent')) };
     let signedIn: SignedIn;
     let next: string | undefined;
     let typedEmail: string | undefined;

@@ -1,0 +1,211 @@
+/**
+ * A bare HTTP/2 client over a TCP socket (RFC 9113), for attacks node:http2 cannot make: it joins
+ * small writes into large DATA frames, while this client sends exactly the frames it is told to
+ * (e.g. a body as one-byte DATA frames). It keeps to flow control (windows, WINDOW_UPDATE),
+ * acknowledges SETTINGS and PING, and reports how each stream ended; it does not decode response
+ * headers (HPACK), so tests check effects through other requests.
+ */
+import net from 'node:net';
+
+const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
+const FrameType = {
+  Data: 0x0,
+  Headers: 0x1,
+  RstStream: 0x3,
+  Settings: 0x4,
+  Ping: 0x6,
+  GoAway: 0x7,
+  WindowUpdate: 0x8,
+} as const;
+type FrameType = (typeof FrameType)[keyof typeof FrameType];
+const END_STREAM = 0x1;
+const END_HEADERS = 0x4;
+const ACK = 0x1;
+const SETTINGS_INITIAL_WINDOW_SIZE = 0x4;
+const DEFAULT_WINDOW = 65_535;
+
+function frame(type: FrameType, flags: number, streamId: number, payload: Uint8Array = new Uint8Array(0)): Buffer {
+  const out = Buffer.alloc(9 + payload.byteLength);
+  out.writeUIntBE(payload.byteLength, 0, 3);
+  out[3] = type;
+  out[4] = flags;
+  out.writeUInt32BE(streamId & 0x7fffffff, 5);
+  out.set(payload, 9);
+  return out;
+}
+
+/** RFC 7541 §5.1 integer with an N-bit prefix. */
+function hpackInteger(value: number, prefixBits: number, firstByteFlags: number): number[] {
+  const max = (1 << prefixBits) - 1;
+  if (value < max) return [firstByteFlags | value];
+  const out = [firstByteFlags | max];
+  let rest = value - max;
+  while (rest >= 128) {
+    out.push((rest % 128) + 128);
+    rest = Math.floor(rest / 128);
+  }
+  out.push(rest);
+  return out;
+}
+
+/** Every field as a literal without indexing, new name, no Huffman (RFC 7541 §6.2.2). */
+function hpackBlock(headers: Array<[string, string]>): Buffer {
+  const bytes: number[] = [];
+  for (const [name, value] of headers) {
+    bytes.push(0x00);
+    for (const text of [name, value]) {
+      const raw = Buffer.from(text, 'latin1');
+      bytes.push(...hpackInteger(raw.length, 7, 0x00), ...raw);
+    }
+  }
+  return Buffer.from(bytes);
+}
+
+export interface StreamEnd {
+  /** RST_STREAM error code, when the server reset the stream. */
+  rstCode?: number;
+}
+
+export class RawHttp2Client {
+  readonly #socket: net.Socket;
+  #received = Buffer.alloc(0);
+  #connectionWindow = DEFAULT_WINDOW;
+  #initialStreamWindow = DEFAULT_WINDOW;
+  readonly #streamWindows = new Map<number, number>();
+  readonly #ends = new Map<number, { promise: Promise<StreamEnd>; resolve: (end: StreamEnd) => void }>();
+  readonly #reset = new Set<number>();
+  #windowWaiters: Array<() => void> = [];
+  #closed = false;
+  goaway = false;
+
+  private constructor(socket: net.Socket) {
+    this.#socket = socket;
+    socket.on('data', (chunk: Buffer) => this.#onData(chunk));
+    socket.on('close', () => {
+      this.#closed = true;
+      this.#wakeWindowWaiters();
+    });
+    socket.on('error', () => undefined);
+  }
+
+  static connect(port: number): Promise<RawHttp2Client> {
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.off('error', reject);
+        socket.write(Buffer.concat([PREFACE, frame(FrameType.Settings, 0, 0)]));
+        resolve(new RawHttp2Client(socket));
+      });
+      socket.once('error', reject);
+    });
+  }
+
+  /** Opens a stream with these headers (pseudo-headers first). */
+  headers(streamId: number, headers: Array<[string, string]>, endStream = false): void {
+    this.#streamWindows.set(streamId, this.#initialStreamWindow);
+    this.#endOf(streamId);
+    this.#socket.write(frame(FrameType.Headers, END_HEADERS | (endStream ? END_STREAM : 0), streamId, hpackBlock(headers)));
+  }
+
+  /** Sends `body` as DATA frames of `frameSize` bytes each, waiting for window as flow control requires; the last one ends the stream. */
+  async data(streamId: number, body: Uint8Array, frameSize: number): Promise<void> {
+    let at = 0;
+    while (at < body.byteLength) {
+      if (this.#closed) throw new Error('the server closed the connection');
+      if (this.#reset.has(streamId)) return; // the server reset the stream: nothing more to send
+      const window = Math.min(this.#connectionWindow, this.#streamWindows.get(streamId) ?? 0);
+      if (window < frameSize && window < body.byteLength - at) {
+        await new Promise<void>((resolve) => this.#windowWaiters.push(resolve));
+        continue;
+      }
+      const frames: Buffer[] = [];
+      let sent = 0;
+      while (at < body.byteLength && sent + Math.min(frameSize, body.byteLength - at) <= window && frames.length < 10_000) {
+        const size = Math.min(frameSize, body.byteLength - at);
+        const last = at + size === body.byteLength;
+        frames.push(frame(FrameType.Data, last ? END_STREAM : 0, streamId, body.subarray(at, at + size)));
+        at += size;
+        sent += size;
+      }
+      this.#connectionWindow -= sent;
+      this.#streamWindows.set(streamId, (this.#streamWindows.get(streamId) ?? 0) - sent);
+      if (!this.#socket.write(Buffer.concat(frames))) await new Promise((resolve) => this.#socket.once('drain', resolve));
+    }
+  }
+
+  /** Resolves when the server ends the stream (END_STREAM) or resets it. */
+  ended(streamId: number): Promise<StreamEnd> {
+    return this.#endOf(streamId).promise;
+  }
+
+  close(): void {
+    this.#socket.destroy();
+  }
+
+  #endOf(streamId: number) {
+    let entry = this.#ends.get(streamId);
+    if (!entry) {
+      let resolve!: (end: StreamEnd) => void;
+      const promise = new Promise<StreamEnd>((r) => (resolve = r));
+      entry = { promise, resolve };
+      this.#ends.set(streamId, entry);
+    }
+    return entry;
+  }
+
+  #onData(chunk: Buffer): void {
+    this.#received = Buffer.concat([this.#received, chunk]);
+    while (this.#received.length >= 9) {
+      const length = this.#received.readUIntBE(0, 3);
+      if (this.#received.length < 9 + length) return;
+      const type = this.#received[3]!;
+      const flags = this.#received[4]!;
+      const streamId = this.#received.readUInt32BE(5) & 0x7fffffff;
+      const payload = this.#received.subarray(9, 9 + length);
+      this.#received = this.#received.subarray(9 + length);
+      this.#onFrame(type, flags, streamId, payload);
+    }
+  }
+
+  #onFrame(type: number, flags: number, streamId: number, payload: Buffer): void {
+    switch (type) {
+      case FrameType.Settings:
+        if (flags & ACK) return;
+        for (let i = 0; i + 6 <= payload.length; i += 6) {
+          if (payload.readUInt16BE(i) !== SETTINGS_INITIAL_WINDOW_SIZE) continue;
+          const next = payload.readUInt32BE(i + 2);
+          const delta = next - this.#initialStreamWindow;
+          this.#initialStreamWindow = next;
+          for (const [id, window] of this.#streamWindows) this.#streamWindows.set(id, window + delta);
+        }
+        this.#socket.write(frame(FrameType.Settings, ACK, 0));
+        this.#wakeWindowWaiters();
+        return;
+      case FrameType.WindowUpdate: {
+        const increment = payload.readUInt32BE(0) & 0x7fffffff;
+        if (streamId === 0) this.#connectionWindow += increment;
+        else this.#streamWindows.set(streamId, (this.#streamWindows.get(streamId) ?? 0) + increment);
+        this.#wakeWindowWaiters();
+        return;
+      }
+      case FrameType.Ping:
+        if (!(flags & ACK)) this.#socket.write(frame(FrameType.Ping, ACK, 0, payload));
+        return;
+      case FrameType.GoAway:
+        this.goaway = true;
+        return;
+      case FrameType.RstStream:
+        this.#reset.add(streamId);
+        this.#endOf(streamId).resolve({ rstCode: payload.readUInt32BE(0) });
+        this.#wakeWindowWaiters();
+        return;
+      case FrameType.Headers:
+      case FrameType.Data:
+        if (flags & END_STREAM) this.#endOf(streamId).resolve({});
+        return;
+    }
+  }
+
+  #wakeWindowWaiters(): void {
+    for (const wake of this.#windowWaiters.splice(0)) wake();
+  }
+}
