@@ -65,10 +65,11 @@ describe('client-caused failures', () => {
     broken.close(http2.constants.NGHTTP2_CANCEL); // the client gives up mid-message
     await closed(broken);
 
-    // Seven failures, each logged once by the component (the order of arrival does not matter).
-    await expect.poll(() => failureLines().length, { timeout: 10_000 }).toBeGreaterThanOrEqual(7);
+    // The four gRPC calls reach the guest and are each logged once; the REST bodies may be
+    // refused by the host before any instance (it reads small bodies first) or by the guest.
+    await expect.poll(() => failureLines().filter((line) => String(line['msg']).startsWith('gRPC')).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
     session.destroy();
-    await pause(200);
+    await pause(1_000);
     const errors = host.logs().filter((line) => line['level'] === 'error');
     expect(errors).toEqual([]);
     for (const line of failureLines()) expect(line).toMatchObject({ level: 'warn', code: expect.any(String) });
