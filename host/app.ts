@@ -2,6 +2,7 @@
  * Starts a host: storage, pub/sub, the component's instance pool and the HTTP server.
  * `main.ts` calls this for the CLI; tests call it in-process or through the CLI.
  */
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { admissionLimits } from './admission/limits.ts';
 import { memoryReclaimer } from './admission/reclaim.ts';
@@ -11,7 +12,7 @@ import type { HostConfig } from './config.ts';
 import { guestEnvironment } from './guest-env.ts';
 import { hostImports } from './imports.ts';
 import { httpLimits } from './http/limits.ts';
-import type { HostLogger } from './log.ts';
+import { describeError, type HostLogger } from './log.ts';
 import { exchangeObserver } from './metrics/exchanges.ts';
 import { Readiness } from './metrics/readiness.ts';
 import { HostMetrics } from './metrics/registry.ts';
@@ -19,6 +20,7 @@ import { InstancePool } from './pool.ts';
 import { localPubSub } from './pubsub/local.ts';
 import type { PubSubBackend } from './pubsub/types.ts';
 import { redisPubSub } from './pubsub/redis.ts';
+import { postgresPubSub } from './pubsub/postgres.ts';
 import { relayHook } from './relay/hook.ts';
 import { ResponseCache } from './response-cache/cache.ts';
 import { cacheGeneration } from './response-cache/generation.ts';
@@ -26,7 +28,7 @@ import { chainHooks, stripPrivateFields } from './response-cache/serve.ts';
 import { guestPoller } from './relay/poll.ts';
 import { StreamRelay } from './relay/relay.ts';
 import { startServer } from './server.ts';
-import { probeGuestConfiguration } from './startup-probe.ts';
+import { probeGuestConfiguration, STARTUP_PROBE_TOKEN_VARIABLE } from './startup-probe.ts';
 import { openStorage } from './storage/open.ts';
 import type { StorageBackend } from './storage/types.ts';
 
@@ -73,8 +75,16 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
           url: config.redisUrl,
           onError: (error: unknown) => logger.log('warn', 'the Redis subscriber failed', { code: 'realtime_subscribe_failed', error: String(error) }),
         })
-      : localPubSub());
-  const environment = guestEnvironment(config, env);
+      : config.realtime === 'postgres'
+        ? postgresPubSub({
+            url: config.postgresUrl,
+            namespace: config.postgresSchema,
+            onError: (error: unknown) => logger.log('warn', 'the PostgreSQL listener failed', { code: 'realtime_subscribe_failed', error: describeError(error) }),
+          })
+        : localPubSub());
+  // Only the start-up probe knows it: the guest reports its configuration warnings to that one request.
+  const probeToken = randomBytes(16).toString('base64url');
+  const environment: Array<[string, string]> = [...guestEnvironment(config, env), [STARTUP_PROBE_TOKEN_VARIABLE, probeToken]];
   const metrics = config.metricsPort === undefined ? undefined : new HostMetrics(overrides.thread ?? 'main');
   const imports = hostImports({ environment, storage, pubsub, logger, metrics });
   const component = await loadComponent(componentDir);
@@ -131,7 +141,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     clientAddress: clientAddressOf(config.trustedProxies),
   });
   try {
-    await probeGuestConfiguration(config.host, server.port, logger);
+    await probeGuestConfiguration(config.host, server.port, logger, probeToken);
   } catch (error) {
     clearInterval(idleSweep);
     cache?.close();

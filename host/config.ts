@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
+import { plainArgumentError } from './argument-errors.ts';
 import { isCidr } from './http/cidr.ts';
 
 interface OptionSpec {
@@ -22,8 +23,13 @@ export const OPTIONS = {
   host: { env: 'HOST', default: '127.0.0.1', help: 'interface to bind' },
   db: { env: 'DB', default: 'sqlite', allowed: ['sqlite', 'postgres', 'redis'], help: 'storage backend' },
   'data-dir': { env: 'DATA_DIR', default: './data', help: 'directory of the SQLite database' },
-  transport: { env: 'TRANSPORT', default: 'http', allowed: ['http', 'grpc', 'both'], help: 'what the port serves' },
-  realtime: { env: 'REALTIME', default: 'local', allowed: ['off', 'local', 'polling', 'redis'], help: 'live-update mode' },
+  transport: { env: 'TRANSPORT', default: 'both', allowed: ['http', 'grpc', 'both'], help: 'what the port serves: REST and pages, gRPC, or both (docs/grpc.md)' },
+  realtime: {
+    env: 'REALTIME',
+    default: 'auto',
+    allowed: ['auto', 'off', 'local', 'polling', 'postgres', 'redis'],
+    help: 'live-update mode (auto: follows --db, so hosts sharing a store share live updates)',
+  },
   'postgres-url': { env: 'POSTGRES_URL', default: 'postgres://127.0.0.1:5432/test', kind: 'url', help: 'PostgreSQL connection URL' },
   'postgres-schema': { env: 'POSTGRES_SCHEMA', default: 'wasi_app', kind: 'identifier', help: 'PostgreSQL schema holding every table of this project' },
   'redis-url': { env: 'REDIS_URL', default: 'redis://127.0.0.1:6379', kind: 'url', help: 'Redis connection URL' },
@@ -154,7 +160,8 @@ export interface HostConfig {
   db: Allowed<'db'>;
   dataDir: string;
   transport: Allowed<'transport'>;
-  realtime: Allowed<'realtime'>;
+  /** `auto` resolved: the store's own broker (realtimeFor). */
+  realtime: Exclude<Allowed<'realtime'>, 'auto'>;
   postgresUrl: string;
   postgresSchema: string;
   redisUrl: string;
@@ -286,6 +293,12 @@ function resolve(name: OptionName, flags: Record<string, string | undefined>, en
   return result.output;
 }
 
+/** `auto`: live updates travel through the store's own server, so every host sharing it hears every write. */
+export function realtimeFor(mode: Allowed<'realtime'>, db: HostConfig['db']): HostConfig['realtime'] {
+  if (mode !== 'auto') return mode;
+  return db === 'sqlite' ? 'local' : db;
+}
+
 /** Parses argv and the environment; throws ConfigError on anything invalid or unknown. */
 export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
   let values: Record<string, string | boolean | undefined>;
@@ -293,7 +306,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     const options = Object.fromEntries(Object.keys(OPTIONS).map((k) => [k, { type: 'string' as const }]));
     values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
   } catch (error) {
-    throw new ConfigError(`${error instanceof Error ? error.message : String(error)}; run with --help to list the options`);
+    throw new ConfigError(`${plainArgumentError(error)}; run with --help to list the options`);
   }
   const flags = values as Record<string, string | undefined>;
   const get = <K extends OptionName>(k: K) => resolve(k, flags, env);
@@ -303,7 +316,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     db: get('db') as HostConfig['db'],
     dataDir: get('data-dir') as string,
     transport: get('transport') as HostConfig['transport'],
-    realtime: get('realtime') as HostConfig['realtime'],
+    realtime: realtimeFor(get('realtime') as Allowed<'realtime'>, get('db') as HostConfig['db']),
     postgresUrl: get('postgres-url') as string,
     postgresSchema: get('postgres-schema') as string,
     redisUrl: get('redis-url') as string,

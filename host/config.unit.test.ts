@@ -73,3 +73,16 @@ describe('loadConfig() --trusted-proxies and --metrics-allowed-hosts', () => {
     expect(() => loadConfig([], { METRICS_ALLOWED_HOSTS: value })).toThrow(/--metrics-allowed-hosts \(METRICS_ALLOWED_HOSTS\).*host names/);
   });
 });
+
+describe('--realtime', () => {
+  it('follows the store by default, so hosts sharing it share live updates', () => {
+    expect(loadConfig([], {}).realtime).toBe('local');
+    expect(loadConfig(['--db', 'postgres'], {}).realtime).toBe('postgres');
+    expect(loadConfig([], { DB: 'redis' }).realtime).toBe('redis');
+  });
+
+  it('keeps an explicit mode, whatever the store', () => {
+    expect(loadConfig(['--db', 'postgres', '--realtime', 'local'], {}).realtime).toBe('local');
+    expect(loadConfig(['--db', 'postgres'], { REALTIME: 'redis' }).realtime).toBe('redis');
+  });
+});

@@ -1,9 +1,11 @@
 /**
  * `npm start`: the Node host CLI. Exit codes: 0 after a clean shutdown, 1 on a start failure,
- * 2 on invalid configuration.
+ * 2 on anything the operator fixes with an option (a bad option or variable, an unusable data
+ * directory, a port in use): one line on stderr naming the option, and a `config_invalid` log line.
  */
 import { logClientAddressSource } from './client-address.ts';
 import { ConfigError, helpText, loadConfig } from './config.ts';
+import { checkDataDir, listenFailure } from './start-errors.ts';
 import { startHost } from './app.ts';
 import { startWorkerGroup } from './workers/group.ts';
 import { loadDotEnv } from './dotenv.ts';
@@ -22,6 +24,7 @@ loadDotEnv();
 let config;
 try {
   config = loadConfig(argv, process.env);
+  checkDataDir(config);
 } catch (error) {
   if (error instanceof ConfigError) {
     logger.log('error', error.message, { code: 'config_invalid' });
@@ -29,6 +32,17 @@ try {
     process.exit(2);
   }
   throw error;
+}
+
+if (config.realtime === 'local' && config.db !== 'sqlite') {
+  logger.log(
+    'warn',
+    `--realtime local with --db ${config.db}: writes made through other hosts on this store will not reach this host's live streams (default: --realtime ${config.db})`,
+    {
+      code: 'realtime_not_shared',
+      db: config.db,
+    },
+  );
 }
 
 try {
@@ -98,7 +112,8 @@ try {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
-} catch (error) {
+} catch (failure) {
+  const error = listenFailure(failure, config) ?? failure;
   if (error instanceof ConfigError) {
     logger.log('error', error.message, { code: 'config_invalid' });
     process.stderr.write(`error: ${error.message}\n`);

@@ -19,6 +19,7 @@ import { enforceGrpcDeadline, grpcDeadlineOf, refuseMalformedTimeout } from './h
 import { IntervalLog } from './http/interval-log.ts';
 import { closeIdleHttp2Sessions, DEFAULT_HTTP_LIMITS, http1ServerOptions, trackHttp1Connections, type ExchangeLimits, type HttpLimits } from './http/limits.ts';
 import { sendTimeoutFor } from './http/send-timeout.ts';
+import { admitTarget } from './http/target-gate.ts';
 import { describeError, type HostLogger } from './log.ts';
 import type { ExchangeObserver } from './metrics/exchanges.ts';
 import type { InstancePool } from './pool.ts';
@@ -220,6 +221,8 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
         return;
       }
     }
+    // Malformed targets and Host values are answered here, before any instance (http/target-gate.ts).
+    if (!admitTarget(req, res, logger)) return;
     const run = () =>
       options.cache ? cachedExchange(options.cache, pool, logger, req, res, options.hook, context) : handleExchange(pool, logger, req, res, options.hook, context);
     // A connection's exchanges take turns (admission/pipeline.ts): pipelined HTTP/1.1 requests one
@@ -233,7 +236,8 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
   };
-  const h1 = http.createServer(http1ServerOptions(limits), onRequest);
+  // requireHostHeader off: admitTarget answers a missing Host with the JSON error envelope.
+  const h1 = http.createServer({ ...http1ServerOptions(limits), requireHostHeader: false }, onRequest);
   trackHttp1Connections(h1, limits, exchangeLimits.events);
   // Streams beyond the limit are refused by Node (RST_STREAM REFUSED_STREAM) before any exchange starts.
   const h2 = http2.createServer({ settings: { maxConcurrentStreams: MAX_CONCURRENT_STREAMS } }, onRequest);

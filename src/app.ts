@@ -12,7 +12,7 @@ import { counterRestRoutes } from './counter/rest.ts';
 import { counterStreamRoutes } from './counter/stream.ts';
 import { errorResponse, notFoundResponse, readOnlyRoute } from './counter/http-errors.ts';
 import { AppError } from './errors.ts';
-import { authRoutes, buildAuthDeps } from './auth/index.ts';
+import { authRoutes, buildAuthDeps, logConfigurationWarnings } from './auth/index.ts';
 import { counterUiRoutes } from './ui/index.ts';
 import { openApiRoutes } from './openapi/routes.ts';
 import { counterGrpcEndpoint } from './counter/grpc/routes.ts';
@@ -58,7 +58,11 @@ export function buildApp(platform: Platform, config: AppConfig): Application {
   app.route('/', authRoutes(auth));
   app.all(
     '/api/health',
-    readOnlyRoute((c) => c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' }), platform.logger),
+    readOnlyRoute((c) => {
+      // The host's start-up probe (and only it: the token is in this guest's environment) gets the warnings logged once.
+      if (config.startupProbeToken !== undefined && c.req.header('x-app-startup-probe') === config.startupProbeToken) logConfigurationWarnings(auth);
+      return c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' });
+    }, platform.logger),
   );
   app.route('/', openApiRoutes(platform.logger));
   app.route('/', counterUiRoutes(deps));

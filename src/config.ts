@@ -7,21 +7,24 @@ import { AppError } from './errors.ts';
 
 const schema = v.object({
   TRANSPORT: v.optional(v.picklist(['http', 'grpc', 'both']), 'http'),
-  REALTIME: v.optional(v.picklist(['off', 'local', 'polling', 'redis']), 'local'),
+  REALTIME: v.optional(v.picklist(['off', 'local', 'polling', 'postgres', 'redis']), 'local'),
   REDIS_CHANNEL: v.optional(v.pipe(v.string(), v.minLength(1)), 'counter-events'),
   APP_RUNTIME: v.optional(v.string(), 'unknown'),
   APP_GRPC_SUPPORTED: v.optional(v.picklist(['true', 'false']), 'false'),
   APP_STREAM_RELAY: v.optional(v.picklist(['true', 'false']), 'false'),
+  APP_STARTUP_PROBE_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16))),
 });
 
 export interface AppConfig {
   transport: 'http' | 'grpc' | 'both';
-  realtime: 'off' | 'local' | 'polling' | 'redis';
+  realtime: 'off' | 'local' | 'polling' | 'postgres' | 'redis';
   realtimeChannel: string;
   runtime: string;
   grpcSupported: boolean;
   /** The host holds SSE connections and polls the guest for frames (the Node host; not wasmtime serve). */
   streamRelay: boolean;
+  /** The token of the host's start-up probe: its request gets the configuration warnings logged (absent: never). */
+  startupProbeToken: string | undefined;
   /** Every variable, for features that read their own (the auth service). */
   env: ReadonlyMap<string, string>;
 }
@@ -41,6 +44,7 @@ export function parseConfig(entries: ReadonlyArray<readonly [string, string]>): 
     runtime: c.APP_RUNTIME,
     grpcSupported: c.APP_GRPC_SUPPORTED === 'true',
     streamRelay: c.APP_STREAM_RELAY === 'true',
+    startupProbeToken: c.APP_STARTUP_PROBE_TOKEN,
     env,
   };
 }

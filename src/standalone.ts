@@ -51,4 +51,5 @@ export const incomingHandler = createIncomingHandler(
   (error) => platform.logger.log('error', 'request failed before a response', { code: 'internal', error: String(error) }),
   afterResponse,
   logAfterResponseFailure(platform.logger),
+  (reason) => platform.logger.log('warn', 'request target or Host refused', { code: 'request_target_invalid', reason }),
 );

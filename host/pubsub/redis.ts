@@ -18,6 +18,7 @@
 import type { Redis } from 'ioredis';
 import { StorageFailure } from '../storage/errors.ts';
 import { closeClient, createRedisClient, DEFAULT_CONNECT_TIMEOUT_MS } from '../storage/redis/connection.ts';
+import { deliver, interruptAll, type Listener, type Listeners } from './fan-out.ts';
 import type { PubSubBackend } from './types.ts';
 
 export const DEFAULT_PUBLISH_TIMEOUT_MS = 1000;
@@ -42,11 +43,6 @@ export interface RedisPubSub extends PubSubBackend {
   readonly available: boolean;
 }
 
-interface Listener {
-  readonly onMessage: (message: string) => void;
-  readonly onInterrupted: (() => void) | undefined;
-}
-
 export function redisPubSub(options: RedisPubSubOptions): RedisPubSub {
   const prefix = options.prefix ?? '';
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
@@ -66,7 +62,7 @@ export function redisPubSub(options: RedisPubSubOptions): RedisPubSub {
   /** True from the subscriber's first 'ready' until its connection drops; again after it is back. */
   let subscriberUp = false;
   let subscriberWasUp = false;
-  const listeners = new Map<string, Set<Listener>>();
+  const listeners: Listeners = new Map();
   const pending = new Set<Promise<unknown>>();
   let closed = false;
 
@@ -78,32 +74,6 @@ export function redisPubSub(options: RedisPubSubOptions): RedisPubSub {
       })
       .finally(() => pending.delete(settled));
     pending.add(settled);
-  }
-
-  function deliver(channel: string, message: string): void {
-    const set = listeners.get(channel);
-    if (set === undefined) return;
-    // A copy: a listener may unsubscribe (itself or another) while being called.
-    for (const listener of [...set]) {
-      try {
-        listener.onMessage(message);
-      } catch (error) {
-        onError(error);
-      }
-    }
-  }
-
-  /** Tells every listener that messages may have been lost while the connection was down. */
-  function interruptAll(): void {
-    for (const set of listeners.values()) {
-      for (const listener of [...set]) {
-        try {
-          listener.onInterrupted?.();
-        } catch (error) {
-          onError(error);
-        }
-      }
-    }
   }
 
   function subscriberConnection(): Redis {
@@ -121,7 +91,7 @@ export function redisPubSub(options: RedisPubSubOptions): RedisPubSub {
       // Pub/sub connections are idle for long periods: no per-command timeout.
       commandTimeout: undefined,
     });
-    subscriber.on('message', (channel: string, message: string) => deliver(channel, message));
+    subscriber.on('message', (channel: string, message: string) => deliver(listeners, channel, message, onError));
     subscriber.on('ready', () => {
       subscriberUp = subscriberWasUp = true;
     });
@@ -129,7 +99,7 @@ export function redisPubSub(options: RedisPubSubOptions): RedisPubSub {
     subscriber.on('close', () => {
       if (!subscriberUp) return;
       subscriberUp = false;
-      if (!closed) interruptAll();
+      if (!closed) interruptAll(listeners, onError);
     });
     return subscriber;
   }

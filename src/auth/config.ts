@@ -15,13 +15,15 @@ const seconds = (fallback: string, max: number) => v.pipe(v.optional(v.string(),
 const count = (fallback: string, max: number) => v.pipe(v.optional(v.string(), fallback), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(1), v.maxValue(max));
 
 const DAY = 86_400;
+/** AUTH_PASSWORD_MIN_LENGTH when unset; exported for the OpenAPI document's register schema. */
+export const DEFAULT_PASSWORD_MIN_LENGTH = 12;
 
 const schema = v.object({
   AUTH_PUBLIC_BASE_URL: v.optional(v.pipe(v.string(), v.url(), v.regex(/^https?:\/\/[^/?#]+\/?$/))),
   // Unset: Secure exactly when AUTH_PUBLIC_BASE_URL is https (../secure-cookies.ts).
   AUTH_COOKIE_SECURE: v.optional(v.picklist(['true', 'false'])),
   AUTH_SESSION_TTL_SECONDS: seconds('43200', 30 * DAY),
-  AUTH_PASSWORD_MIN_LENGTH: v.pipe(v.optional(v.string(), '12'), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(8), v.maxValue(128)),
+  AUTH_PASSWORD_MIN_LENGTH: v.pipe(v.optional(v.string(), String(DEFAULT_PASSWORD_MIN_LENGTH)), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(8), v.maxValue(128)),
   AUTH_LOGIN_MAX_FAILURES: v.pipe(v.optional(v.string(), '5'), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(1), v.maxValue(1000)),
   AUTH_LOGIN_LOCKOUT_SECONDS: seconds('900', DAY),
   AUTH_SESSION_IDLE_SECONDS: seconds('1800', 30 * DAY),

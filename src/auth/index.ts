@@ -11,6 +11,7 @@ import type { AuthDeps } from './application/index.ts';
 import { parseAuthConfig } from './config.ts';
 import { OAuthConfigError, parseOAuthConfig, type OAuthConfig } from './oauth/config.ts';
 import { offeredProviders } from './oauth/flow/offered.ts';
+import { providersNotOffered } from './oauth/not-offered.ts';
 import { keyValueSecretCache } from './oauth/flow/secret-cache.ts';
 import { defaultDeps } from './oauth/providers/index.ts';
 import { authPageRoutes } from './pages/routes.tsx';
@@ -40,6 +41,17 @@ export function buildAuthDeps(platform: Platform, env: ReadonlyMap<string, strin
   const oauth = readOAuthConfig(env);
   const offered = offeredProviders(oauth);
   return { platform, config, oauth, offeredProviders: () => offered };
+}
+
+/** Logs each enabled OAuth provider that is not offered, naming the variables it lacks (never values). */
+export function logConfigurationWarnings(service: AuthService): void {
+  for (const { provider, missing } of providersNotOffered(service.oauth)) {
+    service.platform.logger.log('warn', `OAuth provider ${provider} is enabled but not offered: set ${missing.join(', ') || 'its variables (docs/auth.md)'}`, {
+      code: 'oauth_provider_not_offered',
+      provider,
+      missing,
+    });
+  }
 }
 
 export function authRoutes(service: AuthService): Hono {

@@ -10,7 +10,8 @@ import { failureDetail } from './application/failure-detail.ts';
 
 const STATUS_BY_CODE: Record<AppErrorCode, ContentfulStatusCode> = {
   validation: 400,
-  domain: 400,
+  // Refused by the counter's current state (the count would leave i32): a conflict with that state (RFC 9110 §15.5.10).
+  domain: 409,
   not_found: 404,
   method_not_allowed: 405,
   concurrency: 409,

@@ -10,7 +10,7 @@ describe('http errors', () => {
     const table = Object.fromEntries(APP_ERROR_CODES.map((code) => [code, statusForCode(code)]));
     expect(table).toEqual({
       validation: 400,
-      domain: 400,
+      domain: 409,
       concurrency: 409,
       conflict: 409,
       unauthorized: 401,

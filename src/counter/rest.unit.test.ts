@@ -133,7 +133,7 @@ describe('counter REST routes: validation', () => {
   it('rejects a count leaving i32 as a domain error', async () => {
     const { app } = setup();
     await app.request('/api/counter/increment', json({ amount: 2_147_483_647 }));
-    await expectError(await app.request('/api/counter/increment', json({ amount: 1 })), 400, 'domain');
+    await expectError(await app.request('/api/counter/increment', json({ amount: 1 })), 409, 'domain');
   });
 
   it('requires application/json on increment', async () => {

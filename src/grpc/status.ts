@@ -26,10 +26,13 @@ export const GrpcCode = {
 
 export type GrpcCode = (typeof GrpcCode)[keyof typeof GrpcCode];
 
-/** AppError code → gRPC status: validation and domain are the caller's fault, storage is retryable. */
+/**
+ * AppError code → gRPC status: validation is the caller's fault, domain is a refusal by the current
+ * state (FAILED_PRECONDITION, as REST's 409: not retryable until the state changes), storage is retryable.
+ */
 const STATUS_BY_APP_CODE: Record<AppErrorCode, GrpcCode> = {
   validation: GrpcCode.INVALID_ARGUMENT,
-  domain: GrpcCode.INVALID_ARGUMENT,
+  domain: GrpcCode.FAILED_PRECONDITION,
   concurrency: GrpcCode.ABORTED,
   store: GrpcCode.UNAVAILABLE,
   configuration: GrpcCode.UNAVAILABLE,

@@ -6,7 +6,7 @@ import { encodeGrpcMessage, GrpcCode, GrpcError } from './status.ts';
 describe('GrpcError.from()', () => {
   it.each([
     ['validation', GrpcCode.INVALID_ARGUMENT],
-    ['domain', GrpcCode.INVALID_ARGUMENT],
+    ['domain', GrpcCode.FAILED_PRECONDITION],
     ['concurrency', GrpcCode.ABORTED],
     ['store', GrpcCode.UNAVAILABLE],
     ['configuration', GrpcCode.UNAVAILABLE],

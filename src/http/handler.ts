@@ -5,7 +5,7 @@
  * before the instance is handed back.
  */
 import type { IncomingRequest, ResponseOutparam } from 'wasi:http/types@0.2.12';
-import { toRequest } from './request.ts';
+import { SERVER_METHODS, toRequest } from './request.ts';
 import { writeFallback, writeResponse } from './response.ts';
 
 /** Work queued during an exchange, run after its response (src/platform/after-response.ts). */
@@ -15,10 +15,27 @@ export interface DeferredWork {
 
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
 
-export function createIncomingHandler(fetchHandler: FetchHandler, onError: (error: unknown) => void, deferred?: DeferredWork, onDeferredError: (error: unknown) => void = onError) {
+/** 400 with the error envelope, for a request the guest cannot build (src/http/request.ts). */
+function malformedResponse(message: string): Response {
+  const body = JSON.stringify({ error: { code: 'validation', message } });
+  return new Response(body, { status: 400, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+}
+
+export function createIncomingHandler(
+  fetchHandler: FetchHandler,
+  onError: (error: unknown) => void,
+  deferred?: DeferredWork,
+  onDeferredError: (error: unknown) => void = onError,
+  onMalformed: (reason: string) => void = () => undefined,
+) {
   return {
     async handle(request: IncomingRequest, outparam: ResponseOutparam): Promise<void> {
       const incoming = toRequest(request);
+      if ('serverOptions' in incoming) return writeResponse(new Response(null, { headers: { allow: SERVER_METHODS } }), outparam);
+      if ('malformed' in incoming) {
+        onMalformed(incoming.malformed);
+        return writeResponse(malformedResponse(incoming.malformed), outparam);
+      }
       try {
         let response: Response;
         try {

@@ -85,16 +85,76 @@ export interface IncomingExchange {
   release(): void;
 }
 
-export function toRequest(request: IncomingRequest): IncomingExchange {
-  const method = methodName(request.method());
-  const scheme = request.scheme()?.tag === 'HTTPS' ? 'https' : 'http';
-  const url = `${scheme}://${request.authority() ?? 'localhost'}${request.pathWithQuery() ?? '/'}`;
-  const headers = new Headers();
-  const fields = request.headers();
-  for (const [name, value] of fields.entries()) headers.append(name, decoder.decode(value));
-  fields[Symbol.dispose]();
-  const hasBody = method !== 'GET' && method !== 'HEAD';
-  const body = hasBody ? bodyStream(request) : undefined;
-  request[Symbol.dispose]();
-  return { request: new Request(url, { method, headers, body: body?.stream ?? null }), release: body?.release ?? (() => undefined) };
+/** A request the guest cannot build a URL or a `Request` from: answered 400, never a trap. */
+export interface MalformedRequest {
+  malformed: string;
+}
+
+/** The methods this server answers somewhere, for `OPTIONS *` (RFC 9110 §9.3.7; the Node host answers it itself). */
+export const SERVER_METHODS = 'GET, HEAD, POST, DELETE, OPTIONS';
+
+/** Characters an authority (`host[:port]`, RFC 9110 §7.2) never holds but a URL parser would read past. */
+const NOT_IN_AUTHORITY = /[/?#@\\\s]/;
+
+function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+/**
+ * The request URL, or why there is none. `wasmtime serve` passes the authority and target as the
+ * client sent them: a Host with a path (`h/api/x?`) must not become part of the route, and one
+ * the URL parser refuses (`h:99999`, `[`) must not throw out of the handler.
+ */
+export function requestUrl(scheme: string, authority: string, pathWithQuery: string): URL | MalformedRequest {
+  if (!pathWithQuery.startsWith('/')) return { malformed: 'the request target is not a path' };
+  if (authority === '' || NOT_IN_AUTHORITY.test(authority) || hasControl(authority)) return { malformed: 'the Host header is not a valid host[:port]' };
+  let origin: URL;
+  try {
+    origin = new URL(`${scheme}://${authority}/`);
+  } catch {
+    return { malformed: 'the Host header is not a valid host[:port]' };
+  }
+  try {
+    return new URL(`${origin.origin}${pathWithQuery}`);
+  } catch {
+    return { malformed: 'the request target is not a valid path' };
+  }
+}
+
+/** `OPTIONS *`: a question about the server, not a resource (RFC 9110 §9.3.7). */
+export interface ServerOptionsRequest {
+  serverOptions: true;
+}
+
+export function toRequest(request: IncomingRequest): IncomingExchange | MalformedRequest | ServerOptionsRequest {
+  let body: RequestBody | undefined;
+  try {
+    const method = methodName(request.method());
+    const scheme = request.scheme()?.tag === 'HTTPS' ? 'https' : 'http';
+    const pathWithQuery = request.pathWithQuery() ?? '/';
+    if (pathWithQuery === '*' && method === 'OPTIONS') return { serverOptions: true };
+    const url = requestUrl(scheme, request.authority() ?? 'localhost', pathWithQuery);
+    if (!(url instanceof URL)) return url;
+    const headers = new Headers();
+    const fields = request.headers();
+    try {
+      for (const [name, value] of fields.entries()) headers.append(name, decoder.decode(value));
+    } finally {
+      fields[Symbol.dispose]();
+    }
+    const hasBody = method !== 'GET' && method !== 'HEAD';
+    body = hasBody ? bodyStream(request) : undefined;
+    const built = new Request(url, { method, headers, body: body?.stream ?? null });
+    return { request: built, release: body?.release ?? (() => undefined) };
+  } catch {
+    // A method or field value the Fetch API refuses (e.g. a forbidden method, a NUL in a value).
+    body?.release();
+    return { malformed: 'the request method or a header field is not valid' };
+  } finally {
+    request[Symbol.dispose]();
+  }
 }

@@ -104,8 +104,21 @@ function finish(response: Response, body: OutgoingBody, stream: OutputStream, cl
     return;
   }
   const trailers = trailersOf(response);
-  if (!trailers) return OutgoingBody.finish(body, undefined);
-  return trailers.then((headers) => OutgoingBody.finish(body, toFields(headers)));
+  if (!trailers) return finishBody(body, undefined);
+  return trailers.then((headers) => finishBody(body, toFields(headers)));
+}
+
+/**
+ * `outgoing-body.finish`, whose error means the body can no longer be delivered: `wasmtime serve`
+ * refuses it for a HEAD response (which carries no body) and when the client has gone. Thrown out
+ * of the handler it would trap the instance; there is nothing left to send either way.
+ */
+function finishBody(body: OutgoingBody, trailers: Fields | undefined): void {
+  try {
+    OutgoingBody.finish(body, trailers);
+  } catch {
+    // the response head is out; the body has nowhere to go
+  }
 }
 
 /** Reads the next chunk; while the producer is silent, checks every PROBE_MS that the client is still there. */

@@ -1,5 +1,5 @@
 /**
- * Builds the OpenAPI 3.1 document (https://spec.openapis.org/oas/v3.1.0) from the operation table
+ * Builds the OpenAPI 3.2 document (https://spec.openapis.org/oas/v3.2.0) from the operation table
  * (operations.ts), the wire schemas (schemas.ts, mostly the very schemas the routes validate with)
  * and the one AppError → status table (src/counter/http-errors.ts). Pure and deterministic: the
  * same sources give byte-identical JSON, which is what `npm run gen:openapi -- --check` compares.
@@ -9,6 +9,7 @@ import { AppError, APP_ERROR_CODES, type AppErrorCode } from '../errors.ts';
 import { statusForCode, errorEnvelope } from '../counter/http-errors.ts';
 import { AMOUNT_MESSAGES } from '../counter/domain/int32.ts';
 import { dataFrame, KEEPALIVE_MS } from '../counter/stream.ts';
+import { UNSIGNED } from '../counter/stream-position.ts';
 import type { CounterView } from '../counter/application/view.ts';
 import { SESSION_COOKIE, sessionCookieName } from '../auth/application/session-cookie.ts';
 import { bindingCookieName } from '../auth/oauth/flow/browser-binding.ts';
@@ -26,6 +27,7 @@ const schemas = new SchemaSet({
   EventLog: S.EventLogSchema,
   AmountBody: S.AmountBodySchema,
   Credentials: S.CredentialsSchema,
+  NewCredentials: S.NewCredentialsSchema,
   ErrorEnvelope: S.ErrorEnvelopeSchema,
   SessionView: S.SessionViewSchema,
   SignedIn: S.SignedInSchema,
@@ -36,6 +38,8 @@ const schemas = new SchemaSet({
   SessionList: S.SessionListSchema,
   SessionsRevoked: S.SessionsRevokedSchema,
   Health: S.HealthSchema,
+  CounterFrame: S.CounterFrameSchema,
+  StreamError: S.StreamErrorSchema,
   OAuthCallbackForm: v.object({ ...optionalEntries(S.OAuthCallbackCodeSchema.entries), ...optionalEntries(S.OAuthCallbackErrorSchema.entries) }),
   OpenApiDocument: v.looseObject({ openapi: v.string(), info: v.looseObject({ title: v.string(), version: v.string() }), paths: v.record(v.string(), v.looseObject({})) }),
 });
@@ -55,6 +59,7 @@ const REQUEST_EXAMPLES: Record<string, unknown> = {
   AmountBody: { amount: 1 },
   // Register then login with the same pair: both succeed on both hosts (non-ASCII passwords too since NFKC runs in the guest).
   Credentials: { email: 'ada@example.com', password: 'correct horse battery staple' },
+  NewCredentials: { email: 'ada@example.com', password: 'correct horse battery staple' },
 };
 const exampleOf = (schema: string) => (schema in REQUEST_EXAMPLES ? { example: REQUEST_EXAMPLES[schema] } : {});
 
@@ -107,6 +112,21 @@ function headersOf(names: readonly string[]): Record<string, object> | undefined
   );
 }
 
+/** One event of the counter stream: `counter` carries a CounterFrame, `error` a StreamError. */
+function sseItemSchema(): object {
+  const event = (name: string, data: string) => ({
+    type: 'object',
+    required: ['event', 'data'],
+    properties: {
+      event: { const: name },
+      id: { type: 'string', pattern: UNSIGNED.source, description: 'the last_sequence of the newest counter frame' },
+      retry: { type: 'integer', minimum: 0, description: 'reconnection delay in ms (sent once, first)' },
+      data: { type: 'string', contentMediaType: 'application/json', contentSchema: schemas.ref(data) },
+    },
+  });
+  return { oneOf: [event('counter', 'CounterFrame'), event('error', 'StreamError')] };
+}
+
 function successResponse(spec: SuccessSpec): object {
   switch (spec.kind) {
     case 'json':
@@ -123,7 +143,9 @@ function successResponse(spec: SuccessSpec): object {
           'A data frame is `id: <last_sequence>`, `event: counter`, `data: {"view": CounterView, "last_sequence": n}` and stands for the whole new state (several events coalesce).',
           `\`: keepalive\` after ${KEEPALIVE_MS / 1000} s of silence; a storage failure sends \`event: error\` with \`{"message": …}\` and keeps the stream open.`,
         ].join(' '),
-        content: { 'text/event-stream': { schema: { type: 'string' }, example: `retry: 1000\n\n${dataFrame(SAMPLE_VIEW)}: keepalive\n\n` } },
+        // OpenAPI 3.2 (§4.14.3, sequential media types): `itemSchema` describes each event as the
+        // SSE parser yields it (`event`, `id`, `retry`, `data`), `data` being JSON of its own schema.
+        content: { 'text/event-stream': { itemSchema: sseItemSchema(), example: `retry: 1000\n\n${dataFrame(SAMPLE_VIEW)}: keepalive\n\n` } },
       };
     case 'html':
       return { description: spec.description, content: { 'text/html': { schema: { type: 'string' } } } };
@@ -150,7 +172,7 @@ function errorResponses(op: OperationSpec): Record<string, object> {
       ...(Object.keys(headers).length > 0 ? { headers } : {}),
       content: {
         'application/json': { schema, examples },
-        ...(op.htmlErrors ? { 'text/html': { schema: { type: 'string', description: 'the sign-in error page (requests without Accept: application/json)' } } } : {}),
+        ...(op.htmlErrors && (op.htmlErrors.statuses?.includes(status) ?? true) ? { 'text/html': { schema: { type: 'string', description: op.htmlErrors.description } } } : {}),
       },
     };
   }
@@ -197,7 +219,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   const paths: Record<string, Record<string, object>> = {};
   for (const op of OPERATIONS) (paths[op.path] ??= {})[op.method] = operation(op);
   return {
-    openapi: '3.1.0',
+    openapi: '3.2.0',
     info: {
       title: 'wasi-counter-auth',
       version: API_VERSION,

@@ -30,8 +30,8 @@ function requestFor(path: string, method: string): Request {
 }
 
 describe('buildOpenApiDocument()', () => {
-  it('is OpenAPI 3.1 and deterministic (the committed docs/openapi.json compares bytes)', () => {
-    expect(document['openapi']).toBe('3.1.0');
+  it('is OpenAPI 3.2 and deterministic (the committed docs/openapi.json compares bytes)', () => {
+    expect(document['openapi']).toBe('3.2.0');
     expect(openApiJson()).toBe(openApiJson());
   });
 

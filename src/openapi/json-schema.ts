@@ -1,5 +1,5 @@
 /**
- * valibot → JSON Schema 2020-12 (the dialect of OpenAPI 3.1, OAS §4.8.24) with
+ * valibot → JSON Schema 2020-12 (the dialect of OpenAPI 3.1 and 3.2) with
  * `@valibot/to-json-schema`. Named schemas become `components.schemas` and are referenced as
  * `#/components/schemas/<Name>` instead of the converter's `#/$defs/<Name>`.
  */

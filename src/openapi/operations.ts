@@ -14,11 +14,17 @@ import { UNSIGNED } from '../counter/stream-position.ts';
 import { AmountValueSchema } from '../counter/rest-input.ts';
 import { codeSchema, errorSchema } from '../auth/oauth/callback-params.ts';
 
+/**
+ * What the callback refuses beyond each value's own limits (RFC 6749 §4.1.2, §10.12): no schema can
+ * say "a state the start route issued", so every generated state is refused with 400.
+ */
 const CALLBACK_FIELDS = {
-  code: 'the authorization code',
-  state: 'the state the start route issued',
-  error: "the provider's error code (then no code)",
-  user: 'provider_c only: its small JSON user object on first sign-in',
+  code: 'the authorization code; with `state`, and without `error`',
+  state:
+    'the state the start route issued for this provider, in this browser, at most 10 minutes ago, not yet used: any other answers 400 `validation` (reason `oauth_state_unknown`, `oauth_state_expired`, `oauth_provider_mismatch`), 403 (`oauth_browser_mismatch`) or 409 (`oauth_state_reused`)',
+  error:
+    "the provider's error code (then no `code`); an unknown code is kept as `other`. Sent with `code`, or repeated, any parameter makes the response malformed: 400 `validation` (reason `oauth_callback_malformed`)",
+  user: 'provider_c only, with `code`: its small JSON user object on first sign-in (at most 4096 UTF-16 code units)',
 } as const;
 
 export type Tag = 'counter' | 'server functions' | 'auth' | 'oauth' | 'service';
@@ -61,8 +67,8 @@ export interface OperationSpec {
   body?: { schema: string; mediaTypes: readonly string[]; required: boolean };
   success: Record<string, SuccessSpec>;
   errors: readonly AppErrorCode[];
-  /** errors may also be answered as the HTML sign-in error page (OAuth routes without Accept: application/json) */
-  htmlErrors?: boolean;
+  /** errors (of these statuses, else all) that may also be answered as an HTML page, and when */
+  htmlErrors?: { description: string; statuses?: readonly number[] };
   security?: 'operator' | 'session';
   links?: Record<string, LinkSpec>;
 }
@@ -102,6 +108,11 @@ const SESSION_HANDLE: ParameterSpec = {
   description: 'the public handle of a session (`id` in the session list), never the session id',
   schema: v.string(),
 };
+const OAUTH_HTML_ERRORS = { description: 'the sign-in error page (requests without Accept: application/json)' } as const;
+const FORM_HTML_ERRORS = {
+  description: 'a form post refused as invalid (400) or too frequent (429): the /login page, the error beside its field and the typed email kept',
+  statuses: [400, 429],
+} as const;
 const FORM_OR_NONE = 'Cross-site requests (by `Origin`, else `Sec-Fetch-Site`) are refused with 403.';
 
 const incrementLinks: Record<string, LinkSpec> = {
@@ -231,13 +242,14 @@ export const OPERATIONS: readonly OperationSpec[] = [
     tag: 'auth',
     summary: 'Create an account (never signs in)',
     description:
-      'The answer does not tell whether the email was already taken (OWASP account enumeration): a free and a taken email get the same 202 and body, no session, and a taken one changes nothing. Sign in next with the login operation. A cross-site request (by `Origin`, else `Sec-Fetch-Site`) is refused with 403. Form posts get 303 redirects instead of JSON: to `/login?notice=registered` on acceptance, back to `/login?error=<code>` on failure.',
-    body: { schema: 'Credentials', mediaTypes: JSON_OR_FORM, required: true },
+      'The answer does not tell whether the email was already taken (OWASP account enumeration): a free and a taken email get the same 202 and body, no session, and a taken one changes nothing. Sign in next with the login operation. A cross-site request (by `Origin`, else `Sec-Fetch-Site`) is refused with 403. Form posts get 303 redirects instead of JSON: to `/login?notice=registered` on acceptance, back to `/login?error=<code>` on a cross-site or storage failure; an invalid form (a field missing, an address or password it does not take) gets 400, a rate-limited one 429, each with the /login page showing the error.',
+    body: { schema: 'NewCredentials', mediaTypes: JSON_OR_FORM, required: true },
     success: {
       '202': { kind: 'json', schema: 'RegistrationAccepted', description: 'accepted: the account exists now if the email was free (JSON request); no session' },
       '303': { kind: 'redirect', description: 'form post: to /login with the neutral notice, or back to /login with the error code', headers: ['Location'] },
     },
     errors: ['validation', 'forbidden', 'rate_limited', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
+    htmlErrors: FORM_HTML_ERRORS,
     links: {
       LoginWithTheSameCredentials: {
         operationId: 'loginWithPassword',
@@ -259,6 +271,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
       '303': { kind: 'redirect', description: 'form post: to `next` (with the session cookie) or back to /login with the error code', headers: ['Location'] },
     },
     errors: ['validation', 'invalid_credentials', 'forbidden', 'rate_limited', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
+    htmlErrors: FORM_HTML_ERRORS,
     links: { SessionAfterLogin: { operationId: 'getSession', description: 'the session the cookie now carries' } },
   },
   {
@@ -353,8 +366,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
         headers: ['Location', 'Set-Cookie-Binding'],
       },
     },
-    errors: ['not_found', 'rate_limited', 'store', 'internal', 'configuration'],
-    htmlErrors: true,
+    errors: ['forbidden', 'not_found', 'rate_limited', 'store', 'internal', 'configuration'],
+    htmlErrors: OAUTH_HTML_ERRORS,
   },
   {
     method: 'get',
@@ -366,7 +379,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     parameters: [{ name: 'provider', in: 'path', required: true, description: 'a provider id', schema: PROVIDER }, ...CALLBACK_QUERY],
     success: { '302': { kind: 'redirect', description: 'signed in: the session cookie and a redirect to the safe `next` path', headers: ['Location', 'Set-Cookie'] } },
     errors: ['validation', 'not_found', 'conflict', 'forbidden', 'unauthorized', 'store', 'internal', 'configuration'],
-    htmlErrors: true,
+    htmlErrors: OAUTH_HTML_ERRORS,
   },
   {
     method: 'post',
@@ -379,7 +392,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     body: { schema: 'OAuthCallbackForm', mediaTypes: ['application/x-www-form-urlencoded'], required: true },
     success: { '303': { kind: 'redirect', description: 'signed in: the session cookie and a redirect to the safe `next` path', headers: ['Location', 'Set-Cookie'] } },
     errors: ['validation', 'not_found', 'conflict', 'forbidden', 'unauthorized', 'payload_too_large', 'unsupported_media_type', 'store', 'internal', 'configuration'],
-    htmlErrors: true,
+    htmlErrors: OAUTH_HTML_ERRORS,
   },
   {
     method: 'get',

@@ -11,9 +11,27 @@ import type { SessionView } from '../auth/rest/session-view.ts';
 import type { StorageStatus } from '../auth/application/index.ts';
 import type { ErrorEnvelope } from '../counter/http-errors.ts';
 
-export { counterViewSchema as CounterViewSchema, eventLogSchema as EventLogSchema } from '../counter/application/view.ts';
+import { counterViewSchema as CounterViewSchema } from '../counter/application/view.ts';
+export { CounterViewSchema };
+export { eventLogSchema as EventLogSchema } from '../counter/application/view.ts';
 export { AmountBodySchema, AmountValueSchema } from '../counter/rest-input.ts';
-export { CredentialsSchema } from '../auth/rest/input.ts';
+import { CredentialsSchema } from '../auth/rest/input.ts';
+export { CredentialsSchema };
+import { DEFAULT_PASSWORD_MIN_LENGTH } from '../auth/config.ts';
+import { PASSWORD_MAX_LENGTH } from '../auth/domain/password-policy.ts';
+
+/**
+ * Registration's credentials as published: the route's schema with what registration checks after
+ * parsing (src/auth/domain/email.ts, the password policy) stated, so a generated "" or "x" is not
+ * offered as valid: an address (`format: email`, RFC 5321's 254 octets), a password of at least the
+ * default AUTH_PASSWORD_MIN_LENGTH (capabilities.password.min_length tells the configured one).
+ * Login takes any strings: a malformed address there is only wrong credentials (401).
+ */
+export const NewCredentialsSchema = v.object({
+  ...CredentialsSchema.entries,
+  email: v.pipe(v.string(), v.email(), v.maxLength(254), v.description('an email address (RFC 5321: at most 254 octets)')),
+  password: v.pipe(v.string(), v.minLength(DEFAULT_PASSWORD_MIN_LENGTH), v.maxLength(PASSWORD_MAX_LENGTH), CredentialsSchema.entries.password.pipe[1]),
+});
 
 /** Compile-time proof that a schema's output is exactly `T` (both directions assignable). */
 type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -98,5 +116,14 @@ export const SessionListSchema = v.object({
 export const SessionsRevokedSchema = v.object({ revoked: v.pipe(v.number(), v.integer(), v.minValue(0)) });
 
 export const HealthSchema = v.object({ status: v.literal('ok') });
+
+/** The JSON in a stream's `event: counter` frame (src/counter/stream.ts dataFrame). */
+export const CounterFrameSchema = v.object({
+  view: CounterViewSchema,
+  last_sequence: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('the same as view.last_sequence and the frame id')),
+});
+
+/** The JSON in a stream's `event: error` frame: storage failed, the stream stays open. */
+export const StreamErrorSchema = v.object({ message: v.pipe(v.string(), v.description('public text; never internal detail')) });
 
 export { codeSchema as OAuthCallbackCodeSchema, errorSchema as OAuthCallbackErrorSchema } from '../auth/oauth/callback-params.ts';

@@ -128,15 +128,7 @@ describe('authorization matrix', () => {
     const response = await bearer(issuer.mint());
     expect(response.status).toBe(200);
     const body = (await response.json()) as { events: Record<string, number>; total: number; latest_sequence: number; projections: Array<{ name: string; checkpoint: number }> };
-    for (const kind of [
-      'auth_password_user_registered',
-      'auth_password_login_succeeded',
-      'auth_session_issued',
-      'auth_session_revoked',
-      'auth_oauth_state_created',
-      'auth_oauth_state_consumed',
-      'auth_external_identity_linked',
-    ]) {
+    for (const kind of ['auth_password_user_registered', 'auth_password_login_succeeded', 'auth_session_issued', 'auth_session_revoked', 'auth_external_identity_linked']) {
       expect(typeof body.events[kind]).toBe('number');
     }
     expect(body.events['auth_password_user_registered']).toBeGreaterThanOrEqual(1);

@@ -3,12 +3,11 @@
  * host/config.ts (flag, variable and default in one table row), each `npm run serve:wasmtime`
  * option (from the launcher's own --help), and every AUTH_* variable the component reads.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OPTIONS } from '../../host/config.ts';
 import { helpText } from '../../scripts/wasmtime/options.ts';
-import { ROOT, readDoc, tableRows } from './markdown.ts';
+import { readDoc, tableRows } from './markdown.ts';
+import { authVariables } from './variables.ts';
 
 const PAGE = 'docs/configuration.md';
 const tables = tableRows(readDoc(PAGE));
@@ -51,15 +50,12 @@ describe(PAGE, () => {
   });
 
   it('names every AUTH_* variable the component reads in a table row', () => {
-    const source = (path: string) => readFileSync(join(ROOT, path), 'utf8');
-    const plain = [...source('src/auth/config.ts').matchAll(/^\s+(AUTH_[A-Z0-9_]+):/gm)].map((m) => m[1] ?? '');
-    const oauth = [...source('src/auth/oauth/config.ts').matchAll(/'(AUTH_[A-Z0-9_]+)'/g)].map((m) => m[1] ?? '');
+    const { names, providerSuffixes: suffixes } = authVariables();
     // Provider variables are built as `${prefix}_SUFFIX`; the page writes them AUTH_PROVIDER_{A,B,C}_SUFFIX or …_SUFFIX.
-    const suffixes = [...source('src/auth/oauth/config.ts').matchAll(/\$\{[^}]+\}_([A-Z0-9_]+)/g)].map((m) => `_${m[1] ?? ''}`);
-    expect(plain).toContain('AUTH_SESSION_TTL_SECONDS');
+    expect(names).toContain('AUTH_SESSION_TTL_SECONDS');
     expect(suffixes).toContain('_GENERATED_CLIENT_SECRET');
     const rows = tables.flat().map((cells) => cells.join(' | '));
-    const missing = [...new Set([...plain, ...oauth, ...suffixes])].filter((name) => !rows.some((row) => row.includes(name)));
+    const missing = [...names, ...suffixes].filter((name) => !rows.some((row) => row.includes(name)));
     expect(missing).toEqual([]);
   });
 });

@@ -130,7 +130,7 @@ describe('errors', () => {
   it('rejects a count leaving the 32-bit range as a domain error', async () => {
     await post('/api/counter/reset', undefined, {});
     expect((await post('/api/counter/increment', { amount: 2147483647 })).status).toBe(200);
-    await expectError(await post('/api/counter/increment', { amount: 1 }), 400, 'domain');
+    await expectError(await post('/api/counter/increment', { amount: 1 }), 409, 'domain');
     const view = (await (await fetch(`${host.url}/api/counter/view`)).json()) as View;
     expect(view.count).toBe(2147483647);
     await post('/api/counter/reset', undefined, {});

@@ -137,14 +137,14 @@ describe.skipIf(!tool)('grpcurl against CounterService', () => {
     });
   }
 
-  it('maps validation and domain errors to INVALID_ARGUMENT with the public message', async () => {
+  it('maps validation errors to INVALID_ARGUMENT and a refusal by the count to FAILED_PRECONDITION, with the public message', async () => {
     expectStatus(await call('Increment', '{"amount": 0}'), 'InvalidArgument', 'amount must be positive');
     expectStatus(await call('Decrement', '{"amount": -3}'), 'InvalidArgument', 'amount must be positive');
     expectStatus(await call('ApplyChanges', ''), 'InvalidArgument', 'ApplyChanges needs at least one change');
     expectStatus(await call('ApplyChanges', '{"amount": 1}'), 'InvalidArgument', 'operation must be increment, decrement or reset');
     await call('Reset', '{}');
     await call('Increment', '{"amount": 2147483647}');
-    expectStatus(await call('Increment', '{"amount": 1}'), 'InvalidArgument', 'the counter would leave the 32-bit range');
+    expectStatus(await call('Increment', '{"amount": 1}'), 'FailedPrecondition', 'the counter would leave the 32-bit range');
     await call('Reset', '{}');
   });
 

@@ -1,7 +1,7 @@
 /**
  * In Chromium, for each provider: /login → the provider's button → the local provider (approves
  * at once; provider_c answers with an auto-submitting form_post) → /dashboard with the session
- * cookie; /api/auth/session authenticated; the four OAuth event counts went up; replaying the
+ * cookie; /api/auth/session authenticated; the OAuth event counts (identity linked, session issued) went up; replaying the
  * callback → 409 (the error page in the browser, `conflict` in JSON mode).
  */
 import type { Browser, Request } from 'playwright-core';

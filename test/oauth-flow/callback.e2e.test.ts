@@ -4,20 +4,17 @@
  * states, provider errors), each without a session cookie; and no code, state, token or secret in
  * the host's output.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Misbehaviour } from '../support/oauth-provider/server.ts';
-import { authorize, deliver, eventCounts, expectFailure, expectNoSecretsLogged, OAUTH_EVENTS, PROVIDERS, sessionCookieOf, startService, type Service } from './support.ts';
+import { authorize, deliver, eventCounts, expectFailure, expectNoSecretsLogged, OAUTH_EVENTS, PROVIDERS, sessionCookieOf, type Service, withService } from './support.ts';
 
 let service: Service;
-beforeAll(async () => {
-  service = await startService();
-}, 90_000);
-afterAll(async () => {
-  await service?.stop();
+withService((started) => {
+  service = started;
 });
 
 describe('a complete sign-in per provider', () => {
-  it.each(PROVIDERS)('%s: session cookie, redirect to next, the four events, replay → 409', async (provider) => {
+  it.each(PROVIDERS)('%s: session cookie, redirect to next, the flow events, replay → 409', async (provider) => {
     const before = await eventCounts(service.host.url);
     const callback = await authorize(service, provider, '/dashboard?from=test');
     expect(callback.method).toBe(provider === 'provider_c' ? 'POST' : 'GET');

@@ -19,7 +19,8 @@ export const SESSION_COOKIE = 'wasi_auth_dev_session';
 /** The operator-token issuer of the OAuth suites: its public key goes in OPERATOR_ENV. */
 const operator = await operatorIssuer();
 export const OPERATOR_ENV: Record<string, string> = operator.env;
-export const OAUTH_EVENTS = ['auth_oauth_state_created', 'auth_oauth_state_consumed', 'auth_external_identity_linked', 'auth_session_issued'] as const;
+/** The events a completed provider sign-in writes (its state lives in key-value, and writes none). */
+export const OAUTH_EVENTS = ['auth_external_identity_linked', 'auth_session_issued'] as const;
 
 export interface Service {
   host: HostProcess;
@@ -150,6 +151,18 @@ export function expectNoSecretsLogged(service: Service): void {
   for (const secret of service.secretsSeen) {
     if (secret.length >= 8 && output.includes(secret)) throw new Error(`the host output contains a secret value (${secret.length} characters)`);
   }
+}
+
+/** A service for the enclosing file or describe block: started before its tests, handed to `use`, stopped after them. */
+export function withService(use: (service: Service) => void): void {
+  let service: Service | undefined;
+  beforeAll(async () => {
+    service = await startService();
+    use(service);
+  }, 90_000);
+  afterAll(async () => {
+    await service?.stop();
+  });
 }
 
 /**

@@ -102,8 +102,8 @@ export async function startHost(options: StartOptions = {}): Promise<HostProcess
   };
 }
 
-/** Runs the host CLI to completion (for configuration errors); returns exit code and output. `cwd`: where it looks for `.env`. */
-export function runHostCli(args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<{ code: number | null; output: string }> {
+/** Runs the host CLI to completion (for configuration errors); returns exit code, output (stdout and stderr) and stderr alone. `cwd`: where it looks for `.env`. */
+export function runHostCli(args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<{ code: number | null; output: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(ROOT, 'host', 'main.ts'), ...args], {
       cwd,
@@ -111,8 +111,12 @@ export function runHostCli(args: string[], env: Record<string, string> = {}, cwd
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
+    let stderr = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    child.once('exit', (code) => resolve({ code, output }));
+    child.stderr.on('data', (c: Buffer) => {
+      output += c.toString();
+      stderr += c.toString();
+    });
+    child.once('close', (code) => resolve({ code, output, stderr }));
   });
 }

@@ -10,6 +10,7 @@ import { Redis } from 'ioredis';
 import { startHost as startInProcess, type RunningHost } from '../../host/app.ts';
 import { loadConfig } from '../../host/config.ts';
 import { jsonLogger } from '../../host/log.ts';
+import { localPubSub } from '../../host/pubsub/local.ts';
 import { openStorage } from '../../host/storage/open.ts';
 import type { StorageBackend } from '../../host/storage/types.ts';
 import { freePort, tempDataDir } from './host-process.ts';
@@ -70,7 +71,9 @@ export async function roundTripsPerCommand(backend: keyof typeof roundTrips, arg
   const logger = jsonLogger(() => {});
   const opened = await openStorage(config, logger);
   const storage = backend === 'sqlite' ? countedStorage(opened) : opened;
-  const host: RunningHost = await startInProcess(config, {}, logger, { storage });
+  // Store round trips only: live updates go through an in-process broker (with --db postgres or
+  // redis the default broker is the store's own server, whose NOTIFY/PUBLISH would count here).
+  const host: RunningHost = await startInProcess(config, {}, logger, { storage, pubsub: localPubSub() });
   try {
     const url = `http://127.0.0.1:${host.port}`;
     const send = async () => {

@@ -7,12 +7,14 @@ import * as v from 'valibot';
 import type { Scope, ToolOutput } from './output.ts';
 import { errorCode, jsonBody, request } from './http.ts';
 
-export const STATE_CREATED = 'auth_oauth_state_created';
-export const STATE_CONSUMED = 'auth_oauth_state_consumed';
 export const IDENTITY_LINKED = 'auth_external_identity_linked';
 export const SESSION_ISSUED = 'auth_session_issued';
-/** What a completed provider login writes (spec "States and transitions"). */
-export const FLOW_EVENTS = [STATE_CREATED, STATE_CONSUMED, IDENTITY_LINKED, SESSION_ISSUED] as const;
+/**
+ * What a completed provider login writes. Its pending state lives in key-value and expires there
+ * (docs/auth.md), so starting or finishing a login writes no state event: storage status cannot
+ * count login starts.
+ */
+export const FLOW_EVENTS = [IDENTITY_LINKED, SESSION_ISSUED] as const;
 export const PROJECTION = 'auth_projection';
 
 const statusSchema = v.object({

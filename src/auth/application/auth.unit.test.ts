@@ -80,6 +80,9 @@ describe('loginWithPassword()', () => {
     const { platform, deps } = setup();
     await registerWithPassword(deps, alice);
     for (let i = 0; i < 3; i++) await expect(loginWithPassword(deps, { ...alice, password: 'wrong password here' })).rejects.toMatchObject({ code: 'invalid_credentials' });
+    // First the account-wide delay (2 s after the last verification), then the pair's lock (from its 4th attempt).
+    await expect(loginWithPassword(deps, alice)).rejects.toMatchObject({ code: 'rate_limited', retryAfterSeconds: 2 });
+    platform.clock.advance(2_000);
     await expect(loginWithPassword(deps, alice)).rejects.toMatchObject({ code: 'rate_limited', retryAfterSeconds: 60 });
     platform.clock.advance(30_000);
     await expect(loginWithPassword(deps, alice)).rejects.toMatchObject({ code: 'rate_limited', retryAfterSeconds: 30 });
@@ -168,7 +171,7 @@ describe('auth projection and storage status', () => {
       auth_password_login_succeeded: 1,
       auth_session_issued: 1,
       auth_external_identity_linked: 2,
-      auth_oauth_state_created: 0,
+      auth_session_revoked: 0,
     });
     expect(status.total).toBe(6);
     expect(status.projections).toEqual([{ name: 'auth_projection', checkpoint: status.latest_sequence }]);

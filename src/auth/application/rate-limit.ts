@@ -9,12 +9,17 @@
  *   lock an owner out (OWASP Authentication Cheat Sheet, "account lockout" as a DoS). A success
  *   clears the pair's count.
  * - Per client address: login, registration and OAuth start attempts per minute, all emails.
+ * - Per account, whatever the address: account-budget.ts.
+ *
+ * A client address is counted under its clientKey (IPv4 /32, IPv6 /64); a browser with the
+ * account's device cookie has its (email, device) pair instead of (email, address).
  * - Global: registrations and OAuth starts (which write records) per minute, all clients.
  *
  * Unknown emails are counted like known ones, so the limits reveal nothing about accounts.
  * Keys are hashes or fixed names; an email never appears in a key.
  */
 import { RateLimitedError } from '../../errors.ts';
+import { clientKey } from '../domain/client-key.ts';
 import type { AuthDeps } from './deps.ts';
 import { sha256Hex } from './secrets.ts';
 import { authNamespaces } from './streams.ts';
@@ -62,6 +67,6 @@ function countInWindow(deps: AuthDeps, key: string, limit: number): void {
  * global budget); throws RateLimitedError past either. Runs before any hashing or writing.
  */
 export async function throttle(deps: AuthDeps, action: ThrottledAction, client: string): Promise<void> {
-  countInWindow(deps, `client:${await sha256Hex(client)}`, deps.config.clientMaxAttemptsPerMinute);
+  countInWindow(deps, `client:${await sha256Hex(clientKey(client))}`, deps.config.clientMaxAttemptsPerMinute);
   if (action !== 'login') countInWindow(deps, 'global', deps.config.globalMaxSignupsPerMinute);
 }

@@ -26,6 +26,8 @@ export interface Credentials {
 export interface SignInContext {
   client: string;
   device: string;
+  /** the device cookie the browser sent (device-cookie.ts), if any */
+  deviceCookie?: string | undefined;
 }
 
 export const UNKNOWN_CLIENT: SignInContext = { client: 'unknown', device: 'Unknown device' };
@@ -34,6 +36,8 @@ export interface SignedIn {
   userId: string;
   email: string;
   session: IssuedSession;
+  /** Set-Cookie of the account's device cookie (device-cookie.ts), for password sign-ins */
+  deviceCookie?: string;
 }
 
 /** What registration did; only the log may tell the two apart, never the response. */

@@ -26,15 +26,19 @@ export function clearedSessionCookie(secure: boolean): string {
   return `${sessionCookieName(secure)}=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; ${attributes(secure)}`;
 }
 
-/** The session id from a `Cookie` header, when present (under this mode's name) and well-formed. */
-export function sessionIdFromCookieHeader(header: string | null | undefined, secure: boolean): string | undefined {
+/** The value of cookie `name` in a `Cookie` header, when present and matching `shape`. */
+export function cookieFromHeader(header: string | null | undefined, name: string, shape: RegExp): string | undefined {
   if (!header) return undefined;
-  const name = sessionCookieName(secure);
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
     if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
     const value = part.slice(eq + 1).trim();
-    if (SESSION_ID.test(value)) return value;
+    if (shape.test(value)) return value;
   }
   return undefined;
+}
+
+/** The session id from a `Cookie` header, when present (under this mode's name) and well-formed. */
+export function sessionIdFromCookieHeader(header: string | null | undefined, secure: boolean): string | undefined {
+  return cookieFromHeader(header, sessionCookieName(secure), SESSION_ID);
 }

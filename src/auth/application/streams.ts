@@ -7,14 +7,20 @@ export const authStreams = {
   email: (emailHash: string) => `auth-email-${emailHash}`,
   session: (sessionHash: string) => `auth-session-${sessionHash}`,
   identity: (provider: string, subjectHash: string) => `auth-identity-${provider}-${subjectHash}`,
-  oauthState: (stateHash: string) => `auth-oauth-state-${stateHash}`,
 } as const;
 
-/** Key-value namespaces (rate limiting, OAuth state secrets, provider_c's signed client secret). */
+/** Key-value namespaces (rate limiting, the device cookie's key, pending OAuth states, provider_c's signed client secret). */
 export const authNamespaces = {
   loginFailures: 'auth-login-failures',
   loginLock: 'auth-login-lock',
   throttle: 'auth-throttle',
+  accountStarted: 'auth-account-started',
+  accountReleased: 'auth-account-released',
+  accountLast: 'auth-account-last',
+  accountTurn: 'auth-account-turn',
+  deviceKey: 'auth-device-key',
   sessionActivity: 'auth-session-activity',
   oauthClientSecrets: 'auth-oauth-client-secret',
+  oauthStates: 'auth-oauth-state',
+  oauthStatesUsed: 'auth-oauth-state-used',
 } as const;

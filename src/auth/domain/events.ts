@@ -11,9 +11,8 @@ export const AUTH_EVENT_TYPES = [
   'auth_password_login_succeeded',
   'auth_session_issued',
   'auth_session_revoked',
-  // Written by the OAuth flow (src/auth/oauth/).
-  'auth_oauth_state_created',
-  'auth_oauth_state_consumed',
+  // Written by the OAuth flow (src/auth/oauth/). Its pending states live in key-value, not here
+  // (stores from before hold `auth_oauth_state_created`/`_consumed` events; they are still counted).
   'auth_external_identity_linked',
 ] as const;
 
@@ -72,26 +71,4 @@ export interface ExternalIdentityLinked {
   provider: string;
   subject_hash: string;
   email: string | null;
-}
-
-/** In stream `auth-oauth-state-<sha256(state)>`, created with no-stream at the start of an OAuth sign-in. */
-export interface OAuthStateCreated {
-  provider: string;
-  /** the safe same-site path to land on after sign-in */
-  next: string;
-  /** epoch ms */
-  created_at: number;
-  /** epoch ms; the callback refuses the state after this */
-  expires_at: number;
-  /** true when made by the development callback bypass (its callback needs no provider) */
-  development: boolean;
-  /** hex SHA-256 of the browser-binding cookie (RFC 9700 §4.7); absent on states made before it existed */
-  binding_hash?: string;
-}
-
-/** Appended with the exact revision of the creation: only one callback can consume a state. */
-export interface OAuthStateConsumed {
-  provider: string;
-  /** epoch ms */
-  consumed_at: number;
 }

@@ -10,6 +10,7 @@ import { decodeJwt } from 'jose';
 import { cookieSecurity } from '../secure-cookies.ts';
 import { EnvReader, isLoopbackHost, type ConfigProblem, type EnvSource } from './config-values.ts';
 import { PROVIDER_DEFAULTS } from './provider-defaults.ts';
+import { readProviderLabel } from './provider-label.ts';
 import { callbackPath, envPrefix, PROVIDER_IDS, type ProviderId } from './provider-ids.ts';
 
 export type ClientAuthentication =
@@ -42,6 +43,8 @@ export interface ProviderStatus {
   offered: boolean;
   /** Variables the provider still needs (names only). */
   missing: string[];
+  /** The sign-in button's label (AUTH_PROVIDER_<X>_LABEL). */
+  label: string;
   settings: ProviderSettings | undefined;
 }
 
@@ -168,7 +171,7 @@ function readScopes(env: EnvReader, id: ProviderId): string[] {
 function readProvider(env: EnvReader, id: ProviderId, oauthOn: boolean, base: string | undefined): ProviderStatus {
   const p = envPrefix(id);
   const enabled = env.boolean(`${p}_ENABLED`, false);
-  const status: ProviderStatus = { id, enabled, offered: false, missing: [], settings: undefined };
+  const status: ProviderStatus = { id, enabled, offered: false, missing: [], label: readProviderLabel(env, id), settings: undefined };
   const clientId = env.raw(`${p}_CLIENT_ID`);
   const redirectUri = env.raw(`${p}_REDIRECT_URI`);
   // Two secret sources are a mistake whether or not the provider is on.

@@ -23,6 +23,7 @@ import { SignInErrorPage } from '../pages/sign-in-error-page.tsx';
 import { PAGE_HEADERS } from '../../ui/index.ts';
 import { revokePreviousSession, sessionIdFromCookieHeader, throttle } from '../application/index.ts';
 import { clientAddress } from '../../http/client-address.ts';
+import { isCrossSiteSubresource } from './fetch-metadata.ts';
 
 export const OAUTH_PATHS = {
   start: '/api/auth/oauth/:provider/start',
@@ -70,6 +71,8 @@ export function oauthRoutes(deps: OAuthFlowDeps): Hono {
 
   app.get(OAUTH_PATHS.start, async (c) => {
     if (isHead(c)) return methodNotAllowedResponse(c, ['GET'], logger);
+    // An <img> or fetch() on another site must not write a state (./fetch-metadata.ts).
+    if (isCrossSiteSubresource(c.req.raw.headers)) throw new OAuthSignInError('oauth_start_cross_site');
     // Each start writes a state record: bounded per client and in total (docs/security.md).
     await throttle(deps.auth, 'start', clientAddress(c.req.raw.headers, deps.auth.config.clientAddressTrusted));
     const provider = c.req.param('provider');

@@ -7,12 +7,13 @@
  */
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { AppError } from '../../errors.ts';
+import { AppError, RateLimitedError } from '../../errors.ts';
 import { errorResponse, methodNotAllowedResponse } from '../../counter/http-errors.ts';
 import {
   authorizeSystemAdmin,
   bearerToken,
   clearedSessionCookie,
+  deviceCookieFromHeader,
   findActiveSession,
   getStorageStatus,
   loginWithPassword,
@@ -95,10 +96,13 @@ export function authRestRoutes(deps: AuthDeps): Hono {
   /** Form failures become redirects, but are logged with their code like JSON ones. */
   const logFailure = (c: Context, error: AppError): void => void errorResponse(c, error, logger);
 
-  /** A failed form post goes back to /login with its code, keeping the typed email (not the password). */
+  /** A failed form post goes back to /login with its code, keeping the typed email (not the password); an invalid or rate-limited one is that page with 400 or 429. */
   const formFailure = (c: Context, error: unknown, typedEmail: string | undefined, next: string | undefined, form: 'login' | 'register') => {
     const failure = AppError.from(error);
     logFailure(c, failure);
+    // Imported when needed: this module also feeds the OpenAPI generator, which runs without JSX.
+    if (failure.code === 'validation' || failure instanceof RateLimitedError)
+      return import('../pages/refused-form-page.tsx').then(({ refusedFormPage }) => refusedFormPage(deps, failure, form, typedEmail, next));
     const echo = formEchoCookie(typedEmail, config.cookieSecure);
     if (echo) c.header('Set-Cookie', echo);
     return c.redirect(loginPageUrl(failure.code, next, form), 303);
@@ -136,7 +140,11 @@ export function authRestRoutes(deps: AuthDeps): Hono {
   /** Login: read credentials, sign in, answer by mode. */
   app.post(AUTH_PATHS.login, limit, sameSite, async (c) => {
     const mode = inputMode(c);
-    const context = { client: clientAddress(c.req.raw.headers, config.clientAddressTrusted), device: deviceHint(c.req.header('user-agent')) };
+    const context = {
+      client: clientAddress(c.req.raw.headers, config.clientAddressTrusted),
+      device: deviceHint(c.req.header('user-agent')),
+      deviceCookie: deviceCookieFromHeader(c.req.header('cookie'), config.cookieSecure),
+    };
     let signedIn: SignedIn;
     let next: string | undefined;
     let typedEmail: string | undefined;
@@ -154,6 +162,7 @@ export function authRestRoutes(deps: AuthDeps): Hono {
     }
     logger.log('info', 'signed in', { code: 'auth_login', user_id: signedIn.userId });
     c.header('Set-Cookie', signedIn.session.setCookie);
+    if (signedIn.deviceCookie) c.header('Set-Cookie', signedIn.deviceCookie, { append: true });
     c.header('Cache-Control', 'no-store');
     if (mode === 'form') return c.redirect(safeNextPath(next), 303);
     return c.json({ authenticated: true, user_id: signedIn.userId, email: signedIn.email, expires_at: new Date(signedIn.session.expiresAt).toISOString() }, 200);

@@ -9,6 +9,7 @@ import { OAuthError, type OAuthErrorCode } from '../errors.ts';
 /** reason → [envelope code, public message]; exported for the OpenAPI document's error table. */
 export const OAUTH_FAILURES = {
   oauth_provider_not_offered: ['not_found', 'this sign-in provider is not offered'],
+  oauth_start_cross_site: ['forbidden', 'a sign-in starts from a link or button you open, not from inside another site'],
   oauth_callback_malformed: ['validation', 'the sign-in response is incomplete or malformed'],
   oauth_state_unknown: ['validation', 'the sign-in attempt is unknown; start again from the sign-in page'],
   oauth_state_expired: ['validation', 'the sign-in attempt expired; start again from the sign-in page'],

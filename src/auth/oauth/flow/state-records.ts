@@ -1,19 +1,24 @@
 /**
- * Single-use OAuth states. The raw state travels only in the browser's URL; the store knows its
- * SHA-256. Stream `auth-oauth-state-<hash>`: `auth_oauth_state_created` (no-stream: provider, safe
- * next path, expiry, SHA-256 of the browser binding) and at most one `auth_oauth_state_consumed`,
- * appended with the exact revision of the creation, so of two callbacks racing on any number of
- * hosts exactly one wins. The nonce and PKCE verifier are stored nowhere: they are derived from
- * the browser binding (./browser-binding.ts).
+ * Single-use OAuth states, in key-value where they expire by themselves: nothing an anonymous
+ * client does at /start grows the store beyond what the throttles allow in one lifetime. The raw
+ * state travels only in the browser's URL; the store knows its SHA-256. `auth-oauth-state` holds
+ * the record (provider, safe next path, expiry, SHA-256 of the browser binding) for twice the
+ * state's lifetime (so a late callback is told "expired", not "unknown"); the callback that
+ * consumes it first takes `auth-oauth-state-used` with an atomic increment (of two callbacks
+ * racing on any number of hosts exactly one gets 1) and deletes the record. The used mark
+ * outlives it, so a replay is told "reused" (409). The nonce and PKCE verifier are stored
+ * nowhere: they are derived from the browser binding (./browser-binding.ts).
  */
-import type { OAuthStateConsumed, OAuthStateCreated } from '../../domain/events.ts';
+import * as v from 'valibot';
 import { timingSafeEqual } from '../random-tokens.ts';
-import { authEvent, authStoreFailure, authStreams, isConflict, payloadOf, runAuthProjectionQuietly, type AuthDeps } from '../../application/index.ts';
+import { authNamespaces, authStoreFailure, type AuthDeps } from '../../application/index.ts';
 import type { ProviderId } from '../provider-ids.ts';
 import { OAuthSignInError } from './failures.ts';
 
 /** How long a started sign-in may take at the provider. */
 export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
+/** How long the store keeps a state record and its used mark. */
+const KEPT_MS = BigInt(2 * OAUTH_STATE_TTL_MS);
 
 export interface NewOAuthState {
   provider: ProviderId;
@@ -29,57 +34,62 @@ export interface ConsumedOAuthState {
   development: boolean;
 }
 
+/** The stored record (JSON in key-value), checked when read back. */
+const Record = v.object({
+  provider: v.string(),
+  next: v.string(),
+  /** epoch ms; the callback refuses the state after this */
+  expires_at: v.number(),
+  /** true when made by the development callback bypass (its callback needs no provider) */
+  development: v.boolean(),
+  binding_hash: v.string(),
+});
+
 export function createOAuthState(deps: AuthDeps, input: NewOAuthState): void {
   const { platform } = deps;
-  const now = platform.now();
-  const created: OAuthStateCreated = {
+  const record: v.InferOutput<typeof Record> = {
     provider: input.provider,
     next: input.next,
-    created_at: now,
-    expires_at: now + OAUTH_STATE_TTL_MS,
+    expires_at: platform.now() + OAUTH_STATE_TTL_MS,
     development: input.development,
     binding_hash: input.bindingHash,
   };
   try {
-    platform.events.append(authStreams.oauthState(input.stateHash), { tag: 'no-stream' }, [authEvent('auth_oauth_state_created', created)]);
+    platform.keyValue.set(authNamespaces.oauthStates, input.stateHash, JSON.stringify(record), KEPT_MS);
   } catch (error) {
     throw authStoreFailure(error);
   }
-  runAuthProjectionQuietly(platform);
+}
+
+function readRecord(deps: AuthDeps, stateHash: string): v.InferOutput<typeof Record> | undefined {
+  const stored = deps.platform.keyValue.get(authNamespaces.oauthStates, stateHash);
+  if (stored === undefined) return undefined;
+  const parsed = v.safeParse(Record, JSON.parse(stored));
+  return parsed.success ? parsed.output : undefined;
 }
 
 /**
- * Consumes the state for `provider`'s callback, or throws OAuthSignInError: unknown (never made
- * or tampered), reused (409), another provider's, expired, or brought by another browser (403,
- * RFC 9700 §4.7). A state is only consumed by its own provider's callback, before its expiry, in
- * the browser that started it; every refusal leaves it as it was.
+ * Consumes the state for `provider`'s callback, or throws OAuthSignInError: unknown (never made,
+ * tampered, or long gone), reused (409), another provider's, expired, or brought by another
+ * browser (403, RFC 9700 §4.7). A state is only consumed by its own provider's callback, before
+ * its expiry, in the browser that started it; every refusal leaves it as it was.
  */
 export function consumeOAuthState(deps: AuthDeps, provider: ProviderId, stateHash: string, bindingHash: string | undefined): ConsumedOAuthState {
-  const { platform } = deps;
-  const stream = authStreams.oauthState(stateHash);
+  const { keyValue } = deps.platform;
   try {
-    const events = platform.events.readStream(stream, { direction: 'forward', limit: 4 });
-    const first = events[0];
-    if (first?.eventType !== 'auth_oauth_state_created') throw new OAuthSignInError('oauth_state_unknown');
-    if (events.some((e) => e.eventType === 'auth_oauth_state_consumed')) throw new OAuthSignInError('oauth_state_reused');
-    const created = payloadOf<OAuthStateCreated>(first);
-    if (created.provider !== provider) throw new OAuthSignInError('oauth_provider_mismatch');
-    const now = platform.now();
-    if (now > created.expires_at) throw new OAuthSignInError('oauth_state_expired');
-    // A state created before browser binding existed has no hash: it is refused like a mismatch.
-    if (bindingHash === undefined) throw new OAuthSignInError('oauth_browser_mismatch', { detail: 'absent' });
-    if (!created.binding_hash || !timingSafeEqual(created.binding_hash, bindingHash)) throw new OAuthSignInError('oauth_browser_mismatch', { detail: 'different' });
-
-    const consumed: OAuthStateConsumed = { provider, consumed_at: now };
-    try {
-      platform.events.append(stream, { tag: 'exact', val: events.at(-1)!.revision }, [authEvent('auth_oauth_state_consumed', consumed)]);
-    } catch (error) {
-      // Another callback (here or on another host) consumed it between our read and append.
-      if (isConflict(error)) throw new OAuthSignInError('oauth_state_reused');
-      throw error;
+    const record = readRecord(deps, stateHash);
+    if (!record) {
+      if (keyValue.get(authNamespaces.oauthStatesUsed, stateHash) !== undefined) throw new OAuthSignInError('oauth_state_reused');
+      throw new OAuthSignInError('oauth_state_unknown');
     }
-    runAuthProjectionQuietly(platform);
-    return { next: created.next, development: created.development };
+    if (record.provider !== provider) throw new OAuthSignInError('oauth_provider_mismatch');
+    if (deps.platform.now() > record.expires_at) throw new OAuthSignInError('oauth_state_expired');
+    if (bindingHash === undefined) throw new OAuthSignInError('oauth_browser_mismatch', { detail: 'absent' });
+    if (!timingSafeEqual(record.binding_hash, bindingHash)) throw new OAuthSignInError('oauth_browser_mismatch', { detail: 'different' });
+    // Another callback (here or on another host) may have read it too: the first increment wins.
+    if (keyValue.increment(authNamespaces.oauthStatesUsed, stateHash, 1n, KEPT_MS) !== 1n) throw new OAuthSignInError('oauth_state_reused');
+    keyValue.delete(authNamespaces.oauthStates, stateHash);
+    return { next: record.next, development: record.development };
   } catch (error) {
     throw authStoreFailure(error);
   }

@@ -22,23 +22,34 @@ const reasonOf = (run: () => unknown): string | undefined => {
 };
 
 describe('OAuth state records', () => {
-  it('consumed once by its provider in its browser: next comes back; no nonce or verifier is stored', () => {
+  it('live in key-value with a TTL, write no event, and are consumed once by their provider in their browser', () => {
     const { platform, deps } = setup();
-    const created = platform.events.readStream('auth-oauth-state-h1', { direction: 'forward', limit: 1 })[0]!;
-    expect(JSON.parse(created.payload)).toEqual({
+    expect(JSON.parse(platform.keyValue.get('auth-oauth-state', 'h1')!)).toEqual({
       provider: 'provider_a',
       next: '/dashboard',
-      created_at: expect.any(Number),
       expires_at: expect.any(Number),
       development: false,
       binding_hash: 'b1',
     });
+    expect(platform.events.headSequence()).toBe(0n);
     expect(consumeOAuthState(deps, 'provider_a', 'h1', 'b1')).toEqual({ next: '/dashboard', development: false });
     expect(reasonOf(() => consumeOAuthState(deps, 'provider_a', 'h1', 'b1'))).toBe('oauth_state_reused');
-    expect(platform.events.readStream('auth-oauth-state-h1', { direction: 'forward', limit: 10 }).map((e) => e.eventType)).toEqual([
-      'auth_oauth_state_created',
-      'auth_oauth_state_consumed',
-    ]);
+    // Deleted on use; nothing in the event store either way.
+    expect(platform.keyValue.get('auth-oauth-state', 'h1')).toBeUndefined();
+    expect(platform.events.headSequence()).toBe(0n);
+  });
+
+  it('expire by themselves: the record and its used mark are gone after twice the lifetime', () => {
+    const { platform, deps } = setup();
+    createOAuthState(deps, { provider: 'provider_a', stateHash: 'h2', bindingHash: 'b1', next: '/', development: false });
+    consumeOAuthState(deps, 'provider_a', 'h2', 'b1');
+    platform.clock.advance(2 * OAUTH_STATE_TTL_MS + 1);
+    for (const [namespace, key] of [
+      ['auth-oauth-state', 'h1'],
+      ['auth-oauth-state-used', 'h2'],
+    ] as const)
+      expect(platform.keyValue.get(namespace, key)).toBeUndefined();
+    expect(reasonOf(() => consumeOAuthState(deps, 'provider_a', 'h1', 'b1'))).toBe('oauth_state_unknown');
   });
 
   it('unknown, another provider, expired', () => {
@@ -50,17 +61,16 @@ describe('OAuth state records', () => {
   });
 
   it('another browser (no binding, or a different one) is refused and consumes nothing (RFC 9700 §4.7)', () => {
-    const { platform, deps } = setup();
+    const { deps } = setup();
     expect(reasonOf(() => consumeOAuthState(deps, 'provider_a', 'h1', undefined))).toBe('oauth_browser_mismatch');
     expect(reasonOf(() => consumeOAuthState(deps, 'provider_a', 'h1', 'b2'))).toBe('oauth_browser_mismatch');
-    expect(platform.events.readStream('auth-oauth-state-h1', { direction: 'forward', limit: 10 })).toHaveLength(1);
     expect(consumeOAuthState(deps, 'provider_a', 'h1', 'b1')).toEqual({ next: '/dashboard', development: false });
   });
 
-  it('a consumption racing in between read and append (another host) loses with oauth_state_reused', () => {
+  it('a consumption racing in between read and claim (another host) loses with oauth_state_reused', () => {
     const { platform, deps } = setup();
-    platform.faults.beforeNext('append', () => {
-      platform.events.append('auth-oauth-state-h1', { tag: 'exact', val: 1n }, [{ eventType: 'auth_oauth_state_consumed', payload: '{}', metadata: '{}' }]);
+    platform.faults.beforeNext('increment', () => {
+      platform.keyValue.increment('auth-oauth-state-used', 'h1', 1n, 1000n);
     });
     expect(reasonOf(() => consumeOAuthState(deps, 'provider_a', 'h1', 'b1'))).toBe('oauth_state_reused');
   });
