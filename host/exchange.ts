@@ -12,6 +12,7 @@ import { CLIENT_ADDRESS_HEADER, peerAddress, type ClientAddressOf } from './clie
 import { HOST_ONLY_REQUEST_HEADERS } from './relay/headers.ts';
 import { ResponseOutparam, type BodyTarget, type ResponseTarget } from './wasi/http-response.ts';
 import type { SendTimeout } from './http/send-timeout.ts';
+import { responseClosed } from './response-closed.ts';
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
 export type NodeResponse = ServerResponse | Http2ServerResponse;
@@ -151,13 +152,13 @@ export class Exchange implements ResponseTarget {
     const exchange = this;
     return {
       get closed() {
-        return gone || res.destroyed || res.writableEnded;
+        return gone || responseClosed(res);
       },
       get congested() {
         return congested;
       },
       write(bytes) {
-        if (gone || res.destroyed || res.writableEnded) return false;
+        if (gone || responseClosed(res)) return false;
         capture?.write(bytes);
         const ok = (res as ServerResponse).write(bytes);
         if (!ok) {
@@ -167,12 +168,12 @@ export class Exchange implements ResponseTarget {
         return ok;
       },
       whenWritable() {
-        if (!congested || res.destroyed) return Promise.resolve();
+        if (!congested || responseClosed(res)) return Promise.resolve();
         return new Promise<void>((resolve) => drainWaiters.push(resolve));
       },
       finish(trailers) {
         exchange.#finished = true;
-        if (gone || res.destroyed || res.writableEnded) return capture?.abort();
+        if (gone || responseClosed(res)) return capture?.abort();
         if (adopt) return adopt();
         if (trailers && trailers.length > 0) {
           res.addTrailers(nodeHeaders(trailers) as Record<string, string>);

@@ -15,7 +15,7 @@ export interface MetricSources {
   pool?: () => { idle: number; busy: number; waiting: number; created: number; discarded: number; retired: number; refused?: Record<string, number> };
   /** The pool's admission limits (host/admission/limits.ts). */
   limits?: () => { max: number; streamMax: number };
-  relay?: () => { clients: number; polls: number };
+  relay?: () => { clients: number; polls: number; coalesced: number; cut: number; heldBytes: number };
   /** Each dependency's state (store, realtime broker) from the cached readiness check. */
   dependencies?: () => Promise<Record<string, boolean>>;
 }
@@ -167,9 +167,29 @@ export class HostMetrics {
       });
       new Counter({
         name: 'host_relay_polls_total',
-        help: 'Relay polls: one guest call per (stream path, position) after a wake-up',
+        help: 'Relay polls: one guest call per stream path after a wake-up, whatever the clients and their positions',
         registers,
         collect: growing(undefined, () => ({ all: relay().polls })),
+      });
+      new Counter({
+        name: 'host_relay_frames_coalesced_total',
+        help: 'Relayed frames a slow client never got because a newer one replaced them',
+        registers,
+        collect: growing(undefined, () => ({ all: relay().coalesced })),
+      });
+      new Counter({
+        name: 'host_relay_clients_cut_total',
+        help: 'Relayed clients cut for not taking their bytes',
+        registers,
+        collect: growing(undefined, () => ({ all: relay().cut })),
+      });
+      new Gauge({
+        name: 'host_relay_held_bytes',
+        help: 'Bytes the stream relay holds for its clients (unsent and pending frames)',
+        registers,
+        collect() {
+          this.set(relay().heldBytes);
+        },
       });
     }
     if (dependencies) {

@@ -5,6 +5,12 @@
  *
  *   response  x-app-relay: channel=<name, URI-encoded>; mode=pubsub|polling|off; interval=<ms>; after=<position>
  *   request   x-app-relay-poll: <position>     (host → guest only)
+ *
+ * The contract the host relies on: a poll answer at a position is the stream's whole state at
+ * the `after` it reports, the same for any client behind `after`, and it supersedes every older
+ * frame. So one poll (at the oldest position) serves every client of a stream, and a client that
+ * cannot keep up needs only the newest answer. The guest clamps a start position beyond its
+ * store's head to the head, so the host never holds a client at a position the store lacks.
  */
 import * as v from 'valibot';
 

@@ -6,6 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import type { NodeRequest, NodeResponse, ResponseHook } from '../exchange.ts';
 import type { HostLogger } from '../log.ts';
+import { onResponseClosed, responseClosed } from '../response-closed.ts';
 import type { FieldEntry } from '../wasi/http-fields.ts';
 import { parseInstruction, RELAY_HEADER } from './headers.ts';
 import type { RelaySink, StreamRelay } from './relay.ts';
@@ -19,11 +20,11 @@ function responseSink(res: NodeResponse): RelaySink {
       return (res as ServerResponse).writableLength ?? 0;
     },
     get closed() {
-      return res.destroyed || res.writableEnded;
+      return responseClosed(res);
     },
-    onClose: (listener) => void res.once('close', listener),
+    onClose: (listener) => onResponseClosed(res, listener),
     end: () => {
-      if (!res.writableEnded && !res.destroyed) res.end();
+      if (!responseClosed(res)) res.end();
     },
     destroy: () => res.destroy(),
   };

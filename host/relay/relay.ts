@@ -2,38 +2,31 @@
  * Host-held streams with guest-produced frames.
  *
  * A relayed stream's guest answered its opening request and returned its instance to the pool;
- * the host keeps the client's connection open here. Clients are grouped by channel, then by
- * (poll path, position). On a wake-up (pub/sub message, polling tick, or fallback tick while
- * pub/sub fails) each group gets ONE poll through the component, and its answer is written to
- * every client of the group, which then moves to the new position (merging with a group already
- * there). So a command costs one guest call per distinct position, not one per client.
+ * the host keeps the client's connection open here. Clients are grouped by channel, then by poll
+ * path (a feed). On a wake-up (pub/sub message, polling tick, or fallback tick while pub/sub
+ * fails) each feed gets ONE poll through the component, at the oldest position among its
+ * clients, whatever their number and positions. The answer is the whole state at its position
+ * (frames supersede each other: the relay protocol, headers.ts), so it is written to every client
+ * behind that position, which moves there. So a command costs one guest call per feed.
  *
- * Never backwards: a group has at most one poll in flight; a wake during it marks the group to
- * poll again once the answer is delivered (from the new position); a client's position is its
- * group's key, and a poll answer moves it only forward.
+ * Never backwards: a feed has at most one poll in flight; a wake during it marks the feed to poll
+ * again once the answer is delivered; an answer moves a client only forward.
  *
- * A change committed between the guest's read for the opening request and the client joining a
- * group is not lost: exchanges record the wake epoch when they start, and a client whose channel
- * was woken (or went live) since then is polled at once.
+ * A change committed between the guest's read for the opening request and the client joining is
+ * not lost: exchanges record the wake epoch when they start, and a client whose channel was woken
+ * (or went live) since then is polled at once; a client behind the newest answer the feed has is
+ * given that answer as it joins.
+ *
+ * Slow clients: see delivery.ts (the newest frame only, then cut after `stallMs` without room).
  */
 import type { HostLogger } from '../log.ts';
 import { describeError } from '../log.ts';
 import type { PubSubBackend } from '../pubsub/types.ts';
+import { RelayClient, type RelaySink } from './delivery.ts';
 import type { RelayInstruction } from './headers.ts';
 import type { Poller } from './poll.ts';
 
-/** Where a relayed client's bytes go (a Node response in production). */
-export interface RelaySink {
-  write(bytes: Uint8Array): void;
-  /** Bytes written but not yet sent to the client. */
-  readonly buffered: number;
-  readonly closed: boolean;
-  onClose(listener: () => void): void;
-  /** Ends the response cleanly (shutdown). */
-  end(): void;
-  /** Cuts the connection (a client too slow to keep up). */
-  destroy(): void;
-}
+export type { RelaySink } from './delivery.ts';
 
 export interface RelayTimings {
   /** Silence after which a client gets a keepalive comment. */
@@ -46,6 +39,10 @@ export interface RelayTimings {
   subscribeTimeoutMs: number;
   /** A failed poll is tried again after this long. */
   retryPollMs: number;
+  /** How often a congested client's pending frame is retried. */
+  flushMs: number;
+  /** A client whose connection takes none of its bytes for this long is cut. */
+  stallMs: number;
 }
 
 export const DEFAULT_TIMINGS: RelayTimings = {
@@ -54,33 +51,39 @@ export const DEFAULT_TIMINGS: RelayTimings = {
   resubscribeMs: 3_000,
   subscribeTimeoutMs: 2_000,
   retryPollMs: 1_000,
+  flushMs: 250,
+  stallMs: 30_000,
 };
 
 /** A client that lets this much pile up unsent is cut: it would only grow the host's memory. */
-const MAX_BUFFERED_BYTES = 1_048_576;
+export const MAX_BUFFERED_BYTES = 262_144;
 const KEEPALIVE = new TextEncoder().encode(': keepalive\n\n');
+/** `relay_client_too_slow` is logged at most this often, with the number of clients cut since. */
+const CUT_LOG_INTERVAL_MS = 10_000;
 
 export interface RelayStats {
   clients: number;
-  groups: number;
+  feeds: number;
   channels: number;
   /** Poll requests sent to the guest since start. */
   polls: number;
+  /** Frames a congested client never got because a newer one replaced them, since start. */
+  coalesced: number;
+  /** Clients cut for not taking their bytes, since start. */
+  cut: number;
+  /** Bytes the host holds for its clients now (unsent and pending frames). */
+  heldBytes: number;
 }
 
-interface Client {
-  readonly sink: RelaySink;
-  group: Group;
-  lastWrite: number;
-}
-
-interface Group {
+interface Feed {
   readonly channel: Channel;
   readonly path: string;
-  after: number;
-  readonly clients: Set<Client>;
+  readonly clients: Set<RelayClient>;
+  /** The newest position an answer reached, and that answer (the state there). */
+  head: number;
+  latest: Uint8Array | undefined;
   polling: boolean;
-  /** Woken while its poll was in flight: poll again from the new position. */
+  /** Woken while its poll was in flight: poll again once the answer is delivered. */
   again: boolean;
 }
 
@@ -89,7 +92,7 @@ interface Channel {
   readonly name: string;
   readonly mode: RelayInstruction['mode'];
   readonly intervalMs: number;
-  readonly groups: Map<string, Group>;
+  readonly feeds: Map<string, Feed>;
   clients: number;
   state: 'confirming' | 'live' | 'degraded' | 'closed';
   stopListening: (() => void) | undefined;
@@ -108,8 +111,6 @@ export interface StreamRelayOptions {
   now?: () => number;
 }
 
-const groupKey = (path: string, after: number) => `${after} ${path}`;
-
 export class StreamRelay {
   readonly #poll: Poller;
   readonly #pubsub: PubSubBackend;
@@ -117,10 +118,17 @@ export class StreamRelay {
   readonly #timings: RelayTimings;
   readonly #now: () => number;
   readonly #channels = new Map<string, Channel>();
-  readonly #clients = new Set<Client>();
+  readonly #clients = new Map<RelayClient, Feed>();
+  /** Clients holding a frame their connection had no room for. */
+  readonly #congested = new Set<RelayClient>();
   #epoch = 0;
   #polls = 0;
-  #keepaliveTimer: NodeJS.Timeout | undefined;
+  #coalesced = 0;
+  #cut = 0;
+  #cutsUnlogged = 0;
+  #cutLoggedAt = Number.NEGATIVE_INFINITY;
+  #tickTimer: NodeJS.Timeout | undefined;
+  #lastKeepaliveCheck = 0;
   #closed = false;
 
   constructor(options: StreamRelayOptions) {
@@ -132,9 +140,11 @@ export class StreamRelay {
   }
 
   get stats(): RelayStats {
-    let groups = 0;
-    for (const channel of this.#channels.values()) groups += channel.groups.size;
-    return { clients: this.#clients.size, groups, channels: this.#channels.size, polls: this.#polls };
+    let feeds = 0;
+    for (const channel of this.#channels.values()) feeds += channel.feeds.size;
+    let heldBytes = 0;
+    for (const client of this.#clients.keys()) heldBytes += client.heldBytes;
+    return { clients: this.#clients.size, feeds, channels: this.#channels.size, polls: this.#polls, coalesced: this.#coalesced, cut: this.#cut, heldBytes };
   }
 
   /** The wake epoch now: an exchange records it when it starts, and passes it to `adopt`. */
@@ -150,25 +160,29 @@ export class StreamRelay {
     if (this.#closed) return sink.end();
     if (sink.closed) return;
     const channel = this.#channel(instruction);
-    const client: Client = { sink, group: this.#group(channel, path, instruction.after), lastWrite: this.#now() };
-    client.group.clients.add(client);
+    const feed = this.#feed(channel, path);
+    const client = new RelayClient(sink, instruction.after, this.#now());
+    feed.clients.add(client);
     channel.clients++;
-    this.#clients.add(client);
+    this.#clients.set(client, feed);
     sink.onClose(() => this.#remove(client));
-    this.#keepaliveTimer ??= setInterval(() => this.#keepalive(), Math.min(1_000, this.#timings.keepaliveMs)).unref();
-    // A wake this client's opening read may have missed: poll its position now (coalesced).
-    if (channel.state === 'live' && (channel.liveSince > mark || channel.lastWake > mark)) this.#pollGroup(client.group);
+    this.#tickTimer ??= setInterval(() => this.#tick(), this.#timings.flushMs).unref();
+    // A newer state the relay already has: this client's opening read came before it.
+    if (feed.latest !== undefined && feed.head > client.position) this.#advance(client, feed.latest, feed.head);
+    // A wake this client's opening read may have missed: poll now (coalesced with any poll in flight).
+    if (channel.state === 'live' && (channel.liveSince > mark || channel.lastWake > mark)) this.#pollFeed(feed);
   }
 
   /** Ends every relayed stream and stops listening (graceful shutdown). */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    for (const client of [...this.#clients]) client.sink.end();
+    for (const client of [...this.#clients.keys()]) client.sink.end();
     for (const channel of [...this.#channels.values()]) this.#closeChannel(channel);
     this.#clients.clear();
-    clearInterval(this.#keepaliveTimer);
-    this.#keepaliveTimer = undefined;
+    this.#congested.clear();
+    clearInterval(this.#tickTimer);
+    this.#tickTimer = undefined;
   }
 
   #channel(instruction: RelayInstruction): Channel {
@@ -180,7 +194,7 @@ export class StreamRelay {
       name: instruction.channel,
       mode: instruction.mode,
       intervalMs: instruction.intervalMs,
-      groups: new Map(),
+      feeds: new Map(),
       clients: 0,
       state: 'confirming',
       stopListening: undefined,
@@ -198,27 +212,28 @@ export class StreamRelay {
     return channel;
   }
 
-  #group(channel: Channel, path: string, after: number): Group {
-    const key = groupKey(path, after);
-    let group = channel.groups.get(key);
-    if (!group) {
-      group = { channel, path, after, clients: new Set(), polling: false, again: false };
-      channel.groups.set(key, group);
+  #feed(channel: Channel, path: string): Feed {
+    let feed = channel.feeds.get(path);
+    if (!feed) {
+      feed = { channel, path, clients: new Set(), head: 0, latest: undefined, polling: false, again: false };
+      channel.feeds.set(path, feed);
     }
-    return group;
+    return feed;
   }
 
-  #remove(client: Client): void {
-    if (!this.#clients.delete(client)) return;
-    const { group } = client;
-    group.clients.delete(client);
-    const channel = group.channel;
+  #remove(client: RelayClient): void {
+    const feed = this.#clients.get(client);
+    if (!feed) return;
+    this.#clients.delete(client);
+    this.#congested.delete(client);
+    feed.clients.delete(client);
+    const channel = feed.channel;
     channel.clients--;
-    if (group.clients.size === 0 && !group.polling) channel.groups.delete(groupKey(group.path, group.after));
+    if (feed.clients.size === 0 && !feed.polling && channel.feeds.get(feed.path) === feed) channel.feeds.delete(feed.path);
     if (channel.clients === 0) this.#closeChannel(channel);
     if (this.#clients.size === 0) {
-      clearInterval(this.#keepaliveTimer);
-      this.#keepaliveTimer = undefined;
+      clearInterval(this.#tickTimer);
+      this.#tickTimer = undefined;
     }
   }
 
@@ -307,81 +322,104 @@ export class StreamRelay {
   }
 
   #pollAll(channel: Channel): void {
-    for (const group of [...channel.groups.values()]) this.#pollGroup(group);
+    for (const feed of [...channel.feeds.values()]) this.#pollFeed(feed);
   }
 
   // --- polls ----------------------------------------------------------------------------------
 
-  #pollGroup(group: Group): void {
-    if (this.#closed || group.channel.state === 'closed') return;
-    if (group.polling) {
-      group.again = true;
+  #pollFeed(feed: Feed): void {
+    if (this.#closed || feed.channel.state === 'closed' || feed.clients.size === 0) return;
+    if (feed.polling) {
+      feed.again = true;
       return;
     }
-    group.polling = true;
-    group.again = false;
+    feed.polling = true;
+    feed.again = false;
     this.#polls++;
-    const from = group.after;
-    this.#poll(group.path, from).then(
-      (answer) => this.#deliver(group, from, answer.bytes, answer.after),
+    // The oldest position: the answer (the state) then serves every client of the feed.
+    let from = Number.POSITIVE_INFINITY;
+    for (const client of feed.clients) from = Math.min(from, client.position);
+    this.#poll(feed.path, from).then(
+      (answer) => this.#deliver(feed, from, answer.bytes, answer.after),
       (error: unknown) => {
         this.#logger.log('error', 'a relayed stream poll failed', { code: 'relay_poll_failed', error: describeError(error) });
-        this.#deliver(group, from, new Uint8Array(0), from);
+        this.#deliver(feed, from, new Uint8Array(0), from);
         // Retry later: the wake that caused this poll must not be lost.
-        setTimeout(() => {
-          const current = group.channel.groups.get(groupKey(group.path, from));
-          if (current) this.#pollGroup(current);
-        }, this.#timings.retryPollMs).unref();
+        setTimeout(() => this.#pollFeed(feed), this.#timings.retryPollMs).unref();
       },
     );
   }
 
-  #deliver(group: Group, from: number, bytes: Uint8Array, reported: number): void {
-    group.polling = false;
-    const again = group.again;
-    group.again = false;
-    const channel = group.channel;
+  #deliver(feed: Feed, from: number, bytes: Uint8Array, after: number): void {
+    feed.polling = false;
+    const again = feed.again;
+    feed.again = false;
+    const channel = feed.channel;
     if (this.#closed || channel.state === 'closed') return;
-    let after = reported;
-    if (after < from) {
-      this.#logger.log('error', 'a relay poll answered a position older than asked; ignored', { code: 'relay_position_backwards', asked: from, answered: after });
-      after = from;
-      bytes = new Uint8Array(0);
-    }
-    if (bytes.byteLength > 0) for (const client of [...group.clients]) this.#write(client, bytes);
-    const key = groupKey(group.path, from);
-    // Groups are deleted only by their own key holder: another group may own the key by now.
-    const unlist = () => channel.groups.get(key) === group && channel.groups.delete(key);
-    if (group.clients.size === 0) {
-      unlist();
+    if (feed.clients.size === 0) {
+      if (channel.feeds.get(feed.path) === feed) channel.feeds.delete(feed.path);
       return;
     }
-    let target = group;
-    if (after > from) {
-      unlist();
-      target = this.#group(channel, group.path, after);
-      for (const client of group.clients) {
-        target.clients.add(client);
-        client.group = target;
+    if (after < from) {
+      this.#logger.log('error', 'a relay poll answered a position older than asked; ignored', { code: 'relay_position_backwards', asked: from, answered: after });
+    } else if (bytes.byteLength > 0 && after > from) {
+      if (after > feed.head) {
+        feed.head = after;
+        feed.latest = bytes;
       }
-      group.clients.clear();
+      for (const client of [...feed.clients]) if (client.position < after) this.#advance(client, bytes, after);
+    } else if (bytes.byteLength > 0) {
+      // A notice at the same position (an error frame): for clients with room only.
+      for (const client of [...feed.clients]) this.#notice(client, bytes);
     }
-    if (again) this.#pollGroup(target);
+    if (again) this.#pollFeed(feed);
   }
 
-  #write(client: Client, bytes: Uint8Array): void {
+  // --- writes ---------------------------------------------------------------------------------
+
+  #advance(client: RelayClient, bytes: Uint8Array, after: number): void {
     if (client.sink.closed) return this.#remove(client);
-    if (client.sink.buffered > MAX_BUFFERED_BYTES) {
-      this.#logger.log('warn', 'cut a relayed stream whose client does not keep up', { code: 'relay_client_too_slow' });
-      client.sink.destroy();
-      return this.#remove(client);
-    }
-    client.sink.write(bytes);
-    client.lastWrite = this.#now();
+    if (client.advance(bytes, after, this.#now())) this.#coalesced++;
+    if (client.hasPending) this.#congested.add(client);
+    this.#cutIfOver(client);
   }
 
-  #keepalive(): void {
-    const due = this.#now() - this.#timings.keepaliveMs;
-    for (const client of [...this.#clients]) if (client.lastWrite <= due) this.#write(client, KEEPALIVE);
+  #notice(client: RelayClient, bytes: Uint8Array): void {
+    if (client.sink.closed) return this.#remove(client);
+    client.notice(bytes, this.#now());
+    this.#cutIfOver(client);
+  }
+
+  #cutIfOver(client: RelayClient): void {
+    const now = this.#now();
+    if (client.sink.buffered <= MAX_BUFFERED_BYTES && client.stuckFor(now) < this.#timings.stallMs) return;
+    this.#cut++;
+    this.#cutsUnlogged++;
+    // Thousands of stalled clients would be thousands of lines: one per interval, with the count.
+    if (now - this.#cutLoggedAt >= CUT_LOG_INTERVAL_MS) {
+      this.#logger.log('warn', 'cut relayed streams whose clients do not take their bytes', { code: 'relay_client_too_slow', clients: this.#cutsUnlogged });
+      this.#cutLoggedAt = now;
+      this.#cutsUnlogged = 0;
+    }
+    client.sink.destroy();
+    this.#remove(client);
+  }
+
+  /** Retries pending frames; keepalives after silence; cuts clients stuck too long. */
+  #tick(): void {
+    const now = this.#now();
+    for (const client of [...this.#congested]) {
+      if (client.sink.closed) {
+        this.#remove(client);
+        continue;
+      }
+      client.flush(now);
+      if (!client.hasPending) this.#congested.delete(client);
+      this.#cutIfOver(client);
+    }
+    if (now - this.#lastKeepaliveCheck < Math.min(1_000, this.#timings.keepaliveMs)) return;
+    this.#lastKeepaliveCheck = now;
+    const due = now - this.#timings.keepaliveMs;
+    for (const client of [...this.#clients.keys()]) if (client.lastWrite <= due) this.#notice(client, KEEPALIVE);
   }
 }

@@ -5,7 +5,7 @@ import { localPubSub } from '../pubsub/local.ts';
 import type { PubSubBackend } from '../pubsub/types.ts';
 import type { RelayInstruction } from './headers.ts';
 import type { PollAnswer } from './poll.ts';
-import { StreamRelay, type RelaySink, type RelayTimings } from './relay.ts';
+import { MAX_BUFFERED_BYTES, StreamRelay, type RelaySink, type RelayTimings } from './relay.ts';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -21,6 +21,7 @@ class FakeSink implements RelaySink {
     this.text.push(decoder.decode(bytes));
   }
   onClose(listener: () => void): void {
+    if (this.closed) return listener();
     this.#onClose.push(listener);
   }
   end(): void {
@@ -76,7 +77,7 @@ const idsOf = (sink: FakeSink) =>
     ?.map((s) => Number(s.slice(4))) ?? [];
 
 describe('StreamRelay', () => {
-  it('answers a wake with one poll per distinct position, written to every client there', async () => {
+  it('answers a wake with one poll for every client, whatever their positions', async () => {
     const poller = new ScriptedPoller();
     const { relay, pubsub } = relayWith(poller);
     const atZero = Array.from({ length: 50 }, () => new FakeSink());
@@ -84,16 +85,79 @@ describe('StreamRelay', () => {
     for (const sink of atZero) relay.adopt(sink, PATH, pubsubInstruction(0), relay.mark());
     for (const sink of atThree) relay.adopt(sink, PATH, pubsubInstruction(3), relay.mark());
     await settle();
-    expect(relay.stats).toMatchObject({ clients: 70, groups: 2, channels: 1 });
+    expect(relay.stats).toMatchObject({ clients: 70, feeds: 1, channels: 1 });
     const before = poller.calls.length;
 
     poller.head = 5;
     pubsub.publish(CHANNEL, 'wake');
     await settle();
-    expect(poller.calls.slice(before).sort()).toEqual([0, 3]);
+    // One poll, at the oldest position: its answer is the state every client is behind.
+    expect(poller.calls.slice(before)).toEqual([0]);
     for (const sink of [...atZero, ...atThree]) expect(idsOf(sink)).toEqual([5]);
-    // Everyone is at 5 now: one group.
-    expect(relay.stats.groups).toBe(1);
+    relay.close();
+  });
+
+  it('gives a client that joins behind the newest answer that answer, without a poll', async () => {
+    const poller = new ScriptedPoller();
+    const { relay, pubsub } = relayWith(poller);
+    relay.adopt(new FakeSink(), PATH, pubsubInstruction(0), relay.mark());
+    await settle();
+    poller.head = 4;
+    pubsub.publish(CHANNEL, 'wake');
+    await settle();
+    const calls = poller.calls.length;
+    const late = new FakeSink();
+    relay.adopt(late, PATH, pubsubInstruction(2), relay.mark());
+    await settle();
+    expect(idsOf(late)).toEqual([4]);
+    expect(poller.calls.length).toBe(calls);
+    relay.close();
+  });
+
+  it('keeps only the newest frame for a client whose connection has no room, and writes it once there is', async () => {
+    const poller = new ScriptedPoller();
+    const { relay, pubsub } = relayWith(poller, localPubSub(), { flushMs: 10 });
+    const slow = new FakeSink();
+    const fast = new FakeSink();
+    relay.adopt(slow, PATH, pubsubInstruction(0), relay.mark());
+    relay.adopt(fast, PATH, pubsubInstruction(0), relay.mark());
+    await settle();
+    slow.buffered = 500; // the kernel took none of it: the host holds bytes for this client
+    for (const head of [1, 2, 3]) {
+      poller.head = head;
+      pubsub.publish(CHANNEL, 'wake');
+      await settle();
+    }
+    expect(idsOf(fast)).toEqual([1, 2, 3]);
+    expect(idsOf(slow)).toEqual([]);
+    expect(relay.stats).toMatchObject({ coalesced: 2, heldBytes: 500 + 'id: 3\n\n'.length });
+    slow.buffered = 0;
+    await expect.poll(() => idsOf(slow)).toEqual([3]);
+    expect(relay.stats.heldBytes).toBe(0);
+    relay.close();
+  });
+
+  it('cuts a client whose connection takes nothing for the stall limit, or holds more than the bound', async () => {
+    const poller = new ScriptedPoller();
+    const codes: string[] = [];
+    const logger: HostLogger = { log: (_level, _msg, fields) => void codes.push(String(fields?.['code'])) };
+    const { relay, pubsub } = relayWith(poller, localPubSub(), { flushMs: 10, stallMs: 100 }, logger);
+    const stuck = new FakeSink();
+    const huge = new FakeSink();
+    const fine = new FakeSink();
+    for (const sink of [stuck, huge, fine]) relay.adopt(sink, PATH, pubsubInstruction(0), relay.mark());
+    await settle();
+    stuck.buffered = 10;
+    huge.buffered = MAX_BUFFERED_BYTES + 1;
+    poller.head = 1;
+    pubsub.publish(CHANNEL, 'wake');
+    await settle();
+    expect(huge.closed).toBe(true);
+    await expect.poll(() => stuck.closed).toBe(true);
+    expect(fine.closed).toBe(false);
+    expect(relay.stats).toMatchObject({ clients: 1, cut: 2 });
+    // Logged once for both (at most one line per interval), counted one by one.
+    expect(codes.filter((c) => c === 'relay_client_too_slow')).toHaveLength(1);
     relay.close();
   });
 
@@ -191,7 +255,7 @@ describe('StreamRelay', () => {
     expect(relay.stats.clients).toBe(2);
     sinks[1]!.disconnect();
     sinks[2]!.disconnect();
-    expect(relay.stats).toMatchObject({ clients: 0, groups: 0, channels: 0 });
+    expect(relay.stats).toMatchObject({ clients: 0, feeds: 0, channels: 0 });
     expect(listening).toBe(0);
     relay.close();
   });

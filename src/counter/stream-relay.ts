@@ -5,9 +5,10 @@
  * retry hint and the catch-up frame, then ENDS the body, so its instance returns to the pool.
  * The `x-app-relay` header tells the host to keep the client's connection open, where to listen
  * for wake-ups and from which position. On each wake the host sends ONE poll request (the same
- * path with `x-app-relay-poll: <after>`) per distinct position, whatever the number of clients
- * there, and writes the answer to all of them. The host strips `x-app-relay-poll` from client
- * requests, so only the host can poll.
+ * path with `x-app-relay-poll: <after>`, the oldest position of its clients), whatever the number
+ * of clients and their positions: the answer is the whole state, which supersedes every older
+ * frame, so the host writes it to every client behind it. The host strips `x-app-relay-poll`
+ * from client requests, so only the host can poll.
  *
  * A poll re-reads the store (the source of truth) and answers the whole new state as one frame if
  * it is newer than `after` (nothing otherwise, an error frame on a storage failure) with the new
@@ -33,10 +34,15 @@ interface Frames {
   errorFrame(message: string): string;
 }
 
-/** The newest state as a frame if it is newer than `after`; an error frame if the store fails. */
-function framesAfter(deps: CounterDeps, after: number, frames: Frames): { text: string; after: number } {
+/**
+ * The newest state as a frame if it is newer than `after`; an error frame if the store fails.
+ * `opening`: a position beyond the store's head is clamped to the head (CounterWatch.catchUp), so
+ * every client the host holds is at a position the store has, and one poll serves them all.
+ */
+function framesAfter(deps: CounterDeps, after: number, frames: Frames, opening = false): { text: string; after: number } {
   // A one-shot watch: the same read-and-compare (and failure log) as every guest-held stream.
-  const result = new CounterWatch(deps, after).refresh();
+  const watch = new CounterWatch(deps, after);
+  const result = opening ? watch.catchUp() : watch.refresh();
   if (result === undefined) return { text: '', after };
   if (result instanceof AppError) return { text: frames.errorFrame(result.message), after };
   return { text: frames.dataFrame(result), after: result.last_sequence };
@@ -63,7 +69,7 @@ function sse(text: string, relay: string): Response {
 
 /** The opening response of a relayed stream (the start position is already validated). */
 export function openRelayedStream(deps: CounterDeps, start: number, retryHint: string, frames: Frames): Response {
-  const { text, after } = framesAfter(deps, start, frames);
+  const { text, after } = framesAfter(deps, start, frames, true);
   return sse(`${retryHint}${text}`, instruction(deps, after));
 }
 

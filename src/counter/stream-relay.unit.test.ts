@@ -21,6 +21,23 @@ describe('relayed SSE stream (guest side)', () => {
     expect(body).toContain(`id: ${view.last_sequence}\nevent: counter\n`);
   });
 
+  it('clamps a start position beyond the store head to the head, and sends the current state', async () => {
+    const deps = testCounterDeps();
+    const view = await executeCounterCommand(deps, { type: 'increment', amount: 2 });
+    const ahead: Array<[string, Record<string, string>]> = [
+      ['', { 'last-event-id': String(view.last_sequence + 1_000) }],
+      [`?last_sequence=${view.last_sequence + 7}`, {}],
+    ];
+    for (const [query, headers] of ahead) {
+      const response = await relayed(deps).request(`${STREAM_PATH}${query}`, { headers });
+      expect(response.headers.get(RELAY_HEADER)).toMatch(new RegExp(`after=${view.last_sequence}$`));
+      expect(await response.text()).toContain(`id: ${view.last_sequence}\nevent: counter\n`);
+    }
+    // At the head exactly: nothing to catch up.
+    const atHead = await relayed(deps).request(`${STREAM_PATH}?last_sequence=${view.last_sequence}`);
+    expect(await atHead.text()).toBe('retry: 1000\n\n');
+  });
+
   it('still rejects an invalid start position with 400', async () => {
     const response = await relayed(testCounterDeps()).request(`${STREAM_PATH}?last_sequence=-1`);
     expect(response.status).toBe(400);

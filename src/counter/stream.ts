@@ -46,8 +46,8 @@ class CounterStream {
     if (!this.#greeted) {
       this.#greeted = true;
       this.#lastWrite = this.#now();
-      // The catch-up frame (if anything is newer than the start position) follows at once.
-      return `retry: ${RETRY_HINT_MS}\n\n${frameFor(this.#watch.refresh())}`;
+      // The catch-up frame (anything newer than the start position, or the head's state for a start beyond it) follows at once.
+      return `retry: ${RETRY_HINT_MS}\n\n${frameFor(this.#watch.catchUp())}`;
     }
     for (;;) {
       if (this.#closed) return '';

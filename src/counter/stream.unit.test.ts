@@ -51,6 +51,17 @@ describe('SSE stream wake-ups', () => {
     expect(viewOf(frame)).toEqual(latest);
     await stream.cancel();
   });
+
+  it('clamps a start position beyond the store head: the first frame is the current state', async () => {
+    const deps = testCounterDeps();
+    const view = await executeCounterCommand(deps, { type: 'increment', amount: 4 });
+    const response = await counterStreamRoutes(deps).request(STREAM_PATH, { headers: { 'last-event-id': String(view.last_sequence + 50) } });
+    const reader = response.body!.getReader();
+    const first = decoder.decode((await reader.read()).value);
+    expect(first).toContain('retry: 1000');
+    expect(viewOf(first.slice(first.indexOf('id:')))).toEqual(view);
+    await reader.cancel();
+  });
 });
 
 /** Empties the stream's queued messages and queues `messages` instead, then reads the next frame. */

@@ -150,10 +150,14 @@ async function* decodeAll(reader: MessageReader, schema: DescMessage): AsyncIter
   }
 }
 
-/** Every failed call is logged with its AppError code (or `grpc_protocol`) and status; INTERNAL with detail. */
+/**
+ * Every failed call is logged with its AppError code (or `grpc_protocol`) and status. A server
+ * fault (INTERNAL or UNKNOWN from the application) logs at error with detail; a protocol error
+ * (no AppError behind it: a malformed or truncated frame, a bad header) is the client's, at warn.
+ */
 function logCall(logger: Logger, path: string, error: GrpcError): void {
   const fields: Record<string, unknown> = { code: error.appCode ?? 'grpc_protocol', grpc_status: error.code, method: path, message: error.message };
-  if (error.code === GrpcCode.INTERNAL || error.code === GrpcCode.UNKNOWN) {
+  if ((error.code === GrpcCode.INTERNAL || error.code === GrpcCode.UNKNOWN) && error.appCode !== undefined) {
     fields['detail'] = String((error.cause as { cause?: unknown } | undefined)?.cause ?? error.cause ?? '');
     logger.log('error', 'gRPC call failed', fields);
   } else {

@@ -4,6 +4,7 @@
  * buffering the whole body up front.
  */
 import { IncomingBody, type IncomingRequest, type Method } from 'wasi:http/types@0.2.12';
+import { AppError } from '../errors.ts';
 
 const decoder = new TextDecoder();
 /** Bytes asked for per read; the host returns what it has, up to this. */
@@ -47,7 +48,9 @@ function bodyStream(request: IncomingRequest): RequestBody {
             return;
           }
           finish();
-          controller.error(new Error('the request body could not be read'));
+          // Only the client breaks a body (it aborted, reset its stream or sent a bad chunk):
+          // a 400 logged at warn, not a 500 a client could write into the error log at will.
+          controller.error(new AppError('validation', 'the request body could not be read', { cause: error }));
         }
       },
       cancel() {

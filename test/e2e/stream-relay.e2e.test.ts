@@ -50,7 +50,7 @@ describe('stream relay', () => {
     const { last_sequence } = await current();
     const streams = await openMany(30, `?last_sequence=${last_sequence}`);
     try {
-      await expect.poll(() => host.relay.stats, { timeout: 5_000 }).toMatchObject({ clients: 30, groups: 1, channels: 1 });
+      await expect.poll(() => host.relay.stats, { timeout: 5_000 }).toMatchObject({ clients: 30, feeds: 1, channels: 1 });
       // Settled: the polls of clients that joined as the channel went live are over, no instance is busy.
       await expect
         .poll(
@@ -92,7 +92,7 @@ describe('stream relay', () => {
     const streams = await openMany(5);
     await expect.poll(() => host.relay.stats.clients, { timeout: 5_000 }).toBe(5);
     for (const sse of streams) sse.close();
-    await expect.poll(() => host.relay.stats, { timeout: 2_000, interval: 50 }).toMatchObject({ clients: 0, groups: 0, channels: 0 });
+    await expect.poll(() => host.relay.stats, { timeout: 2_000, interval: 50 }).toMatchObject({ clients: 0, feeds: 0, channels: 0 });
   });
 
   it('never sends an older state, while concurrent commands race their wake-ups', async () => {

@@ -58,9 +58,25 @@ export class CounterWatch {
    * otherwise (a stale, duplicated or foreign message) the whole view is read.
    */
   refresh(message?: string): CounterView | AppError | undefined {
+    return this.#read(() => this.#currentFromMessage(message) ?? getCounterView(this.#deps), false);
+  }
+
+  /**
+   * The first read of a stream: `refresh`, except that a start position beyond the store's head
+   * (one this store never had: a reset store, a forged Last-Event-ID) is clamped to the head and
+   * the current state delivered, so the client holds a state that exists and waits for the next
+   * change rather than for the store to reach its number.
+   */
+  catchUp(): CounterView | AppError | undefined {
+    return this.#read(() => getCounterView(this.#deps), true);
+  }
+
+  #read(load: () => CounterView, clampAhead: boolean): CounterView | AppError | undefined {
     try {
-      const view = this.#currentFromMessage(message) ?? getCounterView(this.#deps);
-      if (view.last_sequence <= this.#lastDelivered) return undefined;
+      const view = load();
+      const newer = view.last_sequence > this.#lastDelivered;
+      const ahead = clampAhead && view.last_sequence < this.#lastDelivered;
+      if (!newer && !ahead) return undefined;
       this.#lastDelivered = view.last_sequence;
       return view;
     } catch (error) {
