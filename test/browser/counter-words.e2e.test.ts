@@ -102,7 +102,10 @@ describe.skipIf(!chromiumTool)('counter page numbers and words, phone and deskto
       const rows = await page.$$eval('#ledger li', (items) =>
         items.map((item) => ({
           revision: item.querySelector('.event-rev')?.textContent,
-          words: [...(item.querySelector('.event-change')?.childNodes ?? [])].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join(''),
+          words: [...(item.querySelector('.event-change')?.childNodes ?? [])]
+            .filter((n) => n.nodeType === Node.TEXT_NODE)
+            .map((n) => n.textContent)
+            .join(''),
           time: item.querySelector('time')?.textContent,
           datetime: item.querySelector('time')?.getAttribute('datetime'),
         })),
