@@ -36,22 +36,18 @@ function Time(props: { ms: number; id?: string }) {
 }
 
 /**
- * An email that wraps only where it reads well on a narrow screen: `<wbr>` after the `@` and
- * before each dot of the domain; the CSS breaks inside a part only when one alone is too long.
+ * An email that wraps only where it reads well on a narrow screen: after the `@` and before each
+ * dot of the domain. Each part is an inline block, so it moves to the next line whole rather than
+ * breaking at a hyphen or a letter; inside a part only when that part alone is wider than the line.
  */
 function EmailText(props: { email: string | null }) {
   if (props.email === null) return <strong>an account without email</strong>;
   const at = props.email.lastIndexOf('@');
-  const local = at < 0 ? props.email : props.email.slice(0, at + 1);
-  const domain = at < 0 ? [] : props.email.slice(at + 1).split(/(?=\.)/);
+  const parts = at < 0 ? [props.email] : [props.email.slice(0, at + 1), ...props.email.slice(at + 1).split(/(?=\.)/)];
   return (
-    <strong id="account-email" class="email">
-      {local}
-      {domain.map((part) => (
-        <>
-          <wbr />
-          {part}
-        </>
+    <strong class="email">
+      {parts.map((part) => (
+        <span class="email-part">{part}</span>
       ))}
     </strong>
   );
