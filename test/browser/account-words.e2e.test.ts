@@ -6,17 +6,14 @@
  */
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchChromium, openPage } from '../support/browser.ts';
+import { DESKTOP, launchChromium, openPage, SMALL_PHONE } from '../support/browser.ts';
 import { startHost, type HostProcess } from '../support/host-process.ts';
 import { requireTool } from '../support/tools.ts';
 
 const chromiumTool = requireTool('chromium');
 const PASSWORD = 'correct horse battery staple';
 const PHONE_375: BrowserContextOptions = {
-  viewport: { width: 375, height: 812 },
-  deviceScaleFactor: 2,
-  isMobile: true,
-  hasTouch: true,
+  ...SMALL_PHONE,
   userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
 };
 const SIZES = [

@@ -5,17 +5,16 @@
  * counter's own revisions (other streams' events do not show as gaps) and says each event in
  * words; times are in the browser's zone, like the account page's.
  */
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchChromium, openPage } from '../support/browser.ts';
+import { DESKTOP, launchChromium, openPage, SMALL_PHONE } from '../support/browser.ts';
 import { startHost, type HostProcess } from '../support/host-process.ts';
 import { requireTool } from '../support/tools.ts';
 
 const chromiumTool = requireTool('chromium');
-const PHONE_375: BrowserContextOptions = { viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 const ZONE = { locale: 'en-GB', timezoneId: 'Asia/Tokyo' } as const;
 const SIZES = [
-  ['phone', { ...PHONE_375, ...ZONE }],
+  ['phone', { ...SMALL_PHONE, ...ZONE }],
   ['desktop', { ...DESKTOP, ...ZONE }],
 ] as const;
 const MAX = 2_147_483_647;
