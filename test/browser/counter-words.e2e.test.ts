@@ -47,6 +47,15 @@ describe.skipIf(!chromiumTool)('counter page numbers and words, phone and deskto
     it(`${size}: the batch card, field, slider and buttons agree with the API's range, and any amount fits its button`, async () => {
       const watched = await openPage(browser, host.url, options);
       const { page } = watched;
+      // Any amount, in range or not, leaves its buttons inside the card and their text inside them.
+      for (const amount of [String(MAX), String(MAX + 1), '99999999999999999999999999']) {
+        await page.fill('#batch-amount', amount);
+        for (const button of ['#batch-increment', '#batch-decrement']) {
+          expect(await inside(page, button, '.batch'), `${button} with ${amount} in its card`).toBe(true);
+          expect(await page.$eval(button, (b) => b.scrollWidth <= b.clientWidth), `${amount} in ${button}`).toBe(true);
+        }
+        expect(await page.getAttribute('#batch-amount', 'aria-invalid')).toBe(String(amount !== String(MAX)));
+      }
       expect(await page.textContent('.batch .hint')).toBe('1–2\u202f147\u202f483\u202f647');
       expect(await page.getAttribute('#batch-amount', 'min')).toBe('1');
       expect(await page.getAttribute('#batch-amount', 'max')).toBe(String(MAX));
@@ -66,15 +75,6 @@ describe.skipIf(!chromiumTool)('counter page numbers and words, phone and deskto
       await page.keyboard.press('Home');
       expect(await page.inputValue('#batch-amount')).toBe('1');
 
-      // One past the range: marked invalid, still inside its card.
-      for (const amount of [String(MAX), String(MAX + 1), '99999999999999999999999999']) {
-        await page.fill('#batch-amount', amount);
-        expect(await page.getAttribute('#batch-amount', 'aria-invalid')).toBe(String(amount !== String(MAX)));
-        for (const button of ['#batch-increment', '#batch-decrement']) {
-          expect(await inside(page, `${button} .batch-label`, button), `${amount} in ${button}`).toBe(true);
-          expect(await inside(page, button, '.batch'), `${button} with ${amount} in its card`).toBe(true);
-        }
-      }
       expect(watched.problems).toEqual([]);
       await watched.close();
     });
