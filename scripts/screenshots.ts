@@ -61,7 +61,7 @@ try {
   }
   // One account (registration never signs in), signed in twice: "another device" first, then the
   // browser the screenshots show.
-  const email = 'ada@example.com';
+  const email = 'ada.lovelace@analytical-engine.example.org';
   await post('/api/auth/password/register', { email, password: PASSWORD });
   await post('/api/auth/password/login', { email, password: PASSWORD }, { 'user-agent': LAPTOP_UA });
   const signIn = await post('/api/auth/password/login', { email, password: PASSWORD }, { 'user-agent': String(PHONE.userAgent) });

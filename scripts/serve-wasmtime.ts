@@ -2,7 +2,8 @@
  * `npm run serve:wasmtime`: runs the standalone component under `wasmtime serve` on
  * 127.0.0.1:3000 with its file store in ./data/wasmtime. Refuses gRPC (and any invalid option)
  * with exit code 2 before building or listening; builds and precompiles only when needed;
- * forwards SIGINT/SIGTERM to wasmtime and exits with its code.
+ * forwards SIGINT/SIGTERM to wasmtime, kills it if requests (live-update streams) still hold it
+ * after a second (scripts/wasmtime/stop.ts), and exits with its code.
  *
  *   node scripts/serve-wasmtime.ts [--port 3000] [--host 127.0.0.1] [--data-dir ./data/wasmtime]
  *                                  [--transport http] [--realtime polling|off] [--instance-reuse 128]
@@ -13,6 +14,7 @@ import { helpText, LaunchError, loadLaunchConfig } from './wasmtime/options.ts';
 import { guestLogLine, lineSplitter } from './wasmtime/output.ts';
 import { prepareStandalone } from './wasmtime/prepare.ts';
 import { wasmtimeServeArgs } from './wasmtime/serve-args.ts';
+import { stopOnSignals, wasmtimeNotice } from './wasmtime/stop.ts';
 import { locateTool, MissingTool } from './wasmtime/tools.ts';
 
 const log = (level: string, msg: string, fields: Record<string, unknown> = {}) =>
@@ -53,18 +55,21 @@ child.stdout.on(
 child.stderr.on(
   'data',
   lineSplitter((line) => {
-    console.error(guestLogLine(line));
+    const notice = wasmtimeNotice(line);
+    if (notice) log(notice.level, notice.msg, { code: notice.code });
+    else console.error(guestLogLine(line));
     if (line.startsWith('Serving HTTP on')) {
       log('info', `listening on http://${config.host}:${config.port} (wasmtime serve)`, { code: 'wasmtime_listening', pid: child.pid, dataDir: config.dataDir });
     }
   }),
 );
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+const stop = stopOnSignals(child, log);
 child.once('error', (error) => {
   log('error', `cannot run ${wasmtime}: ${error.message}`, { code: 'wasmtime_missing' });
   process.exit(1);
 });
 child.once('exit', (code, signal) => {
-  log(code === 0 || signal === 'SIGINT' || signal === 'SIGTERM' ? 'info' : 'error', 'wasmtime exited', { code: 'wasmtime_exited', exitCode: code, signal });
-  process.exit(code ?? 0);
+  // Asked to stop, any end is the expected one (a kill after the grace included): exit 0.
+  log(code === 0 || stop.stopping ? 'info' : 'error', 'wasmtime exited', { code: 'wasmtime_exited', exitCode: code, signal });
+  process.exit(stop.stopping ? 0 : (code ?? 1));
 });

@@ -3,6 +3,7 @@
  * (static/client/), so both render an event, a count and a status the same way.
  */
 import type { EventLog } from '../counter/application/view.ts';
+import { INT32_MAX } from '../counter/domain/int32.ts';
 
 export type UiStatus = 'ready' | 'syncing' | 'live' | 'error';
 
@@ -13,10 +14,38 @@ export const STATUS_LABELS: Record<UiStatus, string> = {
   error: 'Error',
 };
 
-/** Batch amount bounds of the slider (the number field may hold anything; the server validates). */
+/**
+ * Batch amount bounds: exactly what the API accepts (a positive i32, docs/api.md), so the field's
+ * limits, the slider and the card's text agree with the server.
+ */
 export const BATCH_MIN = 1;
-export const BATCH_MAX = 100;
+export const BATCH_MAX = INT32_MAX;
 export const BATCH_DEFAULT = 10;
+
+/**
+ * The slider's stops, 1–9 then 1-2-…-9 per power of ten, ending at BATCH_MAX: a linear slider
+ * over two billion values could not pick a small amount, so it moves on a 1-2-5-like scale.
+ */
+export const BATCH_STOPS: readonly number[] = (() => {
+  const stops: number[] = [];
+  for (let power = 1; power < BATCH_MAX; power *= 10) {
+    for (let digit = 1; digit <= 9 && digit * power < BATCH_MAX; digit++) stops.push(digit * power);
+  }
+  stops.push(BATCH_MAX);
+  return stops;
+})();
+
+/** The slider stop for an amount: the largest stop not above it (the first for anything smaller). */
+export function stopFor(amount: number): number {
+  let index = 0;
+  while (index + 1 < BATCH_STOPS.length && BATCH_STOPS[index + 1]! <= amount) index++;
+  return index;
+}
+
+/** Whether the API would take this amount. */
+export function isBatchAmount(value: number): boolean {
+  return Number.isInteger(value) && value >= BATCH_MIN && value <= BATCH_MAX;
+}
 
 const EVENT_LABELS: Record<string, string> = {
   incremented: 'Increment',
@@ -38,10 +67,22 @@ export function eventTone(eventType: string): string {
 
 /** A count with a typographic minus sign and thin grouping, e.g. `−1 234`. */
 export function formatCount(count: number): string {
-  const digits = Math.abs(count)
+  return signed(count, '\u2009');
+}
+
+/**
+ * An amount or count inside a sentence or a button: grouped with a narrow no-break space, so
+ * a line breaks between words, never inside a number.
+ */
+export function formatAmount(value: number): string {
+  return signed(value, '\u202f');
+}
+
+function signed(value: number, separator: string): string {
+  const digits = Math.abs(value)
     .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
-  return count < 0 ? `\u2212${digits}` : digits;
+    .replace(/\B(?=(\d{3})+(?!\d))/g, separator);
+  return value < 0 ? `\u2212${digits}` : digits;
 }
 
 /** Size step of the count for its shown length, so ten digits still fit a phone's width. */
@@ -50,40 +91,63 @@ export function countSize(shown: string): 's' | 'm' | 'l' {
   return shown.length <= 9 ? 'm' : 'l';
 }
 
-/** `HH:MM:SS` in UTC (the server cannot know the reader's zone, and both sides must agree). */
+/**
+ * `HH:MM:SS UTC`: what the server writes inside `<time datetime>`; the client script replaces it
+ * with the reader's local time (static/client/local-times.ts), the rule of every page.
+ */
 export function formatTime(recordedAt: string): string {
   const date = new Date(recordedAt);
   if (Number.isNaN(date.getTime())) return recordedAt;
-  return date.toISOString().slice(11, 19);
+  return `${date.toISOString().slice(11, 19)} UTC`;
 }
 
-/** The stored payload as compact JSON text (it is JSON already; re-printed to normalise spacing). */
-export function formatPayload(payload: string): string {
+function payloadNumber(payload: string, field: string): number | undefined {
   try {
-    return JSON.stringify(JSON.parse(payload));
+    const parsed: unknown = JSON.parse(payload);
+    const value = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>)[field] : undefined;
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
   } catch {
-    return payload;
+    return undefined;
   }
+}
+
+/**
+ * An event in words: `+5 → 12`, `−2 → 10`, `reset → 0`. Increments and decrements record the
+ * count they left in `value` (docs/api.md); older events carry only the amount (`+5`).
+ */
+export function describeEvent(event: Pick<EventLog, 'event_type' | 'payload'>): string {
+  if (event.event_type === 'reset_performed') return 'reset \u2192 0';
+  const sign = event.event_type === 'incremented' ? '+' : event.event_type === 'decremented' ? '\u2212' : undefined;
+  const amount = payloadNumber(event.payload, 'amount');
+  if (sign === undefined || amount === undefined) return eventLabel(event.event_type);
+  const value = payloadNumber(event.payload, 'value');
+  const change = `${sign}${formatAmount(amount)}`;
+  return value === undefined ? change : `${change} \u2192 ${formatAmount(value)}`;
 }
 
 export interface LedgerRow {
   tone: string;
+  /** what happened, for a screen reader: "Increment" */
   label: string;
-  sequence: string;
+  /** the counter's own revision, `#6` (the global sequence jumps when other streams write) */
   revision: string;
+  change: string;
   time: string;
   datetime: string;
-  payload: string;
 }
 
 export function ledgerRow(event: EventLog): LedgerRow {
   return {
     tone: eventTone(event.event_type),
     label: eventLabel(event.event_type),
-    sequence: `#${event.sequence}`,
-    revision: `rev ${event.revision}`,
+    revision: `#${event.revision}`,
+    change: describeEvent(event),
     time: formatTime(event.recorded_at),
     datetime: event.recorded_at,
-    payload: formatPayload(event.payload),
   };
+}
+
+/** The counter's revision: that of its newest event (0 before the first). */
+export function counterRevision(events: readonly EventLog[]): number {
+  return events[0]?.revision ?? 0;
 }

@@ -5,7 +5,7 @@
  */
 import type { FC } from 'hono/jsx';
 import type { CounterView } from '../counter/application/view.ts';
-import { BATCH_DEFAULT, BATCH_MAX, BATCH_MIN, countSize, formatCount, ledgerRow, STATUS_LABELS } from './format.ts';
+import { BATCH_DEFAULT, BATCH_MAX, BATCH_MIN, BATCH_STOPS, counterRevision, countSize, formatAmount, formatCount, ledgerRow, STATUS_LABELS, stopFor } from './format.ts';
 import { AccountMenu, Document, Topbar, type PageAssets } from './shell.tsx';
 
 export type { PageAssets } from './shell.tsx';
@@ -19,20 +19,25 @@ const Ledger: FC<{ view: CounterView }> = ({ view }) => (
   <section class="card ledger" aria-labelledby="ledger-title">
     <div class="card-head">
       <h2 id="ledger-title">Latest events</h2>
-      <span class="hint">newest first · times in UTC</span>
+      <span class="hint">
+        newest first · <span data-local="zone">times in UTC</span>
+      </span>
     </div>
     <ol id="ledger" class="ledger-list">
       {view.latest_events.map((event) => {
         const row = ledgerRow(event);
         return (
           <li class={`event event-${row.tone}`}>
-            <span class="event-type">{row.label}</span>
-            <span class="event-seq">{row.sequence}</span>
-            <span class="event-rev">{row.revision}</span>
-            <time class="event-time" datetime={row.datetime}>
+            <span class="event-rev" title="revision of the counter">
+              {row.revision}
+            </span>
+            <span class="event-change">
+              <span class="visually-hidden">{row.label}: </span>
+              {row.change}
+            </span>
+            <time class="event-time" datetime={row.datetime} data-local="time">
               {row.time}
             </time>
-            <code class="event-payload">{row.payload}</code>
           </li>
         );
       })}
@@ -47,24 +52,37 @@ const Batch: FC = () => (
   <section class="card batch" aria-labelledby="batch-title">
     <div class="card-head">
       <h2 id="batch-title">Batch</h2>
-      <span class="hint">
-        {BATCH_MIN}–{BATCH_MAX}
+      <span id="batch-range-hint" class="hint">
+        {formatAmount(BATCH_MIN)}–{formatAmount(BATCH_MAX)}
       </span>
     </div>
     <div class="batch-amount">
       <label for="batch-range">Amount</label>
-      <input id="batch-range" type="range" min={BATCH_MIN} max={BATCH_MAX} step="1" value={BATCH_DEFAULT} />
+      <input
+        id="batch-range"
+        type="range"
+        min="0"
+        max={BATCH_STOPS.length - 1}
+        step="1"
+        value={stopFor(BATCH_DEFAULT)}
+        aria-valuetext={String(BATCH_DEFAULT)}
+        aria-describedby="batch-range-hint"
+      />
       <label class="visually-hidden" for="batch-amount">
         Amount (number)
       </label>
-      <input id="batch-amount" type="number" min={BATCH_MIN} max={BATCH_MAX} step="1" value={BATCH_DEFAULT} inputmode="numeric" />
+      <input id="batch-amount" type="number" min={BATCH_MIN} max={BATCH_MAX} step="1" value={BATCH_DEFAULT} inputmode="numeric" aria-describedby="batch-range-hint" />
     </div>
     <div class="batch-buttons">
       <button id="batch-decrement" type="button" class="button button-quiet">
-        Subtract <span class="batch-value">{BATCH_DEFAULT}</span>
+        <span class="batch-label">
+          Subtract <span class="batch-value">{BATCH_DEFAULT}</span>
+        </span>
       </button>
       <button id="batch-increment" type="button" class="button button-primary">
-        Add <span class="batch-value">{BATCH_DEFAULT}</span>
+        <span class="batch-label">
+          Add <span class="batch-value">{BATCH_DEFAULT}</span>
+        </span>
       </button>
     </div>
   </section>
@@ -92,7 +110,7 @@ export const CounterPage: FC<{ view: CounterView; assets: PageAssets }> = ({ vie
       </output>
       <p class="meta">
         <span>
-          last sequence <span id="last-sequence">#{view.last_sequence}</span>
+          revision <span id="revision">{counterRevision(view.latest_events)}</span>
         </span>
         <span id="realtime-note">{view.realtime_enabled ? 'live updates on' : 'live updates off'}</span>
       </p>

@@ -31,8 +31,11 @@ describe('GET / (the counter page)', () => {
     expect(html).toContain('data-count="-1234"');
     expect(html).toContain('>\u22121\u2009234</output>');
     expect(html.match(/<li class="event event-/g)).toHaveLength(2);
-    expect(html).toContain('<span class="event-seq">#2</span>');
-    expect(html).toContain('{&quot;amount&quot;:2734,&quot;value&quot;:-1234}');
+    // The counter's own revision and the event in words; the time as UTC until the client localizes it.
+    expect(html).toContain('<span class="event-rev" title="revision of the counter">#2</span>');
+    expect(html).toContain('<span class="visually-hidden">Decrement: </span>\u22122\u202f734 \u2192 \u22121\u202f234</span>');
+    expect(html).toContain('<time class="event-time" datetime="2025-01-01T00:00:00.000Z" data-local="time">00:00:00 UTC</time>');
+    expect(html).toContain('<span id="revision">2</span>');
     const embedded = /<script id="initial-view" type="application\/json">(.*?)<\/script>/.exec(html)?.[1];
     expect(JSON.parse(embedded ?? '')).toMatchObject({ count: -1234, last_sequence: 2, realtime_enabled: true });
   });

@@ -1,33 +1,33 @@
 /**
- * The batch amount: a slider (1–100) and a number field kept in step. The field may hold any
- * text; it is sent as typed so the server's validation (and its message) is the one rule.
+ * The batch amount: a slider and a number field kept in step, both over what the API accepts
+ * (1 to 2 147 483 647). The slider moves on BATCH_STOPS; a typed amount moves it to the nearest
+ * stop below. The field may still hold any text: it is sent as typed, so the server's validation
+ * (and its message) stays the one rule; the field is marked invalid meanwhile.
  */
-import { BATCH_MAX, BATCH_MIN } from '../../src/ui/format.ts';
+import { BATCH_STOPS, formatAmount, isBatchAmount, stopFor } from '../../src/ui/format.ts';
 import type { PageElements } from './elements.ts';
-
-function inRange(value: number): boolean {
-  return Number.isInteger(value) && value >= BATCH_MIN && value <= BATCH_MAX;
-}
 
 /** Wires the two controls; returns a reader of the amount to send (NaN when the field is empty). */
 export function bindBatch(el: PageElements): () => number {
   const read = (): number => (el.batchAmount.value.trim() === '' ? Number.NaN : Number(el.batchAmount.value));
 
   const showAmount = (): void => {
-    const text = el.batchAmount.value.trim() || '?';
-    for (const value of document.querySelectorAll<HTMLElement>('.batch-value')) value.textContent = text;
-    el.batchAmount.setAttribute('aria-invalid', String(!inRange(read())));
+    const value = read();
+    const valid = isBatchAmount(value);
+    const text = valid ? formatAmount(value) : el.batchAmount.value.trim() || '?';
+    for (const label of document.querySelectorAll<HTMLElement>('.batch-value')) label.textContent = text;
+    el.batchAmount.setAttribute('aria-invalid', String(!valid));
+    if (valid) {
+      el.batchRange.value = String(stopFor(value));
+      el.batchRange.setAttribute('aria-valuetext', String(value));
+    }
   };
 
   el.batchRange.addEventListener('input', () => {
-    el.batchAmount.value = el.batchRange.value;
+    el.batchAmount.value = String(BATCH_STOPS[Number(el.batchRange.value)] ?? BATCH_STOPS[0]);
     showAmount();
   });
-  el.batchAmount.addEventListener('input', () => {
-    const value = read();
-    if (inRange(value)) el.batchRange.value = String(value);
-    showAmount();
-  });
+  el.batchAmount.addEventListener('input', showAmount);
   showAmount();
   return read;
 }

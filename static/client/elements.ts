@@ -9,7 +9,7 @@ function byId<T extends HTMLElement>(id: string, type: { new (): T }): T {
 export function findElements() {
   return {
     count: byId('count', HTMLOutputElement),
-    lastSequence: byId('last-sequence', HTMLElement),
+    revision: byId('revision', HTMLElement),
     realtimeNote: byId('realtime-note', HTMLElement),
     status: byId('status', HTMLElement),
     statusLabel: byId('status-label', HTMLElement),

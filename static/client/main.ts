@@ -6,6 +6,7 @@ import { serverFunctions, settle, type Outcome } from './api.ts';
 import { bindBatch } from './batch.ts';
 import { findElements } from './elements.ts';
 import { connectLive } from './live.ts';
+import { localizeTimes } from './local-times.ts';
 import { hideError, renderStatus, renderView, showError } from './render.ts';
 import { startSessionMenu } from './session-menu.ts';
 import { StatusTracker } from './status.ts';
@@ -47,6 +48,7 @@ window.addEventListener('pageshow', (event) => {
   if (event.persisted) refresh();
 });
 
+localizeTimes();
 renderView(el, store.current, false);
 if (store.current.realtime_enabled) {
   connectLive(() => store.current.last_sequence, {

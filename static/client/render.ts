@@ -1,6 +1,7 @@
 /** Renders views, the status and failures into the server-rendered page (the same markup page.tsx makes). */
 import type { CounterView, EventLog } from '../../src/counter/application/view.ts';
-import { countSize, formatCount, ledgerRow, STATUS_LABELS, type UiStatus } from '../../src/ui/format.ts';
+import { counterRevision, countSize, formatCount, ledgerRow, STATUS_LABELS, type UiStatus } from '../../src/ui/format.ts';
+import { localTime } from './local-times.ts';
 import type { PageElements } from './elements.ts';
 
 const ERROR_TITLES: Record<string, string> = {
@@ -23,14 +24,16 @@ function eventItem(event: EventLog): HTMLLIElement {
   const row = ledgerRow(event);
   const item = document.createElement('li');
   item.className = `event event-${row.tone}`;
+  const revision = span('event-rev', row.revision);
+  revision.title = 'revision of the counter';
+  const change = span('event-change', row.change);
+  change.prepend(span('visually-hidden', `${row.label}: `));
   const time = document.createElement('time');
   time.className = 'event-time';
   time.dateTime = row.datetime;
-  time.textContent = row.time;
-  const payload = document.createElement('code');
-  payload.className = 'event-payload';
-  payload.textContent = row.payload;
-  item.append(span('event-type', row.label), span('event-seq', row.sequence), span('event-rev', row.revision), time, payload);
+  time.dataset['local'] = 'time';
+  time.textContent = localTime(row.datetime, 'time') ?? row.time;
+  item.append(revision, change, time);
   return item;
 }
 
@@ -39,7 +42,7 @@ export function renderView(el: PageElements, view: CounterView, animate: boolean
   el.count.textContent = shown;
   el.count.dataset['count'] = String(view.count);
   el.count.dataset['size'] = countSize(shown);
-  el.lastSequence.textContent = `#${view.last_sequence}`;
+  el.revision.textContent = String(counterRevision(view.latest_events));
   el.realtimeNote.textContent = view.realtime_enabled ? 'live updates on' : 'live updates off';
   el.ledger.replaceChildren(...view.latest_events.map(eventItem));
   el.ledgerEmpty.hidden = view.latest_events.length > 0;

@@ -1,7 +1,8 @@
 /**
  * `npm run serve:wasmtime` (scripts/serve-wasmtime.ts): refuses gRPC and invalid options with
  * exit code 2 before building or listening; otherwise serves the component under wasmtime with a
- * data directory it creates, and stops cleanly on SIGTERM.
+ * data directory it creates, and stops cleanly on SIGTERM, and within 2 s on SIGINT even while a
+ * live-update stream holds wasmtime (a client that left, or one still reading).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { connect } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freePort, ROOT, tempDataDir } from '../support/host-process.ts';
+import { openSse } from '../support/sse.ts';
 import { requireTool } from '../support/tools.ts';
 import { prepareWasmtimeComponent } from '../support/wasmtime-process.ts';
 
@@ -116,4 +118,46 @@ describe.skipIf(!wasmtime)('serve:wasmtime', () => {
     expect(await run.exited).toBe(0);
     expect(await refused(port)).toBe(true);
   }, 180_000);
+
+  it.each([
+    ['left', true],
+    ['still reading', false],
+  ])(
+    'SIGINT stops it within 2 s while an SSE client %s, and says so in its log format',
+    async (_, drop) => {
+      const port = await freePort();
+      const run = launch(['--port', String(port), '--data-dir', tempDataDir('wasmtime-stop-')], { WASMTIME: wasmtime!.path });
+      try {
+        await run.until('"code":"wasmtime_listening"');
+        const sse = await openSse(`http://127.0.0.1:${port}/api/counter/stream`);
+        await sse.waitFor((frame) => frame.retry !== undefined, 5_000);
+        if (drop) {
+          sse.close();
+          // wasmtime's own words for it, as they are or as the launcher says them.
+          await run.until('hyper::Error(IncompleteMessage)');
+        }
+        const sent = performance.now();
+        run.child.kill('SIGINT');
+        // Bounded, so a launcher that waits for wasmtime fails here instead of hanging the file.
+        const code = await Promise.race([run.exited, new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 10_000))]);
+        const took = performance.now() - sent;
+        sse.close();
+        expect(code).toBe(0);
+        expect(took).toBeLessThan(2_000);
+        expect(run.output()).toContain('"code":"wasmtime_stopping"');
+        expect(run.output()).toContain('"code":"wasmtime_killed"');
+        expect(run.output()).not.toMatch(/^error: hyper::Error|panicked/m);
+        expect(await refused(port)).toBe(true);
+      } finally {
+        if (run.child.exitCode === null && run.child.signalCode === null) {
+          // wasmtime too: a killed launcher would leave it serving.
+          const pid = /"code":"wasmtime_listening","pid":(\d+)/.exec(run.output())?.[1];
+          if (pid) process.kill(Number(pid), 'SIGKILL');
+          run.child.kill('SIGKILL');
+          await run.exited;
+        }
+      }
+    },
+    120_000,
+  );
 });

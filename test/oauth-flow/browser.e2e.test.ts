@@ -38,6 +38,8 @@ describe.skipIf(!chromiumTool)('OAuth sign-in in Chromium', () => {
     expect(await page.textContent('#signed-in-as')).toContain(service.fixture.provider.user.email);
     expect(await page.textContent('#method')).toBe(`oauth:${provider}`);
     expect(await page.textContent('#providers')).toContain(provider);
+    // The session is named by the browser that signed in (headless Chromium on Linux), as after a password sign-in.
+    expect(await page.textContent('.session[data-current="true"] .session-device')).toBe('Chrome on LinuxThis browser');
 
     const cookie = (await context.cookies(service.host.url)).find((c) => c.name === SESSION_COOKIE);
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });

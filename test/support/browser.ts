@@ -28,6 +28,9 @@ export const PHONE: BrowserContextOptions = {
   userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36',
 };
 
+/** The narrowest common phone (375×812); give it a userAgent where the test needs one. */
+export const SMALL_PHONE: BrowserContextOptions = { viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+
 /** A fresh context (own cache and storage) with one page that records every problem. */
 export async function openPage(browser: Browser, url: string, options: BrowserContextOptions = DESKTOP): Promise<WatchedPage> {
   const context = await browser.newContext(options);

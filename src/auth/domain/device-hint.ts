@@ -8,7 +8,8 @@ const BROWSERS: ReadonlyArray<[RegExp, string]> = [
   [/\bEdg(e|A|iOS)?\//, 'Edge'],
   [/\bOPR\//, 'Opera'],
   [/\bFirefox\/|\bFxiOS\//, 'Firefox'],
-  [/\bChrom(e|ium)\/|\bCriOS\//, 'Chrome'],
+  // Headless Chromium says "HeadlessChrome/": still Chrome, not an unknown browser on Linux.
+  [/\b(Headless)?Chrom(e|ium)\/|\bCriOS\//, 'Chrome'],
   [/\bVersion\/[\d.]+.*\bSafari\//, 'Safari'],
   [/^curl\//, 'curl'],
   [/^grpc/, 'gRPC client'],

@@ -6,6 +6,7 @@
  */
 import type { ActiveSession } from '../application/index.ts';
 import { Layout } from './layout.tsx';
+import { signInWords } from './sign-in-words.ts';
 
 /** One active session as the account page shows it (never the session id or its hash). */
 export interface SessionRow {
@@ -24,19 +25,6 @@ export interface SessionActions {
   revokeAll: string;
 }
 
-const METHOD_LABELS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => string]> = [
-  [/^password$/, () => 'Email and password'],
-  [/^oauth:(.+)$/, (m) => `Provider (${m[1]})`],
-];
-
-function methodLabel(method: string): string {
-  for (const [pattern, label] of METHOD_LABELS) {
-    const match = pattern.exec(method);
-    if (match) return label(match);
-  }
-  return method;
-}
-
 const utc = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 function Time(props: { ms: number; id?: string }) {
@@ -44,6 +32,24 @@ function Time(props: { ms: number; id?: string }) {
     <time id={props.id} datetime={new Date(props.ms).toISOString()} data-local="datetime">
       {utc(props.ms)}
     </time>
+  );
+}
+
+/**
+ * An email that wraps only where it reads well on a narrow screen: after the `@` and before each
+ * dot of the domain. Each part is an inline block, so it moves to the next line whole rather than
+ * breaking at a hyphen or a letter; inside a part only when that part alone is wider than the line.
+ */
+function EmailText(props: { email: string | null }) {
+  if (props.email === null) return <strong>an account without email</strong>;
+  const at = props.email.lastIndexOf('@');
+  const parts = at < 0 ? [props.email] : [props.email.slice(0, at + 1), ...props.email.slice(at + 1).split(/(?=\.)/)];
+  return (
+    <strong class="email">
+      {parts.map((part) => (
+        <span class="email-part">{part}</span>
+      ))}
+    </strong>
   );
 }
 
@@ -95,7 +101,7 @@ export function DashboardPage(props: { session: ActiveSession; providers: string
       <div class="page-head">
         <h1>Your account</h1>
         <p id="signed-in-as" class="lede">
-          Signed in as <strong>{session.email ?? 'an account without email'}</strong>
+          Signed in as <EmailText email={session.email} />
         </p>
       </div>
       <div class="auth-grid">
@@ -105,9 +111,9 @@ export function DashboardPage(props: { session: ActiveSession; providers: string
           </div>
           <dl class="facts">
             <div>
-              <dt>Method</dt>
+              <dt>Signed in with</dt>
               <dd>
-                {methodLabel(session.method)}{' '}
+                {signInWords(session.method, session.aal)}{' '}
                 <code id="method" class="tag">
                   {session.method}
                 </code>
@@ -117,10 +123,6 @@ export function DashboardPage(props: { session: ActiveSession; providers: string
               <dt>Linked providers</dt>
               {/* Plain text: the OAuth suites read this element as the linked-provider list. */}
               <dd id="providers">{props.providers.length > 0 ? props.providers.join(', ') : 'none'}</dd>
-            </div>
-            <div>
-              <dt>Assurance level</dt>
-              <dd>{session.aal}</dd>
             </div>
             <div>
               <dt>User id</dt>

@@ -5,6 +5,7 @@
  * answers a taken email like a free one, docs/security.md finding 11).
  */
 import { normalizeEmail } from '../domain/email.ts';
+import { PASSWORD_MAX_LENGTH, type PasswordProblem } from '../domain/password-policy.ts';
 
 export type LoginForm = 'login' | 'register';
 export type ErrorPlace = 'email' | 'password' | 'form';
@@ -34,17 +35,35 @@ function isValidEmail(email: string | undefined): boolean {
   }
 }
 
-/** Places the error `code` came back with, given the form it came from and the email typed. */
-export function placeLoginError(code: string | undefined, form: string | undefined, email: string | undefined, minLength: number): PlacedError | undefined {
+/** One message per reason a new password is refused (NIST SP 800-63B: say why, no composition rules). */
+const PASSWORD_PROBLEMS: Record<PasswordProblem, (minLength: number) => string> = {
+  too_short: (minLength) => `Use at least ${minLength} characters.`,
+  too_long: () => `Use at most ${PASSWORD_MAX_LENGTH} characters.`,
+  unsupported_character: () => 'This password contains a rare symbol the service cannot accept. Replace it with another character.',
+};
+
+function passwordProblemText(reason: string | undefined, minLength: number): string {
+  const words = reason !== undefined && Object.hasOwn(PASSWORD_PROBLEMS, reason) ? PASSWORD_PROBLEMS[reason as PasswordProblem] : undefined;
+  return words ? words(minLength) : 'Check the password and try again.';
+}
+
+/** What the failed post's redirect says: the error code, the form, and a refused password's reason. */
+export interface FailedPost {
+  code: string | undefined;
+  form: string | undefined;
+  reason: string | undefined;
+}
+
+/** Places the error a form post came back with, given the email typed. */
+export function placeLoginError(failed: FailedPost, email: string | undefined, minLength: number): PlacedError | undefined {
+  const { code } = failed;
   if (!code) return undefined;
-  const which: LoginForm = form === 'register' ? 'register' : 'login';
+  const which: LoginForm = failed.form === 'register' ? 'register' : 'login';
   const fixed = FIXED[code];
   if (fixed) return { form: which, code, ...fixed };
   if (code === 'validation') {
     if (!isValidEmail(email)) return { form: which, code, place: 'email', text: 'Enter a valid email address, like name@example.com.' };
-    // The redirect carries only the code: a registration's validation is the length or, rarely, a
-    // character the service cannot normalize (src/auth/domain/password-policy.ts), so name both.
-    const text = which === 'register' ? `Use at least ${minLength} characters. A few rare symbols are not accepted.` : 'Enter your password.';
+    const text = which === 'register' ? passwordProblemText(failed.reason, minLength) : 'Enter your password.';
     return { form: which, code, place: 'password', text };
   }
   return { form: which, code, place: 'form', text: 'Sign-in failed. Try again.' };

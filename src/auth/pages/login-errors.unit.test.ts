@@ -3,19 +3,23 @@ import { placeLoginError } from './login-errors.ts';
 
 describe('placeLoginError()', () => {
   it('puts a validation error on the email when the typed email is not one', () => {
-    expect(placeLoginError('validation', 'register', 'nope', 12)).toMatchObject({ form: 'register', place: 'email' });
+    expect(placeLoginError({ code: 'validation', form: 'register', reason: undefined }, 'nope', 12)).toMatchObject({ form: 'register', place: 'email' });
   });
-  it('puts it on the password, with the configured minimum, when the email is fine', () => {
-    expect(placeLoginError('validation', 'register', 'a@example.com', 14)).toEqual({
-      form: 'register',
-      place: 'password',
-      code: 'validation',
-      text: 'Use at least 14 characters. A few rare symbols are not accepted.',
-    });
+  it('puts it on the password, in the words of its one reason, when the email is fine', () => {
+    const placed = (reason: string | undefined) => placeLoginError({ code: 'validation', form: 'register', reason }, 'a@example.com', 14);
+    expect(placed('too_short')).toEqual({ form: 'register', place: 'password', code: 'validation', text: 'Use at least 14 characters.' });
+    expect(placed('too_long')?.text).toBe('Use at most 1024 characters.');
+    expect(placed('unsupported_character')?.text).toBe('This password contains a rare symbol the service cannot accept. Replace it with another character.');
+    expect(placed(undefined)?.text).toBe('Check the password and try again.');
+    expect(placed('toString')?.text).toBe('Check the password and try again.');
   });
   it('keeps errors about neither field at the top of their form', () => {
-    expect(placeLoginError('rate_limited', 'login', 'a@example.com', 12)).toMatchObject({ form: 'login', place: 'form' });
-    expect(placeLoginError('something_new', undefined, undefined, 12)).toMatchObject({ form: 'login', place: 'form', text: 'Sign-in failed. Try again.' });
+    expect(placeLoginError({ code: 'rate_limited', form: 'login', reason: undefined }, 'a@example.com', 12)).toMatchObject({ form: 'login', place: 'form' });
+    expect(placeLoginError({ code: 'something_new', form: undefined, reason: undefined }, undefined, 12)).toMatchObject({
+      form: 'login',
+      place: 'form',
+      text: 'Sign-in failed. Try again.',
+    });
   });
-  it('shows nothing without an error code', () => expect(placeLoginError(undefined, 'login', undefined, 12)).toBeUndefined());
+  it('shows nothing without an error code', () => expect(placeLoginError({ code: undefined, form: 'login', reason: undefined }, undefined, 12)).toBeUndefined());
 });

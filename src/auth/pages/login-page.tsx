@@ -15,6 +15,8 @@ export interface LoginPageProps {
   next: string;
   error: string | undefined;
   form: string | undefined;
+  /** a refused new password's reason (`too_short`, `too_long`, `unsupported_character`) */
+  reason: string | undefined;
   /** `registered` after a registration form post (the same for a free and a taken email) */
   notice: string | undefined;
   /** the email typed before a failed post, echoed back */
@@ -44,7 +46,7 @@ function monogram(label: string): string {
 }
 
 export function LoginPage(props: LoginPageProps) {
-  const placed = placeLoginError(props.error, props.form, props.email, props.minLength);
+  const placed = placeLoginError({ code: props.error, form: props.form, reason: props.reason }, props.email, props.minLength);
   const registered = props.notice === 'registered' && !placed;
   const email = (form: LoginForm) => (placed?.form === form || (registered && form === 'login') ? props.email : undefined);
   const signedIn = props.signedInAs !== undefined;

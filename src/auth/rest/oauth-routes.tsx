@@ -9,6 +9,7 @@
  * envelope (plus `reason`) when the request asks for JSON, else the sign-in error page. Failures
  * are logged with code and reason, never a code, state or token value.
  */
+import { deviceHint } from '../domain/device-hint.ts';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getCookie } from 'hono/cookie';
@@ -85,7 +86,7 @@ export function oauthRoutes(deps: OAuthFlowDeps): Hono {
 
   const callback = async (c: Context, params: URLSearchParams, redirectStatus: 302 | 303) => {
     const provider = c.req.param('provider')!;
-    const done = await completeOAuthSignIn(deps, provider, parseCallbackParams(params), binding(c));
+    const done = await completeOAuthSignIn(deps, provider, parseCallbackParams(params), binding(c), deviceHint(c.req.header('user-agent')));
     // Session fixation: the session this browser held before ends with the new sign-in.
     await revokePreviousSession(deps.auth, sessionIdFromCookieHeader(c.req.header('cookie'), deps.config.cookieSecure));
     logger.log('info', 'signed in', { code: 'auth_oauth_sign_in', provider, user_id: done.userId, linked: done.linked });

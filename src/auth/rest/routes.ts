@@ -28,6 +28,7 @@ import {
 } from '../application/index.ts';
 import { clientAddress } from '../../http/client-address.ts';
 import { deviceHint } from '../domain/device-hint.ts';
+import { PasswordRejected } from '../domain/password-policy.ts';
 import { formEchoCookie } from './form-echo.ts';
 import { inputMode, readCredentials } from './input.ts';
 import { originCheck } from './origin-check.ts';
@@ -51,9 +52,10 @@ export const AUTH_PATHS = {
 const MAX_BODY_BYTES = 16 * 1024;
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
-/** Where a failed form post goes back to: /login with the error code (no detail) and the next path. */
-function loginPageUrl(error: string, next: string | undefined, form: 'login' | 'register'): string {
-  const query = new URLSearchParams({ error, form });
+/** Where a failed form post goes back to: /login with the error code, a refused password's reason (no detail) and the next path. */
+function loginPageUrl(failure: AppError, next: string | undefined, form: 'login' | 'register'): string {
+  const query = new URLSearchParams({ error: failure.code, form });
+  if (failure instanceof PasswordRejected) query.set('reason', failure.problem);
   if (next) query.set('next', safeNextPath(next));
   return `/login?${query.toString()}`;
 }
@@ -105,7 +107,7 @@ export function authRestRoutes(deps: AuthDeps): Hono {
       return import('../pages/refused-form-page.tsx').then(({ refusedFormPage }) => refusedFormPage(deps, failure, form, typedEmail, next));
     const echo = formEchoCookie(typedEmail, config.cookieSecure);
     if (echo) c.header('Set-Cookie', echo);
-    return c.redirect(loginPageUrl(failure.code, next, form), 303);
+    return c.redirect(loginPageUrl(failure, next, form), 303);
   };
 
   /**

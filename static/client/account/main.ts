@@ -4,7 +4,7 @@
  * enhancement: each page's core action is a plain form post.
  */
 import { bindMenu } from '../session-menu.ts';
-import { localizeTimes } from './local-times.ts';
+import { localizeTimes } from '../local-times.ts';
 import { bindPasswordHint } from './password-hint.ts';
 import { bindSessionForms } from './sessions.ts';
 

@@ -75,7 +75,8 @@ export interface CompletedSignIn {
  * Callback: every failure throws (an AppError, mostly OAuthSignInError); no session unless all
  * checks pass. `binding`: the browser's binding cookie value (undefined when absent or malformed).
  */
-export async function completeOAuthSignIn(deps: OAuthFlowDeps, provider: string, params: CallbackParams, binding: string | undefined): Promise<CompletedSignIn> {
+/** `device` labels the new session on the account page (domain/device-hint.ts). */
+export async function completeOAuthSignIn(deps: OAuthFlowDeps, provider: string, params: CallbackParams, binding: string | undefined, device?: string): Promise<CompletedSignIn> {
   const settings = offeredSettings(deps.config, provider);
   const boundTo = binding === undefined ? undefined : bindingHash(binding);
   if (params.kind === 'malformed') throw new OAuthSignInError('oauth_callback_malformed');
@@ -112,6 +113,6 @@ export async function completeOAuthSignIn(deps: OAuthFlowDeps, provider: string,
     email: identity.email ?? null,
     emailVerified: identity.emailVerified,
   });
-  const session = await issueSession(deps.auth, { userId: account.userId, email: account.email, aal: 'aal1', method: `oauth:${settings.id}` });
+  const session = await issueSession(deps.auth, { userId: account.userId, email: account.email, aal: 'aal1', method: `oauth:${settings.id}`, device });
   return { userId: account.userId, session, next: state.next, linked: account.linked };
 }
