@@ -1,0 +1,62 @@
+/**
+ * The options of `npm run backup` and `npm run restore`, checked with valibot. The data
+ * directory comes from `--data-dir`, else DATA_DIR (also from `.env`), else `./data`, as for the
+ * host, so both commands find the database the host with the same settings uses.
+ */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import * as v from 'valibot';
+import { plainArgumentError } from '../../host/argument-errors.ts';
+
+/** The database file the host keeps in its data directory (host/storage/open.ts). */
+export const DATABASE_FILE = 'app.sqlite';
+
+/** An option the operator fixes: the command prints it as one line and exits 2. */
+export class ArgumentError extends Error {
+  override readonly name = 'ArgumentError';
+}
+
+const nonEmpty = (what: string) => v.pipe(v.string(`${what} needs a value`), v.nonEmpty(`${what} needs a value`));
+
+export interface StoreFileArguments {
+  /** `<data-dir>/app.sqlite` */
+  readonly database: string;
+  readonly dataDir: string;
+  /** The backup file written (backup) or read (restore). */
+  readonly file: string;
+  readonly force: boolean;
+  readonly help: boolean;
+}
+
+/** `fileOption` is `to` for backup, `from` for restore; `--force` exists only where `allowForce`. */
+export function parseStoreFileArguments(argv: string[], env: NodeJS.ProcessEnv, fileOption: 'to' | 'from', allowForce: boolean): StoreFileArguments {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        'data-dir': { type: 'string' },
+        [fileOption]: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        ...(allowForce ? { force: { type: 'boolean' } } : {}),
+      },
+    }).values;
+  } catch (error) {
+    throw new ArgumentError(plainArgumentError(error));
+  }
+  if (values['help'] === true) return { database: '', dataDir: '', file: '', force: false, help: true };
+  const schema = v.object({
+    dataDir: nonEmpty('--data-dir (DATA_DIR)'),
+    file: v.pipe(v.string(`--${fileOption} FILE is required`), v.nonEmpty(`--${fileOption} needs a value`)),
+    force: v.boolean(),
+  });
+  const parsed = v.safeParse(schema, {
+    dataDir: values['data-dir'] ?? env['DATA_DIR'] ?? './data',
+    file: values[fileOption],
+    force: values['force'] ?? false,
+  });
+  if (!parsed.success) throw new ArgumentError(parsed.issues[0].message);
+  return { ...parsed.output, database: join(parsed.output.dataDir, DATABASE_FILE), help: false };
+}
