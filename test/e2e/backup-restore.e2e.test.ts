@@ -133,11 +133,13 @@ describe('backup and restore of the SQLite store', () => {
     // The chain in the restored file: global sequences 1..n without a gap, the padding whole, and
     // counter revisions 1..n, each increment recording the count it left (all increments of 1).
     const events = storedEvents(join(restoredDir, 'app.sqlite'));
-    events.forEach((event, i) => expect(event.sequence).toBe(i + 1));
+    const upTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+    expect(events.map((event) => event.sequence)).toEqual(upTo(events.length));
     expect(events.filter((event) => event.streamId === PADDING_STREAM)).toHaveLength(PADDING_EVENTS);
     const counter = events.filter((event) => event.streamId === COUNTER_STREAM_ID);
     expect(counter.length + PADDING_EVENTS).toBe(events.length);
-    counter.forEach((event, i) => expect(event).toMatchObject({ revision: i + 1, value: i + 1 }));
+    expect(counter.map((event) => event.revision)).toEqual(upTo(counter.length));
+    expect(counter.map((event) => event.value)).toEqual(upTo(counter.length));
     // Every increment acknowledged before the backup started is in it, and nothing never acknowledged.
     expect(new Set(before).size).toBe(before.length);
     expect(counter.length).toBeGreaterThanOrEqual(Math.max(...before));
