@@ -15,8 +15,7 @@
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { backup, DatabaseSync } from 'node:sqlite';
-import { loadDotEnv } from '../host/dotenv.ts';
-import { ArgumentError, parseStoreFileArguments, type StoreFileArguments } from './sqlite-backup/arguments.ts';
+import { commandArguments, exitWith } from './sqlite-backup/arguments.ts';
 import { partialName, replaceDurably } from './sqlite-backup/durable-replace.ts';
 import { checkProjectDatabase, NotProjectDatabase } from './sqlite-backup/project-database.ts';
 
@@ -32,22 +31,10 @@ const ALL_PAGES = 2 ** 31 - 1;
 const BUSY_TIMEOUT_MS = 10_000;
 
 function fail(code: number, message: string): never {
-  process.stderr.write(`backup: ${message}\n`);
-  process.exit(code);
+  return exitWith('backup', code, message);
 }
 
-loadDotEnv();
-let args: StoreFileArguments;
-try {
-  args = parseStoreFileArguments(process.argv.slice(2), process.env, 'to', true);
-} catch (error) {
-  if (error instanceof ArgumentError) fail(2, `${error.message}; run with --help for the options`);
-  throw error;
-}
-if (args.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const args = commandArguments('backup', USAGE, 'to', true);
 if (!existsSync(args.database)) fail(2, `no database at ${args.database}: check --data-dir (DATA_DIR)`);
 if (existsSync(args.file) && !args.force) fail(2, `${args.file} exists: pass --force to replace it`);
 if (!existsSync(dirname(args.file)) || !statSync(dirname(args.file)).isDirectory()) fail(2, `the directory of --to ${args.file} does not exist`);

@@ -12,9 +12,8 @@
  * Exit codes: 0 done, 1 failed, 2 refused or invalid options (one line on stderr; nothing changed).
  */
 import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
-import { loadDotEnv } from '../host/dotenv.ts';
 import { runningHosts } from '../host/storage/sqlite/running-hosts.ts';
-import { ArgumentError, parseStoreFileArguments, type StoreFileArguments } from './sqlite-backup/arguments.ts';
+import { commandArguments, exitWith } from './sqlite-backup/arguments.ts';
 import { partialName, replaceDurably } from './sqlite-backup/durable-replace.ts';
 import { checkProjectDatabase, NotProjectDatabase, type ProjectDatabase } from './sqlite-backup/project-database.ts';
 
@@ -28,8 +27,7 @@ Stop every host using DIR first.`;
 const SIDE_FILES = ['-wal', '-shm', '-journal'];
 
 function fail(code: number, message: string): never {
-  process.stderr.write(`restore: ${message}\n`);
-  process.exit(code);
+  return exitWith('restore', code, message);
 }
 
 function refuseRunningHosts(dataDir: string): void {
@@ -41,18 +39,7 @@ function removeWithSideFiles(path: string): void {
   for (const suffix of ['', ...SIDE_FILES]) rmSync(`${path}${suffix}`, { force: true });
 }
 
-loadDotEnv();
-let args: StoreFileArguments;
-try {
-  args = parseStoreFileArguments(process.argv.slice(2), process.env, 'from', false);
-} catch (error) {
-  if (error instanceof ArgumentError) fail(2, `${error.message}; run with --help for the options`);
-  throw error;
-}
-if (args.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const args = commandArguments('restore', USAGE, 'from', false);
 if (!existsSync(args.file) || !statSync(args.file).isFile()) fail(2, `--from ${args.file} is not a file`);
 if (existsSync(`${args.file}-wal`) && statSync(`${args.file}-wal`).size > 0) {
   fail(2, `${args.file} has a write-ahead log beside it: it is a live database or a file copy, not a backup made by npm run backup`);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
 import { plainArgumentError } from '../../host/argument-errors.ts';
+import { loadDotEnv } from '../../host/dotenv.ts';
 
 /** The database file the host keeps in its data directory (host/storage/open.ts). */
 export const DATABASE_FILE = 'app.sqlite';
@@ -25,11 +26,10 @@ export interface StoreFileArguments {
   /** The backup file written (backup) or read (restore). */
   readonly file: string;
   readonly force: boolean;
-  readonly help: boolean;
 }
 
 /** `fileOption` is `to` for backup, `from` for restore; `--force` exists only where `allowForce`. */
-export function parseStoreFileArguments(argv: string[], env: NodeJS.ProcessEnv, fileOption: 'to' | 'from', allowForce: boolean): StoreFileArguments {
+export function parseStoreFileArguments(argv: string[], env: NodeJS.ProcessEnv, fileOption: 'to' | 'from', allowForce: boolean): StoreFileArguments | 'help' {
   let values: Record<string, string | boolean | undefined>;
   try {
     values = parseArgs({
@@ -46,7 +46,7 @@ export function parseStoreFileArguments(argv: string[], env: NodeJS.ProcessEnv, 
   } catch (error) {
     throw new ArgumentError(plainArgumentError(error));
   }
-  if (values['help'] === true) return { database: '', dataDir: '', file: '', force: false, help: true };
+  if (values['help'] === true) return 'help';
   const schema = v.object({
     dataDir: nonEmpty('--data-dir (DATA_DIR)'),
     file: v.pipe(v.string(`--${fileOption} FILE is required`), v.nonEmpty(`--${fileOption} needs a value`)),
@@ -58,5 +58,28 @@ export function parseStoreFileArguments(argv: string[], env: NodeJS.ProcessEnv, 
     force: values['force'] ?? false,
   });
   if (!parsed.success) throw new ArgumentError(parsed.issues[0].message);
-  return { ...parsed.output, database: join(parsed.output.dataDir, DATABASE_FILE), help: false };
+  return { ...parsed.output, database: join(parsed.output.dataDir, DATABASE_FILE) };
+}
+
+/** Ends the command with one line on stderr, prefixed with its name. */
+export function exitWith(command: 'backup' | 'restore', code: number, message: string): never {
+  process.stderr.write(`${command}: ${message}\n`);
+  process.exit(code);
+}
+
+/** The command's arguments from argv and the environment (`.env` read first); prints `usage` and exits 0 on --help, exits 2 on bad ones. */
+export function commandArguments(command: 'backup' | 'restore', usage: string, fileOption: 'to' | 'from', allowForce: boolean): StoreFileArguments {
+  loadDotEnv();
+  let args: StoreFileArguments | 'help';
+  try {
+    args = parseStoreFileArguments(process.argv.slice(2), process.env, fileOption, allowForce);
+  } catch (error) {
+    if (error instanceof ArgumentError) exitWith(command, 2, `${error.message}; run with --help for the options`);
+    throw error;
+  }
+  if (args === 'help') {
+    console.log(usage);
+    process.exit(0);
+  }
+  return args;
 }
