@@ -156,7 +156,7 @@ describe('backup and restore of the SQLite store', () => {
     }
   }, 180_000);
 
-  it('refuses to restore into the data directory of a running host and changes nothing; after the host stops, restores', async () => {
+  it('refuses to restore into the data directory of a running host and changes nothing; once the host is gone (killed), restores', async () => {
     const source = await startHost();
     for (let i = 0; i < 3; i++) await increment(source.url);
     const file = join(tempDataDir('wasi-backup-'), 'store.sqlite');
@@ -180,11 +180,13 @@ describe('backup and restore of the SQLite store', () => {
     // Untouched: the host still serves its own data and writes on.
     expect(await view(running.url)).toMatchObject({ count: 6 });
     expect(await increment(running.url)).toBe(7);
-    expect(await running.stop()).toBe(0);
+    // Killed, it leaves its pid file behind: a dead pid, which no longer counts.
+    await running.kill();
+    expect(existsSync(join(running.dataDir, 'running-hosts', String(running.child.pid)))).toBe(true);
     expect(storedEvents(join(running.dataDir, 'app.sqlite'))).toHaveLength(7);
     expect(readdirSync(running.dataDir).filter((name) => name.includes('partial'))).toEqual([]);
 
-    // Stopped (its pid file gone), the same directory takes the backup.
+    // With no live host on it, the same directory takes the backup.
     const restore = await runScript('restore', ['--data-dir', running.dataDir, '--from', file]);
     expect(restore.code).toBe(0);
     const back = await startHost({ dataDir: running.dataDir });
