@@ -44,7 +44,8 @@ export function parseStoreFileArguments(argv: string[], env: NodeJS.ProcessEnv, 
       },
     }).values;
   } catch (error) {
-    throw new ArgumentError(plainArgumentError(error));
+    // Without the host's example value (a port), which means nothing here.
+    throw new ArgumentError(plainArgumentError(error).replace(/, as in .*$/, ''));
   }
   if (values['help'] === true) return 'help';
   const schema = v.object({

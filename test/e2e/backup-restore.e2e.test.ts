@@ -234,6 +234,7 @@ describe('backup and restore of the SQLite store', () => {
       ['backup', ['--data-dir', dir, '--to', join(dir, 'b.sqlite'), '--bogus'], /unknown option --bogus/],
       ['backup', ['--data-dir', dir, '--to', join(dir, 'b.sqlite')], /no database at .*app\.sqlite: check --data-dir/],
       ['restore', ['--data-dir', dir], /--from FILE is required/],
+      ['restore', ['--data-dir', dir, '--from'], /^restore: --from needs a value; run with --help/],
       ['restore', ['--data-dir', dir, '--from', join(dir, 'b.sqlite'), '--force'], /unknown option --force/],
     ] as const) {
       const run = await runScript(name, [...args]);
