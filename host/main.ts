@@ -6,6 +6,7 @@
 import { logClientAddressSource } from './client-address.ts';
 import { ConfigError, helpText, loadConfig } from './config.ts';
 import { checkDataDir, listenFailure } from './start-errors.ts';
+import { markRunningHost } from './storage/sqlite/running-hosts.ts';
 import { startHost } from './app.ts';
 import { startWorkerGroup } from './workers/group.ts';
 import { loadDotEnv } from './dotenv.ts';
@@ -33,6 +34,8 @@ try {
   }
   throw error;
 }
+// Before the store opens: `npm run restore` refuses a data directory a host is using.
+if (config.db === 'sqlite') markRunningHost(config.dataDir);
 
 if (config.realtime === 'local' && config.db !== 'sqlite') {
   logger.log(
