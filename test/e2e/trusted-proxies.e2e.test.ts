@@ -109,7 +109,7 @@ describe.each([NGINX, CADDY])('behind $name terminating TLS (docs/deployment.md)
       expect(codes).not.toContain('trusted_proxies_missing');
     });
 
-    it("an attacker spending its budget spends its own: the victim signs in from its address", async () => {
+    it('an attacker spending its budget spends its own: the victim signs in from its address', async () => {
       const [victim, attacker] = [freshAddress(), freshAddress()];
       const email = await registerVictim(victim);
       await spendBudget((nobody) => viaProxy(attacker, LOGIN, { email: nobody, password: 'wrong password guess' }));

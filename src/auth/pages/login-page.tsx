@@ -16,7 +16,7 @@ export interface LoginPageProps {
   error: string | undefined;
   form: string | undefined;
   /** a refused new password's reason (`too_short`, `too_long`, `unsupported_character`) */
-  reason: string | undefined;
+  reason?: string | undefined;
   /** `registered` after a registration form post (the same for a free and a taken email) */
   notice: string | undefined;
   /** the email typed before a failed post, echoed back */

@@ -6,6 +6,7 @@
  * reads as success (RFC 9110 §15.5.1, RFC 6585 §4).
  */
 import { RateLimitedError, type AppError } from '../../errors.ts';
+import { PasswordRejected } from '../domain/password-policy.ts';
 import { statusForCode } from '../../counter/http-errors.ts';
 import { safeNextPath, type AuthDeps } from '../application/index.ts';
 import { PAGE_HEADERS } from '../../ui/index.ts';
@@ -16,6 +17,7 @@ export function refusedFormPage(deps: AuthDeps, failure: AppError, form: 'login'
     <LoginPage
       next={safeNextPath(next)}
       error={failure.code}
+      reason={failure instanceof PasswordRejected ? failure.problem : undefined}
       form={form}
       notice={undefined}
       email={email}

@@ -40,7 +40,6 @@ export function authPageRoutes(deps: AuthDeps): Hono {
         next={safeNextPath(c.req.query('next'))}
         error={c.req.query('error')}
         form={c.req.query('form')}
-        reason={c.req.query('reason')}
         notice={c.req.query('notice')}
         email={echoed}
         minLength={deps.config.passwordMinLength}

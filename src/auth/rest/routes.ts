@@ -28,7 +28,6 @@ import {
 } from '../application/index.ts';
 import { clientAddress } from '../../http/client-address.ts';
 import { deviceHint } from '../domain/device-hint.ts';
-import { PasswordRejected } from '../domain/password-policy.ts';
 import { formEchoCookie } from './form-echo.ts';
 import { inputMode, readCredentials } from './input.ts';
 import { originCheck } from './origin-check.ts';
@@ -52,10 +51,9 @@ export const AUTH_PATHS = {
 const MAX_BODY_BYTES = 16 * 1024;
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
-/** Where a failed form post goes back to: /login with the error code, a refused password's reason (no detail) and the next path. */
+/** Where a failed form post goes back to: /login with the error code and the next path. */
 function loginPageUrl(failure: AppError, next: string | undefined, form: 'login' | 'register'): string {
   const query = new URLSearchParams({ error: failure.code, form });
-  if (failure instanceof PasswordRejected) query.set('reason', failure.problem);
   if (next) query.set('next', safeNextPath(next));
   return `/login?${query.toString()}`;
 }
