@@ -10,7 +10,10 @@ import type { GuestInstance, InstanceStats } from './pool.ts';
 type Instantiate = (
   getCoreModule: (path: string) => Promise<WebAssembly.Module>,
   imports: Record<string, unknown>,
-) => Promise<{ incomingHandler: { handle(req: unknown, out: unknown): Promise<void> }; $stats(): InstanceStats }>;
+) => Promise<{ incomingHandler: { handle(req: unknown, out: unknown): Promise<void> }; $stats?(): InstanceStats }>;
+
+/** What an instance reports when its glue was transpiled without the stats patch (test probe components). */
+const NO_STATS: InstanceStats = { handles: 0, captured: 0, createdReps: 0, memoryBytes: 0 };
 
 export interface LoadedComponent {
   instantiate(imports: Record<string, unknown>): Promise<GuestInstance>;
@@ -32,8 +35,9 @@ export async function loadComponent(dir: string): Promise<LoadedComponent> {
     async instantiate(imports) {
       const instance = await module.instantiate(getCoreModule, imports);
       const handler = instance.incomingHandler;
-      // $stats: added to jco's output by scripts/jco-patches.ts (patchInstanceStats).
-      return { handle: (req, out) => handler.handle(req, out), stats: () => instance.$stats() };
+      // $stats: added to jco's output by scripts/jco-patches.ts (patchInstanceStats); the
+      // project's build always has it, probe components built by tests may not.
+      return { handle: (req, out) => handler.handle(req, out), stats: () => instance.$stats?.() ?? NO_STATS };
     },
   };
 }
