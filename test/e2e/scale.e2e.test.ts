@@ -33,7 +33,11 @@ describe.runIf(unavailable === undefined).each<Backend>(['postgres', 'redis'])('
       backend === 'postgres'
         ? ['--db', 'postgres', '--postgres-url', POSTGRES_URL, '--postgres-schema', schema]
         : ['--db', 'redis', '--redis-url', REDIS_URL, '--redis-prefix', prefix];
-    hosts = await Promise.all([0, 1, 2].map(() => startHost({ args: [...args, '--shutdown-grace-ms', '200', ...extra], timeoutMs: 60_000 })));
+    // Every increment must be answered here, so a queued one waits as long as it takes: shedding
+    // (503 after the admission deadline) is test/admission/'s subject, and on a loaded 2-core
+    // machine six hosts' threads can keep a queue longer than the default 5 s.
+    const patient = ['--admission-wait-ms', '60000'];
+    hosts = await Promise.all([0, 1, 2].map(() => startHost({ args: [...args, '--shutdown-grace-ms', '200', ...patient, ...extra], timeoutMs: 60_000 })));
     return () => counterStream(backend === 'postgres' ? { pg: servers.pg(), schema } : { redis: servers.redis(), prefix });
   }
 
