@@ -56,7 +56,9 @@ describe('GET /', () => {
     expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
     const html = await response.text();
     expect(html).toContain('data-count="-7"');
-    expect(html).toContain('<span class="event-type">Decrement</span>');
+    // The event in words: the change and the count it left, under the counter's own revision.
+    expect(html).toContain('<span class="visually-hidden">Decrement: </span>−7 → −7</span>');
+    expect(html).toContain('<span class="event-rev" title="revision of the counter">#2</span>');
   });
 });
 
