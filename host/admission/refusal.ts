@@ -5,26 +5,25 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { NodeRequest, NodeResponse } from '../exchange.ts';
+import { isGrpcRequest } from '../http/grpc-request.ts';
 import type { Lane } from '../pool.ts';
 import type { RefusalReason } from './wait-queue.ts';
 
 /** Seconds a refused client is asked to wait: about one queue deadline's worth of load drains by then. */
 export const RETRY_AFTER_SECONDS = 2;
 
-const isGrpc = (req: NodeRequest): boolean => (req.headers['content-type'] ?? '').startsWith('application/grpc');
-
 /**
  * Long-lived exchanges draw from the pool's bounded `stream` share: gRPC calls (a streaming call
  * holds its instance for its whole life) and SSE requests (held by the guest when the relay is off).
  */
 export function laneOf(req: NodeRequest): Lane {
-  return isGrpc(req) || (req.headers.accept ?? '').includes('text/event-stream') ? 'stream' : 'request';
+  return isGrpcRequest(req) || (req.headers.accept ?? '').includes('text/event-stream') ? 'stream' : 'request';
 }
 
 export function sendRefusal(req: NodeRequest, res: NodeResponse, reason: RefusalReason): void {
   if (res.headersSent || res.destroyed || res.writableEnded) return;
   const message = reason === 'stopping' ? 'the server is shutting down, retry later' : 'the server is overloaded, retry later';
-  if (isGrpc(req)) {
+  if (isGrpcRequest(req)) {
     // Head only, ended at once: the status travels in the response headers (Trailers-Only).
     res.statusCode = 200;
     res.setHeader('content-type', 'application/grpc');

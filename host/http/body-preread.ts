@@ -13,6 +13,7 @@
  * - gRPC calls stream: each message goes to the guest as it arrives.
  * On HTTP/2 an early answer ends the stream with RST_STREAM NO_ERROR (RFC 9113 §8.1).
  */
+import { isGrpcRequest } from './grpc-request.ts';
 import type { ServerResponse } from 'node:http';
 import http2 from 'node:http2';
 import { streamBody, trailerEntries, type NodeRequest, type NodeResponse } from '../exchange.ts';
@@ -58,7 +59,8 @@ const TIMEOUT_BODY = JSON.stringify({ error: { code: 'request_timeout', message:
  * fills as the client sends. Undefined when the host answered the request itself or the client left.
  */
 export function prereadBody(req: NodeRequest, res: NodeResponse, limits: ExchangeLimits): BodySource | Promise<BodySource | undefined> | undefined {
-  if (isGrpc(req) || hasNoBody(req)) return streamBody(req);
+  // gRPC streams its messages to the guest.
+  if (isGrpcRequest(req) || hasNoBody(req)) return streamBody(req);
   const declared = declaredLength(req);
   if (declared !== undefined && declared > MAX_PREREAD_BYTES) {
     limits.events.note('info', 'a request body was longer than the host reads before the guest; answered 413', { code: 'http_body_too_large', content_length: declared });
@@ -133,11 +135,6 @@ function answerEarly(req: NodeRequest, res: NodeResponse, status: 408 | 413, bod
       if (!stream.closed) stream.close(http2.constants.NGHTTP2_NO_ERROR);
     });
   }
-}
-
-/** gRPC (application/grpc, +proto, -web…) streams its messages to the guest. */
-function isGrpc(req: NodeRequest): boolean {
-  return req.headers['content-type']?.toLowerCase().startsWith('application/grpc') ?? false;
 }
 
 /** True when the head says there is no body (nothing to wait for). */
