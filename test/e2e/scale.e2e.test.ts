@@ -33,10 +33,12 @@ describe.runIf(unavailable === undefined).each<Backend>(['postgres', 'redis'])('
       backend === 'postgres'
         ? ['--db', 'postgres', '--postgres-url', POSTGRES_URL, '--postgres-schema', schema]
         : ['--db', 'redis', '--redis-url', REDIS_URL, '--redis-prefix', prefix];
-    // Every increment must be answered here, so a queued one waits as long as it takes: shedding
-    // (503 after the admission deadline) is test/admission/'s subject, and on a loaded 2-core
-    // machine six hosts' threads can keep a queue longer than the default 5 s.
-    const patient = ['--admission-wait-ms', '60000'];
+    // Every increment must be answered here, so a queued one waits as long as it takes and the queue
+    // holds every client: shedding (503 once the queue is full or its deadline passed) is
+    // test/admission/'s subject. On a loaded 2-core machine six hosts' threads can keep a queue
+    // longer than the default 5 s, and with `--workers 2` each thread's half of the memory budget
+    // may leave it two instances and a queue of eight, fewer than the clients a thread is given.
+    const patient = ['--admission-wait-ms', '60000', '--admission-queue', '256'];
     hosts = await Promise.all([0, 1, 2].map(() => startHost({ args: [...args, '--shutdown-grace-ms', '200', ...patient, ...extra], timeoutMs: 60_000 })));
     return () => counterStream(backend === 'postgres' ? { pg: servers.pg(), schema } : { redis: servers.redis(), prefix });
   }
