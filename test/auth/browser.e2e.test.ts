@@ -5,8 +5,8 @@
  */
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireTool } from '../support/tools.ts';
-import { startHost, type HostProcess } from '../support/host-process.ts';
+import { requireTool } from '../../harness/tools.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
 import { PASSWORD, uniqueEmail } from './support.ts';
 
 const browserTool = requireTool('chromium');

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort, runHostCli, tempDataDir } from '../support/host-process.ts';
+import { freePort, runHostCli, tempDataDir } from '../../harness/host-process.ts';
 
 describe('auth configuration at start', () => {
   it('exits 2 naming every bad variable, never a value', async () => {

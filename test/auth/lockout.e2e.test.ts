@@ -6,7 +6,7 @@
  * OAuth starts. Two client addresses: requests leave from 127.0.0.1 and 127.0.0.2 (Linux loopback).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../support/host-process.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
 import { PASSWORD, postFrom, register, uniqueEmail } from './support.ts';
 
 describe('password lockout and throttles', () => {

@@ -5,7 +5,7 @@
  * the taken one changed nothing: the owner's password still works and no event was written.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../support/host-process.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
 import { operatorIssuer, type OperatorIssuer } from '../support/operator-token.ts';
 import { PASSWORD, postForm, postJson, register, sessionIdFrom, uniqueEmail } from './support.ts';
 

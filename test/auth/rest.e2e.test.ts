@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNSUPPORTED_CHARACTER_MESSAGE } from '../../src/auth/domain/password-policy.ts';
-import { startHost, type HostProcess } from '../support/host-process.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
 import { cookieHeader, expectError, PASSWORD, postForm, postJson, register, sessionIdFrom, sessionOf, uniqueEmail } from './support.ts';
 
 let host: HostProcess;

@@ -5,7 +5,7 @@
  * (session fixation); a cross-site page cannot revoke.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../support/host-process.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
 import { cookieHeader, expectError, PASSWORD, postJson, register, sessionIdFrom, sessionOf } from './support.ts';
 
 interface Listed {

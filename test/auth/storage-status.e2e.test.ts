@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { base64url, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, startHost, type HostProcess } from '../support/host-process.ts';
+import { ROOT, startHost, type HostProcess } from '../../harness/host-process.ts';
 import { OPERATOR_AUDIENCE, OPERATOR_ISSUER, operatorIssuer, type OperatorIssuer } from '../support/operator-token.ts';
 import { expectError, register } from './support.ts';
 

@@ -7,10 +7,10 @@
 import http2 from 'node:http2';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { residentBytes } from '../../bench/proc-memory.ts';
-import { freePort, startHost, type HostProcess } from '../support/host-process.ts';
+import { residentBytes } from '../../bench/lib/proc-memory.ts';
+import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
 import { scrape } from '../support/prometheus.ts';
-import { counterFrame, openSse, type SseClient } from '../support/sse.ts';
+import { counterFrame, openSse, type SseClient } from '../../harness/sse.ts';
 
 const MiB = 1_048_576;
 const STREAM = '/api/counter/stream';

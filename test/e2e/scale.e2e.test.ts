@@ -7,9 +7,9 @@
  * at 64 clients in all.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../support/host-process.ts';
-import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../support/servers.ts';
-import { clientsOn, counterStream, type Answer } from '../support/write-load.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
+import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../../harness/servers.ts';
+import { clientsOn, counterStream, type Answer } from '../../harness/write-load.ts';
 
 const unavailable = await sharedServers();
 if (unavailable !== undefined && inCi) it('needs PostgreSQL and Redis under CI', () => expect.fail(unavailable));

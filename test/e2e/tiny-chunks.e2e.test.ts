@@ -6,8 +6,8 @@
  * routes' size are read by the host before the guest sees them (host/http/body-preread.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processCpuMs } from '../../bench/cpu-sample.ts';
-import { startHost, type HostProcess } from '../support/host-process.ts';
+import { processCpuMs } from '../../bench/lib/proc-cpu.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
 import { rawConnect } from '../support/raw-http1.ts';
 import { RawHttp2Client } from '../support/raw-http2.ts';
 

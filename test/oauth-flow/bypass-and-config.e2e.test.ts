@@ -5,7 +5,7 @@
  * provider_c secret sources; the bypass on a secure deployment) as exit code 2 naming variables.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, runHostCli, tempDataDir } from '../support/host-process.ts';
+import { freePort, runHostCli, tempDataDir } from '../../harness/host-process.ts';
 import { PASSWORD, postForm, register, sessionIdFrom } from '../auth/support.ts';
 import { asBrowser, deliver, eventCounts, expectFailure, expectNoSecretsLogged, sessionCookieOf, start, startService, type Service } from './support.ts';
 

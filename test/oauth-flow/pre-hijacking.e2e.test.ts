@@ -7,7 +7,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { requireTool } from '../support/tools.ts';
+import { requireTool } from '../../harness/tools.ts';
 import { SESSION_COOKIE, sessionCookieOf, type Service, withServiceAndBrowser } from './support.ts';
 
 const chromiumTool = requireTool('chromium');

@@ -15,10 +15,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_A11_FILE, readA11 } from '../../scripts/oauth/tracker/a11-record.ts';
 import { register, sessionIdFrom, uniqueEmail } from '../auth/support.ts';
-import { freePort, ROOT, startHost, type HostProcess } from '../support/host-process.ts';
+import { freePort, ROOT, startHost, type HostProcess } from '../../harness/host-process.ts';
 import { startOAuthFixture, type OAuthFixture } from '../support/oauth-provider/fixture.ts';
 import { followAuthorization } from '../support/oauth-provider/follow-authorization.ts';
-import { requireTool } from '../support/tools.ts';
+import { requireTool } from '../../harness/tools.ts';
 
 const chromium = requireTool('chromium');
 /** `npm run auth:token`'s dev key pair for this suite; the host gets its public JWKS. */

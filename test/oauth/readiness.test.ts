@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportPKCS8, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../support/host-process.ts';
+import { ROOT } from '../../harness/host-process.ts';
 import { clientSecretJwt } from '../../src/auth/oauth/jwt/test-keys.ts';
 
 const BASE = 'https://auth.example.com';

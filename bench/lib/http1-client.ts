@@ -1,10 +1,11 @@
 /**
- * A lean HTTP/1.1 keep-alive client for closed-loop load: one connection, one request at a time,
- * the request's bytes built once, the answer read as far as its status line and Content-Length.
- * The load generator shares the machine's two cores with the hosts and the store, so what it
- * spends per request is taken from what it measures: per request, on this machine (2026-11-26),
- * `fetch` spent 0.47–0.80 ms of CPU, `http.request` with a keep-alive agent 0.25–0.30 ms, and this
- * client 0.10–0.12 ms (`node bench/scale.ts --client fetch` measures the first for comparison).
+ * The benchmarks' HTTP/1.1 client: one keep-alive connection, one request at a time, the answer
+ * read as far as its status line, headers and Content-Length. The load generator shares the
+ * machine's two cores with the hosts and the store, so what it spends per request is taken from
+ * what it measures; this client spends a fraction of what `fetch` or `http.request` with a
+ * keep-alive agent do (docs/runs/2026-11-26-load-clients.md). The request given to the
+ * constructor is encoded once and sent by `send()`; `exchange()` may send another one and returns
+ * the whole answer.
  *
  * Only what the benchmarks' answers need: a response must carry Content-Length (chunked answers
  * are refused with an error, never misread), and any failure is status 0, like a network error.
@@ -18,7 +19,23 @@ export interface Http1Request {
   body?: string;
 }
 
+export interface Http1Answer {
+  /** 0 when there was no usable answer. */
+  status: number;
+  /** Header names in lower case; a repeated header (set-cookie) keeps its first value. */
+  headers: Map<string, string>;
+  body: Buffer;
+}
+
+/** An answer as read: the head stays text until someone asks for the headers. */
+interface RawAnswer {
+  status: number;
+  head: string;
+  body: Buffer;
+}
+
 const HEAD_END = Buffer.from('\r\n\r\n');
+const NO_ANSWER: RawAnswer = { status: 0, head: '', body: Buffer.alloc(0) };
 
 export class Http1Client {
   readonly #port: number;
@@ -27,34 +44,48 @@ export class Http1Client {
   readonly #timeoutMs: number;
   #socket: Socket | undefined;
   #buffer: Buffer = Buffer.alloc(0);
-  #pending: { resolve(status: number): void; timer: NodeJS.Timeout } | undefined;
+  #pending: { resolve(answer: RawAnswer): void; timer: NodeJS.Timeout } | undefined;
 
   constructor(url: string, request: Http1Request, timeoutMs = 30_000) {
     const { hostname, port } = new URL(url);
     this.#host = hostname;
     this.#port = Number(port);
     this.#timeoutMs = timeoutMs;
-    const body = Buffer.from(request.body ?? '');
-    const headers = { host: `${hostname}:${port}`, ...request.headers, 'content-length': String(body.length) };
-    const head = `${request.method} ${request.path} HTTP/1.1\r\n${Object.entries(headers)
-      .map(([k, v]) => `${k}: ${v}\r\n`)
-      .join('')}\r\n`;
-    this.#request = Buffer.concat([Buffer.from(head, 'latin1'), body]);
+    this.#request = this.#encode(request);
   }
 
-  /** Sends the request and resolves with the answer's status, or 0 when there was none. */
-  send(): Promise<number> {
-    if (this.#pending !== undefined) return Promise.reject(new Error('one request at a time'));
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => this.#fail(), this.#timeoutMs);
-      this.#pending = { resolve, timer };
-      this.#connection().write(this.#request);
-    });
+  /** Sends the constructor's request and resolves with the answer's status, or 0 when there was none. */
+  async send(): Promise<number> {
+    return (await this.#exchange(this.#request)).status;
+  }
+
+  /** Sends `request` (by default the constructor's) and resolves with the whole answer. */
+  async exchange(request?: Http1Request): Promise<Http1Answer> {
+    const { status, head, body } = await this.#exchange(request === undefined ? this.#request : this.#encode(request));
+    return { status, headers: parseHeaders(head), body };
   }
 
   close(): void {
     this.#socket?.destroy();
     this.#socket = undefined;
+  }
+
+  #encode(request: Http1Request): Buffer {
+    const body = Buffer.from(request.body ?? '');
+    const headers = { host: `${this.#host}:${this.#port}`, ...request.headers, 'content-length': String(body.length) };
+    const head = `${request.method} ${request.path} HTTP/1.1\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')}\r\n`;
+    return Buffer.concat([Buffer.from(head, 'latin1'), body]);
+  }
+
+  #exchange(bytes: Buffer): Promise<RawAnswer> {
+    if (this.#pending !== undefined) return Promise.reject(new Error('one request at a time'));
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.#fail(), this.#timeoutMs);
+      this.#pending = { resolve, timer };
+      this.#connection().write(bytes);
+    });
   }
 
   #connection(): Socket {
@@ -78,22 +109,33 @@ export class Http1Client {
     if (length === null) return this.#fail(); // chunked or close-delimited: not for this client
     const total = end + HEAD_END.length + Number(length[1]);
     if (this.#buffer.length < total) return;
+    const body = this.#buffer.subarray(end + HEAD_END.length, total);
     this.#buffer = this.#buffer.subarray(total);
-    this.#settle(Number(head.slice(9, 12)));
+    this.#settle({ status: Number(head.slice(9, 12)), head, body });
   }
 
-  #settle(status: number): void {
+  #settle(answer: RawAnswer): void {
     const pending = this.#pending;
     if (pending === undefined) return;
     this.#pending = undefined;
     clearTimeout(pending.timer);
-    pending.resolve(status);
+    pending.resolve(answer);
   }
 
   /** No usable answer: the connection is dropped (a later send opens a new one) and the request counts as status 0. */
   #fail(): void {
     this.close();
     this.#buffer = Buffer.alloc(0);
-    this.#settle(0);
+    this.#settle(NO_ANSWER);
   }
+}
+
+function parseHeaders(head: string): Map<string, string> {
+  const headers = new Map<string, string>();
+  for (const line of head.split('\r\n').slice(1)) {
+    const colon = line.indexOf(':');
+    const name = line.slice(0, colon).toLowerCase();
+    if (colon > 0 && !headers.has(name)) headers.set(name, line.slice(colon + 1).trim());
+  }
+  return headers;
 }

@@ -1,5 +1,5 @@
 /** Entry of the host-capability probe component (world `signatures-probe`, Node host only). */
-import { createIncomingHandler } from '../../../src/http/handler.ts';
+import { createIncomingHandler } from '../../src/http/handler.ts';
 import { capabilityOps } from './capability-ops.ts';
 import { probeApp } from './probe-app.ts';
 

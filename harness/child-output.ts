@@ -3,7 +3,21 @@
  * stdout/stderr line collected, a wait for the line that says it listens, and its JSON log lines.
  */
 import type { ChildProcess } from 'node:child_process';
-import { lineSplitter } from '../../scripts/wasmtime/output.ts';
+import { lineSplitter } from '../scripts/wasmtime/output.ts';
+
+/** A server child process the suites and benchmarks drive (the Node host, wasmtime serve). */
+export interface ServerProcess {
+  readonly url: string;
+  readonly port: number;
+  readonly dataDir: string;
+  readonly child: ChildProcess;
+  /** Every stdout/stderr line so far. */
+  readonly output: string[];
+  /** Parsed JSON log lines so far. */
+  logs(): Array<Record<string, unknown>>;
+  /** SIGKILL and wait for exit. */
+  kill(): Promise<void>;
+}
 
 export interface ReadyOptions {
   /** Name in error messages, e.g. 'host'. */

@@ -9,25 +9,17 @@
  *     it('…', async () => { const server = await startWasmtime(); … await server.stop(); });
  *   });
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { prepareStandalone } from '../../scripts/wasmtime/prepare.ts';
-import { guestLogLine } from '../../scripts/wasmtime/output.ts';
-import { jsonLogs, untilReady } from './child-output.ts';
-import { wasmtimeServeArgs } from '../../scripts/wasmtime/serve-args.ts';
+import { spawn } from 'node:child_process';
+import { prepareStandalone } from '../scripts/wasmtime/prepare.ts';
+import { guestLogLine } from '../scripts/wasmtime/output.ts';
+import { jsonLogs, type ServerProcess, untilReady } from './child-output.ts';
+import { wasmtimeServeArgs } from '../scripts/wasmtime/serve-args.ts';
 import { freePort, tempDataDir } from './host-process.ts';
 
-export interface WasmtimeProcess {
-  readonly url: string;
-  readonly port: number;
-  readonly dataDir: string;
-  readonly child: ChildProcess;
-  /** Every stdout/stderr line so far, wasmtime's per-request prefix removed (the guest's JSON logs are on stdout). */
-  readonly output: string[];
-  logs(): Array<Record<string, unknown>>;
+/** `output` has wasmtime's per-request prefix removed (the guest's JSON logs are on stdout); `kill()` is a kill -9 of the runtime. */
+export interface WasmtimeProcess extends ServerProcess {
   /** SIGTERM and wait for exit. */
   stop(): Promise<void>;
-  /** SIGKILL (kill -9) and wait for exit. */
-  kill(): Promise<void>;
 }
 
 export interface WasmtimeStartOptions {

@@ -4,12 +4,12 @@
  * The OAuth environment is posted by the test (a probe has no configuration of its own).
  */
 import { Hono } from 'hono';
-import { parseOAuthConfig } from '../../../src/auth/oauth/config.ts';
-import { OAuthError } from '../../../src/auth/oauth/errors.ts';
-import { prepareAuthorization } from '../../../src/auth/oauth/prepare-authorization.ts';
-import { randomToken } from '../../../src/auth/oauth/random-tokens.ts';
-import { defaultDeps, OAUTH_PROVIDERS, type CallbackInput } from '../../../src/auth/oauth/providers/index.ts';
-import type { ProviderId } from '../../../src/auth/oauth/provider-ids.ts';
+import { parseOAuthConfig } from '../../src/auth/oauth/config.ts';
+import { OAuthError } from '../../src/auth/oauth/errors.ts';
+import { prepareAuthorization } from '../../src/auth/oauth/prepare-authorization.ts';
+import { randomToken } from '../../src/auth/oauth/random-tokens.ts';
+import { defaultDeps, OAUTH_PROVIDERS, type CallbackInput } from '../../src/auth/oauth/providers/index.ts';
+import type { ProviderId } from '../../src/auth/oauth/provider-ids.ts';
 
 function settingsFor(env: Record<string, string>, provider: ProviderId) {
   const settings = parseOAuthConfig(env).providers[provider].settings;

@@ -1,12 +1,12 @@
 /**
- * Write load for the several-hosts scale tests and `npm run bench:scale`: clients that each send
+ * Write load for the several-hosts scale tests: clients that each send
  * `{"amount":1}` increments one after another to a host, recording status and latency, and the
  * store-side check that the counter stream is contiguous (revisions 1..n, and global sequences
  * without gaps) on PostgreSQL or Redis.
  */
 import type pg from 'pg';
 import type { Redis } from 'ioredis';
-import { COUNTER_STREAM_ID } from '../../src/counter/domain/counter.ts';
+import { COUNTER_STREAM_ID } from '../src/counter/domain/counter.ts';
 
 export interface Answer {
   status: number;
@@ -42,11 +42,6 @@ export async function clientsOn(url: string, clients: number, more: (sent: numbe
       }
     }),
   );
-}
-
-export function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 /** The counter stream's (revision, sequence) pairs in revision order, read from the store itself. */

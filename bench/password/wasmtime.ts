@@ -7,13 +7,15 @@
  * an instance's first non-ASCII password under wasmtime). A fresh instance per request
  * (reuse ×1) shows what that first load costs.
  */
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { hashPassword, verifyPassword } from '../host/password/index.ts';
-import { freePort, startHost, tempDataDir } from '../test/support/host-process.ts';
-import { buildProbe } from '../test/support/wasmtime-probe-build.ts';
-import { startWasmtime } from '../test/support/wasmtime-process.ts';
-import { fmt, percentile, runLoad } from './load.ts';
+import { hashPassword, verifyPassword } from '../../host/password/index.ts';
+import { startHost, tempDataDir } from '../../harness/host-process.ts';
+import { buildProbe } from '../../harness/wasmtime-probe-build.ts';
+import { startWasmtime } from '../../harness/wasmtime-process.ts';
+import { wasmtimeServe } from '../../harness/wasmtime-serve.ts';
+import { runLoad } from '../lib/load.ts';
+import { ascending, percentile } from '../lib/stats.ts';
+import { fmt, markdownTable } from '../lib/table.ts';
 
 const PASSWORD = 'correct horse battery staple';
 /** é decomposed and full-width letters: the guest normalizes it to 'clé full-width staple'. */
@@ -30,39 +32,18 @@ async function samples(count: number, once: () => Promise<unknown>): Promise<[nu
     await once();
     times.push(performance.now() - started);
   }
-  times.sort((a, b) => a - b);
-  return [percentile(times, 50), percentile(times, 99)];
+  const sorted = ascending(times);
+  return [percentile(sorted, 50), percentile(sorted, 99)];
 }
 
 type Latencies = { hash: [number, number]; verify: [number, number] };
 
 async function probeLatencies(wasmtime: string, count: number, reuse: number, passwords: string[]): Promise<Latencies[]> {
-  const component = await buildProbe(join(import.meta.dirname, '..', 'test', 'wasmtime', 'password-probe.ts'), wasmtime);
-  const port = await freePort();
-  const child = spawn(
-    wasmtime,
-    [
-      'serve',
-      '-S',
-      'cli=y',
-      '--allow-precompiled',
-      '--max-instance-reuse-count',
-      String(reuse),
-      '--addr',
-      `127.0.0.1:${port}`,
-      '--dir',
-      `${tempDataDir('bench-pw-')}::/data`,
-      component,
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  const component = await buildProbe(join(import.meta.dirname, '..', '..', 'test', 'wasmtime', 'password-probe.ts'), wasmtime);
+  const served = await wasmtimeServe(wasmtime, component, ['--allow-precompiled', '--max-instance-reuse-count', String(reuse), '--dir', `${tempDataDir('bench-pw-')}::/data`]);
   try {
-    await new Promise<void>((resolve, reject) => {
-      child.stderr.on('data', (chunk: Buffer) => chunk.toString().includes('Serving HTTP') && resolve());
-      child.once('exit', (code) => reject(new Error(`wasmtime exited with ${code}`)));
-    });
     const call = async (path: string, body: unknown) => {
-      const response = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const response = await fetch(`${served.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
       return ((await response.json()) as { value: string }).value;
     };
@@ -73,7 +54,7 @@ async function probeLatencies(wasmtime: string, count: number, reuse: number, pa
     }
     return results;
   } finally {
-    child.kill('SIGKILL');
+    await served.stop();
   }
 }
 
@@ -83,15 +64,8 @@ async function loginsPerSecond(url: string, password: string): Promise<number> {
   const register = await fetch(`${url}/api/auth/password/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   // Registration answers 202 whether or not the email was free (it never signs in).
   if (register.status !== 202) throw new Error(`register answered ${register.status}`);
-  const result = await runLoad({
-    url: `${url}/api/auth/password/login`,
-    method: 'POST',
-    body,
-    headers: { 'content-type': 'application/json' },
-    concurrency: 4,
-    durationMs: 10_000,
-    warmupMs: 2_000,
-  });
+  const login = { method: 'POST', path: '/api/auth/password/login', headers: { 'content-type': 'application/json' }, body } as const;
+  const result = await runLoad(url, login, { concurrency: 4, durationMs: 10_000, warmupMs: 2_000 });
   if (result.errors > 0) throw new Error(`${result.errors} logins failed`);
   return result.throughput;
 }
@@ -114,14 +88,23 @@ export async function passwordRuntimeTable(wasmtime: string, count = 30): Promis
   const fresh = await probeLatencies(wasmtime, count, 1, [PASSWORD, NON_ASCII]);
   const server = await startWasmtime({ instanceReuse: INSTANCE_REUSE, guestEnv: UNTHROTTLED }, wasmtime);
   const wasmtimeLogins = await bothLogins(server.url).finally(() => server.stop());
-  const row = (where: string, r: Latencies, logins: number | undefined) =>
-    `| ${where} | ${fmt(r.hash[0])} | ${fmt(r.hash[1])} | ${fmt(r.verify[0])} | ${fmt(r.verify[1])} | ${logins === undefined ? '–' : fmt(logins)} |`;
+  const row = (where: string, kind: string, r: Latencies, logins: number | undefined) => [
+    where,
+    kind,
+    fmt(r.hash[0]),
+    fmt(r.hash[1]),
+    fmt(r.verify[0]),
+    fmt(r.verify[1]),
+    logins === undefined ? '–' : fmt(logins),
+  ];
   const kinds = ['ASCII', 'non-ASCII'];
-  return [
-    `| Argon2id m=19456 t=2 p=1 (${count} sequential each) | password | hash p50 ms | hash p99 ms | verify p50 ms | verify p99 ms | logins/s, 4 concurrent |`,
-    '|---|---|---:|---:|---:|---:|---:|',
-    ...kinds.map((kind, i) => row(`Node host, node:crypto (native, libuv pool) | ${kind}`, node[i]!, nodeLogins[i])),
-    ...kinds.map((kind, i) => row(`wasmtime serve, composed Zig component (over HTTP, reuse ×${INSTANCE_REUSE}) | ${kind}`, composed[i]!, wasmtimeLogins[i])),
-    ...kinds.map((kind, i) => row(`wasmtime serve, fresh instance per request (reuse ×1) | ${kind}`, fresh[i]!, undefined)),
-  ].join('\n');
+  return markdownTable(
+    [`Argon2id m=19456 t=2 p=1 (${count} sequential each)`, 'password', 'hash p50 ms', 'hash p99 ms', 'verify p50 ms', 'verify p99 ms', 'logins/s, 4 concurrent'],
+    [
+      ...kinds.map((kind, i) => row('Node host, node:crypto (native, libuv pool)', kind, node[i]!, nodeLogins[i])),
+      ...kinds.map((kind, i) => row(`wasmtime serve, composed Zig component (over HTTP, reuse ×${INSTANCE_REUSE})`, kind, composed[i]!, wasmtimeLogins[i])),
+      ...kinds.map((kind, i) => row('wasmtime serve, fresh instance per request (reuse ×1)', kind, fresh[i]!, undefined)),
+    ],
+    ['l', 'l', 'r', 'r', 'r', 'r', 'r'],
+  );
 }

@@ -4,9 +4,9 @@
  * can prove they work there and time them. Test-only: not part of the service.
  */
 import { Hono } from 'hono';
-import { OAuthError } from '../../../src/auth/oauth/errors.ts';
-import { cachedClientSecretJwt, signClientSecretJwt, type ClientSecretJwtInput } from '../../../src/auth/oauth/jwt/client-secret-jwt.ts';
-import { verifyIdToken, type VerifyIdTokenOptions } from '../../../src/auth/oauth/jwt/verify-id-token.ts';
+import { OAuthError } from '../../src/auth/oauth/errors.ts';
+import { cachedClientSecretJwt, signClientSecretJwt, type ClientSecretJwtInput } from '../../src/auth/oauth/jwt/client-secret-jwt.ts';
+import { verifyIdToken, type VerifyIdTokenOptions } from '../../src/auth/oauth/jwt/verify-id-token.ts';
 import { timeOperation, type BenchInput, type Operation } from './ops.ts';
 import { providerRoutes } from './provider-routes.ts';
 

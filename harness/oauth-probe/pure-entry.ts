@@ -1,5 +1,5 @@
 /** Entry of the pure-JS OAuth probe component (world `standalone`: runs on the Node host and under wasmtime). */
-import { createIncomingHandler } from '../../../src/http/handler.ts';
+import { createIncomingHandler } from '../../src/http/handler.ts';
 import { probeApp } from './probe-app.ts';
 import { pureOps } from './pure-ops.ts';
 

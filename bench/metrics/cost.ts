@@ -4,10 +4,10 @@
  * counter increment and histogram observation, and one scrape of a populated registry summed
  * with the process registry. bench/metrics.ts prints these beside its throughput table.
  */
-import { instrumentImports } from '../host/metrics/imports.ts';
-import { processRegistry } from '../host/metrics/process.ts';
-import { HostMetrics } from '../host/metrics/registry.ts';
-import { aggregateScrape } from '../host/metrics/workers.ts';
+import { instrumentImports } from '../../host/metrics/imports.ts';
+import { processRegistry } from '../../host/metrics/process.ts';
+import { HostMetrics } from '../../host/metrics/registry.ts';
+import { aggregateScrape } from '../../host/metrics/workers.ts';
 
 export interface CostRow {
   operation: string;

@@ -8,8 +8,8 @@
 import http from 'node:http';
 import http2 from 'node:http2';
 import { connect, type Socket } from 'node:net';
-import { Http1Client } from './http1-client.ts';
-import { openBenchSse } from './sse-clients.ts';
+import { Http1Client } from '../lib/http1-client.ts';
+import { openBenchSse } from '../lib/sse-clients.ts';
 
 export interface Target {
   url: string;

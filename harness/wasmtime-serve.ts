@@ -1,10 +1,13 @@
-/** Runs a probe component under `wasmtime serve` (a fresh instance per request) on a free port. */
+/**
+ * Runs a probe component (a test- or benchmark-only component, not the service) under `wasmtime
+ * serve` on a free port: a fresh instance per request unless `extraArgs` say otherwise.
+ */
 import { spawn } from 'node:child_process';
-import { freePort } from '../../support/host-process.ts';
+import { freePort } from './host-process.ts';
 
-export async function wasmtimeServe(wasmtimePath: string, wasm: string): Promise<{ url: string; output: string[]; stop(): Promise<void> }> {
+export async function wasmtimeServe(wasmtimePath: string, wasm: string, extraArgs: readonly string[] = []): Promise<{ url: string; output: string[]; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(wasmtimePath, ['serve', '-S', 'cli=y', '--addr', `127.0.0.1:${port}`, wasm], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(wasmtimePath, ['serve', '-S', 'cli=y', '--addr', `127.0.0.1:${port}`, ...extraArgs, wasm], { stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {

@@ -2,28 +2,18 @@
  * Starts the real Node host (host/main.ts, the built component) as a child process on a free
  * port, for end-to-end tests. Collects its log lines so tests can assert on them.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jsonLogs, untilReady } from './child-output.ts';
+import { jsonLogs, type ServerProcess, untilReady } from './child-output.ts';
 
-export const ROOT = join(import.meta.dirname, '..', '..');
+export const ROOT = join(import.meta.dirname, '..');
 
-export interface HostProcess {
-  readonly url: string;
-  readonly port: number;
-  readonly dataDir: string;
-  readonly child: ChildProcess;
-  /** Every stdout/stderr line so far. */
-  readonly output: string[];
-  /** Parsed JSON log lines so far. */
-  logs(): Array<Record<string, unknown>>;
+export interface HostProcess extends ServerProcess {
   /** SIGTERM and wait for exit; returns the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
-  /** SIGKILL and wait for exit. */
-  kill(): Promise<void>;
 }
 
 /**
@@ -68,13 +58,15 @@ export interface StartOptions {
   timeoutMs?: number;
   /** The checkout whose host and built component run (bench:overload measures another branch's); default this one. */
   root?: string;
+  /** The script run instead of host/main.ts, relative to `root`: a benchmark's comparison server taking the same flags and printing the same listening line. */
+  entry?: string;
 }
 
 export async function startHost(options: StartOptions = {}): Promise<HostProcess> {
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? tempDataDir();
   const root = options.root ?? ROOT;
-  const child = spawn(process.execPath, [join(root, 'host', 'main.ts'), '--port', String(port), '--data-dir', dataDir, ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [join(root, options.entry ?? join('host', 'main.ts')), '--port', String(port), '--data-dir', dataDir, ...(options.args ?? [])], {
     cwd: root,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

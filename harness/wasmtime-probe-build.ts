@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { componentize } from '@bytecodealliance/componentize-js';
-import { bundleGuest } from '../../scripts/guest-bundle.ts';
-import { ROOT, wasmtimeVersion } from '../../scripts/wasmtime/prepare.ts';
-import { composeWithPasswordHashing, PASSWORD_COMPONENT } from '../../scripts/wasmtime/compose.ts';
+import { bundleGuest } from '../scripts/guest-bundle.ts';
+import { ROOT, wasmtimeVersion } from '../scripts/wasmtime/prepare.ts';
+import { composeWithPasswordHashing, PASSWORD_COMPONENT } from '../scripts/wasmtime/compose.ts';
 import { freePort, tempDataDir } from './host-process.ts';
 
 export async function buildProbe(entry: string, wasmtime = 'wasmtime'): Promise<string> {

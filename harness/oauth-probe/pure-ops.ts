@@ -1,9 +1,9 @@
 /** Pure-JS signature operations (the service's own code), timed inside the component. */
 import { base64url } from 'jose';
-import { signEs256, verifyEs256 } from '../../../src/auth/oauth/jwt/ecdsa-p256.ts';
-import { verificationKeys } from '../../../src/auth/oauth/jwt/jwks.ts';
-import { parseP256PrivateKey } from '../../../src/auth/oauth/jwt/p256-private-key.ts';
-import { verifyRs256 } from '../../../src/auth/oauth/jwt/rsa-pkcs1-verify.ts';
+import { signEs256, verifyEs256 } from '../../src/auth/oauth/jwt/ecdsa-p256.ts';
+import { verificationKeys } from '../../src/auth/oauth/jwt/jwks.ts';
+import { parseP256PrivateKey } from '../../src/auth/oauth/jwt/p256-private-key.ts';
+import { verifyRs256 } from '../../src/auth/oauth/jwt/rsa-pkcs1-verify.ts';
 import { splitToken, type Operation } from './ops.ts';
 
 function keyOf(jwk: unknown) {

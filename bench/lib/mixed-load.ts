@@ -5,10 +5,10 @@
  * a /pkg asset, an SSE connect/first frame/drop and, where the
  * target speaks gRPC, a unary call and a WatchCounter stream (first message, cancel).
  */
-import http from 'node:http';
-import { CounterViewSchema, GetCounterViewRequestSchema, WatchCounterRequestSchema, WatchCounterResponseSchema } from '../src/gen/counter_pb.js';
-import { collect, CounterClient } from '../test/support/grpc.ts';
-import { openSse } from '../test/support/sse.ts';
+import { CounterViewSchema, GetCounterViewRequestSchema, WatchCounterRequestSchema, WatchCounterResponseSchema } from '../../src/gen/counter_pb.js';
+import { collect, CounterClient } from '../../harness/grpc.ts';
+import { openSse } from '../../harness/sse.ts';
+import { Http1Client, type Http1Answer } from './http1-client.ts';
 
 export interface MixedLoad {
   /** the families in the order each client cycles through them */
@@ -21,26 +21,20 @@ export interface MixedLoad {
   close(): void;
 }
 
-type Response = { status: number; headers: http.IncomingHttpHeaders; text: string };
-
-export async function mixedLoad(base: string, options: { grpc: boolean; sockets: number }): Promise<MixedLoad> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: options.sockets });
+export async function mixedLoad(base: string, options: { grpc: boolean }): Promise<MixedLoad> {
   const grpcClient = options.grpc ? new CounterClient(new URL(base).host) : undefined;
+  /** One keep-alive connection per load client (index -1: the set-up's own). */
+  const connections = new Map<number, Http1Client>();
+  const connection = (client: number) => {
+    let found = connections.get(client);
+    if (!found) connections.set(client, (found = new Http1Client(base, { method: 'GET', path: '/' })));
+    return found;
+  };
 
-  function request(method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<Response> {
-    return new Promise((resolve, reject) => {
-      const req = http.request(`${base}${path}`, { method, agent, headers: body ? { 'content-type': 'application/json', ...headers } : headers }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (text += c));
-        res.on('end', () =>
-          res.statusCode && res.statusCode < 400 ? resolve({ status: res.statusCode, headers: res.headers, text }) : reject(new Error(`${method} ${path}: ${res.statusCode}`)),
-        );
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
+  async function request(client: number, method: 'GET' | 'POST', path: string, body?: string, headers: Record<string, string> = {}): Promise<Http1Answer> {
+    const answer = await connection(client).exchange({ method, path, body, headers: body ? { 'content-type': 'application/json', ...headers } : headers });
+    if (answer.status === 0 || answer.status >= 400) throw new Error(`${method} ${path}: ${answer.status}`);
+    return answer;
   }
 
   // One account per client: concurrent logins to one account from one address would lock it
@@ -52,31 +46,31 @@ export async function mixedLoad(base: string, options: { grpc: boolean; sockets:
     let email = accounts.get(client);
     if (!email) {
       const address = `soak-${run}-${client}@example.test`;
-      email = request('POST', '/api/auth/password/register', JSON.stringify({ email: address, password })).then(() => address);
+      email = request(client, 'POST', '/api/auth/password/register', JSON.stringify({ email: address, password })).then(() => address);
       accounts.set(client, email);
     }
     return email;
   };
-  const asset = (await request('GET', '/')).text.match(/\/pkg\/[A-Za-z0-9._-]+/)?.[0] ?? '/pkg/missing';
+  const asset = (await request(-1, 'GET', '/')).body.toString('utf8').match(/\/pkg\/[A-Za-z0-9._-]+/)?.[0] ?? '/pkg/missing';
 
   const families: Array<[string, (client: number) => Promise<unknown>]> = [
-    ['GET view', () => request('GET', '/api/counter/view')],
-    ['POST increment', () => request('POST', '/api/counter/increment', '{"amount":1}')],
-    ['GET view', () => request('GET', '/api/counter/view')],
-    ['/pkg asset', () => request('GET', asset)],
+    ['GET view', (client) => request(client, 'GET', '/api/counter/view')],
+    ['POST increment', (client) => request(client, 'POST', '/api/counter/increment', '{"amount":1}')],
+    ['GET view', (client) => request(client, 'GET', '/api/counter/view')],
+    ['/pkg asset', (client) => request(client, 'GET', asset)],
     [
       'server functions',
-      async () => {
-        await request('POST', '/api/increment_count', '{"amount":1}');
-        await request('GET', '/api/get_counter_view');
+      async (client) => {
+        await request(client, 'POST', '/api/increment_count', '{"amount":1}');
+        await request(client, 'GET', '/api/get_counter_view');
       },
     ],
     [
       'login + session',
       async (client) => {
-        const login = await request('POST', '/api/auth/password/login', JSON.stringify({ email: await account(client), password }));
-        const cookie = String(login.headers['set-cookie']?.[0] ?? '').split(';')[0] ?? '';
-        await request('GET', '/api/auth/session', undefined, { cookie });
+        const login = await request(client, 'POST', '/api/auth/password/login', JSON.stringify({ email: await account(client), password }));
+        const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+        await request(client, 'GET', '/api/auth/session', undefined, { cookie });
       },
     ],
     [
@@ -134,7 +128,7 @@ export async function mixedLoad(base: string, options: { grpc: boolean; sockets:
     },
     close() {
       grpcClient?.close();
-      agent.destroy();
+      for (const client of connections.values()) client.close();
     },
   };
 }

@@ -7,12 +7,12 @@
  */
 import pg from 'pg';
 import { Redis } from 'ioredis';
-import { startHost as startInProcess, type RunningHost } from '../../host/app.ts';
-import { loadConfig } from '../../host/config.ts';
-import { jsonLogger } from '../../host/log.ts';
-import { localPubSub } from '../../host/pubsub/local.ts';
-import { openStorage } from '../../host/storage/open.ts';
-import type { StorageBackend } from '../../host/storage/types.ts';
+import { startHost as startInProcess, type RunningHost } from '../host/app.ts';
+import { loadConfig } from '../host/config.ts';
+import { jsonLogger } from '../host/log.ts';
+import { localPubSub } from '../host/pubsub/local.ts';
+import { openStorage } from '../host/storage/open.ts';
+import type { StorageBackend } from '../host/storage/types.ts';
 import { freePort, tempDataDir } from './host-process.ts';
 
 export const roundTrips = { postgres: 0, redis: 0, sqlite: 0 };

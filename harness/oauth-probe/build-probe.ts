@@ -7,11 +7,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { componentize } from '@bytecodealliance/componentize-js';
-import { bundleGuest } from '../../../scripts/guest-bundle.ts';
-import { jcoTranspile, WASI_WAITING_IMPORTS } from '../../../scripts/jco-transpile.ts';
-import { composeWithPasswordHashing, PASSWORD_COMPONENT } from '../../../scripts/wasmtime/compose.ts';
+import { bundleGuest } from '../../scripts/guest-bundle.ts';
+import { jcoTranspile, WASI_WAITING_IMPORTS } from '../../scripts/jco-transpile.ts';
+import { composeWithPasswordHashing, PASSWORD_COMPONENT } from '../../scripts/wasmtime/compose.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
+const ROOT = join(import.meta.dirname, '..', '..');
 
 export type ProbeVariant = 'pure' | 'capability';
 
@@ -44,7 +44,7 @@ export async function buildProbe(variant: ProbeVariant): Promise<BuiltProbe> {
     join(ROOT, 'scripts', 'jco-transpile.ts'),
     join(ROOT, 'scripts', 'guest-bundle.ts'),
     ...files(join(ROOT, 'src')),
-    ...files(join(ROOT, 'test', 'oauth', 'probe')),
+    ...files(import.meta.dirname),
     ...files(join(ROOT, 'wit')),
     join(ROOT, 'package-lock.json'),
   ];

@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { Redis } from 'ioredis';
-import { withDefaultUser } from '../../host/storage/postgres/connection.ts';
-import { deletePrefixed } from '../../host/storage/redis/index.ts';
+import { withDefaultUser } from '../host/storage/postgres/connection.ts';
+import { deletePrefixed } from '../host/storage/redis/index.ts';
 
 export const POSTGRES_URL = withDefaultUser(process.env['POSTGRES_URL'] ?? 'postgres://127.0.0.1:5432/test');
 export const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
