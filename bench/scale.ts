@@ -21,7 +21,7 @@ import { isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../harness/se
 import { Http1Client } from './lib/http1-client.ts';
 import { COUNTER_INCREMENT, runClosedLoop, withClients } from './lib/load.ts';
 import { machineBusy, machineSample, namedProcessesCpuMs, namedProcessesDeltaMs, processCpuMs } from './lib/proc-cpu.ts';
-import { markdownTable, OUT_OPTION, publish } from './lib/table.ts';
+import { fmt, markdownTable, OUT_OPTION, publish } from './lib/table.ts';
 
 const { values } = parseArgs({
   options: {
@@ -164,8 +164,8 @@ const lines = [
     rows.map((r) => [
       r.setup,
       r.rps.toFixed(0),
-      r.p50.toFixed(1),
-      r.p99.toFixed(1),
+      fmt(r.p50, 1),
+      fmt(r.p99, 1),
       `${r.non200} of ${r.answered}`,
       trips[r.backend],
       r.hostCpuMs.toFixed(2),

@@ -25,7 +25,7 @@ export interface RunningAttack {
 }
 
 export interface AttackOptions {
-  /** Clients of the never-reading SSE attack (the 5,000 is more than the 2-core machine bears beside the host). */
+  /** Clients of the never-reading SSE attack (5,000, the count the attack was specified with, is more than the 2-core machine bears beside the host). */
   sseClients: number;
 }
 
