@@ -1,5 +1,5 @@
 /**
- * The session cookie in both cookie modes (Secure by default on an https base, issue 14 finding 6;
+ * The session cookie in both cookie modes (Secure by default on an https base;
  * AUTH_COOKIE_SECURE=false on local http), session expiry
  * (AUTH_SESSION_TTL_SECONDS) and logout, over real HTTP against the real host.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 14 finding 4 against a real host (docs/security.md): a burst of concurrent wrong
+ * The lockout race against a real host (docs/security.md): a burst of concurrent wrong
  * guesses gets no more password verifications than the limit; the lock holds for the
  * (email, client address) pair only, so another address still signs in; a client cannot pose as
  * another address with the host's header; per-client and global throttles bound registrations and

@@ -1,5 +1,5 @@
 /**
- * Issue 14 finding 13 against a real host (docs/security.md): a user lists their
+ * Stolen, forgotten and fixed sessions against a real host (docs/security.md): a user lists their
  * sessions by public handle (never the session id), revoking another session signs that other
  * client out, revoke-all ends every one; signing in ends the session the browser held before
  * (session fixation); a cross-site page cannot revoke.

@@ -1,5 +1,5 @@
 /**
- * Issue 15: the counter projection advances in batches (every PROJECTION_BATCH events) OFF the
+ * The counter projection advances in batches (every PROJECTION_BATCH events) OFF the
  * request path: the command that completes a batch answers first, and its instance advances the
  * projection after the response is sent (src/platform/after-response.ts). Shown against a real
  * host on PostgreSQL by holding the projection's checkpoint table locked from another session

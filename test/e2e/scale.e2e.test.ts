@@ -1,5 +1,5 @@
 /**
- * Issue 15, end to end with real host processes: writers on one stream queue (stream leases)
+ * Several hosts on one store, end to end with real host processes: writers on one stream queue (stream leases)
  * instead of racing, so several hosts sharing PostgreSQL or Redis answer every increment 200.
  * 3 hosts × 8 clients × 50 increments → 1200 answers of 200, count +1200, revisions 1..1200 and
  * sequences without gaps; the same with one host killed (SIGKILL) mid-run: its unanswered requests
