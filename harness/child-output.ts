@@ -19,6 +19,11 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
+/** What every server child process answers the same way: its address, its data, its lines. */
+export function serverParts(child: ChildProcess, port: number, dataDir: string, output: string[]): Omit<ServerProcess, 'kill'> {
+  return { url: `http://127.0.0.1:${port}`, port, dataDir, child, output, logs: () => jsonLogs(output) };
+}
+
 export interface ReadyOptions {
   /** Name in error messages, e.g. 'host'. */
   name: string;

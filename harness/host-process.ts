@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jsonLogs, type ServerProcess, untilReady } from './child-output.ts';
+import { type ServerProcess, serverParts, untilReady } from './child-output.ts';
 
 export const ROOT = join(import.meta.dirname, '..');
 
@@ -75,12 +75,7 @@ export async function startHost(options: StartOptions = {}): Promise<HostProcess
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await untilReady(child, output, { name: 'host', ready: (line) => line.includes('"code":"host_listening"'), timeoutMs: options.timeoutMs ?? 30_000 });
   return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    dataDir,
-    child,
-    output,
-    logs: () => jsonLogs(output),
+    ...serverParts(child, port, dataDir, output),
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null) return child.exitCode;
       child.kill(signal);

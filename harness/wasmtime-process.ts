@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import { prepareStandalone } from '../scripts/wasmtime/prepare.ts';
 import { guestLogLine } from '../scripts/wasmtime/output.ts';
-import { jsonLogs, type ServerProcess, untilReady } from './child-output.ts';
+import { type ServerProcess, serverParts, untilReady } from './child-output.ts';
 import { wasmtimeServeArgs } from '../scripts/wasmtime/serve-args.ts';
 import { freePort, tempDataDir } from './host-process.ts';
 
@@ -63,12 +63,7 @@ export async function startWasmtime(options: WasmtimeStartOptions = {}, wasmtime
     await exited;
   };
   return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    dataDir,
-    child,
-    output,
-    logs: () => jsonLogs(output),
+    ...serverParts(child, port, dataDir, output),
     stop: () => signal('SIGTERM'),
     kill: () => signal('SIGKILL'),
   };
