@@ -4,18 +4,22 @@
  * loopback port) while a probe asks for a cached view (`GET /api/counter/view`) and an uncached one
  * (the same path with a query never asked before, which the response cache cannot answer) every
  * 250 ms on new connections, and a few legitimate clients increment and read the counter back to
- * back. A first row without an attacker is the baseline of legitimate throughput.
+ * back. A first row without an attacker is the baseline of legitimate throughput. The attacker runs
+ * in a process of its own (bench/overload/attacker.ts), so its event loop does not delay the probes'
+ * and legitimate clients' timing; it still shares the machine's cores with the host.
  *
  * Per row: the host's peak RSS (sampled every 250 ms), probe success and p50/p99 latency, the
- * host's CPU seconds (/proc/<pid>/stat), 503 answers seen by anyone, the host's error-level log
- * lines, legitimate throughput as a
+ * host's and the attacker's CPU seconds (/proc/<pid>/stat), 503 answers seen by anyone, the host's
+ * error-level log lines, legitimate throughput as a
  * share of the baseline, and what the attacker saw. The goals are printed beside them. A host whose
  * RSS passes --rss-cap-mib is killed so the machine survives; the row says so.
  *
  *   node bench/overload.ts [--only pipelined,watch] [--seconds 10] [--sse-clients 2000]
  *                          [--root <checkout whose host runs>] [--rss-cap-mib 2048] [--out <file.md>]
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { ROOT, startHost, type HostProcess } from '../harness/host-process.ts';
@@ -25,7 +29,7 @@ import { processCpuMs } from './lib/proc-cpu.ts';
 import { residentBytes } from './lib/proc-memory.ts';
 import { ascending, percentile } from './lib/stats.ts';
 import { fmt, markdownTable, OUT_OPTION, publish } from './lib/table.ts';
-import { ATTACKS, type Attack, type RunningAttack } from './overload/attacks.ts';
+import { ATTACKS, type Attack } from './overload/attacks.ts';
 
 const { values } = parseArgs({
   options: {
@@ -116,11 +120,43 @@ interface Row {
   cached: ProbeStats;
   uncached: ProbeStats;
   cpuSeconds: number;
+  /** The attacker process's CPU seconds over the row (it shares the machine's cores with the host). */
+  attackerCpuSeconds: number;
   rejected: number;
   legitimatePerSecond: number;
   /** Host log lines at level error during the row (client-caused failures belong at warn or below). */
   errorLogs: number;
   notes: string;
+}
+
+/** An attack running in its own process (bench/overload/attacker.ts). */
+interface AttackerProcess {
+  readonly pid: number;
+  /** Stops the attack; what the attacker saw. */
+  stop(): Promise<{ rejected: number; notes: string }>;
+  kill(): void;
+}
+
+async function startAttacker(attack: Attack, target: { url: string; port: number }): Promise<AttackerProcess> {
+  const child = spawn(process.execPath, [join(import.meta.dirname, 'overload', 'attacker.ts'), attack.name, target.url, String(target.port), values['sse-clients']], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const nextLine = () =>
+    new Promise<string>((resolve, reject) => {
+      lines.once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`the attacker exited with ${code}`)));
+    });
+  if ((await nextLine()) !== 'started') throw new Error('the attacker did not start');
+  return {
+    pid: child.pid!,
+    async stop() {
+      const seen = nextLine();
+      child.stdin.write('stop\n');
+      return JSON.parse(await seen) as { rejected: number; notes: string };
+    },
+    kill: () => void child.kill('SIGKILL'),
+  };
 }
 
 async function runRow(name: string, summary: string, attack: Attack | undefined): Promise<Row> {
@@ -140,16 +176,19 @@ async function runRow(name: string, summary: string, attack: Attack | undefined)
       void host.kill();
     }
   }, PROBE_EVERY_MS);
-  const target = { url: host.url, port: host.port };
-  let running: RunningAttack | undefined;
+  let attacker: AttackerProcess | undefined;
   try {
-    running = await attack?.start(target, { sseClients: Number(values['sse-clients']) });
+    attacker = attack ? await startAttacker(attack, { url: host.url, port: host.port }) : undefined;
+    const attackerCpuBefore = attacker ? processCpuMs(attacker.pid) : 0;
     await new Promise((r) => setTimeout(r, attack ? SETTLE_MS : 0));
     const cached = startProbe(host.url, () => '/api/counter/view');
     const uncached = startProbe(host.url, (n) => `/api/counter/view?probe=${n}`);
     const legit = await legitimate(host.url, SECONDS * 1_000);
     const [cachedStats, uncachedStats] = await Promise.all([cached.stop(), uncached.stop()]);
     const cpuAfter = killedAt === undefined ? processCpuMs(pid) : cpuAtKill;
+    const attackerCpuMs = attacker ? processCpuMs(attacker.pid) - attackerCpuBefore : 0;
+    const seen = attacker ? await attacker.stop() : { rejected: 0, notes: '' };
+    attacker = undefined;
     return {
       name,
       summary,
@@ -158,14 +197,15 @@ async function runRow(name: string, summary: string, attack: Attack | undefined)
       cached: cachedStats,
       uncached: uncachedStats,
       cpuSeconds: (cpuAfter - cpuBefore) / 1000,
-      rejected: cachedStats.rejected + uncachedStats.rejected + legit.rejected + (running?.rejected() ?? 0),
+      attackerCpuSeconds: attackerCpuMs / 1000,
+      rejected: cachedStats.rejected + uncachedStats.rejected + legit.rejected + seen.rejected,
       legitimatePerSecond: legit.perSecond,
       errorLogs: host.logs().filter((line) => line['level'] === 'error').length,
-      notes: running?.notes() ?? '',
+      notes: seen.notes,
     };
   } finally {
     clearInterval(sampler);
-    running?.stop();
+    attacker?.kill();
     await host.kill();
   }
 }
@@ -185,6 +225,7 @@ function table(rows: Row[]): string {
       'uncached ok %',
       'uncached p50 / p99 ms',
       'host CPU-s',
+      'attacker CPU-s',
       '503s',
       'error logs',
       'legitimate ops/s (% of baseline)',
@@ -204,6 +245,7 @@ function table(rows: Row[]): string {
         fmt(okPercent(r.uncached)),
         latency(r.uncached),
         fmt(r.cpuSeconds),
+        fmt(r.attackerCpuSeconds),
         r.rejected,
         r.errorLogs,
         `${fmt(r.legitimatePerSecond)} (${fmt(share)}%)`,
@@ -211,7 +253,7 @@ function table(rows: Row[]): string {
         r.notes,
       ];
     }),
-    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l'],
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l'],
   );
 }
 
