@@ -58,6 +58,7 @@ export interface EventStoreBackend {
   readAll(afterSequence: bigint, limit: number): Awaitable<RecordedEvent[]>;
   headSequence(): Awaitable<bigint>;
   countByType(typePrefix: string): Awaitable<TypeCount[]>;
+  removeStream(streamId: string): Awaitable<bigint>;
 }
 
 export interface ProjectionStoreBackend {

@@ -43,7 +43,10 @@ export interface EventStore {
   streamRevision(streamId: string): bigint;
   readAll(afterSequence: bigint, limit: number): RecordedEvent[];
   headSequence(): bigint;
+  /** Events appended per type, removed streams' events included. */
   countByType(typePrefix: string): TypeCount[];
+  /** Removes the stream's events (all or nothing); returns how many. Sequences are not reused. */
+  removeStream(streamId: string): bigint;
 }
 
 export interface StoredDocument {

@@ -11,6 +11,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { StorageFailure, type PlatformError } from '../../host/storage/errors.ts';
 import type { DocumentChange, ExpectedRevision, NewEvent, RecordedEvent, StorageBackend } from '../../host/storage/types.ts';
+import { removeStreamContract } from './remove-stream-contract.ts';
 
 export interface StorageContractOptions {
   /** Another backend over the storage of the latest factory() result. */
@@ -388,6 +389,8 @@ export function runStorageContract(name: string, factory: () => Promise<StorageB
         expect(await s.events.countByType('*')).toEqual([]);
       });
     });
+
+    removeStreamContract(open, second);
 
     describe('projection-store', () => {
       it('checkpoint is 0 for an unknown projection, and get-document of a missing one is none', async () => {

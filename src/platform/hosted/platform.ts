@@ -20,6 +20,7 @@ const eventStore: EventStore = {
   readAll: (after, limit) => call(() => events.readAll(after, limit)),
   headSequence: () => call(() => events.headSequence()),
   countByType: (prefix) => call(() => events.countByType(prefix)),
+  removeStream: (streamId) => call(() => events.removeStream(streamId)),
 };
 
 const leases: StreamLeases = {
