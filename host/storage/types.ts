@@ -74,6 +74,11 @@ export interface KeyValueBackend {
   take(namespace: string, key: string): Awaitable<string | undefined>;
   increment(namespace: string, key: string, delta: bigint, ttlMs: bigint): Awaitable<bigint>;
   delete(namespace: string, key: string): Awaitable<boolean>;
+  /**
+   * Deletes every expired entry now and returns how many (host maintenance, not a WIT call).
+   * Absent where the store expires entries by itself (Redis).
+   */
+  sweepExpired?(): Awaitable<number>;
 }
 
 /**

@@ -152,4 +152,9 @@ export interface Platform {
    * (it does the same work). A task that throws is logged, never answered.
    */
   afterResponse(key: string, task: () => void): void;
+  /**
+   * The store's own housekeeping, where no host does it (the file store: expired key-value files);
+   * maintenance runs it. Returns how many entries it removed (0 where there is nothing to do).
+   */
+  storeUpkeep(): number;
 }

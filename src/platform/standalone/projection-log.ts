@@ -107,7 +107,7 @@ export class FileProjectionStore implements ProjectionStore {
 
   commit(projection: string, expected: bigint, next: bigint, changes: DocumentChange[]): boolean {
     checkName('projection', projection);
-    if (next <= expected) throw FileStoreFailure.invalid('checkpoints only move forward: next must be greater than expected');
+    if (next < expected) throw FileStoreFailure.invalid('checkpoints never move back: next must not be less than expected');
     for (const change of changes) {
       checkName('collection', change.val.collection);
       checkName('document id', change.val.id);
