@@ -126,7 +126,7 @@ describe.runIf(unavailable === undefined).each([sqlite, postgres, redis])('stora
     };
     const before = await status();
     expect(before['auth_session_issued']).toBe(SIGN_INS);
-    // The timer has been removing expired sessions while the sign-ins ran (each lives 2 s).
+    // The timer has been removing expired sessions while the sign-ins ran (each lives SESSION_SECONDS).
 
     // Every session has ended; one signed in now is live.
     await new Promise((resolve) => setTimeout(resolve, SESSION_SECONDS * 1000 + 500));

@@ -11,6 +11,7 @@ export { linkOrCreateUserForExternalIdentity, type ExternalIdentity, type Linked
 export { authorizeSystemAdmin, bearerToken, SYSTEM_ADMIN_ROLE } from './system-token.ts';
 export { getStorageStatus, type StorageStatus } from './storage-status.ts';
 export { runSessionRetention, type RetentionPass } from './retention.ts';
+export { deleteAccount, REAUTH_WINDOW_MS, type DeletedAccount, type Reauthentication } from './account-deletion.ts';
 export { AUTH_PROJECTION, AUTH_COLLECTIONS, runAuthProjection, runAuthProjectionQuietly } from './projection.ts';
 export { authEvent, payloadOf } from './event-codec.ts';
 export { randomToken, sha256Hex } from './secrets.ts';

@@ -40,13 +40,16 @@ export function userSessionEntries(platform: Platform, userId: string): UserSess
 
 const PAGE_SIZE = 500;
 
-interface UserDocument {
+/** One user (collection `auth_users`, id = user id): the dashboard reads it, account deletion finds the user's identities in it. */
+export interface UserDocument {
   user_id: string;
   email: string | null;
   registered_at: number;
   registered_with: string;
   last_login_at: number | null;
   providers: string[];
+  /** The linked external identities (absent on documents written before it existed). */
+  identities?: Array<{ provider: string; subject_hash: string }>;
 }
 
 /** Documents changed during one page, so several events on one document fold together. */
@@ -130,7 +133,11 @@ function apply(changes: PageChanges, event: RecordedEvent): void {
     case 'auth_external_identity_linked': {
       const data = payloadOf<ExternalIdentityLinked>(event);
       const user = changes.get<UserDocument>(AUTH_COLLECTIONS.users, data.user_id);
-      if (user && !user.providers.includes(data.provider)) changes.put(AUTH_COLLECTIONS.users, data.user_id, { ...user, providers: [...user.providers, data.provider] });
+      if (user) {
+        const providers = user.providers.includes(data.provider) ? user.providers : [...user.providers, data.provider];
+        const identities = [...(user.identities ?? []), { provider: data.provider, subject_hash: data.subject_hash }];
+        changes.put(AUTH_COLLECTIONS.users, data.user_id, { ...user, providers, identities });
+      }
       return;
     }
     default:
