@@ -8,7 +8,8 @@ import { runSessionRetention, type AuthDeps } from '../auth/application/index.ts
 export interface MaintenanceReport {
   sessions_ended: number;
   session_streams_removed: number;
-  expired_entries: number;
+  /** Files or entries the store's own housekeeping removed (the file store; 0 where the host does it). */
+  store_upkeep: number;
   /** Work was left for the next pass (a backlog bigger than one pass takes). */
   more: boolean;
 }
@@ -16,6 +17,6 @@ export interface MaintenanceReport {
 /** Store failures propagate (the caller logs them; the next pass retries). */
 export function runMaintenancePass(auth: AuthDeps): MaintenanceReport {
   const sessions = runSessionRetention(auth);
-  const expired = auth.platform.storeUpkeep();
-  return { sessions_ended: sessions.ended, session_streams_removed: sessions.removed, expired_entries: expired, more: sessions.more };
+  const upkeep = auth.platform.storeUpkeep();
+  return { sessions_ended: sessions.ended, session_streams_removed: sessions.removed, store_upkeep: upkeep, more: sessions.more };
 }

@@ -153,8 +153,9 @@ export interface Platform {
    */
   afterResponse(key: string, task: () => void): void;
   /**
-   * The store's own housekeeping, where no host does it (the file store: expired key-value files);
-   * maintenance runs it. Returns how many entries it removed (0 where there is nothing to do).
+   * The store's own housekeeping, where no host does it (the file store: expired key-value files,
+   * compaction of its projection files); maintenance runs it. Returns how many files or entries it
+   * removed (0 where there is nothing to do).
    */
   storeUpkeep(): number;
 }

@@ -149,7 +149,8 @@ describe.runIf(unavailable === undefined).each([sqlite, postgres, redis])('stora
 
   it('a client cannot reach the maintenance route, with or without the header', async () => {
     const base = host!.url;
-    for (const headers of [{}, { 'x-app-maintenance': 'guess-guess-guess-guess' }, { 'x-app-maintenance': '' }]) {
+    const attempts: Array<Record<string, string>> = [{}, { 'x-app-maintenance': 'guess-guess-guess-guess' }, { 'x-app-maintenance': '' }];
+    for (const headers of attempts) {
       const response = await fetch(`${base}/api/internal/maintenance`, { method: 'POST', headers });
       expect(response.status).toBe(404);
     }

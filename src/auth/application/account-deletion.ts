@@ -112,7 +112,11 @@ export async function deleteAccount(deps: AuthDeps, current: ActiveSession, reau
       ];
       // At the projection's checkpoint: a run that moved it first (a sign-in of this user racing
       // the deletion) makes this pass again on the newer state.
-      if (platform.projections.commit(AUTH_PROJECTION, checkpoint, checkpoint, changes)) return { removedStreams: removed };
+      if (platform.projections.commit(AUTH_PROJECTION, checkpoint, checkpoint, changes)) {
+        // A store that keeps old document versions (the file store) drops them now, not at the next pass.
+        platform.afterResponse('store_upkeep', () => void platform.storeUpkeep());
+        return { removedStreams: removed };
+      }
     }
     throw new AppError('concurrency', 'the account kept changing during its deletion; try again');
   } catch (error) {

@@ -13,7 +13,7 @@ export interface FileStorage {
   events: EventStore;
   projections: ProjectionStore;
   keyValue: KeyValue;
-  /** Housekeeping maintenance runs: deletes expired key-value files; returns how many. */
+  /** Housekeeping maintenance runs: deletes expired key-value files and compacts the projection store; returns how many files it removed or emptied. */
   upkeep(): number;
   /** Deletes everything the store wrote (tests; other store instances on the directory must be closed). */
   reset(): void;
@@ -48,7 +48,7 @@ export function openFileStorage(fs: FileSystem, now: () => number = () => Date.n
     events: guarded(events),
     projections: guarded(projections),
     keyValue: guarded(keyValue),
-    upkeep: () => guarded(keyValue).sweepExpired(),
+    upkeep: () => guarded(keyValue).sweepExpired() + guarded(projections).compact(),
     reset() {
       for (const dir of STORE_DIRS) fs.removeTree(dir);
       events.forget();
