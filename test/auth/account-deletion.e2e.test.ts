@@ -127,3 +127,35 @@ describe.runIf(unavailable === undefined).each([sqlite, postgres, redis])('accou
     expect(again.userId).not.toBe(alice.userId);
   });
 });
+
+describe.runIf(unavailable === undefined)('the /dashboard delete button (form post, no script)', () => {
+  let host: HostProcess | undefined;
+  afterAll(async () => {
+    await host?.stop();
+  });
+
+  it('without the password goes back to /dashboard with the refusal; with it, to /login signed out', { timeout: 60_000 }, async () => {
+    host = await startHost();
+    const base = host.url;
+    const user = await register(base);
+    const dashboard = await (await fetch(`${base}/dashboard`, { headers: cookieHeader(user.sessionId) })).text();
+    expect(dashboard).toContain('id="delete-account-form"');
+    const post = (password: string) =>
+      fetch(`${base}/api/auth/account/delete`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { ...cookieHeader(user.sessionId), 'content-type': 'application/x-www-form-urlencoded', origin: base },
+        body: new URLSearchParams({ password }).toString(),
+      });
+    const refused = await post('');
+    expect(refused.status).toBe(303);
+    expect(refused.headers.get('location')).toBe('/dashboard?account_error=reauth');
+    const page = await (await fetch(`${base}${refused.headers.get('location')}`, { headers: cookieHeader(user.sessionId) })).text();
+    expect(page).toContain('id="delete-account-error"');
+    const deleted = await post(PASSWORD);
+    expect(deleted.status).toBe(303);
+    expect(deleted.headers.get('location')).toBe('/login?notice=account_deleted');
+    expect(await sessionOf(base, user.sessionId)).toEqual({ authenticated: false });
+    expect(await (await fetch(`${base}/login?notice=account_deleted`)).text()).toContain('id="account-deleted-notice"');
+  });
+});

@@ -2,7 +2,7 @@
  * event-store.remove-stream: deletes a stream's events and adds them to the per-type totals of
  * removed events (app_removed_event_counts) in one statement, inside a transaction that first
  * takes the sequence row lock every append takes (append.ts): no append of the stream can land
- * between the count and the delete. The sequence counter is not touched, so sequences are never
+ * between the count and the delete. The last assigned sequence is kept, so sequences are never
  * assigned again.
  */
 import { checkName } from '../errors.ts';

@@ -2,7 +2,7 @@
  * event-store.remove-stream: one Lua script drops the stream's records, its entries in the global
  * index and its list, atomically (nothing interleaves with a script, appends included). The
  * per-type counts (`<prefix>types`) are totals of appended events and are left as they are; the
- * sequence counter is not touched, so sequences are never assigned again.
+ * last assigned sequence is kept, so sequences are never assigned again.
  */
 import type { Redis } from 'ioredis';
 import { checkName } from '../errors.ts';
