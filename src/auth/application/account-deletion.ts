@@ -90,6 +90,8 @@ export async function deleteAccount(deps: AuthDeps, current: ActiveSession, reau
   const { userId } = current;
   try {
     await reauthenticate(deps, current, reauth);
+    // Across retries: a stream removed by an earlier try removes nothing the next time.
+    let removed = 0;
     for (let race = 0; race < MAX_COMMIT_RACES; race++) {
       const { checkpoint } = runAuthProjection(platform);
       const userDoc = platform.projections.getDocument({ collection: AUTH_COLLECTIONS.users, id: userId });
@@ -102,7 +104,6 @@ export async function deleteAccount(deps: AuthDeps, current: ActiveSession, reau
         ...(user?.identities ?? []).map((identity) => authStreams.identity(identity.provider, identity.subject_hash)),
         ...[...hashes].map((hash) => authStreams.session(hash)),
       ];
-      let removed = 0;
       for (const stream of streams) removed += Number(platform.events.removeStream(stream));
       for (const hash of hashes) platform.keyValue.delete(authNamespaces.sessionActivity, hash);
       const changes: DocumentChange[] = [
