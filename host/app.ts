@@ -29,6 +29,8 @@ import { guestPoller } from './relay/poll.ts';
 import { StreamRelay } from './relay/relay.ts';
 import { startServer } from './server.ts';
 import { probeGuestConfiguration, STARTUP_PROBE_TOKEN_VARIABLE } from './startup-probe.ts';
+import { MAINTENANCE_TOKEN_VARIABLE } from './maintenance/headers.ts';
+import { maintenanceToken, startMaintenance, type Maintenance } from './maintenance/scheduler.ts';
 import { openStorage } from './storage/open.ts';
 import type { StorageBackend } from './storage/types.ts';
 
@@ -45,6 +47,8 @@ export interface RunningHost {
   readonly metrics: HostMetrics | undefined;
   /** Whether this host should get traffic: its store (and Redis broker) answer, and it is not stopping. */
   readonly readiness: Readiness;
+  /** The maintenance passes (host/maintenance/): on a timer, or one now. */
+  readonly maintenance: Maintenance;
   stop(): Promise<void>;
 }
 
@@ -84,7 +88,9 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
         : localPubSub());
   // Only the start-up probe knows it: the guest reports its configuration warnings to that one request.
   const probeToken = randomBytes(16).toString('base64url');
-  const environment: Array<[string, string]> = [...guestEnvironment(config, env), [STARTUP_PROBE_TOKEN_VARIABLE, probeToken]];
+  // Only this host's maintenance requests carry it (host/maintenance/).
+  const maintenanceSecret = maintenanceToken();
+  const environment: Array<[string, string]> = [...guestEnvironment(config, env), [STARTUP_PROBE_TOKEN_VARIABLE, probeToken], [MAINTENANCE_TOKEN_VARIABLE, maintenanceSecret]];
   const metrics = config.metricsPort === undefined ? undefined : new HostMetrics(overrides.thread ?? 'main');
   const imports = hostImports({ environment, storage, pubsub, logger, metrics });
   const component = await loadComponent(componentDir);
@@ -151,6 +157,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     await storage.close();
     throw error;
   }
+  const maintenance = startMaintenance({ intervalSeconds: config.maintenanceIntervalSeconds, storage, pool, token: maintenanceSecret, logger });
   let stopping: Promise<void> | undefined;
   return {
     port: server.port,
@@ -159,12 +166,14 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     cache,
     metrics,
     readiness,
+    maintenance,
     stop() {
       readiness.stop();
       stopping ??= (async () => {
         // Relayed streams end at once; the guest's own requests get the grace period.
         clearInterval(idleSweep);
         relay.close();
+        await maintenance.stop();
         await server.close(config.shutdownGraceMs);
         cache?.close();
         await pubsub.close();

@@ -79,6 +79,12 @@ export const OPTIONS = {
     kind: 'count',
     help: 'seconds after which an idle guest instance beyond --instances-min is retired, giving its memory back (0: never; docs/memory.md)',
   },
+  'maintenance-interval': {
+    env: 'MAINTENANCE_INTERVAL',
+    default: '60',
+    kind: 'seconds',
+    help: 'seconds between maintenance passes (expired key-value entries, data past its retention; one host at a time on a shared store; 0: never; docs/storage.md)',
+  },
   'stream-relay': {
     env: 'STREAM_RELAY',
     default: 'on',
@@ -182,6 +188,8 @@ export interface HostConfig {
   instanceMaxMemoryMiB: number;
   /** seconds; 0: never */
   instanceIdleSeconds: number;
+  /** seconds between maintenance passes; 0: never (host/maintenance/) */
+  maintenanceIntervalSeconds: number;
   streamRelay: Allowed<'stream-relay'>;
   /** 1: this thread serves; more: host/workers/ starts that many threads on one port. */
   workers: number;
@@ -331,6 +339,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     instanceMaxRequests: get('instance-max-requests') as number,
     instanceMaxMemoryMiB: get('instance-max-memory') as number,
     instanceIdleSeconds: get('instance-idle-seconds') as number,
+    maintenanceIntervalSeconds: get('maintenance-interval') as number,
     streamRelay: get('stream-relay') as HostConfig['streamRelay'],
     workers: get('workers') as number,
     shutdownGraceMs: get('shutdown-grace-ms') as number,

@@ -26,7 +26,7 @@ const PLATFORM = 'app:platform';
 /** Imports that may wait: transpiled as JSPI suspending imports so a waiting guest never blocks the host. */
 const ASYNC_IMPORTS = [
   ...WASI_WAITING_IMPORTS,
-  ...['append', 'read-stream', 'stream-revision', 'read-all', 'head-sequence', 'count-by-type'].map((f) => `${PLATFORM}/event-store@0.1.0#${f}`),
+  ...['append', 'read-stream', 'stream-revision', 'read-all', 'head-sequence', 'count-by-type', 'remove-stream'].map((f) => `${PLATFORM}/event-store@0.1.0#${f}`),
   ...['checkpoint', 'commit', 'get-document', 'list-documents'].map((f) => `${PLATFORM}/projection-store@0.1.0#${f}`),
   ...['get', 'set', 'take', 'increment', 'delete'].map((f) => `${PLATFORM}/key-value@0.1.0#${f}`),
   `${PLATFORM}/stream-lease@0.1.0#acquire`,

@@ -18,6 +18,9 @@ import { openApiRoutes } from './openapi/routes.ts';
 import { counterGrpcEndpoint } from './counter/grpc/routes.ts';
 import { grpcErrorResponse, isGrpcRequest } from './grpc/server.ts';
 import { GrpcCode, GrpcError } from './grpc/status.ts';
+import { runMaintenancePass } from './maintenance/pass.ts';
+import { maintenanceRoutes } from './maintenance/routes.ts';
+import { maintainOnRequests } from './maintenance/on-requests.ts';
 
 export const GRPC_MODE_NOT_FOUND = 'This component runs in gRPC mode: only gRPC requests are served here. Use the gRPC endpoint (content type application/grpc).';
 
@@ -53,6 +56,9 @@ export function buildApp(platform: Platform, config: AppConfig): Application {
     return grpcErrorResponse(new GrpcError(GrpcCode.UNIMPLEMENTED, GRPC_DISABLED));
   };
 
+  const maintenancePass = () => runMaintenancePass(auth);
+  const maintainAfter = config.maintenanceOnRequests ? maintainOnRequests(platform, config.maintenanceIntervalSeconds, maintenancePass) : () => {};
+
   app.route('/', counterRestRoutes(deps));
   app.route('/', counterStreamRoutes(deps, { relay: config.streamRelay }));
   app.route('/', authRoutes(auth));
@@ -64,6 +70,7 @@ export function buildApp(platform: Platform, config: AppConfig): Application {
       return c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' });
     }, platform.logger),
   );
+  app.route('/', maintenanceRoutes(config.maintenanceToken, maintenancePass, platform.logger));
   app.route('/', openApiRoutes(platform.logger));
   app.route('/', counterUiRoutes(deps));
 
@@ -72,6 +79,7 @@ export function buildApp(platform: Platform, config: AppConfig): Application {
 
   return {
     fetch(request) {
+      maintainAfter();
       if (isGrpcRequest(request)) return grpc ? grpc(request) : refuseGrpc(request);
       // 2. transport grpc: everything else is a plain-text 404.
       if (config.transport === 'grpc') return new Response(GRPC_MODE_NOT_FOUND, { status: 404, headers: { 'content-type': 'text/plain; charset=UTF-8' } });

@@ -13,6 +13,8 @@ const schema = v.object({
   APP_GRPC_SUPPORTED: v.optional(v.picklist(['true', 'false']), 'false'),
   APP_STREAM_RELAY: v.optional(v.picklist(['true', 'false']), 'false'),
   APP_STARTUP_PROBE_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16))),
+  APP_MAINTENANCE_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16))),
+  MAINTENANCE_INTERVAL: v.pipe(v.optional(v.string(), '60'), v.regex(/^\d{1,5}$/), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(86_400)),
 });
 
 export interface AppConfig {
@@ -25,6 +27,12 @@ export interface AppConfig {
   streamRelay: boolean;
   /** The token of the host's start-up probe: its request gets the configuration warnings logged (absent: never). */
   startupProbeToken: string | undefined;
+  /** The token of the host's maintenance requests (src/maintenance/); absent: no such route. */
+  maintenanceToken: string | undefined;
+  /** Seconds between maintenance passes run on requests (wasmtime serve; the Node host runs its own); 0: never. */
+  maintenanceIntervalSeconds: number;
+  /** Whether requests run maintenance (wasmtime serve: no host does it); see src/maintenance/on-requests.ts. */
+  maintenanceOnRequests: boolean;
   /** Every variable, for features that read their own (the auth service). */
   env: ReadonlyMap<string, string>;
 }
@@ -45,6 +53,9 @@ export function parseConfig(entries: ReadonlyArray<readonly [string, string]>): 
     grpcSupported: c.APP_GRPC_SUPPORTED === 'true',
     streamRelay: c.APP_STREAM_RELAY === 'true',
     startupProbeToken: c.APP_STARTUP_PROBE_TOKEN,
+    maintenanceToken: c.APP_MAINTENANCE_TOKEN,
+    maintenanceIntervalSeconds: c.MAINTENANCE_INTERVAL,
+    maintenanceOnRequests: false,
     env,
   };
 }

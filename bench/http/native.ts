@@ -59,6 +59,7 @@ const platform: Platform = {
   sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
   // After the current macrotask: the response is on its way by then, as in the component.
   afterResponse: (_key, task) => void setImmediate(task),
+  storeUpkeep: () => 0,
 };
 const app = buildApp(platform, parseConfig([['REALTIME', 'local']]));
 const port = Number(process.env.PORT ?? 3000);

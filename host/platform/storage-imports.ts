@@ -20,6 +20,10 @@ export function storageImports(storage: StorageBackend, logger: HostLogger, tail
       readAll: g('read-all', events.readAll.bind(events)),
       headSequence: g('head-sequence', events.headSequence.bind(events)),
       countByType: g('count-by-type', events.countByType.bind(events)),
+      removeStream: g('remove-stream', (streamId: string) => {
+        tails.drop(streamId);
+        return events.removeStream(streamId);
+      }),
     },
     'app:platform/projection-store': {
       checkpoint: g('checkpoint', projections.checkpoint.bind(projections)),

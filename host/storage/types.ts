@@ -58,6 +58,7 @@ export interface EventStoreBackend {
   readAll(afterSequence: bigint, limit: number): Awaitable<RecordedEvent[]>;
   headSequence(): Awaitable<bigint>;
   countByType(typePrefix: string): Awaitable<TypeCount[]>;
+  removeStream(streamId: string): Awaitable<bigint>;
 }
 
 export interface ProjectionStoreBackend {
@@ -73,6 +74,11 @@ export interface KeyValueBackend {
   take(namespace: string, key: string): Awaitable<string | undefined>;
   increment(namespace: string, key: string, delta: bigint, ttlMs: bigint): Awaitable<bigint>;
   delete(namespace: string, key: string): Awaitable<boolean>;
+  /**
+   * Deletes every expired entry now and returns how many (host maintenance, not a WIT call).
+   * Absent where the store expires entries by itself (Redis).
+   */
+  sweepExpired?(): Awaitable<number>;
 }
 
 /**

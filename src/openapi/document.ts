@@ -28,6 +28,7 @@ const schemas = new SchemaSet({
   AmountBody: S.AmountBodySchema,
   Credentials: S.CredentialsSchema,
   NewCredentials: S.NewCredentialsSchema,
+  AccountDeletion: S.AccountDeletionSchema,
   ErrorEnvelope: S.ErrorEnvelopeSchema,
   SessionView: S.SessionViewSchema,
   SignedIn: S.SignedInSchema,

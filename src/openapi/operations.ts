@@ -9,6 +9,7 @@ import { COUNTER_REST_PATHS } from '../counter/rest.ts';
 import { STREAM_PATH } from '../counter/stream.ts';
 import { SERVER_FUNCTION_PATHS } from '../ui/server-functions.ts';
 import { AUTH_PATHS } from '../auth/rest/routes.ts';
+import { ACCOUNT_PATHS } from '../auth/rest/account-routes.ts';
 import { PROVIDER_IDS } from '../auth/oauth/provider-ids.ts';
 import { UNSIGNED } from '../counter/stream-position.ts';
 import { AmountValueSchema } from '../counter/rest-input.ts';
@@ -322,6 +323,33 @@ export const OPERATIONS: readonly OperationSpec[] = [
     parameters: [SESSION_HANDLE],
     success: { '303': { kind: 'redirect', description: 'to /dashboard, or to /login after ending the current session', headers: ['Location', 'Set-Cookie-Cleared?'] } },
     errors: [...SESSION_WRITE, 'payload_too_large'],
+  },
+  {
+    method: 'delete',
+    path: ACCOUNT_PATHS.account,
+    operationId: 'deleteAccount',
+    tag: 'auth',
+    summary: 'Delete your account: every session ends, identities unlink, personal data is erased',
+    security: 'session',
+    description:
+      'Re-authentication: the account password in the body, or no password when the current session comes from a provider sign-in at most 5 minutes old (else 403). The email, password hash, provider subjects and device hints are removed from the store, events included; the same email can register again. Wrong passwords count against the login limit.',
+    body: { schema: 'AccountDeletion', mediaTypes: JSON_ONLY, required: false },
+    success: { '204': { kind: 'empty', description: 'the account is deleted; the session cookie is cleared', headers: ['Set-Cookie-Cleared'] } },
+    errors: ['validation', 'unauthorized', 'forbidden', 'rate_limited', 'payload_too_large', 'unsupported_media_type', 'concurrency', 'store', 'internal'],
+  },
+  {
+    method: 'post',
+    path: ACCOUNT_PATHS.deleteForm,
+    operationId: 'deleteAccountFormPost',
+    tag: 'auth',
+    summary: 'Delete your account (HTML form variant of DELETE, the /dashboard button)',
+    security: 'session',
+    description: 'Field `password` (empty after a fresh provider sign-in). Answers 303 to /login once deleted, or to /dashboard?account_error=reauth when re-authentication fails.',
+    body: { schema: 'AccountDeletion', mediaTypes: ['application/x-www-form-urlencoded', 'multipart/form-data'], required: false },
+    success: {
+      '303': { kind: 'redirect', description: 'to /login (deleted, cookie cleared) or back to /dashboard (not re-authenticated)', headers: ['Location', 'Set-Cookie-Cleared?'] },
+    },
+    errors: ['validation', 'unauthorized', 'forbidden', 'rate_limited', 'payload_too_large', 'concurrency', 'store', 'internal'],
   },
   {
     method: 'post',

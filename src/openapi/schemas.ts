@@ -17,6 +17,7 @@ export { eventLogSchema as EventLogSchema } from '../counter/application/view.ts
 export { AmountBodySchema, AmountValueSchema } from '../counter/rest-input.ts';
 import { CredentialsSchema } from '../auth/rest/input.ts';
 export { CredentialsSchema };
+export { AccountDeletionSchema } from '../auth/rest/account-routes.ts';
 import { DEFAULT_PASSWORD_MIN_LENGTH } from '../auth/config.ts';
 import { PASSWORD_MAX_LENGTH } from '../auth/domain/password-policy.ts';
 

@@ -43,7 +43,10 @@ export interface EventStore {
   streamRevision(streamId: string): bigint;
   readAll(afterSequence: bigint, limit: number): RecordedEvent[];
   headSequence(): bigint;
+  /** Events appended per type, removed streams' events included. */
   countByType(typePrefix: string): TypeCount[];
+  /** Removes the stream's events (all or nothing); returns how many. Sequences are not reused. */
+  removeStream(streamId: string): bigint;
 }
 
 export interface StoredDocument {
@@ -149,4 +152,10 @@ export interface Platform {
    * (it does the same work). A task that throws is logged, never answered.
    */
   afterResponse(key: string, task: () => void): void;
+  /**
+   * The store's own housekeeping, where no host does it (the file store: expired key-value files,
+   * compaction of its projection files); maintenance runs it. Returns how many files or entries it
+   * removed (0 where there is nothing to do).
+   */
+  storeUpkeep(): number;
 }

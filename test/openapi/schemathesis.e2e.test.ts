@@ -28,7 +28,7 @@ async function serviceEnv(port: number): Promise<{ fixture: OAuthFixture; env: R
 }
 
 /** The operations whose only answer without a session is 401, as Schemathesis' warning lists them. */
-const SESSION_OPERATIONS = OPERATIONS.filter((op) => op.path.startsWith('/api/auth/sessions'))
+const SESSION_OPERATIONS = OPERATIONS.filter((op) => op.path.startsWith('/api/auth/sessions') || op.path.startsWith('/api/auth/account'))
   .map((op) => `${op.method.toUpperCase()} ${op.path}`)
   .sort();
 function unauthenticatedOperations(output: string): string[] {

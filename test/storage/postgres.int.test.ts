@@ -135,7 +135,15 @@ if (unreachable !== undefined) {
       expect(Math.abs(Number(rows[0].applied_at) - Date.now())).toBeLessThan(60_000);
 
       const tables = await sql('SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename', [fresh]);
-      expect(tables.rows.map((r) => r.tablename)).toEqual(['app_checkpoints', 'app_documents', 'app_event_sequence', 'app_events', 'app_kv', 'schema_migrations']);
+      expect(tables.rows.map((r) => r.tablename)).toEqual([
+        'app_checkpoints',
+        'app_documents',
+        'app_event_sequence',
+        'app_events',
+        'app_kv',
+        'app_removed_event_counts',
+        'schema_migrations',
+      ]);
       const indexes = await sql('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [fresh]);
       expect(indexes.rows.map((r) => r.indexname)).toEqual(expect.arrayContaining(['app_events_by_type', 'app_events_stream_revision_key', 'app_kv_by_expiry']));
       // All three work on the one store.

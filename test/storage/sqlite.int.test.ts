@@ -98,6 +98,7 @@ describe('sqlite backend specifics', () => {
       'table:app_documents',
       'table:app_events',
       'table:app_kv',
+      'table:app_removed_event_counts',
       'table:app_stream_leases',
       'table:schema_migrations',
     ]);

@@ -20,6 +20,7 @@ export function withAppends(storage: StorageBackend, append: (original: Append, 
       readAll: events.readAll.bind(events),
       headSequence: events.headSequence.bind(events),
       countByType: events.countByType.bind(events),
+      removeStream: events.removeStream.bind(events),
       append: (...args) => append(plain, ...args),
     },
     leases: {

@@ -16,6 +16,7 @@ import { migrate } from './migrations.ts';
 import { createProjections } from './projections.ts';
 import { createReadAll } from './read-all.ts';
 import { createReadStream } from './read-stream.ts';
+import { createRemoveStream } from './remove-stream.ts';
 import { createReset } from './reset.ts';
 import { createStreamRevision } from './stream-revision.ts';
 import { createStreamHeads } from './stream-heads.ts';
@@ -90,6 +91,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     readAll: createReadAll(context),
     headSequence: createHeadSequence(context),
     countByType: createCountByType(context),
+    removeStream: createRemoveStream(context),
   });
 
   let closing: Promise<void> | undefined;

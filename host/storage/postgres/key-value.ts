@@ -60,7 +60,13 @@ export function createKeyValue({ pool, tables }: PgContext): AsyncKeyValue {
        expires_at = CASE WHEN ${LIVE('kv')} THEN kv.expires_at ELSE excluded.expires_at END
      RETURNING kv.value`;
 
+  const sweepAll = `DELETE FROM ${tables.kv} WHERE expires_at <= ${NOW_MS}`;
+
   return {
+    async sweepExpired() {
+      return (await pool.query(sweepAll)).rowCount ?? 0;
+    },
+
     async get(namespace, key) {
       checkKey(namespace, key);
       const { rows } = await pool.query<Row>(select, [namespace, key]);

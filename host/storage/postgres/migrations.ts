@@ -77,6 +77,18 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX app_kv_by_expiry ON app_kv (expires_at) WHERE expires_at IS NOT NULL;
     `,
   },
+  {
+    version: 2,
+    name: 'totals of removed events',
+    sql: `
+      -- Events of removed streams (remove-stream.ts), per type: count-by-type adds them, so the
+      -- counts stay those of every event ever appended.
+      CREATE TABLE app_removed_event_counts (
+        event_type text COLLATE "C" NOT NULL PRIMARY KEY,
+        count      bigint NOT NULL CHECK (count >= 0)
+      );
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */

@@ -72,8 +72,9 @@ export function createProjections({ pool, tables }: PgContext): AsyncProjectionS
       checkName('projection', projection);
       storableU64('expected checkpoint', expected);
       storableU64('next checkpoint', next);
-      // An argument error whatever the stored state: checkpoints only move forward.
-      if (next <= expected) throw StorageFailure.invalid('next checkpoint must be greater than expected');
+      // An argument error whatever the stored state: checkpoints never move back (next = expected
+      // changes documents as of that checkpoint).
+      if (next < expected) throw StorageFailure.invalid('next checkpoint must not be less than expected');
       // Validate everything before writing anything, so an invalid batch changes nothing.
       for (const change of changes) checkChange(change);
       return transaction(

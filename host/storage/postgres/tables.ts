@@ -22,6 +22,7 @@ export interface Tables {
   readonly checkpoints: string;
   readonly documents: string;
   readonly kv: string;
+  readonly removedCounts: string;
 }
 
 /**
@@ -47,5 +48,6 @@ export function tablesIn(schemaName: string): Tables {
     checkpoints: table('app_checkpoints'),
     documents: table('app_documents'),
     kv: table('app_kv'),
+    removedCounts: table('app_removed_event_counts'),
   };
 }

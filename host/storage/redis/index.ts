@@ -19,6 +19,7 @@ import { migrate } from './migrations.ts';
 import { createProjections } from './projections.ts';
 import { createReadAll } from './read-all.ts';
 import { createReadStream } from './read-stream.ts';
+import { createRemoveStream } from './remove-stream.ts';
 import { createReset } from './reset.ts';
 import { createStreamRevision } from './stream-revision.ts';
 import { createStreamHeads } from './stream-heads.ts';
@@ -70,6 +71,7 @@ export async function openRedisStorage(options: RedisStorageOptions): Promise<Re
     readAll: createReadAll(client, keys),
     headSequence: createHeadSequence(client, keys),
     countByType: createCountByType(client, keys),
+    removeStream: createRemoveStream(client, keys),
   });
   const lifecycle = guardAll({
     reset: createReset(client, keys),

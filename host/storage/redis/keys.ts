@@ -9,7 +9,7 @@
  *   <prefix>seq                    string  last assigned global sequence (INCRBY)
  *   <prefix>events                 hash    sequence → event record (JSON array, see event-records.ts)
  *   <prefix>all                    zset    global index: member = score = sequence
- *   <prefix>types                  hash    event type → number of events
+ *   <prefix>types                  hash    event type → number of events appended (removed streams' included)
  *   <prefix>stream:<stream id>     list    the stream's sequences; revision n is element n-1
  *   <prefix>checkpoints            hash    projection → checkpoint (decimal u64)
  *   <prefix>docs:<collection>      hash    document id → "<version>:<body>"

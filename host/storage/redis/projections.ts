@@ -88,8 +88,9 @@ export function createProjections(redis: Redis, keys: RedisKeys): AsyncProjectio
       checkName('projection', projection);
       u64Arg('expected checkpoint', expected);
       u64Arg('next checkpoint', next);
-      // An argument error whatever the stored state: checkpoints only move forward.
-      if (next <= expected) throw StorageFailure.invalid('next checkpoint must be greater than expected');
+      // An argument error whatever the stored state: checkpoints never move back (next = expected
+      // changes documents as of that checkpoint).
+      if (next < expected) throw StorageFailure.invalid('next checkpoint must not be less than expected');
       // Validate everything before sending anything, so an invalid batch changes nothing.
       for (const change of changes) checkChange(change);
 

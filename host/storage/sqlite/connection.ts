@@ -31,6 +31,8 @@ export function openDatabase(path: string, busyTimeoutMs: number): DatabaseSync 
     // for protection against power loss only, which this embedded default does not promise.
     db.exec('PRAGMA synchronous = NORMAL');
     db.exec('PRAGMA foreign_keys = ON');
+    // Deleted rows (removed streams: erased personal data) are overwritten, not left in free pages.
+    db.exec('PRAGMA secure_delete = ON');
     return db;
   } catch (error) {
     db.close();

@@ -16,6 +16,7 @@ import { migrate } from './migrations.ts';
 import { createProjections, type SqliteProjections } from './projections.ts';
 import { createReadAll, type ReadAll } from './read-all.ts';
 import { createReadStream, type ReadStream } from './read-stream.ts';
+import { createRemoveStream } from './remove-stream.ts';
 import { createReset } from './reset.ts';
 import { createStreamRevision } from './stream-revision.ts';
 import { createStreamHeads } from './stream-heads.ts';
@@ -38,6 +39,7 @@ export interface SqliteEventStore {
   readAll: ReadAll;
   headSequence(): bigint;
   countByType(typePrefix: string): TypeCount[];
+  removeStream(streamId: string): bigint;
 }
 
 /** A StorageBackend whose methods are all synchronous. */
@@ -76,6 +78,7 @@ export function openSqliteStorage(options: SqliteStorageOptions): SqliteStorage 
     readAll: createReadAll(database),
     headSequence: createHeadSequence(database),
     countByType: createCountByType(database),
+    removeStream: createRemoveStream(database),
   });
   const lifecycle = guardAll({
     reset: createReset(database),

@@ -15,6 +15,7 @@ export interface SqliteKeyValue {
   take(namespace: string, key: string): string | undefined;
   increment(namespace: string, key: string, delta: bigint, ttlMs: bigint): bigint;
   delete(namespace: string, key: string): boolean;
+  sweepExpired(): number;
 }
 
 /** Rows removed per write by the background-free sweep; small so writes stay cheap. */
@@ -54,7 +55,13 @@ export function createKeyValue(db: DatabaseSync, clock: () => number = Date.now)
        (SELECT rowid FROM app_kv WHERE expires_at <= ? LIMIT ${SWEEP_BATCH})`,
   );
 
+  const sweepAll = db.prepare('DELETE FROM app_kv WHERE expires_at <= ?');
+
   return {
+    sweepExpired() {
+      return Number(sweepAll.run(clock()).changes);
+    },
+
     get(namespace, key) {
       checkKey(namespace, key);
       const now = clock();

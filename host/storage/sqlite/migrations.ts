@@ -72,6 +72,18 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT, WITHOUT ROWID;
     `,
   },
+  {
+    version: 3,
+    name: 'totals of removed events',
+    sql: `
+      -- Events of removed streams (remove-stream.ts), per type: count-by-type adds them, so the
+      -- counts stay those of every event ever appended.
+      CREATE TABLE app_removed_event_counts (
+        event_type TEXT    NOT NULL PRIMARY KEY,
+        count      INTEGER NOT NULL CHECK (count >= 0)
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */

@@ -16,7 +16,7 @@ import { normalizeEmail } from '../domain/email.ts';
 import { findAccountByEmailHash, type Account } from './accounts.ts';
 import type { AuthDeps } from './deps.ts';
 import { authEvent, payloadOf } from './event-codec.ts';
-import { runAuthProjectionQuietly } from './projection.ts';
+import { projectAfterResponse } from './projection.ts';
 import { sha256Hex } from './secrets.ts';
 import { authStoreFailure, isConflict } from './store-failure.ts';
 import { authStreams } from './streams.ts';
@@ -106,7 +106,7 @@ export async function linkOrCreateUserForExternalIdentity(deps: AuthDeps, identi
       if (!winner) throw error;
       return { userId: winner.user_id, email: winner.email, created: false, linked: false };
     }
-    runAuthProjectionQuietly(deps.platform);
+    projectAfterResponse(deps.platform);
     return { userId, email, created, linked: true };
   } catch (error) {
     throw authStoreFailure(error);

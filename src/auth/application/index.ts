@@ -10,6 +10,8 @@ export { SESSION_COOKIE, sessionCookie, clearedSessionCookie, sessionIdFromCooki
 export { linkOrCreateUserForExternalIdentity, type ExternalIdentity, type LinkedAccount } from './external-identity.ts';
 export { authorizeSystemAdmin, bearerToken, SYSTEM_ADMIN_ROLE } from './system-token.ts';
 export { getStorageStatus, type StorageStatus } from './storage-status.ts';
+export { runSessionRetention, type RetentionPass } from './retention.ts';
+export { deleteAccount, REAUTH_WINDOW_MS, type DeletedAccount, type Reauthentication } from './account-deletion.ts';
 export { AUTH_PROJECTION, AUTH_COLLECTIONS, runAuthProjection, runAuthProjectionQuietly } from './projection.ts';
 export { authEvent, payloadOf } from './event-codec.ts';
 export { randomToken, sha256Hex } from './secrets.ts';

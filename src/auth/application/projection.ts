@@ -1,16 +1,31 @@
 /**
- * The `auth_projection`: folds auth events from the global log into three read models,
- * `auth_users`, `auth_sessions` and `auth_identities`, moving its own checkpoint in the same
- * transaction (projection-store `commit`). Safe to run from many instances at once: a commit that
- * loses the race changes nothing and the run stops. Documents hold no secret (session documents
- * are keyed by the session id's hash).
+ * The `auth_projection`: folds auth events from the global log into the read models something
+ * reads: `auth_users` (the dashboard), `auth_user_sessions` (the session list) and
+ * `auth_session_ends` (when each session ends, in time order: retention.ts removes ended sessions'
+ * streams from it), moving its own checkpoint in the same transaction (projection-store `commit`).
+ * Safe to run from many instances at once: a commit that loses the race changes nothing and the
+ * run stops. Documents hold no secret (sessions are named by the session id's hash).
  */
 import type { DocumentChange, Platform, RecordedEvent } from '../../platform/ports.ts';
 import type { ExternalIdentityLinked, ExternalUserRegistered, PasswordUserRegistered, SessionIssued, SessionRevoked } from '../domain/events.ts';
 import { payloadOf } from './event-codec.ts';
 
 export const AUTH_PROJECTION = 'auth_projection';
-export const AUTH_COLLECTIONS = { users: 'auth_users', sessions: 'auth_sessions', identities: 'auth_identities', userSessions: 'auth_user_sessions' } as const;
+export const AUTH_COLLECTIONS = { users: 'auth_users', userSessions: 'auth_user_sessions', sessionEnds: 'auth_session_ends' } as const;
+
+/**
+ * The id of a session's entry in `auth_session_ends`: its end (epoch ms, zero-padded so ids sort
+ * in time order) and its hash. Until it is revoked a session ends at its absolute expiry.
+ */
+export function sessionEndId(endsAt: number, sessionHash: string): string {
+  return `${String(Math.max(0, Math.trunc(endsAt))).padStart(15, '0')}:${sessionHash}`;
+}
+
+/** The end (epoch ms) and session hash an `auth_session_ends` id names. */
+export function parseSessionEndId(id: string): { endsAt: number; sessionHash: string } {
+  const colon = id.indexOf(':');
+  return { endsAt: Number(id.slice(0, colon)), sessionHash: id.slice(colon + 1) };
+}
 
 /** One user's live sessions (collection `auth_user_sessions`, id = user id): the session list reads it. */
 export interface UserSessionsDocument {
@@ -25,13 +40,16 @@ export function userSessionEntries(platform: Platform, userId: string): UserSess
 
 const PAGE_SIZE = 500;
 
-interface UserDocument {
+/** One user (collection `auth_users`, id = user id): the dashboard reads it, account deletion finds the user's identities in it. */
+export interface UserDocument {
   user_id: string;
   email: string | null;
   registered_at: number;
   registered_with: string;
   last_login_at: number | null;
   providers: string[];
+  /** The linked external identities (absent on documents written before it existed). */
+  identities?: Array<{ provider: string; subject_hash: string }>;
 }
 
 /** Documents changed during one page, so several events on one document fold together. */
@@ -45,7 +63,7 @@ class PageChanges {
   get<T>(collection: string, id: string): T | undefined {
     const key = `${collection}/${id}`;
     const pending = this.#docs.get(key);
-    if (pending) return pending.body as T;
+    if (pending) return pending.body as T | undefined;
     const stored = this.#platform.projections.getDocument({ collection, id });
     return stored ? (JSON.parse(stored.body) as T) : undefined;
   }
@@ -54,8 +72,14 @@ class PageChanges {
     this.#docs.set(`${collection}/${id}`, { collection, id, body });
   }
 
+  delete(collection: string, id: string): void {
+    this.#docs.set(`${collection}/${id}`, { collection, id, body: undefined });
+  }
+
   list(): DocumentChange[] {
-    return [...this.#docs.values()].map(({ collection, id, body }) => ({ tag: 'put', val: { collection, id, body: JSON.stringify(body) } }));
+    return [...this.#docs.values()].map(({ collection, id, body }) =>
+      body === undefined ? { tag: 'delete', val: { collection, id } } : { tag: 'put', val: { collection, id, body: JSON.stringify(body) } },
+    );
   }
 }
 
@@ -86,14 +110,7 @@ function apply(changes: PageChanges, event: RecordedEvent): void {
     case 'auth_session_issued': {
       const data = payloadOf<SessionIssued>(event);
       const id = event.streamId.replace(/^auth-session-/, '');
-      changes.put(AUTH_COLLECTIONS.sessions, id, {
-        user_id: data.user_id,
-        aal: data.aal,
-        method: data.method,
-        issued_at: data.issued_at,
-        expires_at: data.expires_at,
-        revoked_at: null,
-      });
+      changes.put(AUTH_COLLECTIONS.sessionEnds, sessionEndId(data.expires_at, id), { user_id: data.user_id });
       if (data.handle) {
         // Sessions past their absolute expiry drop out here, so the list stays bounded.
         const live = (changes.get<UserSessionsDocument>(AUTH_COLLECTIONS.userSessions, data.user_id)?.sessions ?? []).filter((s) => s.expires_at > at);
@@ -104,18 +121,23 @@ function apply(changes: PageChanges, event: RecordedEvent): void {
     }
     case 'auth_session_revoked': {
       const id = event.streamId.replace(/^auth-session-/, '');
-      const session = changes.get<Record<string, unknown>>(AUTH_COLLECTIONS.sessions, id);
       const revoked = payloadOf<SessionRevoked>(event);
-      if (session) changes.put(AUTH_COLLECTIONS.sessions, id, { ...session, revoked_at: revoked.revoked_at });
       const list = changes.get<UserSessionsDocument>(AUTH_COLLECTIONS.userSessions, revoked.user_id);
+      // The session now ends when it was revoked: its retention counts from then.
+      const listed = list?.sessions.find((s) => s.session_hash === id);
+      if (listed) changes.delete(AUTH_COLLECTIONS.sessionEnds, sessionEndId(listed.expires_at, id));
+      changes.put(AUTH_COLLECTIONS.sessionEnds, sessionEndId(revoked.revoked_at, id), { user_id: revoked.user_id });
       if (list) changes.put(AUTH_COLLECTIONS.userSessions, revoked.user_id, { sessions: list.sessions.filter((s) => s.session_hash !== id) } satisfies UserSessionsDocument);
       return;
     }
     case 'auth_external_identity_linked': {
       const data = payloadOf<ExternalIdentityLinked>(event);
-      changes.put(AUTH_COLLECTIONS.identities, `${data.provider}:${data.subject_hash}`, { user_id: data.user_id, provider: data.provider, linked_at: at });
       const user = changes.get<UserDocument>(AUTH_COLLECTIONS.users, data.user_id);
-      if (user && !user.providers.includes(data.provider)) changes.put(AUTH_COLLECTIONS.users, data.user_id, { ...user, providers: [...user.providers, data.provider] });
+      if (user) {
+        const providers = user.providers.includes(data.provider) ? user.providers : [...user.providers, data.provider];
+        const identities = [...(user.identities ?? []), { provider: data.provider, subject_hash: data.subject_hash }];
+        changes.put(AUTH_COLLECTIONS.users, data.user_id, { ...user, providers, identities });
+      }
       return;
     }
     default:
@@ -144,7 +166,15 @@ export function runAuthProjection(platform: Platform): AuthProjectionRun {
   }
 }
 
-/** After a write: the read models catch up, but a failure here never fails the request. */
+/**
+ * After a write: the read models catch up once the response is sent, one run per request however
+ * many writes it made (the task is keyed); a failure is logged, never answered.
+ */
+export function projectAfterResponse(platform: Platform): void {
+  platform.afterResponse(AUTH_PROJECTION, () => runAuthProjectionQuietly(platform));
+}
+
+/** Before a read of the read models: they catch up, but a failure here never fails the request. */
 export function runAuthProjectionQuietly(platform: Platform): void {
   try {
     runAuthProjection(platform);

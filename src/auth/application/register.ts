@@ -11,7 +11,7 @@ import type { PasswordUserRegistered } from '../domain/events.ts';
 import { checkPassword } from '../domain/password-policy.ts';
 import type { AuthDeps } from './deps.ts';
 import { authEvent } from './event-codec.ts';
-import { runAuthProjectionQuietly } from './projection.ts';
+import { projectAfterResponse } from './projection.ts';
 import { sha256Hex } from './secrets.ts';
 import type { IssuedSession } from './sessions.ts';
 import { authStoreFailure, isConflict } from './store-failure.ts';
@@ -61,6 +61,6 @@ export async function registerWithPassword(deps: AuthDeps, input: Credentials): 
     if (isConflict(error)) return { created: false };
     throw authStoreFailure(error);
   }
-  runAuthProjectionQuietly(deps.platform);
+  projectAfterResponse(deps.platform);
   return { created: true, userId };
 }

@@ -18,7 +18,7 @@ import type { AssuranceLevel, SessionIssued, SessionRevoked } from '../domain/ev
 import { evolveSession, isSessionActive, type SessionEvent, type SessionState } from '../domain/session.ts';
 import type { AuthDeps } from './deps.ts';
 import { authEvent, payloadOf } from './event-codec.ts';
-import { runAuthProjectionQuietly, userSessionEntries, type UserSessionsDocument } from './projection.ts';
+import { projectAfterResponse, userSessionEntries, type UserSessionsDocument } from './projection.ts';
 import { authStoreFailure, isConflict } from './store-failure.ts';
 import { randomToken, sha256Hex } from './secrets.ts';
 import { sessionCookie } from './session-cookie.ts';
@@ -82,14 +82,16 @@ export async function issueSession(deps: AuthDeps, input: IssueSessionInput): Pr
   } catch (error) {
     throw authStoreFailure(error);
   }
-  runAuthProjectionQuietly(platform);
-  endSessionsBeyondLimit(deps, input.userId);
+  projectAfterResponse(platform);
+  // After the projection task (tasks run in order): the list it reads is then up to date.
+  platform.afterResponse(`auth_session_limit:${input.userId}`, () => endSessionsBeyondLimit(deps, input.userId));
   return { sessionId, expiresAt, setCookie: sessionCookie(sessionId, config.sessionTtlSeconds, config.cookieSecure) };
 }
 
 /**
  * Ends the user's oldest sessions beyond MAX_SESSIONS_PER_USER, as listed by the user's session
- * list (the read model the sign-in just brought up to date). An entry may be a session that has
+ * list (brought up to date by the projection run queued before it). Runs after the sign-in's
+ * response: the new session is valid at once, the oldest end a moment later. An entry may be a session that has
  * already ended by idling; it is ended for good too, which is what takes it off the list.
  */
 function endSessionsBeyondLimit(deps: AuthDeps, userId: string): void {
@@ -102,7 +104,6 @@ function endSessionsBeyondLimit(deps: AuthDeps, userId: string): void {
   if (entries.length <= MAX_SESSIONS_PER_USER) return;
   const oldest = [...entries].sort((a, b) => a.issued_at - b.issued_at).slice(0, entries.length - MAX_SESSIONS_PER_USER);
   for (const entry of oldest) endSession(deps, userId, entry.session_hash);
-  runAuthProjectionQuietly(deps.platform);
 }
 
 /** Appends `auth_session_revoked` to a session that is not revoked yet, active or not. */
@@ -115,7 +116,7 @@ function endSession(deps: AuthDeps, userId: string, sessionHash: string): void {
   }
   const { state, revision } = stored;
   if (state === undefined || state.revoked || state.userId !== userId) return;
-  revokeSession(deps, { ...state, sessionHash, revision, lastSeenAt: 0 }, { project: false });
+  revokeSession(deps, { ...state, sessionHash, revision, lastSeenAt: 0 });
 }
 
 interface StoredSession {
@@ -168,7 +169,7 @@ export function findActiveSessionByHash(deps: AuthDeps, sessionHash: string): Ac
 }
 
 /** Revokes an active session (`auth_session_revoked`). A concurrent revoke counts as done. */
-export function revokeSession(deps: AuthDeps, session: ActiveSession, options: { project?: boolean } = {}): void {
+export function revokeSession(deps: AuthDeps, session: ActiveSession): void {
   const data: SessionRevoked = { user_id: session.userId, revoked_at: deps.platform.now() };
   try {
     deps.platform.events.append(authStreams.session(session.sessionHash), { tag: 'exact', val: session.revision }, [authEvent('auth_session_revoked', data)]);
@@ -181,5 +182,5 @@ export function revokeSession(deps: AuthDeps, session: ActiveSession, options: {
   } catch (error) {
     throw authStoreFailure(error);
   }
-  if (options.project !== false) runAuthProjectionQuietly(deps.platform);
+  projectAfterResponse(deps.platform);
 }

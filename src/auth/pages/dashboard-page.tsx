@@ -1,6 +1,7 @@
 /**
  * /dashboard, the account page: who is signed in and how, the linked providers, and the user's
- * active sessions with "sign out this session" and "sign out everywhere". Every action is a form
+ * active sessions with "sign out this session" and "sign out everywhere", and account deletion
+ * (confirmed with the password, or a provider sign-in of the last 5 minutes). Every action is a form
  * post, so it works without JavaScript; the client (static/client/account/) turns them into
  * fetches and shows times in the browser's locale and zone (the server writes UTC).
  */
@@ -94,7 +95,31 @@ function SessionItem(props: { row: SessionRow; actions: SessionActions | undefin
   );
 }
 
-export function DashboardPage(props: { session: ActiveSession; providers: string[]; sessions: SessionRow[]; actions: SessionActions | undefined }) {
+/** Deletion, confirmed by the password (empty after a fresh provider sign-in); `refused`: the last try was not re-authenticated. */
+function DeleteAccount(props: { refused: boolean }) {
+  return (
+    <section class="card" aria-labelledby="delete-title">
+      <div class="card-head">
+        <h2 id="delete-title">Delete your account</h2>
+      </div>
+      <p class="hint">Every session ends, linked providers are unlinked, and your email and devices are erased. This cannot be undone.</p>
+      {props.refused && (
+        <p id="delete-account-error" class="form-error" role="alert">
+          Not deleted: enter your password, or sign in with your provider again first.
+        </p>
+      )}
+      <form method="post" action="/api/auth/account/delete" id="delete-account-form" class="form">
+        <label for="delete-password">Password (leave empty if you just signed in with a provider)</label>
+        <input id="delete-password" name="password" type="password" autocomplete="current-password" />
+        <button type="submit" class="button button-danger button-block">
+          Delete my account
+        </button>
+      </form>
+    </section>
+  );
+}
+
+export function DashboardPage(props: { session: ActiveSession; providers: string[]; sessions: SessionRow[]; actions: SessionActions | undefined; deletionRefused?: boolean }) {
   const { session } = props;
   return (
     <Layout title="Account" page="dashboard" session={{ state: 'signed-in', email: session.email }}>
@@ -161,6 +186,7 @@ export function DashboardPage(props: { session: ActiveSession; providers: string
             </form>
           )}
         </section>
+        <DeleteAccount refused={props.deletionRefused === true} />
       </div>
     </Layout>
   );

@@ -61,6 +61,11 @@ export function LoginPage(props: LoginPageProps) {
           You are signed in{props.signedInAs ? ` as ${props.signedInAs}` : ''}. <a href="/dashboard">Go to your account</a>.
         </p>
       )}
+      {props.notice === 'account_deleted' && (
+        <p class="notice" id="account-deleted-notice" role="status">
+          Your account is deleted: its sessions have ended and your email, identities and devices are erased.
+        </p>
+      )}
       {registered && (
         <p class="notice" id="registered-notice" role="status">
           If the address was free, your account exists now: sign in.

@@ -61,7 +61,15 @@ export function authPageRoutes(deps: AuthDeps): Hono {
       lastSeenAt: s.lastSeenAt,
       expiresAt: s.expiresAt,
     }));
-    const page = <DashboardPage session={current} providers={linkedProviders(deps, current.userId)} sessions={rows} actions={SESSION_FORM_ACTIONS} />;
+    const page = (
+      <DashboardPage
+        session={current}
+        providers={linkedProviders(deps, current.userId)}
+        sessions={rows}
+        actions={SESSION_FORM_ACTIONS}
+        deletionRefused={c.req.query('account_error') === 'reauth'}
+      />
+    );
     return c.html(`<!doctype html>${page.toString()}`, 200, PAGE_HEADERS);
   });
 

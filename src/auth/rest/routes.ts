@@ -33,6 +33,7 @@ import { inputMode, readCredentials } from './input.ts';
 import { originCheck } from './origin-check.ts';
 import { sessionView } from './session-view.ts';
 import { userSessionRoutes } from './session-routes.ts';
+import { ACCOUNT_PATHS, accountRoutes } from './account-routes.ts';
 
 export const AUTH_PATHS = {
   capabilities: '/api/auth/capabilities',
@@ -181,6 +182,7 @@ export function authRestRoutes(deps: AuthDeps): Hono {
   });
 
   app.route('/', userSessionRoutes(deps, { sameSite, limit }));
+  app.route('/', accountRoutes(deps, { sameSite, limit }));
 
   app.get(AUTH_PATHS.storageStatus, async (c) => {
     const principal = await authorizeSystemAdmin(deps, bearerToken(c.req.header('authorization')));
@@ -190,10 +192,11 @@ export function authRestRoutes(deps: AuthDeps): Hono {
 
   // Registered last, so they only see methods the routes above did not take.
   for (const path of [AUTH_PATHS.capabilities, AUTH_PATHS.session, AUTH_PATHS.storageStatus]) app.all(path, (c) => methodNotAllowedResponse(c, ['GET', 'HEAD'], logger));
-  for (const path of [AUTH_PATHS.register, AUTH_PATHS.login, AUTH_PATHS.logout, AUTH_PATHS.revokeAll, AUTH_PATHS.sessionRevoke])
+  for (const path of [AUTH_PATHS.register, AUTH_PATHS.login, AUTH_PATHS.logout, AUTH_PATHS.revokeAll, AUTH_PATHS.sessionRevoke, ACCOUNT_PATHS.deleteForm])
     app.all(path, (c) => methodNotAllowedResponse(c, ['POST'], logger));
   app.all(AUTH_PATHS.sessions, (c) => methodNotAllowedResponse(c, ['GET', 'HEAD'], logger));
   app.all(AUTH_PATHS.sessionItem, (c) => methodNotAllowedResponse(c, ['DELETE'], logger));
+  app.all(ACCOUNT_PATHS.account, (c) => methodNotAllowedResponse(c, ['DELETE'], logger));
 
   app.onError((error, c) => {
     const failure = AppError.from(error);

@@ -20,6 +20,7 @@ const eventStore: EventStore = {
   readAll: (after, limit) => call(() => events.readAll(after, limit)),
   headSequence: () => call(() => events.headSequence()),
   countByType: (prefix) => call(() => events.countByType(prefix)),
+  removeStream: (streamId) => call(() => events.removeStream(streamId)),
 };
 
 const leases: StreamLeases = {
@@ -75,5 +76,7 @@ export function hostedPlatform(afterResponse: AfterResponse): Platform {
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     afterResponse: (key, task) => afterResponse.defer(key, task),
+    // The Node host sweeps its store itself before each maintenance pass (host/maintenance/).
+    storeUpkeep: () => 0,
   };
 }

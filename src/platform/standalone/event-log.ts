@@ -9,6 +9,12 @@
  * if taken, it re-reads and re-checks. A commit is one link(2) of a complete file, so a `kill -9`
  * leaves either the whole batch or nothing (plus a temporary file).
  *
+ * Removing a stream (retention, erasure) replaces each of its commit files with a tombstone: the
+ * same name and event count, so the chain keeps its links, and the event types, so the counts
+ * stay exact, but no payload or metadata; its revision files go. Readers skip tombstones. A
+ * removal writes a new value to `events/removals`; an instance that finds it changed forgets what it remembered
+ * (commit contents and lower bounds are then no longer facts).
+ *
  * Derived (rebuildable): per-stream revision files `events/streams/<sha256(id)>/<revision>`
  * (content: the commit's first sequence), and hints (`events/head`, `.../tip`, `events/counts`)
  * that only say where to start looking. Every commit but the newest is fully indexed: before
@@ -34,6 +40,8 @@ interface CommitFile {
   revision: string;
   recordedAt: string;
   events: Array<{ type: string; payload: string; metadata: string }>;
+  /** A removed stream's commit: types kept for the counts, payloads and metadata emptied. */
+  removed?: true;
 }
 
 interface Commit {
@@ -42,6 +50,7 @@ interface Commit {
   revision: bigint;
   recordedAt: bigint;
   events: CommitFile['events'];
+  removed: boolean;
 }
 
 /** Giving up after this many lost races means something is wrong (each lost race is someone else's progress). */
@@ -52,6 +61,7 @@ const HINT_REFRESH_STEPS = 2;
 const LOG = 'events/log';
 const HEAD_HINT = 'events/head';
 const COUNTS = 'events/counts';
+const REMOVALS = 'events/removals';
 const streamDir = (streamId: string) => `events/streams/${hashed(streamId)}`;
 
 const lastOf = (commit: Commit) => commit.first + BigInt(commit.events.length) - 1n;
@@ -79,6 +89,8 @@ export class FileEventStore implements EventStore {
   /** revision file path → first sequence of its commit */
   readonly #revisionFiles = new Memo<string, bigint>();
   #newest: Commit | undefined;
+  /** `events/removals` as last seen. */
+  #removals = 0n;
 
   constructor(fs: FileSystem, now: () => number) {
     this.#fs = fs;
@@ -99,6 +111,7 @@ export class FileEventStore implements EventStore {
         revision: actual + 1n,
         recordedAt: BigInt(Math.trunc(this.#now())),
         events: events.map((e) => ({ type: e.eventType, payload: e.payload, metadata: e.metadata })),
+        removed: false,
       };
       const file: CommitFile = {
         v: 1,
@@ -154,7 +167,7 @@ export class FileEventStore implements EventStore {
     const out: RecordedEvent[] = [];
     let commit = this.#commitContaining(afterSequence + 1n);
     while (commit && out.length < limit) {
-      for (let i = 0; i < commit.events.length && out.length < limit; i++) {
+      for (let i = 0; i < commit.events.length && out.length < limit && !commit.removed; i++) {
         const event = recorded(commit, i);
         if (event.sequence > afterSequence && event.sequence <= head) out.push(event);
       }
@@ -190,11 +203,46 @@ export class FileEventStore implements EventStore {
       .map(([eventType, count]) => ({ eventType, count }));
   }
 
+  removeStream(streamId: string): bigint {
+    checkName('stream id', streamId);
+    this.#sync();
+    const top = this.#revision(streamId);
+    const firsts = new Set<bigint>();
+    for (let revision = 1n; revision <= top; revision++) firsts.add(this.#commitOfRevision(streamId, revision));
+    for (const first of firsts) {
+      const commit = this.#mustRead(first);
+      const tombstone: CommitFile = {
+        v: 1,
+        stream: commit.stream,
+        revision: commit.revision.toString(),
+        recordedAt: commit.recordedAt.toString(),
+        events: commit.events.map((event) => ({ type: event.type, payload: '', metadata: '' })),
+        removed: true,
+      };
+      this.#fs.replace(`${LOG}/${padded(first)}`, encodeJson(tombstone));
+      this.#commits.set(first, { ...commit, events: tombstone.events, removed: true });
+      this.#indexed.set(first, true);
+    }
+    this.#fs.removeTree(streamDir(streamId));
+    // A value no earlier removal wrote (two removers racing must not write the same one).
+    this.#removals = BigInt(Math.trunc(this.#now())) * 1_000_000n + BigInt(Math.floor(Math.random() * 1_000_000));
+    writeHint(this.#fs, REMOVALS, this.#removals);
+    // Lower bounds and index entries of the stream are no longer true.
+    this.#revisions.clear();
+    this.#revisionFiles.clear();
+    return top;
+  }
+
   /**
    * Follows the chain from the head hint to the newest commit and finishes indexing it, so every
    * commit up to the returned head is indexed.
    */
   #sync(): { sequence: bigint } {
+    const removals = readHint(this.#fs, REMOVALS);
+    if (removals !== this.#removals) {
+      this.forget();
+      this.#removals = removals;
+    }
     let newest = this.#newest;
     if (!newest) {
       const hinted = readHint(this.#fs, HEAD_HINT);
@@ -217,6 +265,10 @@ export class FileEventStore implements EventStore {
   /** Creates the commit's revision files, in order (idempotent: any caller may finish another's). */
   #index(commit: Commit): void {
     if (this.#indexed.get(commit.first)) return;
+    if (commit.removed) {
+      this.#indexed.set(commit.first, true);
+      return;
+    }
     const dir = streamDir(commit.stream);
     const last = commit.revision + BigInt(commit.events.length) - 1n;
     if (!this.#fs.exists(`${dir}/${padded(last)}`)) {
@@ -267,7 +319,7 @@ export class FileEventStore implements EventStore {
     if (known) return known;
     const file = this.#readJson<CommitFile>(`${LOG}/${padded(first)}`);
     if (!file) return undefined;
-    const commit = { first, stream: file.stream, revision: BigInt(file.revision), recordedAt: BigInt(file.recordedAt), events: file.events };
+    const commit = { first, stream: file.stream, revision: BigInt(file.revision), recordedAt: BigInt(file.recordedAt), events: file.events, removed: file.removed === true };
     this.#commits.set(first, commit);
     return commit;
   }

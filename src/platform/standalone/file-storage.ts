@@ -13,6 +13,8 @@ export interface FileStorage {
   events: EventStore;
   projections: ProjectionStore;
   keyValue: KeyValue;
+  /** Housekeeping maintenance runs: deletes expired key-value files and compacts the projection store; returns how many files it removed or emptied. */
+  upkeep(): number;
   /** Deletes everything the store wrote (tests; other store instances on the directory must be closed). */
   reset(): void;
 }
@@ -41,10 +43,12 @@ function guarded<T extends object>(target: T): T {
 export function openFileStorage(fs: FileSystem, now: () => number = () => Date.now()): FileStorage {
   const events = new FileEventStore(fs, now);
   const projections = new FileProjectionStore(fs);
+  const keyValue = new FileKeyValue(fs, now);
   return {
     events: guarded(events),
     projections: guarded(projections),
-    keyValue: guarded(new FileKeyValue(fs, now)),
+    keyValue: guarded(keyValue),
+    upkeep: () => guarded(keyValue).sweepExpired() + guarded(projections).compact(),
     reset() {
       for (const dir of STORE_DIRS) fs.removeTree(dir);
       events.forget();

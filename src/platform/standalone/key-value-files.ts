@@ -5,7 +5,8 @@
  *   succeeds, so at most one caller gets a given value;
  * - `increment` is a read-modify-write under a per-key lock file created exclusively; a lock
  *   left by a killed instance is broken after LOCK_STALE_MS.
- * Expired entries behave as absent (and are removed when met).
+ * Expired entries behave as absent (and are removed when met, or by `sweepExpired`, which
+ * maintenance runs: entries nobody asks about again would otherwise stay).
  */
 import type { KeyValue } from '../ports.ts';
 import { checkName, FileStoreFailure } from './failure.ts';
@@ -66,6 +67,27 @@ export class FileKeyValue implements KeyValue {
       this.#fs.replace(path, encodeJson({ value: next.toString(), expiresAt } satisfies Entry));
       return next;
     });
+  }
+
+  /** Deletes every expired entry; returns how many. An entry set again meanwhile is put back. */
+  sweepExpired(): number {
+    let removed = 0;
+    for (const namespace of this.#fs.list('kv')) {
+      for (const name of this.#fs.list(`kv/${namespace}`)) {
+        if (name.endsWith('.lock')) continue;
+        const path = `kv/${namespace}/${name}`;
+        const entry = this.#parse(this.#fs.read(path));
+        if (!entry || !this.#expired(entry)) continue;
+        const moved = tempPath();
+        if (!this.#fs.rename(path, moved)) continue;
+        const taken = this.#parse(this.#fs.read(moved));
+        // Renewed between the read and the rename: back it goes, unless a newer one is there already.
+        if (taken && !this.#expired(taken)) this.#fs.publish(path, encodeJson(taken));
+        else removed += 1;
+        this.#fs.remove(moved);
+      }
+    }
+    return removed;
   }
 
   #locked<T>(lock: string, work: () => T): T {

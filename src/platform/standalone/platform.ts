@@ -52,5 +52,12 @@ export function standalonePlatform(afterResponse: AfterResponse, guestPath = DAT
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     afterResponse: (key, task) => afterResponse.defer(key, task),
+    storeUpkeep: () => {
+      try {
+        return store().upkeep();
+      } catch (error) {
+        throw toStoreError(error);
+      }
+    },
   };
 }

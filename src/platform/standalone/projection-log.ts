@@ -16,6 +16,12 @@
  * every later commit to learn which keys changed, so a remembered key costs no file operation
  * until a commit touches it, and any other costs a probe and a read, whatever the number of documents.
  *
+ * Compaction (`compact`, run by maintenance) keeps what is needed and drops what was written over:
+ * a commit older than the newest becomes a tombstone (its name stays, so a late writer
+ * still finds it taken; its changes go, so no old document body stays in the log), and in each
+ * document's directory only the newest entry stays (the tip hint names it first). An instance that
+ * follows the log onto a tombstone forgets what it remembered and probes from there.
+ *
  * The first version of this store folded every document into one snapshot that each commit
  * rewrote and each instance kept in memory: with one document per session that grew with every
  * sign-in (docs/memory.md, cause 6). A directory written that way is indexed once (#upgrade).
@@ -31,6 +37,8 @@ interface CommitFile {
   projection: string;
   next: string;
   changes: DocumentChange[];
+  /** A compacted commit: its changes are in the index, no longer here. */
+  compacted?: true;
 }
 
 /** Where an entry came from: change `change` of commit `commit` (a checkpoint uses the change count). */
@@ -61,6 +69,11 @@ const HINT_EVERY = 8n;
 const ENTRY_MEMO = 1024;
 /** An instance this many commits behind starts again from the head hint instead of reading each one. */
 const FOLLOW_LIMIT = 64;
+/**
+ * Commits compaction leaves whole: the newest, which may not be indexed yet (every older one is).
+ * A late writer still finds an older name taken; a reader following onto a tombstone re-probes.
+ */
+const KEEP_COMMITS = 1n;
 
 const isBefore = (a: Position, b: Position) => {
   const ca = BigInt(a.commit);
@@ -107,7 +120,7 @@ export class FileProjectionStore implements ProjectionStore {
 
   commit(projection: string, expected: bigint, next: bigint, changes: DocumentChange[]): boolean {
     checkName('projection', projection);
-    if (next <= expected) throw FileStoreFailure.invalid('checkpoints only move forward: next must be greater than expected');
+    if (next < expected) throw FileStoreFailure.invalid('checkpoints never move back: next must not be less than expected');
     for (const change of changes) {
       checkName('collection', change.val.collection);
       checkName('document id', change.val.id);
@@ -196,6 +209,13 @@ export class FileProjectionStore implements ProjectionStore {
         const bytes = this.#fs.read(path);
         if (!bytes) break;
         newest = decodeJson<CommitFile>(bytes);
+        if (newest.compacted) {
+          // What this commit changed is gone from it: forget everything, and probe from here on.
+          this.#follow(head);
+          following = false;
+          newest = undefined;
+          continue;
+        }
         for (const dir of touchedDirs(newest)) this.#stale(dir);
       } else {
         if (!this.#fs.exists(path)) break;
@@ -291,7 +311,9 @@ export class FileProjectionStore implements ProjectionStore {
   #latestEntry<T extends Position>(dir: string): Latest<T> | undefined {
     const known = this.#latest.get(dir) as Latest<T> | undefined;
     if (known?.current) return known;
-    let n = known?.n ?? readHint(this.#fs, `${dir}/tip`);
+    // The tip first when it is ahead: compaction removes the entries between (see above).
+    const tip = readHint(this.#fs, `${dir}/tip`);
+    let n = known !== undefined && known.n > tip ? known.n : tip;
     let steps = 0;
     while (this.#fs.exists(`${dir}/${padded(n + 1n)}`)) {
       n++;
@@ -309,6 +331,43 @@ export class FileProjectionStore implements ProjectionStore {
     this.#latest.set(dir, latest);
     if (steps >= HINT_REFRESH_STEPS) writeHint(this.#fs, `${dir}/tip`, n);
     return latest;
+  }
+
+  /** Compaction (see above); returns how many files it removed or emptied. */
+  compact(): number {
+    const head = this.#sync();
+    let compacted = 0;
+    for (let n = head - KEEP_COMMITS; n >= 1n; n--) {
+      const path = `${LOG}/${padded(n)}`;
+      const bytes = this.#fs.read(path);
+      if (!bytes) continue;
+      const file = decodeJson<CommitFile>(bytes);
+      // Older commits were compacted by an earlier pass.
+      if (file.compacted) break;
+      this.#fs.replace(path, encodeJson({ projection: file.projection, next: file.next, changes: [], compacted: true } satisfies CommitFile));
+      compacted++;
+    }
+    for (const parent of ['projections/documents', 'projections/checkpoints']) {
+      for (const group of this.#fs.list(parent)) {
+        const dirs = parent === 'projections/checkpoints' ? [`${parent}/${group}`] : this.#fs.list(`${parent}/${group}`).map((name) => `${parent}/${group}/${name}`);
+        for (const dir of dirs) compacted += this.#compactEntries(dir);
+      }
+    }
+    return compacted;
+  }
+
+  /** Leaves a directory's newest entry only, naming it in the tip hint before the older ones go. */
+  #compactEntries(dir: string): number {
+    const numbers = this.#fs
+      .list(dir)
+      .filter((name) => /^\d+$/.test(name))
+      .map(BigInt)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const newest = numbers.at(-1);
+    if (newest === undefined || numbers.length === 1) return 0;
+    writeHint(this.#fs, `${dir}/tip`, newest);
+    for (const n of numbers.slice(0, -1)) this.#fs.remove(`${dir}/${padded(n)}`);
+    return numbers.length - 1;
   }
 
   #readCommit(number: bigint): CommitFile {

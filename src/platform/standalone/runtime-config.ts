@@ -10,5 +10,6 @@ export const GRPC_NEEDS_NODE_HOST = 'gRPC is served by the Node host only (npm s
 /** The configuration this runtime runs, or a `configuration` error when it cannot serve it. */
 export function standaloneConfig(config: AppConfig): AppConfig {
   if (config.transport !== 'http' && !config.grpcSupported) throw new AppError('configuration', GRPC_NEEDS_NODE_HOST);
-  return { ...config, realtime: config.realtime === 'off' ? 'off' : 'polling' };
+  // No host runs maintenance here: requests do, amortised (src/maintenance/on-requests.ts).
+  return { ...config, realtime: config.realtime === 'off' ? 'off' : 'polling', maintenanceOnRequests: true };
 }

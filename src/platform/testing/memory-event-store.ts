@@ -1,6 +1,7 @@
 /**
  * In-memory EventStore with the WIT semantics: atomic appends under an ExpectedRevision,
- * 1-based stream revisions, one gap-free global sequence, reads in both directions.
+ * 1-based stream revisions, one global sequence (gaps only where streams were removed), reads in
+ * both directions, per-type totals that outlive removed streams.
  */
 import { StoreError } from '../../errors.ts';
 import type { EventStore, ExpectedRevision, NewEvent, ReadStreamOptions, RecordedEvent, TypeCount } from '../ports.ts';
@@ -9,8 +10,10 @@ import { checkJson, checkLimit, checkName } from './checks.ts';
 import type { Faults } from './faults.ts';
 
 export class MemoryEventStore implements EventStore {
-  /** Every event in global order: index = sequence - 1. */
-  readonly #all: RecordedEvent[] = [];
+  /** Every event in global order: index = sequence - 1; undefined where a stream was removed. */
+  readonly #all: Array<RecordedEvent | undefined> = [];
+  /** Events appended per type, kept when their stream is removed. */
+  readonly #counts = new Map<string, bigint>();
   readonly #streams = new Map<string, RecordedEvent[]>();
   readonly #faults: Faults;
   readonly #now: () => number;
@@ -47,6 +50,7 @@ export class MemoryEventStore implements EventStore {
       }),
     );
     this.#all.push(...recorded);
+    for (const event of recorded) this.#counts.set(event.eventType, (this.#counts.get(event.eventType) ?? 0n) + 1n);
     this.#streams.set(streamId, [...stream, ...recorded]);
     return recorded.map(copy);
   }
@@ -79,7 +83,12 @@ export class MemoryEventStore implements EventStore {
     this.#faults.enter('readAll');
     checkLimit(limit);
     const start = Number(afterSequence < 0n ? 0n : afterSequence);
-    return this.#all.slice(start, start + limit).map(copy);
+    const page: RecordedEvent[] = [];
+    for (let index = start; index < this.#all.length && page.length < limit; index += 1) {
+      const event = this.#all[index];
+      if (event !== undefined) page.push(copy(event));
+    }
+    return page;
   }
 
   headSequence(): bigint {
@@ -89,11 +98,19 @@ export class MemoryEventStore implements EventStore {
 
   countByType(typePrefix: string): TypeCount[] {
     this.#faults.enter('countByType');
-    const counts = new Map<string, bigint>();
-    for (const event of this.#all) {
-      if (event.eventType.startsWith(typePrefix)) counts.set(event.eventType, (counts.get(event.eventType) ?? 0n) + 1n);
-    }
-    return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([eventType, count]) => ({ eventType, count }));
+    return [...this.#counts.entries()]
+      .filter(([eventType]) => eventType.startsWith(typePrefix))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([eventType, count]) => ({ eventType, count }));
+  }
+
+  removeStream(streamId: string): bigint {
+    this.#faults.enter('removeStream');
+    checkName('stream id', streamId);
+    const stream = this.#streams.get(streamId) ?? [];
+    for (const event of stream) this.#all[Number(event.sequence) - 1] = undefined;
+    this.#streams.delete(streamId);
+    return BigInt(stream.length);
   }
 }
 

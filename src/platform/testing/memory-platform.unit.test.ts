@@ -69,12 +69,12 @@ describe('memory event store', () => {
 describe('memory projection store', () => {
   const put = (id: string, body = '{}') => ({ tag: 'put' as const, val: { collection: 'c', id, body } });
 
-  it('commits changes with the checkpoint, only forward, only from the expected checkpoint', () => {
+  it('commits changes with the checkpoint, never backward, only from the expected checkpoint', () => {
     const { projections } = createMemoryPlatform();
     expect(projections.commit('p', 0n, 5n, [put('x'), put('y')])).toBe(true);
     expect(projections.commit('p', 0n, 6n, [put('z')])).toBe(false);
     expect(projections.getDocument({ collection: 'c', id: 'z' })).toBeUndefined();
-    expect(storeError(() => projections.commit('p', 5n, 5n, [])).kind).toBe('invalid');
+    expect(storeError(() => projections.commit('p', 5n, 4n, [])).kind).toBe('invalid');
     expect(projections.commit('p', 5n, 6n, [put('x', '{"v":2}'), { tag: 'delete', val: { collection: 'c', id: 'y' } }])).toBe(true);
     expect(projections.checkpoint('p')).toBe(6n);
     expect(projections.getDocument({ collection: 'c', id: 'x' })).toEqual({ collection: 'c', id: 'x', body: '{"v":2}', version: 2n });

@@ -1,6 +1,6 @@
 /**
  * In-memory ProjectionStore: checkpoints and documents changed together, atomically, with the
- * WIT rules (checkpoints only move forward; a stale `expected` returns false and changes nothing).
+ * WIT rules (checkpoints never move back; a stale `expected` returns false and changes nothing).
  */
 import { StoreError } from '../../errors.ts';
 import type { DocumentChange, DocumentKey, ProjectionStore, StoredDocument } from '../ports.ts';
@@ -26,7 +26,7 @@ export class MemoryProjectionStore implements ProjectionStore {
   commit(projection: string, expected: bigint, next: bigint, changes: DocumentChange[]): boolean {
     this.#faults.enter('commit');
     checkName('projection', projection);
-    if (next <= expected) throw new StoreError('invalid', 'next checkpoint must be greater than expected');
+    if (next < expected) throw new StoreError('invalid', 'next checkpoint must not be less than expected');
     // Validate everything before writing anything: all or nothing.
     for (const change of changes) {
       checkName('collection', change.val.collection);

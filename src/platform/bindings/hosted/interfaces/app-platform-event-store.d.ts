@@ -22,9 +22,18 @@ declare module 'app:platform/event-store@0.1.0' {
    */
   export function headSequence(): bigint;
   /**
-   * Number of stored events per type, for types starting with `type-prefix` ("" = all types).
+   * Number of events appended per type, for types starting with `type-prefix` ("" = all types).
+   * Events of removed streams still count: the totals are kept apart from the events.
    */
   export function countByType(typePrefix: string): Array<TypeCount>;
+  /**
+   * Removes every event of the stream, all or nothing, and returns how many it removed (0 when
+   * the stream does not exist). Their sequences are never assigned again (`read-all` skips
+   * them); `count-by-type` keeps counting them. The stream's revision is 0 afterwards, so an
+   * append expecting `no-stream` may create it again. For data that has outlived its use
+   * (retention) or must be erased.
+   */
+  export function removeStream(streamId: string): bigint;
   export type ExpectedRevision = import('app:platform/types@0.1.0').ExpectedRevision;
   export type PlatformError = import('app:platform/types@0.1.0').PlatformError;
   /**
@@ -40,7 +49,8 @@ declare module 'app:platform/event-store@0.1.0' {
    */
   export interface RecordedEvent {
     /**
-     * global position, 1-based, strictly increasing across all streams, no gaps
+     * global position, 1-based, strictly increasing across all streams; no gaps but those
+     * left by removed streams
      */
     sequence: bigint,
     streamId: string,

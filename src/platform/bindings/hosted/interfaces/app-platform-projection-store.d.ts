@@ -6,7 +6,9 @@ declare module 'app:platform/projection-store@0.1.0' {
   export function checkpoint(projection: string): bigint;
   /**
    * Applies `changes` and moves the checkpoint from `expected` to `next`, all in one transaction.
-   * Checkpoints only move forward: `next` must be greater than `expected`.
+   * Checkpoints never move back: `next` must not be less than `expected`. With `next` equal to
+   * `expected` the documents change as of that checkpoint (upkeep of a read model between
+   * events), still refused if another commit moved the checkpoint first.
    * Returns false, changing nothing, when the stored checkpoint is not `expected`
    * (another worker got there first).
    */

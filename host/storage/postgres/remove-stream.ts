@@ -1,0 +1,30 @@
+/**
+ * event-store.remove-stream: deletes a stream's events and adds them to the per-type totals of
+ * removed events (app_removed_event_counts) in one statement, inside a transaction that first
+ * takes the sequence row lock every append takes (append.ts): no append of the stream can land
+ * between the count and the delete. The last assigned sequence is kept, so sequences are never
+ * assigned again.
+ */
+import { checkName } from '../errors.ts';
+import type { PgContext } from './connection.ts';
+import { transaction } from './transaction.ts';
+import { int, type Row } from './values.ts';
+
+export function createRemoveStream({ pool, tables }: PgContext): (streamId: string) => Promise<bigint> {
+  const lockSequence = `SELECT value FROM ${tables.sequence} WHERE id FOR UPDATE`;
+  const remove = `WITH gone AS (DELETE FROM ${tables.events} WHERE stream_id = $1 RETURNING event_type),
+       tallied AS (
+         INSERT INTO ${tables.removedCounts} (event_type, count)
+           SELECT event_type, COUNT(*) FROM gone GROUP BY event_type
+         ON CONFLICT (event_type) DO UPDATE SET count = ${tables.removedCounts}.count + excluded.count
+       )
+     SELECT COUNT(*)::bigint AS n FROM gone`;
+  return async function removeStream(streamId) {
+    checkName('stream id', streamId);
+    return transaction(pool, async (client) => {
+      await client.query(lockSequence);
+      const { rows } = await client.query<Row>(remove, [streamId]);
+      return int(rows[0] ?? { n: 0n }, 'n');
+    });
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * Account deletion (GDPR Art. 17): the signed-in user, re-authenticated (their password, or a
+ * provider sign-in at most REAUTH_WINDOW_MS old), deletes their account. Every stream holding
+ * their personal data is removed from the store (event-store `remove-stream`): the email claim
+ * (email, password hash), the user stream, each external identity (provider subject hash, email)
+ * and each session (email, device hint), live or ended and kept for retention. Then their
+ * read-model documents go. Removing the email claim frees the email: it can register again.
+ * Erasure rather than crypto-shredding: the streams are the user's alone, so nothing else is
+ * lost with them, and the store then holds no ciphertext that a leaked key could open
+ * (docs/storage.md, "Account deletion"). The per-type event totals stay exact.
+ */
+import { AppError } from '../../errors.ts';
+import type { DocumentChange } from '../../platform/ports.ts';
+import { clientKey } from '../domain/client-key.ts';
+import { PASSWORD_MAX_INPUT_UNITS, passwordForHashing } from '../domain/password-policy.ts';
+import { findAccountByEmailHash } from './accounts.ts';
+import type { AuthDeps } from './deps.ts';
+import { AUTH_COLLECTIONS, AUTH_PROJECTION, runAuthProjection, userSessionEntries, type UserDocument } from './projection.ts';
+import { clearLoginAttempts, loginPairKey, reserveLoginAttempt } from './rate-limit.ts';
+import { ENDED_SESSIONS } from './retention.ts';
+import { sha256Hex } from './secrets.ts';
+import type { ActiveSession } from './sessions.ts';
+import { authStoreFailure } from './store-failure.ts';
+import { authNamespaces, authStreams } from './streams.ts';
+
+/** How recent a provider sign-in must be to stand for re-authentication. */
+export const REAUTH_WINDOW_MS = 5 * 60_000;
+
+const PAGE = 500;
+const MAX_COMMIT_RACES = 20;
+
+export interface Reauthentication {
+  /** The account's password, when it has one. */
+  password?: string | undefined;
+  /** The client's address, for the password attempts' limit (the login's own). */
+  client: string;
+}
+
+export interface DeletedAccount {
+  removedStreams: number;
+}
+
+/**
+ * The password proves it is the user, or the current session comes from a provider sign-in in the
+ * last REAUTH_WINDOW_MS. Password attempts count against the login's limit for this email and
+ * client (a stolen session cannot guess the password faster than a login could).
+ */
+async function reauthenticate(deps: AuthDeps, current: ActiveSession, reauth: Reauthentication): Promise<void> {
+  const { platform } = deps;
+  if (reauth.password !== undefined && current.email !== null) {
+    const emailHash = await sha256Hex(current.email);
+    const pairKey = await loginPairKey(emailHash, clientKey(reauth.client));
+    reserveLoginAttempt(deps, pairKey);
+    const account = findAccountByEmailHash(platform, emailHash);
+    const password = reauth.password.length > PASSWORD_MAX_INPUT_UNITS ? undefined : passwordForHashing(reauth.password);
+    if (account?.passwordHash && account.userId === current.userId && password !== undefined && platform.passwords.verify(password, account.passwordHash)) {
+      clearLoginAttempts(deps, pairKey);
+      return;
+    }
+    throw new AppError('forbidden', 'the password does not match: re-authentication failed');
+  }
+  const fresh = current.method.startsWith('oauth:') && platform.now() - current.issuedAt <= REAUTH_WINDOW_MS;
+  if (!fresh) throw new AppError('forbidden', 'confirm with your password, or sign in with your provider again first');
+}
+
+/** Every session hash of the user the read models know of: live, waiting to end, ended and retained. */
+function sessionHashesOf(deps: AuthDeps, userId: string, current: ActiveSession): { hashes: Set<string>; queueEntries: DocumentChange[] } {
+  const { platform } = deps;
+  const hashes = new Set<string>([current.sessionHash, ...userSessionEntries(platform, userId).map((s) => s.session_hash)]);
+  const queueEntries: DocumentChange[] = [];
+  for (const collection of [AUTH_COLLECTIONS.sessionEnds, ENDED_SESSIONS]) {
+    let after: string | undefined;
+    for (;;) {
+      const page = platform.projections.listDocuments(collection, after, PAGE);
+      for (const doc of page) {
+        if ((JSON.parse(doc.body) as { user_id: string }).user_id !== userId) continue;
+        hashes.add(doc.id.slice(doc.id.indexOf(':') + 1));
+        queueEntries.push({ tag: 'delete', val: { collection, id: doc.id } });
+      }
+      if (page.length < PAGE) break;
+      after = page.at(-1)!.id;
+    }
+  }
+  return { hashes, queueEntries };
+}
+
+/** Deletes the signed-in user's account (see above). 403 `forbidden` without re-authentication. */
+export async function deleteAccount(deps: AuthDeps, current: ActiveSession, reauth: Reauthentication): Promise<DeletedAccount> {
+  const { platform } = deps;
+  const { userId } = current;
+  try {
+    await reauthenticate(deps, current, reauth);
+    // Across retries: a stream removed by an earlier try removes nothing the next time.
+    let removed = 0;
+    for (let race = 0; race < MAX_COMMIT_RACES; race++) {
+      const { checkpoint } = runAuthProjection(platform);
+      const userDoc = platform.projections.getDocument({ collection: AUTH_COLLECTIONS.users, id: userId });
+      const user = userDoc ? (JSON.parse(userDoc.body) as UserDocument) : undefined;
+      const email = user?.email ?? current.email;
+      const { hashes, queueEntries } = sessionHashesOf(deps, userId, current);
+      const streams = [
+        authStreams.user(userId),
+        ...(email ? [authStreams.email(await sha256Hex(email))] : []),
+        ...(user?.identities ?? []).map((identity) => authStreams.identity(identity.provider, identity.subject_hash)),
+        ...[...hashes].map((hash) => authStreams.session(hash)),
+      ];
+      for (const stream of streams) removed += Number(platform.events.removeStream(stream));
+      for (const hash of hashes) platform.keyValue.delete(authNamespaces.sessionActivity, hash);
+      const changes: DocumentChange[] = [
+        { tag: 'delete', val: { collection: AUTH_COLLECTIONS.users, id: userId } },
+        { tag: 'delete', val: { collection: AUTH_COLLECTIONS.userSessions, id: userId } },
+        ...queueEntries,
+      ];
+      // At the projection's checkpoint: a run that moved it first (a sign-in of this user racing
+      // the deletion) makes this pass again on the newer state.
+      if (platform.projections.commit(AUTH_PROJECTION, checkpoint, checkpoint, changes)) {
+        // A store that keeps old document versions (the file store) drops them now, not at the next pass.
+        platform.afterResponse('store_upkeep', () => void platform.storeUpkeep());
+        return { removedStreams: removed };
+      }
+    }
+    throw new AppError('concurrency', 'the account kept changing during its deletion; try again');
+  } catch (error) {
+    throw authStoreFailure(error);
+  }
+}

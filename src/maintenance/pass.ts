@@ -1,0 +1,22 @@
+/**
+ * One maintenance pass: what the application keeps and for how long, carried out through the
+ * platform ports (docs/storage.md, "What is kept"). Ended sessions leave the read models and,
+ * past their retention, the store; the store's own housekeeping runs where no host does it.
+ */
+import { runSessionRetention, type AuthDeps } from '../auth/application/index.ts';
+
+export interface MaintenanceReport {
+  sessions_ended: number;
+  session_streams_removed: number;
+  /** Files or entries the store's own housekeeping removed (the file store; 0 where the host does it). */
+  store_upkeep: number;
+  /** Work was left for the next pass (a backlog bigger than one pass takes). */
+  more: boolean;
+}
+
+/** Store failures propagate (the caller logs them; the next pass retries). */
+export function runMaintenancePass(auth: AuthDeps): MaintenanceReport {
+  const sessions = runSessionRetention(auth);
+  const upkeep = auth.platform.storeUpkeep();
+  return { sessions_ended: sessions.ended, session_streams_removed: sessions.removed, store_upkeep: upkeep, more: sessions.more };
+}

@@ -1,0 +1,161 @@
+/**
+ * DELETE /api/auth/account on a real Node host over SQLite, PostgreSQL and Redis, reading the raw
+ * store afterwards: the user's email and device hint appear in no row or key (events included),
+ * every session of theirs has ended, someone else's session is untouched, and the same email
+ * registers again. The attacks: no session, someone else's session cannot name another account
+ * (the route deletes the caller's own), a missing or wrong password is refused, and a cross-site
+ * request is refused before anything runs.
+ */
+import { DatabaseSync } from 'node:sqlite';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startHost, type HostProcess } from '../support/host-process.ts';
+import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../support/servers.ts';
+import { cookieHeader, expectError, PASSWORD, postJson, register, sessionOf, uniqueEmail } from './support.ts';
+
+const unavailable = await sharedServers();
+if (unavailable !== undefined && inCi) it('needs PostgreSQL and Redis under CI', () => expect.fail(unavailable));
+
+const servers = isolation('erasure');
+afterAll(() => servers.cleanup());
+
+/** A device hint no other request produces: it must vanish with the account. */
+const DEVICE_UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
+
+type Backend = { name: string; args: () => string[]; dump: (host: HostProcess) => Promise<string> };
+
+const sqlite: Backend = {
+  name: 'sqlite',
+  args: () => ['--db', 'sqlite'],
+  async dump(host) {
+    const db = new DatabaseSync(join(host.dataDir, 'app.sqlite'), { readOnly: true });
+    try {
+      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((r) => r.name);
+      return tables.map((t) => JSON.stringify(db.prepare(`SELECT * FROM "${t}"`).all(), (_, v) => (typeof v === 'bigint' ? String(v) : v))).join('\n');
+    } finally {
+      db.close();
+    }
+  },
+};
+
+const schema = servers.schema();
+const postgres: Backend = {
+  name: 'postgres',
+  args: () => ['--db', 'postgres', '--postgres-url', POSTGRES_URL, '--postgres-schema', schema, '--realtime', 'local'],
+  async dump() {
+    const { rows } = await servers.pg().query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = $1', [schema]);
+    const out: string[] = [];
+    for (const { tablename } of rows) out.push(JSON.stringify((await servers.pg().query(`SELECT * FROM "${schema}"."${tablename}"`)).rows));
+    return out.join('\n');
+  },
+};
+
+const prefix = servers.prefix();
+const redis: Backend = {
+  name: 'redis',
+  args: () => ['--db', 'redis', '--redis-url', REDIS_URL, '--redis-prefix', prefix, '--realtime', 'local'],
+  async dump() {
+    const client = servers.redis();
+    const out: string[] = [];
+    for (const key of await client.keys(`${prefix}*`)) {
+      out.push(key);
+      const type = await client.type(key);
+      if (type === 'string') out.push((await client.get(key)) ?? '');
+      else if (type === 'hash') out.push(JSON.stringify(await client.hgetall(key)));
+      else if (type === 'list') out.push(JSON.stringify(await client.lrange(key, 0, -1)));
+      else if (type === 'zset') out.push(JSON.stringify(await client.zrange(key, '0', '-1')));
+    }
+    return out.join('\n');
+  },
+};
+
+const remove = (base: string, sessionId: string | undefined, body?: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${base}/api/auth/account`, {
+    method: 'DELETE',
+    headers: { ...(sessionId ? cookieHeader(sessionId) : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+describe.runIf(unavailable === undefined).each([sqlite, postgres, redis])('account deletion: $name', (backend) => {
+  let host: HostProcess | undefined;
+  afterAll(async () => {
+    await host?.stop();
+  });
+
+  it('erases the email and device hints from the raw store; every session ends; the email registers again', { timeout: 120_000 }, async () => {
+    host = await startHost({ args: backend.args() });
+    const base = host.url;
+    const email = uniqueEmail('erase');
+    const alice = await register(base, email);
+    const phone = await postJson(base, '/api/auth/password/login', { email, password: PASSWORD }, { 'user-agent': DEVICE_UA });
+    expect(phone.status).toBe(200);
+    const phoneSession = phone.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('wasi_auth_dev_session='))!
+      .split(';')[0]!
+      .split('=')[1]!;
+    const bob = await register(base);
+    const before = await backend.dump(host);
+    expect(before).toContain(email);
+    expect(before).toContain('Firefox on Linux');
+
+    // Another user's session deletes its own account only: the route takes no account to name.
+    expect((await remove(base, undefined, { password: PASSWORD })).status).toBe(401);
+    await expectError(await remove(base, alice.sessionId), 403, 'forbidden');
+    await expectError(await remove(base, alice.sessionId, { password: 'not the password at all' }), 403, 'forbidden');
+    await expectError(await remove(base, alice.sessionId, { password: PASSWORD }, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }), 403, 'forbidden');
+    expect(await sessionOf(base, alice.sessionId)).toMatchObject({ authenticated: true });
+
+    const deleted = await remove(base, alice.sessionId, { password: PASSWORD });
+    expect(deleted.status).toBe(204);
+    expect(deleted.headers.getSetCookie().some((c) => /^wasi_auth_dev_session=;/.test(c))).toBe(true);
+    // The projection runs after responses: give it a request to finish on.
+    await sessionOf(base, bob.sessionId);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    const after = await backend.dump(host);
+    expect(after).not.toContain(email);
+    expect(after).not.toContain('Firefox on Linux');
+    expect(after).not.toContain(alice.userId);
+    expect(await sessionOf(base, alice.sessionId)).toEqual({ authenticated: false });
+    expect(await sessionOf(base, phoneSession)).toEqual({ authenticated: false });
+    expect(await sessionOf(base, bob.sessionId)).toMatchObject({ authenticated: true });
+    expect(host.logs().some((l) => l['code'] === 'auth_account_deleted')).toBe(true);
+    expect(host.output.join('\n')).not.toContain(email);
+
+    const again = await register(base, email);
+    expect(again.userId).not.toBe(alice.userId);
+  });
+});
+
+describe.runIf(unavailable === undefined)('the /dashboard delete button (form post, no script)', () => {
+  let host: HostProcess | undefined;
+  afterAll(async () => {
+    await host?.stop();
+  });
+
+  it('without the password goes back to /dashboard with the refusal; with it, to /login signed out', { timeout: 60_000 }, async () => {
+    host = await startHost();
+    const base = host.url;
+    const user = await register(base);
+    const dashboard = await (await fetch(`${base}/dashboard`, { headers: cookieHeader(user.sessionId) })).text();
+    expect(dashboard).toContain('id="delete-account-form"');
+    const post = (password: string) =>
+      fetch(`${base}/api/auth/account/delete`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { ...cookieHeader(user.sessionId), 'content-type': 'application/x-www-form-urlencoded', origin: base },
+        body: new URLSearchParams({ password }).toString(),
+      });
+    const refused = await post('');
+    expect(refused.status).toBe(303);
+    expect(refused.headers.get('location')).toBe('/dashboard?account_error=reauth');
+    const page = await (await fetch(`${base}${refused.headers.get('location')}`, { headers: cookieHeader(user.sessionId) })).text();
+    expect(page).toContain('id="delete-account-error"');
+    const deleted = await post(PASSWORD);
+    expect(deleted.status).toBe(303);
+    expect(deleted.headers.get('location')).toBe('/login?notice=account_deleted');
+    expect(await sessionOf(base, user.sessionId)).toEqual({ authenticated: false });
+    expect(await (await fetch(`${base}/login?notice=account_deleted`)).text()).toContain('id="account-deleted-notice"');
+  });
+});

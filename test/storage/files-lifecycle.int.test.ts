@@ -1,0 +1,151 @@
+/**
+ * The file store (what `wasmtime serve` runs on) under the auth application's maintenance and
+ * account deletion, on node:fs: the direct-store path, since this machine cannot build the
+ * standalone component (it needs `wac`). Many sign-ins with 2 s sessions, the clock moved past
+ * their end, one maintenance pass: the live session's stream is the only one left, expired
+ * key-value files are gone, no file holds an ended session's email or device hint, and the
+ * storage-status counts are unchanged. Then a deleted account's email is in no file.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseAuthConfig } from '../../src/auth/config.ts';
+import { deleteAccount, findActiveSession, getStorageStatus, loginWithPassword, registerWithPassword, type AuthDeps } from '../../src/auth/application/index.ts';
+import { runMaintenancePass } from '../../src/maintenance/pass.ts';
+import { AfterResponse, logAfterResponseFailure } from '../../src/platform/after-response.ts';
+import { unfencedLeases } from '../../src/platform/leases/unfenced-leases.ts';
+import type { Platform } from '../../src/platform/ports.ts';
+import { openFileStorage } from '../../src/platform/standalone/file-storage.ts';
+import { noPubSub } from '../../src/platform/standalone/pubsub-none.ts';
+import { MemoryPasswordHasher } from '../../src/platform/testing/memory-password-hasher.ts';
+import { RecordingLogger } from '../../src/platform/testing/recording-logger.ts';
+import { nodeFileSystem } from './node-file-system.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'files-lifecycle-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const SIGN_INS = 300;
+
+function filePlatform(dir: string) {
+  const clock = { now: Date.now() };
+  const storage = openFileStorage(nodeFileSystem(dir), () => clock.now);
+  const after = new AfterResponse();
+  const logger = new RecordingLogger();
+  const platform: Platform = {
+    events: storage.events,
+    leases: unfencedLeases(storage.events),
+    projections: storage.projections,
+    keyValue: storage.keyValue,
+    pubsub: noPubSub,
+    passwords: new MemoryPasswordHasher(),
+    logger,
+    now: () => clock.now,
+    sleep: async () => {},
+    afterResponse: (key, task) => after.defer(key, task),
+    storeUpkeep: () => storage.upkeep(),
+  };
+  const respond = () => after.drain(logAfterResponseFailure(logger));
+  return { platform, clock, respond };
+}
+
+function files(dir: string, under = ''): string[] {
+  const path = join(dir, under);
+  return readdirSync(path).flatMap((name) => (statSync(join(path, name)).isDirectory() ? files(dir, join(under, name)) : [join(under, name)]));
+}
+const everyFile = (dir: string) =>
+  files(dir)
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('\n');
+
+describe('the file store under maintenance and account deletion', () => {
+  it(`${SIGN_INS} sign-ins with 2 s sessions, then one pass: only the live session is left`, { timeout: 120_000 }, async () => {
+    const dir = join(root, 'retention');
+    const { platform, clock, respond } = filePlatform(dir);
+    const env = { AUTH_SESSION_TTL_SECONDS: '2', AUTH_SESSION_RETENTION_SECONDS: '0', AUTH_LOGIN_MAX_FAILURES: '1000' };
+    const deps: AuthDeps = { platform, config: parseAuthConfig(new Map(Object.entries(env))) };
+    const users = Array.from({ length: 6 }, (_, i) => ({ email: `user${i}@example.com`, password: 'correct horse battery' }));
+    for (const user of users) await registerWithPassword(deps, user);
+    for (let i = 0; i < SIGN_INS; i++) {
+      await loginWithPassword(deps, users[i % users.length]!, { client: '192.0.2.1', device: 'Ended Device' });
+      respond();
+    }
+    const sessionDirsBefore = readdirSync(join(dir, 'events/streams')).length;
+    expect(sessionDirsBefore).toBeGreaterThan(SIGN_INS);
+
+    // Every session has ended, and the sign-ins' throttle windows (2 minutes) have expired.
+    clock.now += 3 * 60_000;
+    const live = await loginWithPassword(deps, users[0]!, { client: '192.0.2.1', device: 'Live Device' });
+    respond();
+    const before = getStorageStatus(deps).events;
+    const report = runMaintenancePass(deps);
+    expect(report).toMatchObject({ session_streams_removed: SIGN_INS, more: false });
+    expect(report.store_upkeep).toBeGreaterThan(0);
+
+    // Stream directories left: the 6 email claims, the 6 user streams, the live session.
+    expect(readdirSync(join(dir, 'events/streams'))).toHaveLength(users.length * 2 + 1);
+    // No expired key-value file is left.
+    for (const file of files(dir, 'kv')) {
+      const entry = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { expiresAt: number | null };
+      expect(entry.expiresAt === null || entry.expiresAt > clock.now, file).toBe(true);
+    }
+    const text = everyFile(dir);
+    expect(text).not.toContain('Ended Device');
+    expect(text).toContain('Live Device');
+    const after = getStorageStatus(deps).events;
+    expect(after).toEqual(before);
+    expect(await findActiveSession(deps, live.session.sessionId)).toBeDefined();
+  });
+
+  it('a deleted account leaves its email in no file', async () => {
+    const dir = join(root, 'deletion');
+    const { platform, respond } = filePlatform(dir);
+    const deps: AuthDeps = { platform, config: parseAuthConfig(new Map()) };
+    const alice = { email: 'alice-files@example.com', password: 'correct horse battery' };
+    await registerWithPassword(deps, alice);
+    const signedIn = await loginWithPassword(deps, alice, { client: '192.0.2.1', device: 'Alice Device' });
+    respond();
+    expect(everyFile(dir)).toContain(alice.email);
+    await deleteAccount(deps, (await findActiveSession(deps, signedIn.session.sessionId))!, { password: alice.password, client: '192.0.2.1' });
+    respond();
+    const text = everyFile(dir);
+    expect(text).not.toContain(alice.email);
+    expect(text).not.toContain('Alice Device');
+    await expect(registerWithPassword(deps, alice)).resolves.toMatchObject({ created: true });
+  });
+});
+
+describe('file projection store compaction', () => {
+  it('keeps every document readable, by a fresh instance and by one that remembered older entries', () => {
+    const dir = join(root, 'compaction');
+    const a = openFileStorage(nodeFileSystem(dir));
+    const b = openFileStorage(nodeFileSystem(dir));
+    let checkpoint = 0n;
+    const commit = (store: typeof a, changes: Parameters<typeof a.projections.commit>[3]) => {
+      expect(store.projections.commit('p', checkpoint, checkpoint + 1n, changes)).toBe(true);
+      checkpoint += 1n;
+    };
+    for (let i = 1; i <= 5; i++) commit(a, [{ tag: 'put', val: { collection: 'c', id: 'doc', body: `"v${i}"` } }]);
+    commit(a, [{ tag: 'put', val: { collection: 'c', id: 'gone', body: '"secret"' } }]);
+    // b remembers the document at v5.
+    expect(b.projections.getDocument({ collection: 'c', id: 'doc' })).toMatchObject({ body: '"v5"', version: 5n });
+    commit(a, [
+      { tag: 'put', val: { collection: 'c', id: 'doc', body: '"v6"' } },
+      { tag: 'delete', val: { collection: 'c', id: 'gone' } },
+    ]);
+    commit(a, [{ tag: 'put', val: { collection: 'c', id: 'doc', body: '"v7"' } }]);
+    expect(a.upkeep()).toBeGreaterThan(0);
+    expect(everyFile(dir)).not.toContain('secret');
+
+    const fresh = openFileStorage(nodeFileSystem(dir));
+    for (const store of [a, b, fresh]) {
+      expect(store.projections.getDocument({ collection: 'c', id: 'doc' })).toMatchObject({ body: '"v7"', version: 7n });
+      expect(store.projections.getDocument({ collection: 'c', id: 'gone' })).toBeUndefined();
+      expect(store.projections.checkpoint('p')).toBe(checkpoint);
+    }
+    // Writers after compaction: the stale instance cannot publish over a compacted name.
+    commit(b, [{ tag: 'put', val: { collection: 'c', id: 'doc', body: '"v8"' } }]);
+    expect(fresh.projections.getDocument({ collection: 'c', id: 'doc' })).toMatchObject({ body: '"v8"', version: 8n });
+    expect(a.projections.commit('p', checkpoint - 1n, checkpoint, [])).toBe(false);
+  });
+});
