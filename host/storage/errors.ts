@@ -2,13 +2,10 @@
  * Storage failures as the WIT `platform-error` variant. jco passes an error's own `payload`
  * property to the guest as the `err` side of a `result`, so backends throw these.
  */
+import type { PlatformError } from '../../src/contract/wit/interfaces/app-platform-types.js';
 import type { ExpectedRevision } from './types.ts';
 
-export type PlatformError =
-  | { tag: 'conflict'; val: { streamId: string; expected: ExpectedRevision; actual: bigint } }
-  | { tag: 'unavailable'; val: string }
-  | { tag: 'invalid'; val: string }
-  | { tag: 'internal'; val: string };
+export type { PlatformError };
 
 export class StorageFailure extends Error {
   readonly payload: PlatformError;
