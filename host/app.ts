@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { GUEST_ENV } from '../src/contract/environment.ts';
 import { admissionLimits } from './admission/limits.ts';
 import { memoryReclaimer } from './admission/reclaim.ts';
 import { clientAddressOf } from './client-address.ts';
@@ -28,7 +29,7 @@ import { chainHooks, stripPrivateFields } from './response-cache/serve.ts';
 import { guestPoller } from './relay/poll.ts';
 import { StreamRelay } from './relay/relay.ts';
 import { startServer } from './server.ts';
-import { probeGuestConfiguration, STARTUP_PROBE_TOKEN_VARIABLE } from './startup-probe.ts';
+import { probeGuestConfiguration } from './startup-probe.ts';
 import { openStorage } from './storage/open.ts';
 import type { StorageBackend } from './storage/types.ts';
 
@@ -84,7 +85,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
         : localPubSub());
   // Only the start-up probe knows it: the guest reports its configuration warnings to that one request.
   const probeToken = randomBytes(16).toString('base64url');
-  const environment: Array<[string, string]> = [...guestEnvironment(config, env), [STARTUP_PROBE_TOKEN_VARIABLE, probeToken]];
+  const environment: Array<[string, string]> = [...guestEnvironment(config, env), [GUEST_ENV.startupProbeToken, probeToken]];
   const metrics = config.metricsPort === undefined ? undefined : new HostMetrics(overrides.thread ?? 'main');
   const imports = hostImports({ environment, storage, pubsub, logger, metrics });
   const component = await loadComponent(componentDir);

@@ -6,7 +6,8 @@ import type { InstancePool } from '../pool.ts';
 import type { FieldEntry } from '../wasi/http-fields.ts';
 import { BodySource, IncomingRequest } from '../wasi/http-incoming.ts';
 import { ResponseOutparam, type BodyTarget, type ResponseTarget } from '../wasi/http-response.ts';
-import { parseInstruction, RELAY_HEADER, RELAY_POLL_HEADER } from './headers.ts';
+import { RELAY_HEADER, RELAY_POLL_HEADER } from '../../src/contract/headers.ts';
+import { parseInstruction } from './headers.ts';
 
 export interface PollAnswer {
   /** Bytes to write to every client at the polled position (may be empty). */

@@ -31,20 +31,6 @@ export class StorageFailure extends Error {
   }
 }
 
-/** Whether `actual` (0 = no stream) satisfies `expected`. Shared by every backend. */
-export function revisionMatches(expected: ExpectedRevision, actual: bigint): boolean {
-  switch (expected.tag) {
-    case 'any':
-      return true;
-    case 'no-stream':
-      return actual === 0n;
-    case 'stream-exists':
-      return actual > 0n;
-    case 'exact':
-      return actual === expected.val;
-  }
-}
-
 /** Validates arguments every backend checks the same way. */
 export function checkLimit(limit: number): void {
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw StorageFailure.invalid('limit must be 1..=1000');

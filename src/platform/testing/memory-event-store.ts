@@ -4,7 +4,7 @@
  */
 import { StoreError } from '../../errors.ts';
 import type { EventStore, ExpectedRevision, NewEvent, ReadStreamOptions, RecordedEvent, TypeCount } from '../ports.ts';
-import { revisionMatches } from '../expected-revision.ts';
+import { revisionMatches } from '../../contract/revision.ts';
 import { checkJson, checkLimit, checkName } from './checks.ts';
 import type { Faults } from './faults.ts';
 
