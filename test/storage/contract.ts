@@ -1,7 +1,8 @@
 /**
- * The storage conformance suite. Every backend (SQLite, PostgreSQL, Redis, files) runs this one
- * suite, so the semantics the WIT documents (wit/event-store.wit, projection-store.wit,
- * key-value.wit) are pinned once and cannot drift between backends.
+ * The storage conformance suite. Every backend (SQLite, PostgreSQL, Redis, files, and the memory
+ * stores of the unit tests) runs this one suite, so the semantics the WIT documents
+ * (wit/event-store.wit, projection-store.wit, key-value.wit) are pinned once and cannot drift
+ * between backends.
  *
  * `factory()` must return a backend over EMPTY storage (a fresh file/database, or one it has
  * reset). `openSecond()`, when given, opens another backend over the same storage as the most
