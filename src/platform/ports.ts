@@ -14,7 +14,7 @@ import type * as ProjectionStoreWit from 'app:platform/projection-store@0.1.0';
 import type { ExpectedRevision } from 'app:platform/types@0.1.0';
 import type { NewEvent, RecordedEvent } from 'app:platform/event-store@0.1.0';
 
-export type { ExpectedRevision } from 'app:platform/types@0.1.0';
+export type { ExpectedRevision, PlatformError } from 'app:platform/types@0.1.0';
 export type { NewEvent, ReadStreamOptions, RecordedEvent, TypeCount } from 'app:platform/event-store@0.1.0';
 export type { DocumentChange, DocumentKey, Document as StoredDocument } from 'app:platform/projection-store@0.1.0';
 
