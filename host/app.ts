@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { GUEST_ENV } from '../src/contract/environment.ts';
 import { admissionLimits } from './admission/limits.ts';
 import { memoryReclaimer } from './admission/reclaim.ts';
 import { clientAddressOf } from './client-address.ts';
@@ -28,8 +29,7 @@ import { chainHooks, stripPrivateFields } from './response-cache/serve.ts';
 import { guestPoller } from './relay/poll.ts';
 import { StreamRelay } from './relay/relay.ts';
 import { startServer } from './server.ts';
-import { probeGuestConfiguration, STARTUP_PROBE_TOKEN_VARIABLE } from './startup-probe.ts';
-import { MAINTENANCE_TOKEN_VARIABLE } from './maintenance/headers.ts';
+import { probeGuestConfiguration } from './startup-probe.ts';
 import { maintenanceToken, startMaintenance, type Maintenance } from './maintenance/scheduler.ts';
 import { openStorage } from './storage/open.ts';
 import type { StorageBackend } from './storage/types.ts';
@@ -90,7 +90,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
   const probeToken = randomBytes(16).toString('base64url');
   // Only this host's maintenance requests carry it (host/maintenance/).
   const maintenanceSecret = maintenanceToken();
-  const environment: Array<[string, string]> = [...guestEnvironment(config, env), [STARTUP_PROBE_TOKEN_VARIABLE, probeToken], [MAINTENANCE_TOKEN_VARIABLE, maintenanceSecret]];
+  const environment: Array<[string, string]> = [...guestEnvironment(config, env), [GUEST_ENV.startupProbeToken, probeToken], [GUEST_ENV.maintenanceToken, maintenanceSecret]];
   const metrics = config.metricsPort === undefined ? undefined : new HostMetrics(overrides.thread ?? 'main');
   const imports = hostImports({ environment, storage, pubsub, logger, metrics });
   const component = await loadComponent(componentDir);

@@ -15,8 +15,6 @@ import { canonicalAddress, rangeMatcher } from './http/cidr.ts';
 import { parseForwarded, parseXForwardedFor, type Hop } from './http/forwarded.ts';
 import type { HostLogger } from './log.ts';
 
-export const CLIENT_ADDRESS_HEADER = 'x-app-client-address';
-
 /** How the host finds the client address of a request; undefined when the socket is gone. */
 export type ClientAddressOf = (req: NodeRequest) => string | undefined;
 

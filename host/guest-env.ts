@@ -2,6 +2,7 @@
  * The environment the guest sees (wasi:cli/environment): the host's resolved settings plus the
  * application's own variables. The rest of the host's environment stays out of the guest.
  */
+import { GUEST_ENV } from '../src/contract/environment.ts';
 import type { HostConfig } from './config.ts';
 
 /** Variables passed through as they are: the auth service's settings and the log level. */
@@ -14,20 +15,20 @@ export function isLoopbackAddress(host: string): boolean {
 
 export function guestEnvironment(config: HostConfig, env: NodeJS.ProcessEnv): Array<[string, string]> {
   const out: Array<[string, string]> = [
-    ['APP_RUNTIME', 'node-host'],
+    [GUEST_ENV.runtime, 'node-host'],
     // This host serves HTTP/2 cleartext with response trailers on its port (host/server.ts).
-    ['APP_GRPC_SUPPORTED', 'true'],
+    [GUEST_ENV.grpcSupported, 'true'],
     // The host holds SSE connections and asks the guest for frames (host/relay/).
-    ['APP_STREAM_RELAY', String(config.streamRelay === 'on')],
+    [GUEST_ENV.streamRelay, String(config.streamRelay === 'on')],
     ['TRANSPORT', config.transport],
     ['REALTIME', config.realtime],
     ['REDIS_CHANNEL', config.redisChannel],
     // Whether only this machine can reach the port: development-only features of the guest
     // (e.g. a callback bypass) require it. Absent under hosts that cannot tell.
-    ['APP_LISTEN_LOOPBACK_ONLY', String(isLoopbackAddress(config.host))],
+    [GUEST_ENV.listenLoopbackOnly, String(isLoopbackAddress(config.host))],
     // This host sets x-app-client-address itself and drops a client's copy (host/client-address.ts):
     // only then may the guest believe it. wasmtime serve passes no such header, nor this variable.
-    ['APP_CLIENT_ADDRESS_HEADER', 'trusted'],
+    [GUEST_ENV.clientAddressHeader, 'trusted'],
   ];
   for (const [key, value] of Object.entries(env)) {
     if (value !== undefined && PASS_THROUGH.some((re) => re.test(key))) out.push([key, value]);

@@ -7,6 +7,7 @@ import { storageImports } from './platform/storage-imports.ts';
 import { leaseImports } from './platform/lease-imports.ts';
 import { passwordHashingImports } from './platform/password-hashing-imports.ts';
 import { pubsubImports } from './platform/pubsub-imports.ts';
+import type { PlatformImports } from './platform/suspending-imports.ts';
 import type { PubSubBackend } from './pubsub/types.ts';
 import type { StorageBackend } from './storage/types.ts';
 import { cliImports } from './wasi/cli.ts';
@@ -26,13 +27,8 @@ export function hostImports(options: {
 }): Record<string, unknown> {
   const { metrics } = options;
   const tails = new StreamTails(); // reads answered from what the stream's lease holder knows
-  const imports = {
-    ...ioImports,
-    ...clocksImports,
-    ...randomImports,
-    ...cliImports(options.environment),
-    ...filesystemImports,
-    ...httpImports,
+  // Typed by the WIT and the suspending-import table: an import that must answer at once cannot return a Promise.
+  const platform = {
     ...storageImports(options.storage, options.logger, tails),
     ...leaseImports(
       options.storage.leases,
@@ -47,6 +43,15 @@ export function hostImports(options: {
     ),
     ...pubsubImports(options.pubsub, options.logger, metrics && (() => metrics.publishFailures.inc())),
     ...passwordHashingImports(options.logger),
+  } satisfies PlatformImports;
+  const imports = {
+    ...ioImports,
+    ...clocksImports,
+    ...randomImports,
+    ...cliImports(options.environment),
+    ...filesystemImports,
+    ...httpImports,
+    ...platform,
   };
   return metrics ? instrumentImports(imports, metrics) : imports;
 }

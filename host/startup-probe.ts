@@ -8,12 +8,11 @@
  * that is enabled but lacks a credential) for that request, so they appear once at start.
  * The host stays domain-agnostic: it only knows the error envelope.
  */
+import { STARTUP_PROBE_HEADER } from '../src/contract/headers.ts';
 import { ConfigError } from './config.ts';
 import { describeError, type HostLogger } from './log.ts';
 
 export const HEALTH_PATH = '/api/health';
-export const STARTUP_PROBE_HEADER = 'x-app-startup-probe';
-export const STARTUP_PROBE_TOKEN_VARIABLE = 'APP_STARTUP_PROBE_TOKEN';
 
 export async function probeGuestConfiguration(host: string, port: number, logger: HostLogger, token?: string): Promise<void> {
   const target = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;

@@ -18,26 +18,13 @@ import { patchCreatedReps, patchDebugLog, patchInstanceStats, patchSubtaskDrop, 
 import { composeWithPasswordHashing, PASSWORD_COMPONENT } from './wasmtime/compose.ts';
 import { MissingTool } from './wasmtime/tools.ts';
 import { jcoTranspile, WASI_WAITING_IMPORTS } from './jco-transpile.ts';
+import { suspendingPlatformImports } from '../host/platform/suspending-imports.ts';
 
 const root = join(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { force: { type: 'boolean', default: false }, variant: { type: 'string', default: 'hosted' } } });
 
-const PLATFORM = 'app:platform';
 /** Imports that may wait: transpiled as JSPI suspending imports so a waiting guest never blocks the host. */
-const ASYNC_IMPORTS = [
-  ...WASI_WAITING_IMPORTS,
-  ...['append', 'read-stream', 'stream-revision', 'read-all', 'head-sequence', 'count-by-type', 'remove-stream'].map((f) => `${PLATFORM}/event-store@0.1.0#${f}`),
-  ...['checkpoint', 'commit', 'get-document', 'list-documents'].map((f) => `${PLATFORM}/projection-store@0.1.0#${f}`),
-  ...['get', 'set', 'take', 'increment', 'delete'].map((f) => `${PLATFORM}/key-value@0.1.0#${f}`),
-  `${PLATFORM}/stream-lease@0.1.0#acquire`,
-  `${PLATFORM}/stream-lease@0.1.0#[method]lease.append`,
-  `${PLATFORM}/stream-lease@0.1.0#[method]lease.read-newest`,
-  `${PLATFORM}/stream-lease@0.1.0#[method]lease.append-and-end`,
-  `${PLATFORM}/pubsub@0.1.0#publish`,
-  `${PLATFORM}/pubsub@0.1.0#subscribe`,
-  `${PLATFORM}/pubsub@0.1.0#[method]subscription.next`,
-  ...['hash', 'verify'].map((f) => `${PLATFORM}/password-hashing@0.1.0#${f}`),
-];
+const ASYNC_IMPORTS = [...WASI_WAITING_IMPORTS, ...suspendingPlatformImports()];
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];

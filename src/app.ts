@@ -7,6 +7,7 @@
  */
 import { Hono } from 'hono';
 import type { AppConfig } from './config.ts';
+import { STARTUP_PROBE_HEADER } from './contract/headers.ts';
 import type { Platform } from './platform/ports.ts';
 import { counterRestRoutes } from './counter/rest.ts';
 import { counterStreamRoutes } from './counter/stream.ts';
@@ -66,7 +67,7 @@ export function buildApp(platform: Platform, config: AppConfig): Application {
     '/api/health',
     readOnlyRoute((c) => {
       // The host's start-up probe (and only it: the token is in this guest's environment) gets the warnings logged once.
-      if (config.startupProbeToken !== undefined && c.req.header('x-app-startup-probe') === config.startupProbeToken) logConfigurationWarnings(auth);
+      if (config.startupProbeToken !== undefined && c.req.header(STARTUP_PROBE_HEADER) === config.startupProbeToken) logConfigurationWarnings(auth);
       return c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' });
     }, platform.logger),
   );

@@ -3,17 +3,18 @@
  * host passes its resolved settings; under `wasmtime serve` the launcher passes `--env`.
  */
 import * as v from 'valibot';
+import { GUEST_ENV } from './contract/environment.ts';
 import { AppError } from './errors.ts';
 
 const schema = v.object({
   TRANSPORT: v.optional(v.picklist(['http', 'grpc', 'both']), 'http'),
   REALTIME: v.optional(v.picklist(['off', 'local', 'polling', 'postgres', 'redis']), 'local'),
   REDIS_CHANNEL: v.optional(v.pipe(v.string(), v.minLength(1)), 'counter-events'),
-  APP_RUNTIME: v.optional(v.string(), 'unknown'),
-  APP_GRPC_SUPPORTED: v.optional(v.picklist(['true', 'false']), 'false'),
-  APP_STREAM_RELAY: v.optional(v.picklist(['true', 'false']), 'false'),
-  APP_STARTUP_PROBE_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16))),
-  APP_MAINTENANCE_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16))),
+  [GUEST_ENV.runtime]: v.optional(v.string(), 'unknown'),
+  [GUEST_ENV.grpcSupported]: v.optional(v.picklist(['true', 'false']), 'false'),
+  [GUEST_ENV.streamRelay]: v.optional(v.picklist(['true', 'false']), 'false'),
+  [GUEST_ENV.startupProbeToken]: v.optional(v.pipe(v.string(), v.minLength(16))),
+  [GUEST_ENV.maintenanceToken]: v.optional(v.pipe(v.string(), v.minLength(16))),
   MAINTENANCE_INTERVAL: v.pipe(v.optional(v.string(), '60'), v.regex(/^\d{1,5}$/), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(86_400)),
 });
 
@@ -49,11 +50,11 @@ export function parseConfig(entries: ReadonlyArray<readonly [string, string]>): 
     transport: c.TRANSPORT,
     realtime: c.REALTIME,
     realtimeChannel: c.REDIS_CHANNEL,
-    runtime: c.APP_RUNTIME,
-    grpcSupported: c.APP_GRPC_SUPPORTED === 'true',
-    streamRelay: c.APP_STREAM_RELAY === 'true',
-    startupProbeToken: c.APP_STARTUP_PROBE_TOKEN,
-    maintenanceToken: c.APP_MAINTENANCE_TOKEN,
+    runtime: c[GUEST_ENV.runtime],
+    grpcSupported: c[GUEST_ENV.grpcSupported] === 'true',
+    streamRelay: c[GUEST_ENV.streamRelay] === 'true',
+    startupProbeToken: c[GUEST_ENV.startupProbeToken],
+    maintenanceToken: c[GUEST_ENV.maintenanceToken],
     maintenanceIntervalSeconds: c.MAINTENANCE_INTERVAL,
     maintenanceOnRequests: false,
     env,

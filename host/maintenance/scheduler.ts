@@ -10,7 +10,7 @@ import { requestGuest } from '../guest-request.ts';
 import { describeError, type HostLogger } from '../log.ts';
 import type { InstancePool } from '../pool.ts';
 import type { StorageBackend } from '../storage/types.ts';
-import { MAINTENANCE_HEADER, MAINTENANCE_PATH } from './headers.ts';
+import { MAINTENANCE_HEADER, MAINTENANCE_PATH } from '../../src/contract/headers.ts';
 
 /** The stream name whose lease serializes maintenance across hosts (no event is ever appended). */
 export const MAINTENANCE_LEASE = 'app-maintenance';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { StorageFailure } from '../storage/errors.ts';
 import type { ExpectedRevision, HeldLease, NewEvent, RecordedEvent, StreamLeaseBackend } from '../storage/types.ts';
-import { leaseImports, MAX_HANDOFFS } from './lease-imports.ts';
+import { MAX_HANDOFFS } from './lease-hold.ts';
+import { leaseImports } from './lease-imports.ts';
 import { PENDING, StreamTails } from '../leases/stream-tails.ts';
 
 const silent = { log: () => {} };

@@ -13,10 +13,7 @@
  * store's head to the head, so the host never holds a client at a position the store lacks.
  */
 import * as v from 'valibot';
-import { MAINTENANCE_HEADER } from '../maintenance/headers.ts';
-
-export const RELAY_HEADER = 'x-app-relay';
-export const RELAY_POLL_HEADER = 'x-app-relay-poll';
+import { MAINTENANCE_HEADER, RELAY_POLL_HEADER } from '../../src/contract/headers.ts';
 
 /** Request headers only the host may send to the guest: dropped from every client request. */
 export const HOST_ONLY_REQUEST_HEADERS: ReadonlySet<string> = new Set([RELAY_POLL_HEADER, MAINTENANCE_HEADER]);

@@ -8,7 +8,8 @@ import type { NodeRequest, NodeResponse, ResponseHook } from '../exchange.ts';
 import type { HostLogger } from '../log.ts';
 import { onResponseClosed, responseClosed } from '../response-closed.ts';
 import type { FieldEntry } from '../wasi/http-fields.ts';
-import { parseInstruction, RELAY_HEADER } from './headers.ts';
+import { RELAY_HEADER } from '../../src/contract/headers.ts';
+import { parseInstruction } from './headers.ts';
 import type { RelaySink, StreamRelay } from './relay.ts';
 
 const decoder = new TextDecoder();

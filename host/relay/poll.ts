@@ -4,7 +4,8 @@
  */
 import { requestGuest } from '../guest-request.ts';
 import type { InstancePool } from '../pool.ts';
-import { parseInstruction, RELAY_HEADER, RELAY_POLL_HEADER } from './headers.ts';
+import { RELAY_HEADER, RELAY_POLL_HEADER } from '../../src/contract/headers.ts';
+import { parseInstruction } from './headers.ts';
 
 export interface PollAnswer {
   /** Bytes to write to every client at the polled position (may be empty). */

@@ -7,12 +7,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { HostLogger } from '../log.ts';
+import { CACHE_DEPS_HEADER } from '../../src/contract/headers.ts';
 import { describeError } from '../log.ts';
 import type { StreamHead, StreamHeads } from '../storage/stream-heads.ts';
 import type { FieldEntry } from '../wasi/http-fields.ts';
 import {
   CREDENTIAL_HEADERS,
-  DEPS_HEADER,
   formatDependencies,
   listTokens,
   parseDependencies,
@@ -195,7 +195,7 @@ export class ResponseCache {
     const varyNames = listTokens(fieldValue(headers, 'vary'));
     if (varyNames.includes('*')) return { headers };
     if (CREDENTIAL_HEADERS.some((h) => req.header(h) !== undefined && !varyNames.includes(h))) return { headers };
-    const declared = fieldValue(guestHeaders, DEPS_HEADER);
+    const declared = fieldValue(guestHeaders, CACHE_DEPS_HEADER);
     const deps = declared === undefined ? [] : parseDependencies(declared);
     // Without dependencies a response is only cached when it says it never changes (RFC 8246).
     if (deps === undefined || (deps.length === 0 && !cacheControl.includes('immutable'))) return { headers };

@@ -12,12 +12,12 @@
  *   Vary: <field>, ...                           RFC 9110 §12.5.5
  */
 import * as v from 'valibot';
+import { CACHE_DEPS_HEADER } from '../../src/contract/headers.ts';
 import { MAX_HEAD_STREAMS, type StreamHead } from '../storage/stream-heads.ts';
 
 export const SURROGATE_CONTROL = 'surrogate-control';
-export const DEPS_HEADER = 'x-app-cache-deps';
 /** Response headers the host consumes: never sent to a client, stored or not. */
-export const PRIVATE_RESPONSE_HEADERS: ReadonlySet<string> = new Set([SURROGATE_CONTROL, DEPS_HEADER]);
+export const PRIVATE_RESPONSE_HEADERS: ReadonlySet<string> = new Set([SURROGATE_CONTROL, CACHE_DEPS_HEADER]);
 
 /** Request headers that identify a user: a response is cached for such a request only if it Varies on them. */
 export const CREDENTIAL_HEADERS: readonly string[] = ['cookie', 'authorization'];

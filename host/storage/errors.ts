@@ -2,13 +2,10 @@
  * Storage failures as the WIT `platform-error` variant. jco passes an error's own `payload`
  * property to the guest as the `err` side of a `result`, so backends throw these.
  */
+import type { PlatformError } from '../../src/contract/wit/interfaces/app-platform-types.js';
 import type { ExpectedRevision } from './types.ts';
 
-export type PlatformError =
-  | { tag: 'conflict'; val: { streamId: string; expected: ExpectedRevision; actual: bigint } }
-  | { tag: 'unavailable'; val: string }
-  | { tag: 'invalid'; val: string }
-  | { tag: 'internal'; val: string };
+export type { PlatformError };
 
 export class StorageFailure extends Error {
   readonly payload: PlatformError;
@@ -31,20 +28,6 @@ export class StorageFailure extends Error {
   }
   static internal(message: string): StorageFailure {
     return new StorageFailure({ tag: 'internal', val: message });
-  }
-}
-
-/** Whether `actual` (0 = no stream) satisfies `expected`. Shared by every backend. */
-export function revisionMatches(expected: ExpectedRevision, actual: bigint): boolean {
-  switch (expected.tag) {
-    case 'any':
-      return true;
-    case 'no-stream':
-      return actual === 0n;
-    case 'stream-exists':
-      return actual > 0n;
-    case 'exact':
-      return actual === expected.val;
   }
 }
 

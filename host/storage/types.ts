@@ -1,85 +1,36 @@
 /**
- * The storage contract every backend implements (SQLite, PostgreSQL, Redis).
- * It mirrors the WIT interfaces `app:platform/event-store`, `projection-store` and `key-value`
- * (see wit/), with JS types as jco lowers them: u64 → bigint, option → undefined, variant → {tag, val}.
+ * The storage contract every backend implements (SQLite, PostgreSQL, Redis): the WIT interfaces
+ * `app:platform/event-store`, `projection-store` and `key-value` (wit/), typed by what jco generates
+ * from them (src/contract/wit/, `npm run gen:wit-types`): u64 → bigint, option → undefined,
+ * variant → {tag, val}. A backend may answer any call with a Promise (PostgreSQL, Redis).
  * Failures are thrown as `StorageFailure` (./errors.ts), whose `payload` jco hands to the guest.
  */
+import type * as EventStoreWit from '../../src/contract/wit/interfaces/app-platform-event-store.js';
+import type * as KeyValueWit from '../../src/contract/wit/interfaces/app-platform-key-value.js';
+import type * as ProjectionStoreWit from '../../src/contract/wit/interfaces/app-platform-projection-store.js';
+import type { ExpectedRevision, NewEvent, RecordedEvent } from '../../src/contract/wit/interfaces/app-platform-event-store.js';
 import type { StreamHeads } from './stream-heads.ts';
+
+export type { NewEvent, ReadStreamOptions, RecordedEvent, TypeCount } from '../../src/contract/wit/interfaces/app-platform-event-store.js';
+export type { DocumentChange, DocumentKey, Document as StoredDocument } from '../../src/contract/wit/interfaces/app-platform-projection-store.js';
+export type { ExpectedRevision } from '../../src/contract/wit/interfaces/app-platform-types.js';
 
 export type Awaitable<T> = T | Promise<T>;
 
-export type ExpectedRevision = { tag: 'any' } | { tag: 'no-stream' } | { tag: 'stream-exists' } | { tag: 'exact'; val: bigint };
+/** The functions of a WIT interface as a backend implements them: the same arguments, the answer possibly awaited. */
+export type BackendOf<Interface> = {
+  [K in keyof Interface as Interface[K] extends (...args: never) => unknown ? K : never]: Interface[K] extends (...args: infer A) => infer R ? (...args: A) => Awaitable<R> : never;
+};
 
-export interface NewEvent {
-  eventType: string;
-  payload: string;
-  metadata: string;
-}
-
-export interface RecordedEvent {
-  sequence: bigint;
-  streamId: string;
-  revision: bigint;
-  eventType: string;
-  payload: string;
-  metadata: string;
-  recordedAt: bigint;
-}
-
-export interface ReadStreamOptions {
-  direction: 'forward' | 'backward';
-  fromRevision?: bigint | undefined;
-  limit: number;
-}
-
-export interface TypeCount {
-  eventType: string;
-  count: bigint;
-}
-
-export interface StoredDocument {
-  collection: string;
-  id: string;
-  body: string;
-  version: bigint;
-}
-
-export interface DocumentKey {
-  collection: string;
-  id: string;
-}
-
-export type DocumentChange = { tag: 'put'; val: { collection: string; id: string; body: string } } | { tag: 'delete'; val: DocumentKey };
-
-export interface EventStoreBackend {
-  append(streamId: string, expected: ExpectedRevision, events: NewEvent[]): Awaitable<RecordedEvent[]>;
-  readStream(streamId: string, options: ReadStreamOptions): Awaitable<RecordedEvent[]>;
-  streamRevision(streamId: string): Awaitable<bigint>;
-  readAll(afterSequence: bigint, limit: number): Awaitable<RecordedEvent[]>;
-  headSequence(): Awaitable<bigint>;
-  countByType(typePrefix: string): Awaitable<TypeCount[]>;
-  removeStream(streamId: string): Awaitable<bigint>;
-}
-
-export interface ProjectionStoreBackend {
-  checkpoint(projection: string): Awaitable<bigint>;
-  commit(projection: string, expected: bigint, next: bigint, changes: DocumentChange[]): Awaitable<boolean>;
-  getDocument(key: DocumentKey): Awaitable<StoredDocument | undefined>;
-  listDocuments(collection: string, afterId: string | undefined, limit: number): Awaitable<StoredDocument[]>;
-}
-
-export interface KeyValueBackend {
-  get(namespace: string, key: string): Awaitable<string | undefined>;
-  set(namespace: string, key: string, value: string, ttlMs: bigint | undefined): Awaitable<void>;
-  take(namespace: string, key: string): Awaitable<string | undefined>;
-  increment(namespace: string, key: string, delta: bigint, ttlMs: bigint): Awaitable<bigint>;
-  delete(namespace: string, key: string): Awaitable<boolean>;
+export type EventStoreBackend = BackendOf<typeof EventStoreWit>;
+export type ProjectionStoreBackend = BackendOf<typeof ProjectionStoreWit>;
+export type KeyValueBackend = BackendOf<typeof KeyValueWit> & {
   /**
    * Deletes every expired entry now and returns how many (host maintenance, not a WIT call).
    * Absent where the store expires entries by itself (Redis).
    */
   sweepExpired?(): Awaitable<number>;
-}
+};
 
 /**
  * One writer's turn on one stream, held in the store so that it excludes other hosts

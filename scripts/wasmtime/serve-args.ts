@@ -4,6 +4,7 @@
  */
 import type { LaunchConfig } from './options.ts';
 import { isLoopbackAddress } from '../../host/guest-env.ts';
+import { GUEST_ENV } from '../../src/contract/environment.ts';
 
 /** The guest path the data directory is preopened at (src/platform/standalone/platform.ts). */
 export const GUEST_DATA_DIR = '/data';
@@ -21,9 +22,9 @@ export function wasmtimeServeArgs(config: LaunchConfig, componentPath: string, e
     '--dir',
     `${config.dataDir}::${GUEST_DATA_DIR}`,
     '--env',
-    'APP_RUNTIME=wasmtime',
+    `${GUEST_ENV.runtime}=wasmtime`,
     '--env',
-    'APP_GRPC_SUPPORTED=false',
+    `${GUEST_ENV.grpcSupported}=false`,
     '--env',
     `TRANSPORT=${config.transport}`,
     '--env',
@@ -31,7 +32,7 @@ export function wasmtimeServeArgs(config: LaunchConfig, componentPath: string, e
     // wasmtime binds exactly --addr, so the launcher can tell the guest what the Node host tells
     // it (host/guest-env.ts): development-only features (the OAuth callback bypass) require loopback.
     '--env',
-    `APP_LISTEN_LOOPBACK_ONLY=${isLoopbackAddress(config.host)}`,
+    `${GUEST_ENV.listenLoopbackOnly}=${isLoopbackAddress(config.host)}`,
   ];
   for (const name of Object.keys(env).sort()) if (PASS_THROUGH.some((re) => re.test(name))) args.push('--env', name);
   if (config.instanceReuse > 1) args.push('--max-instance-reuse-count', String(config.instanceReuse));

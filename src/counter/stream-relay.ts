@@ -15,15 +15,12 @@
  * position in `x-app-relay`: never a position below `after`, so a stream never goes backwards.
  */
 import type { Context } from 'hono';
+import { RELAY_HEADER, RELAY_POLL_HEADER } from '../contract/headers.ts';
 import { AppError } from '../errors.ts';
 import type { CounterDeps } from './application/deps.ts';
 import { CounterWatch } from './application/watch-counter.ts';
 import type { CounterView } from './application/view.ts';
 
-/** Response header: the relay instruction (guest → host). */
-export const RELAY_HEADER = 'x-app-relay';
-/** Request header: a poll from the host, carrying the position its clients are at. */
-export const RELAY_POLL_HEADER = 'x-app-relay-poll';
 /** How often the host re-reads in polling mode (and the guest's own default, stream.ts). */
 export const RELAY_POLL_INTERVAL_MS = 500;
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { executeCounterCommand } from './application/execute-command.ts';
 import { counterStreamRoutes, STREAM_PATH } from './stream.ts';
-import { RELAY_HEADER, RELAY_POLL_HEADER } from './stream-relay.ts';
+import { RELAY_HEADER, RELAY_POLL_HEADER } from '../contract/headers.ts';
 import { TEST_CHANNEL, testCounterDeps } from './testing.ts';
 
 const relayed = (deps: ReturnType<typeof testCounterDeps>) => counterStreamRoutes(deps, { relay: true });

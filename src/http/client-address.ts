@@ -7,10 +7,8 @@
  * per-client budgets become one budget for everyone, which no client can step around by naming
  * another address (docs/security.md).
  */
-export const CLIENT_ADDRESS_HEADER = 'x-app-client-address';
-
-/** The variable the host sets when the header is its own. */
-export const CLIENT_ADDRESS_TRUST_VARIABLE = 'APP_CLIENT_ADDRESS_HEADER';
+import { GUEST_ENV } from '../contract/environment.ts';
+import { CLIENT_ADDRESS_HEADER } from '../contract/headers.ts';
 
 /** The client of every request when the header cannot be believed. */
 export const UNKNOWN_CLIENT_ADDRESS = 'unknown';
@@ -19,7 +17,7 @@ export const UNKNOWN_CLIENT_ADDRESS = 'unknown';
 const ADDRESS = /^[0-9A-Fa-f:.]{2,45}$/;
 
 export function clientAddressTrusted(env: ReadonlyMap<string, string>): boolean {
-  return env.get(CLIENT_ADDRESS_TRUST_VARIABLE) === 'trusted';
+  return env.get(GUEST_ENV.clientAddressHeader) === 'trusted';
 }
 
 export function clientAddress(headers: Headers, trusted: boolean): string {

@@ -10,6 +10,7 @@
  *
  * A host without a cache passes both on unread (wasmtime serve): they say nothing to a client.
  */
+import { CACHE_DEPS_HEADER } from '../contract/headers.ts';
 
 /** The newest event of a stream a response was built from (0, 0, 0: the stream had none). */
 export interface StreamSource {
@@ -28,7 +29,7 @@ const IMMUTABLE_MAX_AGE_S = 31_536_000;
 export function validatedSurrogateHeaders(sources: readonly StreamSource[]): Record<string, string> {
   return {
     'Surrogate-Control': `max-age=${VALIDATED_MAX_AGE_S}`,
-    'x-app-cache-deps': sources.map((s) => `${encodeURIComponent(s.streamId)}@${s.revision}.${s.sequence}.${s.recordedAt}`).join(', '),
+    [CACHE_DEPS_HEADER]: sources.map((s) => `${encodeURIComponent(s.streamId)}@${s.revision}.${s.sequence}.${s.recordedAt}`).join(', '),
   };
 }
 

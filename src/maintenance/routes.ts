@@ -8,11 +8,9 @@
 import { Hono } from 'hono';
 import { notFoundResponse } from '../counter/http-errors.ts';
 import { timingSafeEqual } from '../auth/oauth/random-tokens.ts';
+import { MAINTENANCE_HEADER, MAINTENANCE_PATH } from '../contract/headers.ts';
 import type { Logger } from '../platform/ports.ts';
 import type { MaintenanceReport } from './pass.ts';
-
-export const MAINTENANCE_PATH = '/api/internal/maintenance';
-export const MAINTENANCE_HEADER = 'x-app-maintenance';
 
 export function maintenanceRoutes(token: string | undefined, pass: () => MaintenanceReport, logger: Logger): Hono {
   const app = new Hono();

@@ -1,82 +1,29 @@
+/// <reference path="./bindings/hosted/hosted.d.ts" />
 /**
  * Ports: what the application needs from the platform. The hosted binding (WIT imports) and
  * the standalone binding (files on wasi:filesystem) implement them; tests use in-memory fakes.
+ * The stores' records and functions are the WIT's, as jco's guest bindings declare them
+ * (src/platform/bindings/, `npm run gen:wit-types`); leases, pub/sub and logging are shaped here.
  * Calls are synchronous because WIT imports are synchronous for the guest (on the Node host a
  * waiting call suspends the instance through JSPI). Failures are thrown as `StoreError`.
  */
+import type * as EventStoreWit from 'app:platform/event-store@0.1.0';
+import type * as KeyValueWit from 'app:platform/key-value@0.1.0';
+import type * as PasswordHashingWit from 'app:platform/password-hashing@0.1.0';
+import type * as ProjectionStoreWit from 'app:platform/projection-store@0.1.0';
+import type { ExpectedRevision } from 'app:platform/types@0.1.0';
+import type { NewEvent, RecordedEvent } from 'app:platform/event-store@0.1.0';
 
-export type ExpectedRevision = { tag: 'any' } | { tag: 'no-stream' } | { tag: 'stream-exists' } | { tag: 'exact'; val: bigint };
+export type { ExpectedRevision, PlatformError } from 'app:platform/types@0.1.0';
+export type { NewEvent, ReadStreamOptions, RecordedEvent, TypeCount } from 'app:platform/event-store@0.1.0';
+export type { DocumentChange, DocumentKey, Document as StoredDocument } from 'app:platform/projection-store@0.1.0';
 
-export interface NewEvent {
-  eventType: string;
-  /** JSON text */
-  payload: string;
-  /** JSON text */
-  metadata: string;
-}
+/** The functions of a WIT interface's guest binding, as an object the application is handed. */
+type FunctionsOf<Interface> = { [K in keyof Interface as Interface[K] extends (...args: never) => unknown ? K : never]: Interface[K] };
 
-export interface RecordedEvent {
-  sequence: bigint;
-  streamId: string;
-  revision: bigint;
-  eventType: string;
-  payload: string;
-  metadata: string;
-  /** milliseconds since the Unix epoch */
-  recordedAt: bigint;
-}
-
-export interface ReadStreamOptions {
-  direction: 'forward' | 'backward';
-  fromRevision?: bigint;
-  limit: number;
-}
-
-export interface TypeCount {
-  eventType: string;
-  count: bigint;
-}
-
-export interface EventStore {
-  append(streamId: string, expected: ExpectedRevision, events: NewEvent[]): RecordedEvent[];
-  readStream(streamId: string, options: ReadStreamOptions): RecordedEvent[];
-  streamRevision(streamId: string): bigint;
-  readAll(afterSequence: bigint, limit: number): RecordedEvent[];
-  headSequence(): bigint;
-  /** Events appended per type, removed streams' events included. */
-  countByType(typePrefix: string): TypeCount[];
-  /** Removes the stream's events (all or nothing); returns how many. Sequences are not reused. */
-  removeStream(streamId: string): bigint;
-}
-
-export interface StoredDocument {
-  collection: string;
-  id: string;
-  body: string;
-  version: bigint;
-}
-
-export interface DocumentKey {
-  collection: string;
-  id: string;
-}
-
-export type DocumentChange = { tag: 'put'; val: { collection: string; id: string; body: string } } | { tag: 'delete'; val: DocumentKey };
-
-export interface ProjectionStore {
-  checkpoint(projection: string): bigint;
-  commit(projection: string, expected: bigint, next: bigint, changes: DocumentChange[]): boolean;
-  getDocument(key: DocumentKey): StoredDocument | undefined;
-  listDocuments(collection: string, afterId: string | undefined, limit: number): StoredDocument[];
-}
-
-export interface KeyValue {
-  get(namespace: string, key: string): string | undefined;
-  set(namespace: string, key: string, value: string, ttlMs: bigint | undefined): void;
-  take(namespace: string, key: string): string | undefined;
-  increment(namespace: string, key: string, delta: bigint, ttlMs: bigint): bigint;
-  delete(namespace: string, key: string): boolean;
-}
+export type EventStore = FunctionsOf<typeof EventStoreWit>;
+export type ProjectionStore = FunctionsOf<typeof ProjectionStoreWit>;
+export type KeyValue = FunctionsOf<typeof KeyValueWit>;
 
 /**
  * One writer's turn on a stream (WIT `stream-lease`). `append` is the event store's append,
@@ -121,10 +68,7 @@ export interface PubSub {
  * returns a self-describing string (algorithm, parameters, salt); `verify` compares in constant
  * time and throws StoreError 'invalid' for a string it does not understand.
  */
-export interface PasswordHasher {
-  hash(password: string): string;
-  verify(password: string, encoded: string): boolean;
-}
+export type PasswordHasher = FunctionsOf<typeof PasswordHashingWit>;
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 

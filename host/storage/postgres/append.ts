@@ -23,7 +23,8 @@
  * arbiter should any writer ever bypass the lock: its violation becomes a `conflict` reporting
  * the revision that won.
  */
-import { checkName, revisionMatches, StorageFailure } from '../errors.ts';
+import { revisionMatches } from '../../../src/contract/revision.ts';
+import { checkName, StorageFailure } from '../errors.ts';
 import type { PoolClient } from 'pg';
 import type { AsyncEventStore, ExpectedRevision, NewEvent, RecordedEvent } from '../types.ts';
 import type { PgContext } from './connection.ts';

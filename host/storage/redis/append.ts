@@ -10,7 +10,8 @@
  * recorded-at comes from the Redis server clock (TIME), so every host agrees on it.
  */
 import type { Redis } from 'ioredis';
-import { checkName, revisionMatches, StorageFailure } from '../errors.ts';
+import { revisionMatches } from '../../../src/contract/revision.ts';
+import { checkName, StorageFailure } from '../errors.ts';
 import type { AsyncEventStore, ExpectedRevision, NewEvent, RecordedEvent } from '../types.ts';
 import { eventBody } from './event-records.ts';
 import type { RedisKeys } from './keys.ts';

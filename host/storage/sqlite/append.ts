@@ -3,7 +3,8 @@
  * transaction, so the check and the insert see the same stream state. All or nothing.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import { checkName, revisionMatches, StorageFailure } from '../errors.ts';
+import { revisionMatches } from '../../../src/contract/revision.ts';
+import { checkName, StorageFailure } from '../errors.ts';
 import type { ExpectedRevision, NewEvent, RecordedEvent } from '../types.ts';
 import { isUniqueViolation } from './errors.ts';
 import { immediate } from './transaction.ts';

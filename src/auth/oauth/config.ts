@@ -7,6 +7,7 @@
  * offered, and `missing` names what it lacks. Errors never contain values.
  */
 import { decodeJwt } from 'jose';
+import { GUEST_ENV } from '../../contract/environment.ts';
 import { cookieSecurity } from '../secure-cookies.ts';
 import { EnvReader, isLoopbackHost, type ConfigProblem, type EnvSource } from './config-values.ts';
 import { PROVIDER_DEFAULTS } from './provider-defaults.ts';
@@ -203,7 +204,7 @@ function checkBypass(env: EnvReader, bypass: boolean, secureFlag: boolean | unde
   if (secureFlag === true) env.problem(name, 'is refused with AUTH_COOKIE_SECURE=true (local development only)');
   // The host says whether it listens on loopback only; anything reachable from another machine
   // (or a host that cannot tell) must not sign in a fixed identity without a provider.
-  if (env.raw('APP_LISTEN_LOOPBACK_ONLY') !== 'true') env.problem(name, 'is refused unless the host listens on a loopback address only (--host 127.0.0.1)');
+  if (env.raw(GUEST_ENV.listenLoopbackOnly) !== 'true') env.problem(name, 'is refused unless the host listens on a loopback address only (--host 127.0.0.1)');
   if (base && new URL(base).protocol === 'https:' && !isLoopbackHost(new URL(base).hostname)) {
     env.problem(name, 'is refused when AUTH_PUBLIC_BASE_URL is a non-local https URL (local development only)');
   }

@@ -29,7 +29,7 @@ import type { EventStore, ExpectedRevision, NewEvent, ReadStreamOptions, Recorde
 import { checkLimit, checkName, FileStoreFailure } from './failure.ts';
 import type { FileSystem } from './file-system.ts';
 import { decodeJson, decodeText, encodeJson, encodeText, hashed, padded } from './names.ts';
-import { revisionMatches } from '../expected-revision.ts';
+import { revisionMatches } from '../../contract/revision.ts';
 import { readHint, writeHint } from './hints.ts';
 import { Memo } from './memo.ts';
 

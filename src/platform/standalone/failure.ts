@@ -3,17 +3,11 @@
  * standalone platform converts them exactly as it converts a hosted import's error, and the
  * conformance suite can compare them with the other backends' failures.
  */
-import type { ExpectedRevision } from '../ports.ts';
-
-export type FilePlatformError =
-  | { tag: 'conflict'; val: { streamId: string; expected: ExpectedRevision; actual: bigint } }
-  | { tag: 'unavailable'; val: string }
-  | { tag: 'invalid'; val: string }
-  | { tag: 'internal'; val: string };
+import type { ExpectedRevision, PlatformError } from '../ports.ts';
 
 export class FileStoreFailure extends Error {
-  readonly payload: FilePlatformError;
-  constructor(payload: FilePlatformError) {
+  readonly payload: PlatformError;
+  constructor(payload: PlatformError) {
     super(payload.tag === 'conflict' ? `revision conflict on a stream (actual ${payload.val.actual})` : `${payload.tag}: ${payload.val}`);
     this.name = 'FileStoreFailure';
     this.payload = payload;

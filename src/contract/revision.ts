@@ -1,5 +1,5 @@
-/** The one reading of an append's expectation, for the stores that live in the guest. */
-import type { ExpectedRevision } from './ports.ts';
+/** The one reading of an append's expected revision (WIT `expected-revision`), for every store on either side. */
+import type { ExpectedRevision } from './wit/interfaces/app-platform-types.js';
 
 /** Whether `actual` (0 = no stream) satisfies `expected`. */
 export function revisionMatches(expected: ExpectedRevision, actual: bigint): boolean {

@@ -6,12 +6,9 @@
  * removed events.
  */
 import { describe, expect, it } from 'vitest';
-import type { ExpectedRevision, NewEvent, StorageBackend } from '../../host/storage/types.ts';
+import { event, noStream, type ContractContext } from './support.ts';
 
-const noStream: ExpectedRevision = { tag: 'no-stream' };
-const event = (eventType: string, payload: unknown = {}): NewEvent => ({ eventType, payload: JSON.stringify(payload), metadata: '{}' });
-
-export function removeStreamContract(open: () => Promise<StorageBackend>, second: () => Promise<StorageBackend | undefined>): void {
+export function removeStreamCases({ open, second }: ContractContext): void {
   describe('event-store remove-stream', () => {
     it('removes the stream from every read and leaves the others as they were', async () => {
       const s = await open();
