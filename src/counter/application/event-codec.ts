@@ -1,8 +1,7 @@
 /**
  * Maps domain events to stored events and back. Stored payloads are JSON texts:
- * `incremented`/`decremented` → {"amount":n,"value":v} (`value`: the count the event left;
- * events stored before it was recorded are {"amount":n} and still decode), `reset_performed` →
- * {"previous":n}.
+ * `incremented`/`decremented` → {"amount":n,"value":v} (`value`: the count the event left),
+ * `reset_performed` → {"previous":n}.
  */
 import { AppError } from '../../errors.ts';
 import type { NewEvent } from '../../platform/ports.ts';
@@ -23,8 +22,7 @@ export function decodeEvent(stored: { eventType: string; payload: string }): Cou
   switch (stored.eventType) {
     case 'incremented':
     case 'decremented': {
-      const amount = int32Field(body, 'amount', stored.eventType);
-      return body.value === undefined ? { type: stored.eventType, amount } : { type: stored.eventType, amount, value: int32Field(body, 'value', stored.eventType) };
+      return { type: stored.eventType, amount: int32Field(body, 'amount', stored.eventType), value: int32Field(body, 'value', stored.eventType) };
     }
     case 'reset_performed':
       return { type: 'reset_performed', previous: int32Field(body, 'previous', stored.eventType) };
