@@ -8,7 +8,7 @@ import { AppError } from './errors.ts';
 const schema = v.object({
   TRANSPORT: v.optional(v.picklist(['http', 'grpc', 'both']), 'http'),
   REALTIME: v.optional(v.picklist(['off', 'local', 'polling', 'postgres', 'redis']), 'local'),
-  REDIS_CHANNEL: v.optional(v.pipe(v.string(), v.minLength(1)), 'counter-events'),
+  REDIS_CHANNEL: v.optional(v.pipe(v.string(), v.minLength(1)), 'app-events'),
   APP_RUNTIME: v.optional(v.string(), 'unknown'),
   APP_GRPC_SUPPORTED: v.optional(v.picklist(['true', 'false']), 'false'),
   APP_STREAM_RELAY: v.optional(v.picklist(['true', 'false']), 'false'),
