@@ -6,11 +6,16 @@
  * are keyed by the session id's hash).
  */
 import type { DocumentChange, Platform, RecordedEvent } from '../../platform/ports.ts';
+import { firstShape, readDocumentBody, writeDocumentBody, type StoredShape } from '../../platform/schema-version.ts';
 import type { ExternalIdentityLinked, ExternalUserRegistered, PasswordUserRegistered, SessionIssued, SessionRevoked } from '../domain/events.ts';
 import { payloadOf } from './event-codec.ts';
 
 export const AUTH_PROJECTION = 'auth_projection';
 export const AUTH_COLLECTIONS = { users: 'auth_users', sessions: 'auth_sessions', identities: 'auth_identities', userSessions: 'auth_user_sessions' } as const;
+
+/** Each collection's document shape: the version written now and the steps from older ones (src/platform/schema-version.ts). */
+const SHAPES = new Map<string, StoredShape>(Object.values(AUTH_COLLECTIONS).map((collection) => [collection, firstShape(`${collection} document`)]));
+const shapeOf = (collection: string): StoredShape => SHAPES.get(collection) ?? firstShape(`${collection} document`);
 
 /** One user's live sessions (collection `auth_user_sessions`, id = user id): the session list reads it. */
 export interface UserSessionsDocument {
@@ -20,7 +25,7 @@ export interface UserSessionsDocument {
 /** The user's entries in `auth_user_sessions` (none without a document). Store failures propagate. */
 export function userSessionEntries(platform: Platform, userId: string): UserSessionsDocument['sessions'] {
   const doc = platform.projections.getDocument({ collection: AUTH_COLLECTIONS.userSessions, id: userId });
-  return doc ? (JSON.parse(doc.body) as UserSessionsDocument).sessions : [];
+  return doc ? (readDocumentBody(shapeOf(AUTH_COLLECTIONS.userSessions), doc.body) as unknown as UserSessionsDocument).sessions : [];
 }
 
 const PAGE_SIZE = 500;
@@ -47,7 +52,7 @@ class PageChanges {
     const pending = this.#docs.get(key);
     if (pending) return pending.body as T;
     const stored = this.#platform.projections.getDocument({ collection, id });
-    return stored ? (JSON.parse(stored.body) as T) : undefined;
+    return stored ? (readDocumentBody(shapeOf(collection), stored.body) as T) : undefined;
   }
 
   put(collection: string, id: string, body: unknown): void {
@@ -55,7 +60,7 @@ class PageChanges {
   }
 
   list(): DocumentChange[] {
-    return [...this.#docs.values()].map(({ collection, id, body }) => ({ tag: 'put', val: { collection, id, body: JSON.stringify(body) } }));
+    return [...this.#docs.values()].map(({ collection, id, body }) => ({ tag: 'put', val: { collection, id, body: writeDocumentBody(shapeOf(collection), body as object) } }));
   }
 }
 

@@ -12,8 +12,15 @@ describe('event codec', () => {
     ];
     for (const [event, payload] of cases) {
       const stored = encodeEvent(event);
-      expect(stored).toEqual({ eventType: event.type, payload, metadata: '{}' });
+      expect(stored).toEqual({ eventType: event.type, payload, metadata: '{"schema_version":1}' });
       expect(decodeEvent(stored)).toEqual(event);
+    }
+  });
+
+  it('reads events stored before versions were recorded as version 1, and refuses a version it does not know', () => {
+    expect(decodeEvent({ eventType: 'incremented', payload: '{"amount":3,"value":10}', metadata: '{}' })).toEqual({ type: 'incremented', amount: 3, value: 10 });
+    for (const metadata of ['{"schema_version":2}', '{"schema_version":0}', '{"schema_version":"1"}', 'not json']) {
+      expect(() => decodeEvent({ eventType: 'incremented', payload: '{"amount":3,"value":10}', metadata })).toThrow(expect.objectContaining({ code: 'internal' }));
     }
   });
 
@@ -28,7 +35,7 @@ describe('event codec', () => {
       { eventType: 'incremented', payload: '{"amount":1,"value":2147483648}' },
       { eventType: 'reset_performed', payload: '{"amount":1}' },
     ]) {
-      expect(() => decodeEvent(stored)).toThrow(expect.objectContaining({ code: 'internal', message: 'internal error' }));
+      expect(() => decodeEvent({ ...stored, metadata: '{}' })).toThrow(expect.objectContaining({ code: 'internal', message: 'internal error' }));
     }
   });
 });

@@ -10,12 +10,15 @@
  */
 import { AppError } from '../../errors.ts';
 import type { DocumentChange, Platform, RecordedEvent } from '../../platform/ports.ts';
+import { firstShape, readDocumentBody, writeDocumentBody } from '../../platform/schema-version.ts';
 import { evolve, initialState } from '../domain/counter.ts';
 import { isInt32 } from '../domain/int32.ts';
 import { decodeEvent } from './event-codec.ts';
 
 export const COUNTER_VIEWS_COLLECTION = 'counter_views';
 export const COUNTER_VIEW_DOCUMENT_ID = 'global';
+/** The document's stored shape: its version and the steps from older ones (src/platform/schema-version.ts). */
+const DOCUMENT_SHAPE = firstShape('counter_views document');
 
 export interface CounterReadModel {
   count: number;
@@ -53,17 +56,11 @@ export function storedReadModel(platform: Platform): CounterReadModel | undefine
 }
 
 export function readModelChange(model: CounterReadModel): DocumentChange {
-  return { tag: 'put', val: { collection: COUNTER_VIEWS_COLLECTION, id: COUNTER_VIEW_DOCUMENT_ID, body: JSON.stringify(model) } };
+  return { tag: 'put', val: { collection: COUNTER_VIEWS_COLLECTION, id: COUNTER_VIEW_DOCUMENT_ID, body: writeDocumentBody(DOCUMENT_SHAPE, model) } };
 }
 
 function parseReadModel(body: string): CounterReadModel {
-  let value: unknown;
-  try {
-    value = JSON.parse(body);
-  } catch (error) {
-    throw new AppError('internal', undefined, { cause: error });
-  }
-  const { count, revision, last_sequence } = (value ?? {}) as Record<string, unknown>;
+  const { count, revision, last_sequence } = readDocumentBody(DOCUMENT_SHAPE, body);
   if (!isInt32(count as number) || !isPosition(revision) || !isPosition(last_sequence)) {
     throw new AppError('internal', undefined, { cause: new Error('counter read model is malformed') });
   }
