@@ -3,72 +3,43 @@
  *   (a) this project's Node host (JSPI, instance pool), with one thread and with --workers 2,
  *   (b) the stock way to serve a JS component on Node: preview2-shim's HTTPServer (`jco serve`),
  *   (c) the same Hono routes natively on Node, without WebAssembly (the ceiling),
- * all on SQLite, in one run. Prints a table and writes docs/bench-http.md.
+ * all on SQLite, in one run. Prints a table (`--out <file.md>`: also keeps it, see docs/runs/).
  *
  * The host runs with its response cache off (a, a2) and on (a+, docs/response-cache.md); (a), (a+)
  * and (c) also run a 90/10 mix of GET view and POST increment.
  *
- *   node bench/http.ts [--duration-ms 5000] [--only a,a+,a2,b,c]
+ *   node bench/http.ts [--duration-ms 5000] [--only a,a+,a2,b,c] [--out docs/runs/<date>-http.md]
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort, tempDataDir } from '../test/support/host-process.ts';
-import { counterMix, counterRoutes, fmt, loadTable, type LoadResult } from './load.ts';
+import { freePort, startHost, tempDataDir } from '../harness/host-process.ts';
+import { counterMix, counterRoutes, loadTable, type LoadResult } from './lib/load.ts';
+import { fmt, OUT_OPTION, publish } from './lib/table.ts';
 
-const root = join(import.meta.dirname, '..');
-const { values } = parseArgs({ options: { 'duration-ms': { type: 'string', default: '5000' }, only: { type: 'string', default: 'a,a+,a2,b,c' } } });
+const { values } = parseArgs({ options: { 'duration-ms': { type: 'string', default: '5000' }, only: { type: 'string', default: 'a,a+,a2,b,c' }, ...OUT_OPTION } });
 const durationMs = Number(values['duration-ms']);
 const CONCURRENCY = 16;
 
+const HOST = 'host/main.ts';
 const targets = [
-  { key: 'a', name: '(a) Node host (JSPI + pool), response cache off', script: ['host/main.ts', '--instances-min', '4', '--response-cache', 'off'], portFlag: true },
-  { key: 'a+', name: '(a+) Node host, response cache on', script: ['host/main.ts', '--instances-min', '4'], portFlag: true },
-  {
-    key: 'a2',
-    name: '(a2) Node host, --workers 2, response cache off',
-    script: ['host/main.ts', '--instances-min', '4', '--workers', '2', '--response-cache', 'off'],
-    portFlag: true,
-  },
-  { key: 'b', name: '(b) preview2-shim HTTPServer', script: ['bench/servers/stock-shim.ts'], portFlag: false },
-  { key: 'c', name: '(c) native Hono on Node', script: ['bench/servers/native.ts'], portFlag: false },
+  { key: 'a', name: '(a) Node host (JSPI + pool), response cache off', entry: HOST, args: ['--instances-min', '4', '--response-cache', 'off'] },
+  { key: 'a+', name: '(a+) Node host, response cache on', entry: HOST, args: ['--instances-min', '4'] },
+  { key: 'a2', name: '(a2) Node host, --workers 2, response cache off', entry: HOST, args: ['--instances-min', '4', '--workers', '2', '--response-cache', 'off'] },
+  { key: 'b', name: '(b) preview2-shim HTTPServer', entry: 'bench/http/stock-shim.ts', args: [] },
+  { key: 'c', name: '(c) native Hono on Node', entry: 'bench/http/native.ts', args: [] },
 ].filter((t) => values.only.split(',').includes(t.key));
 
-async function startTarget(script: string[], portFlag: boolean) {
+/** Each target on its own port and data directory; the comparison servers read them from PORT and DATA_DIR. */
+async function startTarget(entry: string, args: string[]) {
   const port = await freePort();
   const dataDir = tempDataDir('bench-');
-  const args = portFlag ? [...script, '--port', String(port), '--data-dir', dataDir] : script;
-  const child = spawn(
-    process.execPath,
-    args.map((a, i) => (i === 0 ? join(root, a) : a)),
-    {
-      cwd: root,
-      env: { ...process.env, PORT: String(port), DATA_DIR: dataDir },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (c: Buffer) => {
-      if (c.toString().includes('host_listening')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
-  });
-  child.stdout.resume();
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((r) => {
-        child.once('exit', () => r());
-        child.kill('SIGKILL');
-      }),
-  };
+  const server = await startHost({ entry, args, port, dataDir, env: { PORT: String(port), DATA_DIR: dataDir }, timeoutMs: 120_000 });
+  return { url: server.url, stop: () => server.kill() };
 }
 
 type Row = { target: string; route: string; result: LoadResult };
 const rows: Row[] = [];
 for (const target of targets) {
-  const server = await startTarget(target.script, target.portFlag);
+  const server = await startTarget(target.entry, target.args);
   try {
     for (const { route, result } of await counterRoutes(server.url, CONCURRENCY, durationMs)) rows.push({ target: target.name, route, result });
     if (['a', 'a+', 'c'].includes(target.key)) {
@@ -104,6 +75,4 @@ const table = loadTable(
   rows.map((r) => [r.target, r.route, r.result] as const),
 );
 const report = `Concurrency ${CONCURRENCY}, ${durationMs} ms measured per row after warm-up, SQLite, one 2-core machine, load generator on the same machine.\n\n${table}\n\n${ratios.map((r) => `- ${r}`).join('\n')}\n`;
-console.log(report);
-mkdirSync(join(root, 'docs'), { recursive: true });
-writeFileSync(join(root, 'docs', 'bench-http.md'), `# HTTP benchmark (npm run bench)\n\nMeasured ${new Date().toISOString().slice(0, 10)}.\n\n${report}`);
+publish('HTTP benchmark (npm run bench)', report, values.out);

@@ -6,20 +6,20 @@
  *   (d) the same pure-JS code natively on Node (V8 JIT), and (e) node:crypto natively: references
  * Times are measured inside the guest (performance.now) around a loop, so HTTP is excluded.
  * "first" is the first call on an instance (key parsing, curve tables, cold code).
- * Prints a table and writes docs/bench-oauth-signatures.md.
+ * Prints a table (`--out <file.md>`: also keeps it, see docs/runs/).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { exportJWK, exportPKCS8, generateKeyPair, SignJWT } from 'jose';
-import { requireTool } from '../test/support/tools.ts';
-import { buildProbe } from '../test/oauth/probe/build-probe.ts';
-import { timeOperation, type BenchInput } from '../test/oauth/probe/ops.ts';
-import { pureOps } from '../test/oauth/probe/pure-ops.ts';
-import { serveProbe } from '../test/oauth/probe/serve-probe.ts';
-import { wasmtimeServe } from '../test/oauth/probe/wasmtime-serve.ts';
+import { requireTool } from '../harness/tools.ts';
+import { buildProbe } from '../harness/oauth-probe/build-probe.ts';
+import { timeOperation, type BenchInput } from '../harness/oauth-probe/ops.ts';
+import { pureOps } from '../harness/oauth-probe/pure-ops.ts';
+import { serveProbe } from './oauth-signatures/serve-probe.ts';
+import { wasmtimeServe } from '../harness/wasmtime-serve.ts';
+import { markdownTable, OUT_OPTION, publish } from './lib/table.ts';
 import { hostSignaturesImports } from './oauth-signatures/host-signatures.ts';
 
-const root = join(import.meta.dirname, '..');
+const { values } = parseArgs({ options: OUT_OPTION });
 const ITERATIONS = { native: 200, guest: 20 };
 
 async function inputs(): Promise<BenchInput[]> {
@@ -48,7 +48,8 @@ async function overHttp(url: string, input: BenchInput): Promise<{ firstMs: numb
 
 const rows: Row[] = [];
 const cases = await inputs();
-const fmt = (n: number) => (n < 1 ? n.toFixed(3) : n < 10 ? n.toFixed(2) : n.toFixed(1));
+/** Milliseconds with three significant-ish digits: sub-millisecond operations matter here. */
+const ms = (n: number) => n.toFixed(n < 1 ? 3 : n < 10 ? 2 : 1);
 
 console.log('building the probe components (skipped when unchanged)…');
 const pure = await buildProbe('pure');
@@ -81,21 +82,17 @@ for (const input of cases) {
   rows.push({ target: '(d) same pure JS natively on Node (V8)', op: input.op, firstMs, msPerOp });
 }
 const nativeHost = hostSignaturesImports['app:platform/signatures'];
+/** Verifies the input's token natively with `alg`: the signing input and signature split once, outside the timed call. */
+const nativeVerify = (alg: 'rs256' | 'es256') => (i: BenchInput) => {
+  const [h, p, s] = i.token!.split('.');
+  const d = new TextEncoder().encode(`${h}.${p}`);
+  const sig = Buffer.from(s!, 'base64url');
+  const j = JSON.stringify(i.jwk);
+  return () => nativeHost.verify(alg, j, d, sig);
+};
 const nativeOps = {
-  'rs256-verify': (i: BenchInput) => {
-    const [h, p, s] = i.token!.split('.');
-    const d = new TextEncoder().encode(`${h}.${p}`);
-    const sig = Buffer.from(s!, 'base64url');
-    const j = JSON.stringify(i.jwk);
-    return () => nativeHost.verify('rs256', j, d, sig);
-  },
-  'es256-verify': (i: BenchInput) => {
-    const [h, p, s] = i.token!.split('.');
-    const d = new TextEncoder().encode(`${h}.${p}`);
-    const sig = Buffer.from(s!, 'base64url');
-    const j = JSON.stringify(i.jwk);
-    return () => nativeHost.verify('es256', j, d, sig);
-  },
+  'rs256-verify': nativeVerify('rs256'),
+  'es256-verify': nativeVerify('es256'),
   'es256-sign': (i: BenchInput) => {
     const d = new TextEncoder().encode('header.payload');
     return () => nativeHost.signEs256(i.pem!, d);
@@ -106,14 +103,13 @@ for (const input of cases) {
   rows.push({ target: '(e) node:crypto natively (reference)', op: input.op, firstMs, msPerOp });
 }
 
-const table = [
-  '| target | operation | first call ms | ms per op |',
-  '|---|---|---:|---:|',
-  ...rows.map((r) => `| ${r.target} | ${r.op} | ${fmt(r.firstMs)} | ${fmt(r.msPerOp)} |`),
-].join('\n');
-console.log(`\n${table}\n`);
-mkdirSync(join(root, 'docs'), { recursive: true });
-writeFileSync(
-  join(root, 'docs', 'bench-oauth-signatures.md'),
-  `# OAuth signature benchmark\n\n\`npm run bench:oauth-signatures\`, ${new Date().toISOString()}, RSA 2048 / P-256, ${ITERATIONS.guest} iterations in the guest, ${ITERATIONS.native} natively, 2-core machine shared with other work.\n\n${table}\n`,
+const table = markdownTable(
+  ['target', 'operation', 'first call ms', 'ms per op'],
+  rows.map((r) => [r.target, r.op, ms(r.firstMs), ms(r.msPerOp)]),
+  ['l', 'l', 'r', 'r'],
+);
+publish(
+  'OAuth signature benchmark (npm run bench:oauth-signatures)',
+  `RSA 2048 / P-256, ${ITERATIONS.guest} iterations in the guest, ${ITERATIONS.native} natively, 2-core machine shared with other work.\n\n${table}\n`,
+  values.out,
 );

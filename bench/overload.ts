@@ -1,30 +1,35 @@
 /**
- * `npm run bench:overload`: what one client can do to a host. Each attack of bench/overload-attacks.ts
+ * `npm run bench:overload`: what one client can do to a host. Each attack of bench/overload/attacks.ts
  * runs alone against a fresh host (`--transport both`, SQLite, a temporary data directory, a free
  * loopback port) while a probe asks for a cached view (`GET /api/counter/view`) and an uncached one
  * (the same path with a query never asked before, which the response cache cannot answer) every
  * 250 ms on new connections, and a few legitimate clients increment and read the counter back to
- * back. A first row without an attacker is the baseline of legitimate throughput.
+ * back. A first row without an attacker is the baseline of legitimate throughput. The attacker runs
+ * in a process of its own (bench/overload/attacker.ts), so its event loop does not delay the probes'
+ * and legitimate clients' timing; it still shares the machine's cores with the host.
  *
  * Per row: the host's peak RSS (sampled every 250 ms), probe success and p50/p99 latency, the
- * host's CPU seconds (/proc/<pid>/stat), 503 answers seen by anyone, the host's error-level log
- * lines, legitimate throughput as a
+ * host's and the attacker's CPU seconds (/proc/<pid>/stat), 503 answers seen by anyone, the host's
+ * error-level log lines, legitimate throughput as a
  * share of the baseline, and what the attacker saw. The goals are printed beside them. A host whose
  * RSS passes --rss-cap-mib is killed so the machine survives; the row says so.
  *
  *   node bench/overload.ts [--only pipelined,watch] [--seconds 10] [--sse-clients 2000]
  *                          [--root <checkout whose host runs>] [--rss-cap-mib 2048] [--out <file.md>]
  */
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { ROOT, startHost, type HostProcess } from '../test/support/host-process.ts';
-import { processCpuMs } from './cpu-sample.ts';
-import { Http1Client } from './http1-client.ts';
-import { fmt, percentile, runClosedLoop } from './load.ts';
-import { ATTACKS, type Attack, type RunningAttack } from './overload-attacks.ts';
-import { residentBytes } from './proc-memory.ts';
+import { ROOT, startHost, type HostProcess } from '../harness/host-process.ts';
+import { Http1Client } from './lib/http1-client.ts';
+import { COUNTER_INCREMENT, COUNTER_VIEW, runClosedLoop, withClients } from './lib/load.ts';
+import { processCpuMs } from './lib/proc-cpu.ts';
+import { residentBytes } from './lib/proc-memory.ts';
+import { ascending, percentile } from './lib/stats.ts';
+import { fmt, markdownTable, OUT_OPTION, publish } from './lib/table.ts';
+import { ATTACKS, type Attack } from './overload/attacks.ts';
 
 const { values } = parseArgs({
   options: {
@@ -33,7 +38,7 @@ const { values } = parseArgs({
     'sse-clients': { type: 'string', default: '2000' },
     root: { type: 'string', default: ROOT },
     'rss-cap-mib': { type: 'string', default: '2048' },
-    out: { type: 'string' },
+    ...OUT_OPTION,
   },
 });
 const SECONDS = Number(values.seconds);
@@ -41,7 +46,7 @@ const RSS_CAP = Number(values['rss-cap-mib']) * 1024 * 1024;
 const only = values.only?.split(',');
 for (const name of only ?? []) if (!ATTACKS.some((a) => a.name === name)) throw new Error(`unknown attack ${name}; known: ${ATTACKS.map((a) => a.name).join(', ')}`);
 
-/** The issue's goals: RSS within the default memory budget, probes answered within 1 s, legitimate traffic kept. */
+/** The goals: RSS within the default memory budget, probes answered within 1 s, legitimate traffic kept. */
 const GOALS = { rssMiB: 512, probeMs: 1_000, legitimatePercent: 80 };
 const PROBE_EVERY_MS = 250;
 const PROBE_TIMEOUT_MS = 5_000;
@@ -76,41 +81,34 @@ function startProbe(url: string, path: (n: number) => string) {
     async stop(): Promise<ProbeStats> {
       clearInterval(timer);
       await Promise.all(pending);
-      stats.latencies.sort((a, b) => a - b);
-      return stats;
+      return { ...stats, latencies: ascending(stats.latencies) };
     },
   };
 }
 
 /** Legitimate traffic for `ms`: increments and views from a few clients; successful operations per second. */
 async function legitimate(url: string, ms: number): Promise<{ perSecond: number; rejected: number }> {
-  const pairs = Array.from({ length: LEGITIMATE_CLIENTS }, () => ({
-    write: new Http1Client(url, { method: 'POST', path: '/api/counter/increment', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' }, PROBE_TIMEOUT_MS),
-    read: new Http1Client(url, { method: 'GET', path: '/api/counter/view' }, PROBE_TIMEOUT_MS),
-    writeNext: true,
-  }));
   let rejected = 0;
-  const idle = [...pairs];
-  const result = await runClosedLoop(
-    async () => {
-      const pair = idle.pop()!;
-      try {
-        const status = await (pair.writeNext ? pair.write : pair.read).send();
-        pair.writeNext = !pair.writeNext;
-        if (status === 503) rejected++;
-        // A host that is down answers at once: a pause keeps the loop from spinning on the shared cores.
-        if (status === 0) await new Promise((r) => setTimeout(r, 100));
-        return status === 200;
-      } finally {
-        idle.push(pair);
-      }
-    },
-    { concurrency: LEGITIMATE_CLIENTS, durationMs: ms, warmupMs: 0 },
-  );
-  for (const p of pairs) {
-    p.write.close();
-    p.read.close();
-  }
+  const writeNext = Array.from({ length: LEGITIMATE_CLIENTS }, () => true);
+  const reads = Array.from({ length: LEGITIMATE_CLIENTS }, () => new Http1Client(url, COUNTER_VIEW, PROBE_TIMEOUT_MS));
+  const result = await withClients(
+    LEGITIMATE_CLIENTS,
+    () => new Http1Client(url, COUNTER_INCREMENT, PROBE_TIMEOUT_MS),
+    (writes) =>
+      runClosedLoop(
+        async (i) => {
+          const status = await (writeNext[i] ? writes : reads)[i]!.send();
+          writeNext[i] = !writeNext[i];
+          if (status === 503) rejected++;
+          // A host that is down answers at once: a pause keeps the loop from spinning on the shared cores.
+          if (status === 0) await new Promise((r) => setTimeout(r, 100));
+          return status === 200;
+        },
+        { concurrency: LEGITIMATE_CLIENTS, durationMs: ms, warmupMs: 0 },
+      ),
+  ).finally(() => {
+    for (const client of reads) client.close();
+  });
   return { perSecond: result.throughput, rejected };
 }
 
@@ -122,11 +120,43 @@ interface Row {
   cached: ProbeStats;
   uncached: ProbeStats;
   cpuSeconds: number;
+  /** The attacker process's CPU seconds over the row (it shares the machine's cores with the host). */
+  attackerCpuSeconds: number;
   rejected: number;
   legitimatePerSecond: number;
   /** Host log lines at level error during the row (client-caused failures belong at warn or below). */
   errorLogs: number;
   notes: string;
+}
+
+/** An attack running in its own process (bench/overload/attacker.ts). */
+interface AttackerProcess {
+  readonly pid: number;
+  /** Stops the attack; what the attacker saw. */
+  stop(): Promise<{ rejected: number; notes: string }>;
+  kill(): void;
+}
+
+async function startAttacker(attack: Attack, target: { url: string; port: number }): Promise<AttackerProcess> {
+  const child = spawn(process.execPath, [join(import.meta.dirname, 'overload', 'attacker.ts'), attack.name, target.url, String(target.port), values['sse-clients']], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const nextLine = () =>
+    new Promise<string>((resolve, reject) => {
+      lines.once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`the attacker exited with ${code}`)));
+    });
+  if ((await nextLine()) !== 'started') throw new Error('the attacker did not start');
+  return {
+    pid: child.pid!,
+    async stop() {
+      const seen = nextLine();
+      child.stdin.write('stop\n');
+      return JSON.parse(await seen) as { rejected: number; notes: string };
+    },
+    kill: () => void child.kill('SIGKILL'),
+  };
 }
 
 async function runRow(name: string, summary: string, attack: Attack | undefined): Promise<Row> {
@@ -146,16 +176,19 @@ async function runRow(name: string, summary: string, attack: Attack | undefined)
       void host.kill();
     }
   }, PROBE_EVERY_MS);
-  const target = { url: host.url, port: host.port };
-  let running: RunningAttack | undefined;
+  let attacker: AttackerProcess | undefined;
   try {
-    running = await attack?.start(target, { sseClients: Number(values['sse-clients']) });
+    attacker = attack ? await startAttacker(attack, { url: host.url, port: host.port }) : undefined;
+    const attackerCpuBefore = attacker ? processCpuMs(attacker.pid) : 0;
     await new Promise((r) => setTimeout(r, attack ? SETTLE_MS : 0));
     const cached = startProbe(host.url, () => '/api/counter/view');
     const uncached = startProbe(host.url, (n) => `/api/counter/view?probe=${n}`);
     const legit = await legitimate(host.url, SECONDS * 1_000);
     const [cachedStats, uncachedStats] = await Promise.all([cached.stop(), uncached.stop()]);
     const cpuAfter = killedAt === undefined ? processCpuMs(pid) : cpuAtKill;
+    const attackerCpuMs = attacker ? processCpuMs(attacker.pid) - attackerCpuBefore : 0;
+    const seen = attacker ? await attacker.stop() : { rejected: 0, notes: '' };
+    attacker = undefined;
     return {
       name,
       summary,
@@ -164,14 +197,15 @@ async function runRow(name: string, summary: string, attack: Attack | undefined)
       cached: cachedStats,
       uncached: uncachedStats,
       cpuSeconds: (cpuAfter - cpuBefore) / 1000,
-      rejected: cachedStats.rejected + uncachedStats.rejected + legit.rejected + (running?.rejected() ?? 0),
+      attackerCpuSeconds: attackerCpuMs / 1000,
+      rejected: cachedStats.rejected + uncachedStats.rejected + legit.rejected + seen.rejected,
       legitimatePerSecond: legit.perSecond,
       errorLogs: host.logs().filter((line) => line['level'] === 'error').length,
-      notes: running?.notes() ?? '',
+      notes: seen.notes,
     };
   } finally {
     clearInterval(sampler);
-    running?.stop();
+    attacker?.kill();
     await host.kill();
   }
 }
@@ -182,20 +216,45 @@ const mark = (met: boolean) => (met ? 'yes' : '**no**');
 
 function table(rows: Row[]): string {
   const baseline = rows[0]!.legitimatePerSecond;
-  const lines = [
-    '| attack | peak RSS MiB | cached ok % | cached p50 / p99 ms | uncached ok % | uncached p50 / p99 ms | host CPU-s | 503s | error logs | legitimate ops/s (% of baseline) | goals: RSS / probes / legitimate | what the attacker saw |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
-  ];
-  for (const r of rows) {
-    const share = (r.legitimatePerSecond / baseline) * 100;
-    const probesMet = [r.cached, r.uncached].every((s) => okPercent(s) === 100 && percentile(s.latencies, 99) <= GOALS.probeMs);
-    const rss = `${fmt(r.peakRssMiB)}${r.killedAt === undefined ? '' : ` (killed at the cap after ${r.killedAt.toFixed(1)} s)`}`;
-    const goals = `${mark(r.killedAt === undefined && r.peakRssMiB <= GOALS.rssMiB)} / ${mark(probesMet)} / ${mark(share >= GOALS.legitimatePercent)}`;
-    lines.push(
-      `| ${r.name}: ${r.summary} | ${rss} | ${fmt(okPercent(r.cached))} | ${latency(r.cached)} | ${fmt(okPercent(r.uncached))} | ${latency(r.uncached)} | ${fmt(r.cpuSeconds)} | ${r.rejected} | ${r.errorLogs} | ${fmt(r.legitimatePerSecond)} (${fmt(share)}%) | ${goals} | ${r.notes} |`,
-    );
-  }
-  return lines.join('\n');
+  return markdownTable(
+    [
+      'attack',
+      'peak RSS MiB',
+      'cached ok %',
+      'cached p50 / p99 ms',
+      'uncached ok %',
+      'uncached p50 / p99 ms',
+      'host CPU-s',
+      'attacker CPU-s',
+      '503s',
+      'error logs',
+      'legitimate ops/s (% of baseline)',
+      'goals: RSS / probes / legitimate',
+      'what the attacker saw',
+    ],
+    rows.map((r) => {
+      const share = (r.legitimatePerSecond / baseline) * 100;
+      const probesMet = [r.cached, r.uncached].every((s) => okPercent(s) === 100 && percentile(s.latencies, 99) <= GOALS.probeMs);
+      const rss = `${fmt(r.peakRssMiB)}${r.killedAt === undefined ? '' : ` (killed at the cap after ${r.killedAt.toFixed(1)} s)`}`;
+      const goals = `${mark(r.killedAt === undefined && r.peakRssMiB <= GOALS.rssMiB)} / ${mark(probesMet)} / ${mark(share >= GOALS.legitimatePercent)}`;
+      return [
+        `${r.name}: ${r.summary}`,
+        rss,
+        fmt(okPercent(r.cached)),
+        latency(r.cached),
+        fmt(okPercent(r.uncached)),
+        latency(r.uncached),
+        fmt(r.cpuSeconds),
+        fmt(r.attackerCpuSeconds),
+        r.rejected,
+        r.errorLogs,
+        `${fmt(r.legitimatePerSecond)} (${fmt(share)}%)`,
+        goals,
+        r.notes,
+      ];
+    }),
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l'],
+  );
 }
 
 function commitOf(root: string): string {
@@ -218,10 +277,6 @@ for (const attack of selected) {
 }
 const minutes = (Date.now() - startedAt.getTime()) / 60_000;
 const report = [
-  '# `npm run bench:overload`',
-  '',
-  `\`node bench/overload.ts ${process.argv.slice(2).join(' ')}\``,
-  '',
   `Run ${startedAt.toISOString()} for ${minutes.toFixed(1)} min on ${commitOf(values.root)} (host from ${values.root}); ${SECONDS} s measured per row after ${SETTLE_MS / 1000} s for the attack to take hold; ${LEGITIMATE_CLIENTS} legitimate clients; probes every ${PROBE_EVERY_MS} ms (timeout ${PROBE_TIMEOUT_MS / 1000} s); host RSS cap ${values['rss-cap-mib']} MiB; load average ${loadBefore.toFixed(1)} before the run, ${loadavg()[0]!.toFixed(1)} after.`,
   '',
   `Goals: peak RSS ≤ ${GOALS.rssMiB} MiB (the default memory budget); every probe answered 200 within ${GOALS.probeMs} ms (p99); legitimate throughput ≥ ${GOALS.legitimatePercent}% of the baseline.`,
@@ -229,5 +284,4 @@ const report = [
   table(rows),
   '',
 ].join('\n');
-console.log(`\n${report}`);
-if (values.out) writeFileSync(values.out, report);
+publish('`npm run bench:overload`', report, values.out);

@@ -7,9 +7,9 @@
  * HTTP against the real host and component (sequential, median and p90). Prints tables.
  *
  * Last, the Node host's native Argon2id beside the composed password component under
- * `wasmtime serve` (bench/password-wasmtime.ts).
+ * `wasmtime serve` (bench/password/wasmtime.ts).
  *
- *   npm run bench:password [-- --skip-guest] [-- --only-runtimes]
+ *   npm run bench:password [-- --skip-guest] [-- --only-runtimes] [-- --out docs/runs/<date>-password.md]
  */
 import { argon2, pbkdf2 as nodePbkdf2, scrypt as nodeScrypt, type ScryptOptions } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -24,12 +24,14 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { DEFAULT_SCRYPT_PARAMS } from '../host/password/scrypt.ts';
 import { DEFAULT_ARGON2_PARAMS } from '../host/password/argon2id.ts';
 import { hashPassword, verifyPassword } from '../host/password/index.ts';
-import { startHost } from '../test/support/host-process.ts';
-import { requireTool } from '../test/support/tools.ts';
-import { passwordRuntimeTable } from './password-wasmtime.ts';
+import { startHost } from '../harness/host-process.ts';
+import { requireTool } from '../harness/tools.ts';
+import { ascending, median, percentile } from './lib/stats.ts';
+import { markdownTable, OUT_OPTION, publish } from './lib/table.ts';
+import { passwordRuntimeTable } from './password/wasmtime.ts';
 
 const { values: flags } = parseArgs({
-  options: { 'skip-guest': { type: 'boolean', default: false }, 'only-runtimes': { type: 'boolean', default: false }, logins: { type: 'string', default: '15' } },
+  options: { 'skip-guest': { type: 'boolean', default: false }, 'only-runtimes': { type: 'boolean', default: false }, logins: { type: 'string', default: '15' }, ...OUT_OPTION },
 });
 
 const root = join(import.meta.dirname, '..');
@@ -45,14 +47,21 @@ async function timeMs(fn: () => unknown | Promise<unknown>, runs = 3): Promise<n
     await fn();
     samples.push(performance.now() - started);
   }
-  return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
+  return median(samples);
 }
 
 async function buildGuest(): Promise<(algorithm: string, cost: number) => number> {
   mkdirSync(out, { recursive: true });
   const bundle = join(out, 'guest.js');
-  await build({ entryPoints: [join(import.meta.dirname, 'kdf-guest', 'guest.ts')], bundle: true, format: 'esm', platform: 'neutral', outfile: bundle, logLevel: 'warning' });
-  const { component } = await componentize({ sourcePath: bundle, witPath: join(import.meta.dirname, 'kdf-guest', 'kdf.wit'), worldName: 'kdf' });
+  await build({
+    entryPoints: [join(import.meta.dirname, 'password', 'kdf-guest', 'guest.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    outfile: bundle,
+    logLevel: 'warning',
+  });
+  const { component } = await componentize({ sourcePath: bundle, witPath: join(import.meta.dirname, 'password', 'kdf-guest', 'kdf.wit'), worldName: 'kdf' });
   writeFileSync(join(out, 'kdf.wasm'), component);
   execFileSync(join(root, 'node_modules', '.bin', 'jco'), ['transpile', join(out, 'kdf.wasm'), '-o', join(out, 'transpiled'), '--name', 'kdf', '--quiet', '--no-typescript'], {
     stdio: 'inherit',
@@ -65,8 +74,11 @@ const { ln, r, p } = DEFAULT_SCRYPT_PARAMS;
 const scale = (2 ** ln * r * p) / (2 ** 10 * 8 * 1); // guest measured at N=2^10, r=8, p=1
 const rows: Array<[string, string, number, string]> = [];
 
+/** The report's sections, printed (and kept with --out) at the end. */
+const sections: string[] = [];
 if (flags['only-runtimes']) {
   await runtimes();
+  publish('Password hashing benchmark (npm run bench:password)', sections.join('\n\n'), flags.out);
   process.exit(0);
 }
 
@@ -103,8 +115,13 @@ const encoded = await hashPassword(PASSWORD);
 rows.push(['Node, host capability', 'hash() (PHC string)', await timeMs(() => hashPassword(PASSWORD)), '']);
 rows.push(['Node, host capability', 'verify()', await timeMs(() => verifyPassword(PASSWORD, encoded)), '']);
 
-console.log('\n| where | KDF | ms (median of 3) | note |\n|---|---|---:|---|');
-for (const [where, what, ms, note] of rows) console.log(`| ${where} | ${what} | ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} | ${note} |`);
+sections.push(
+  markdownTable(
+    ['where', 'KDF', 'ms (median of 3)', 'note'],
+    rows.map(([where, what, ms, note]) => [where, what, ms < 10 ? ms.toFixed(1) : Math.round(ms), note]),
+    ['l', 'l', 'r', 'l'],
+  ),
+);
 
 /** End to end: POST /api/auth/password/login against the real host (SQLite), one at a time. */
 async function loginLatencies(count: number): Promise<Array<[string, number, number]>> {
@@ -122,8 +139,8 @@ async function loginLatencies(count: number): Promise<Array<[string, number, num
         if (response.status !== expected) throw new Error(`login answered ${response.status}`);
         samples.push(performance.now() - started);
       }
-      samples.sort((a, b) => a - b);
-      return [samples[Math.floor(samples.length / 2)]!, samples[Math.min(samples.length - 1, Math.floor(samples.length * 0.9))]!];
+      const sorted = ascending(samples);
+      return [percentile(sorted, 50), percentile(sorted, 90)];
     };
     const ok = await measure(() => ({ email, password: PASSWORD }), 200);
     const unknown = await measure((i) => ({ email: `nobody-${i}-${Date.now()}@example.com`, password: PASSWORD }), 401);
@@ -137,12 +154,22 @@ async function loginLatencies(count: number): Promise<Array<[string, number, num
 }
 
 const count = Number(flags.logins);
-console.log(`\n| over HTTP (real host + component, ${count} sequential) | p50 ms | p90 ms |\n|---|---:|---:|`);
-for (const [what, p50, p90] of await loginLatencies(count)) console.log(`| ${what} | ${Math.round(p50)} | ${Math.round(p90)} |`);
+sections.push(
+  markdownTable(
+    [`over HTTP (real host + component, ${count} sequential)`, 'p50 ms', 'p90 ms'],
+    (await loginLatencies(count)).map(([what, p50, p90]) => [what, Math.round(p50), Math.round(p90)]),
+    ['l', 'r', 'r'],
+  ),
+);
 
 async function runtimes(): Promise<void> {
   const wasmtime = requireTool('wasmtime');
   if (!wasmtime) return;
-  console.log(`\n${await passwordRuntimeTable(wasmtime.path)}`);
+  sections.push(await passwordRuntimeTable(wasmtime.path));
 }
-await runtimes();
+try {
+  await runtimes();
+} finally {
+  // What was measured is printed even when the runtime rows fail (a missing outside tool).
+  publish('Password hashing benchmark (npm run bench:password)', sections.join('\n\n'), flags.out);
+}

@@ -11,22 +11,20 @@
  *  2. POST increment throughput at concurrency 16 on SQLite, PostgreSQL (a random schema) and
  *     Redis (a random prefix).
  *
- * Prints the tables and writes docs/bench-realtime.md.
+ * Prints the tables (`--out <file.md>`: also keeps them, see docs/runs/).
  *
- *   node bench/realtime.ts [--clients 500] [--guest-held-clients 100] [--workers 2] [--commands 20] [--duration-ms 3000] [--only streams,throughput]
+ *   node bench/realtime.ts [--clients 500] [--guest-held-clients 100] [--workers 2] [--commands 20] [--duration-ms 3000] [--only streams,throughput] [--out docs/runs/<date>-realtime.md]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort, tempDataDir } from '../test/support/host-process.ts';
-import { isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../test/support/servers.ts';
-import { percentile, runLoad, type LoadResult } from './load.ts';
-import { residentBytes } from './proc-memory.ts';
-import { openBenchSse, type BenchSseClient } from './sse-clients.ts';
+import { startHost as startHostProcess } from '../harness/host-process.ts';
+import { isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../harness/servers.ts';
+import { COUNTER_INCREMENT, COUNTER_VIEW, runLoad, type LoadResult } from './lib/load.ts';
+import { residentMiB } from './lib/proc-memory.ts';
+import { openBenchSse, type BenchSseClient } from './lib/sse-clients.ts';
+import { ascending, percentile } from './lib/stats.ts';
+import { fmt, markdownTable, OUT_OPTION, publish } from './lib/table.ts';
 
-const root = join(import.meta.dirname, '..');
 const { values } = parseArgs({
   options: {
     clients: { type: 'string', default: '500' },
@@ -35,6 +33,7 @@ const { values } = parseArgs({
     commands: { type: 'string', default: '20' },
     'duration-ms': { type: 'string', default: '3000' },
     only: { type: 'string', default: 'streams,throughput' },
+    ...OUT_OPTION,
   },
 });
 const CLIENTS = Number(values.clients);
@@ -55,31 +54,9 @@ interface Host {
 }
 
 async function startHost(args: string[]): Promise<Host> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [join(root, 'host', 'main.ts'), '--port', String(port), '--data-dir', tempDataDir('bench-rt-'), ...args], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('host_listening')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`host exited with ${code}`)));
-  });
-  child.stdout!.resume();
-  return {
-    url: `http://127.0.0.1:${port}`,
-    pid: child.pid!,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGKILL');
-      }),
-  };
+  const host = await startHostProcess({ args, timeoutMs: 120_000 });
+  return { url: host.url, pid: host.child.pid!, stop: () => host.kill() };
 }
-
-/** Resident set size of a process in MiB. */
-const rssMiB = (pid: number): number => residentBytes(pid) / 1_048_576;
 
 async function increment(url: string): Promise<number> {
   const response = await fetch(`${url}/api/counter/increment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' });
@@ -88,7 +65,6 @@ async function increment(url: string): Promise<number> {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 
 type Design = { relay: boolean; workers: number };
 const designName = (d: Design) => `${d.relay ? 'relay' : 'guest-held'}${d.workers > 1 ? `, ${d.workers} workers` : ''}`;
@@ -138,11 +114,11 @@ async function benchStreams(design: Design, count: number): Promise<StreamsResul
   const clients: BenchSseClient[] = [];
   try {
     await increment(host.url);
-    const getSpec = { url: `${host.url}/api/counter/view`, method: 'GET' as const, concurrency: CONCURRENCY, durationMs: DURATION_MS, warmupMs: 1000 };
-    const getBefore = await runLoad(getSpec);
+    const getSpec = { concurrency: CONCURRENCY, durationMs: DURATION_MS, warmupMs: 1000 };
+    const getBefore = await runLoad(host.url, COUNTER_VIEW, getSpec);
     const commandAlone: number[] = [];
     await timedCommands(host.url, COMMANDS, async (_sequence, started) => void commandAlone.push(performance.now() - started));
-    const rssIdle = rssMiB(host.pid);
+    const rssIdle = residentMiB(host.pid);
 
     const openStart = performance.now();
     while (clients.length < count) {
@@ -152,7 +128,7 @@ async function benchStreams(design: Design, count: number): Promise<StreamsResul
     }
     const openSeconds = (performance.now() - openStart) / 1000;
     await sleep(1000); // let every stream reach its pub/sub wait
-    const rssOpen = rssMiB(host.pid);
+    const rssOpen = residentMiB(host.pid);
 
     const lastFrame: number[] = [];
     const medianFrame: number[] = [];
@@ -162,11 +138,11 @@ async function benchStreams(design: Design, count: number): Promise<StreamsResul
       lastFrame.push(latencies.at(-1)!);
       medianFrame.push(percentile(latencies, 50));
     });
-    const getDuring = await runLoad(getSpec);
-    const getDuringSerial = await runLoad({ ...getSpec, concurrency: 1 });
+    const getDuring = await runLoad(host.url, COUNTER_VIEW, getSpec);
+    const getDuringSerial = await runLoad(host.url, COUNTER_VIEW, { ...getSpec, concurrency: 1 });
     for (const client of clients.splice(0)) client.close();
     await sleep(2000); // the guests notice their clients left and return to the pool
-    const getAfter = await runLoad(getSpec);
+    const getAfter = await runLoad(host.url, COUNTER_VIEW, getSpec);
     return { design, clients: count, commandAlone, openSeconds, rssIdle, rssOpen, lastFrame, medianFrame, getBefore, getDuring, getDuringSerial, getAfter };
   } finally {
     for (const client of clients) client.close();
@@ -200,15 +176,7 @@ async function benchThroughput(): Promise<ThroughputRow[]> {
       try {
         // c=1: the cost of one command; c=16: writers racing on the one counter stream.
         for (const concurrency of [1, CONCURRENCY]) {
-          const result = await runLoad({
-            url: `${host.url}/api/counter/increment`,
-            method: 'POST',
-            body: '{"amount":1}',
-            headers: { 'content-type': 'application/json' },
-            concurrency,
-            durationMs: DURATION_MS,
-            warmupMs: 1000,
-          });
+          const result = await runLoad(host.url, COUNTER_INCREMENT, { concurrency, durationMs: DURATION_MS, warmupMs: 1000 });
           rows.push({ backend, concurrency, result });
         }
       } finally {
@@ -226,46 +194,46 @@ if (parts.includes('streams')) {
   const runs = [await benchStreams({ relay: true, workers: 1 }, CLIENTS)];
   if (WORKERS > 1) runs.push(await benchStreams({ relay: true, workers: WORKERS }, CLIENTS));
   if (GUEST_HELD_CLIENTS > 0) runs.push(await benchStreams({ relay: false, workers: 1 }, GUEST_HELD_CLIENTS));
-  const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
-  const row = (measure: string, cell: (s: StreamsResult) => string, goal = '') => `| ${measure} | ${runs.map(cell).join(' | ')} | ${goal} |`;
-  const p99Last = (s: StreamsResult) => percentile(sorted(s.lastFrame), 99);
+  const row = (measure: string, cell: (s: StreamsResult) => string, goal = '') => [measure, ...runs.map(cell), goal];
+  const p99Last = (s: StreamsResult) => percentile(ascending(s.lastFrame), 99);
   const relayed = runs.filter((s) => s.design.relay);
   const goal = (ok: (s: StreamsResult) => boolean) => relayed.map((s) => `${designName(s.design)} ${ok(s) ? '✓' : '✗'}`).join(', ');
   sections.push(
     `One host (SQLite, realtime local), ${COMMANDS} commands; the host holds the streams (\`--stream-relay on\`), with one thread or \`--workers ${WORKERS}\`, or each stream holds a guest instance (\`off\`):\n\n` +
-      [
-        `| measure | ${runs.map((s) => `${designName(s.design)}, ${s.clients} clients`).join(' | ')} | goal |`,
-        `|---|${runs.map(() => '---:|').join('')}---:|`,
-        row('POST increment alone, no streams open, p50 / p99', (s) => `${fmt(percentile(sorted(s.commandAlone), 50))} / ${fmt(percentile(sorted(s.commandAlone), 99))} ms`),
-        row(`open the streams (${OPEN_BATCH} at a time)`, (s) => `${fmt(s.openSeconds, 1)} s`),
-        row('host RSS before streams / with them open', (s) => `${fmt(s.rssIdle)} / ${fmt(s.rssOpen)} MiB`),
-        row('RSS per open stream', (s) => `${fmt(((s.rssOpen - s.rssIdle) * 1024) / s.clients)} KiB`),
-        row("command → last client's frame, p50", (s) => `${fmt(percentile(sorted(s.lastFrame), 50))} ms`),
-        row("command → last client's frame, p99", (s) => `${fmt(p99Last(s))} ms`, `≤ 1000 ms (${CLIENTS}): ${goal((s) => p99Last(s) <= 1000)}`),
-        row("command → median client's frame, p50", (s) => `${fmt(percentile(sorted(s.medianFrame), 50))} ms`),
-        row(`GET /api/counter/view p99, no streams (c=${CONCURRENCY})`, (s) => `${fmt(s.getBefore.p99, 1)} ms`),
-        row(`GET /api/counter/view p99, streams open (c=${CONCURRENCY})`, (s) => `${fmt(s.getDuring.p99, 1)} ms`, `≤ 50 ms (${CLIENTS}): ${goal((s) => s.getDuring.p99 <= 50)}`),
-        row('GET /api/counter/view p50 / p99, streams open (c=1)', (s) => `${fmt(s.getDuringSerial.p50, 1)} / ${fmt(s.getDuringSerial.p99, 1)} ms`),
-        row(`GET /api/counter/view p99, after the streams closed (c=${CONCURRENCY})`, (s) => `${fmt(s.getAfter.p99, 1)} ms`),
-        row('GET /api/counter/view req/s: before / open / after', (s) => `${fmt(s.getBefore.throughput)} / ${fmt(s.getDuring.throughput)} / ${fmt(s.getAfter.throughput)}`),
-      ].join('\n'),
+      markdownTable(
+        ['measure', ...runs.map((s) => `${designName(s.design)}, ${s.clients} clients`), 'goal'],
+        [
+          row(
+            'POST increment alone, no streams open, p50 / p99',
+            (s) => `${fmt(percentile(ascending(s.commandAlone), 50))} / ${fmt(percentile(ascending(s.commandAlone), 99))} ms`,
+          ),
+          row(`open the streams (${OPEN_BATCH} at a time)`, (s) => `${fmt(s.openSeconds, 1)} s`),
+          row('host RSS before streams / with them open', (s) => `${fmt(s.rssIdle)} / ${fmt(s.rssOpen)} MiB`),
+          row('RSS per open stream', (s) => `${fmt(((s.rssOpen - s.rssIdle) * 1024) / s.clients)} KiB`),
+          row("command → last client's frame, p50", (s) => `${fmt(percentile(ascending(s.lastFrame), 50))} ms`),
+          row("command → last client's frame, p99", (s) => `${fmt(p99Last(s))} ms`, `≤ 1000 ms (${CLIENTS}): ${goal((s) => p99Last(s) <= 1000)}`),
+          row("command → median client's frame, p50", (s) => `${fmt(percentile(ascending(s.medianFrame), 50))} ms`),
+          row(`GET /api/counter/view p99, no streams (c=${CONCURRENCY})`, (s) => `${fmt(s.getBefore.p99, 1)} ms`),
+          row(`GET /api/counter/view p99, streams open (c=${CONCURRENCY})`, (s) => `${fmt(s.getDuring.p99, 1)} ms`, `≤ 50 ms (${CLIENTS}): ${goal((s) => s.getDuring.p99 <= 50)}`),
+          row('GET /api/counter/view p50 / p99, streams open (c=1)', (s) => `${fmt(s.getDuringSerial.p50, 1)} / ${fmt(s.getDuringSerial.p99, 1)} ms`),
+          row(`GET /api/counter/view p99, after the streams closed (c=${CONCURRENCY})`, (s) => `${fmt(s.getAfter.p99, 1)} ms`),
+          row('GET /api/counter/view req/s: before / open / after', (s) => `${fmt(s.getBefore.throughput)} / ${fmt(s.getDuring.throughput)} / ${fmt(s.getAfter.throughput)}`),
+        ],
+        ['l', ...runs.map(() => 'r' as const), 'r'],
+      ),
   );
 }
 if (parts.includes('throughput')) {
   const rows = await benchThroughput();
   sections.push(
     `POST /api/counter/increment per backend, ${DURATION_MS} ms measured after 1 s warm-up, realtime local:\n\n` +
-      [
-        '| backend | concurrency | req/s | p50 ms | p99 ms | errors |',
-        '|---|---:|---:|---:|---:|---:|',
-        ...rows.map((r) => `| ${r.backend} | ${r.concurrency} | ${fmt(r.result.throughput)} | ${fmt(r.result.p50, 1)} | ${fmt(r.result.p99, 1)} | ${r.result.errors} |`),
-      ].join('\n'),
+      markdownTable(
+        ['backend', 'concurrency', 'req/s', 'p50 ms', 'p99 ms', 'errors'],
+        rows.map((r) => [r.backend, r.concurrency, fmt(r.result.throughput), fmt(r.result.p50, 1), fmt(r.result.p99, 1), r.result.errors]),
+        ['l', 'r', 'r', 'r', 'r', 'r'],
+      ),
   );
 }
 
 const report = `${sections.join('\n\n')}\n\nEverything on one 2-core machine shared with other work; the load generator and the ${CLIENTS} clients compete with the host for the same cores.\n`;
-console.log(report);
-if (parts.includes('streams') && parts.includes('throughput')) {
-  mkdirSync(join(root, 'docs'), { recursive: true });
-  writeFileSync(join(root, 'docs', 'bench-realtime.md'), `# Realtime benchmark (npm run bench:realtime)\n\nMeasured ${new Date().toISOString().slice(0, 10)}.\n\n${report}`);
-}
+publish('Realtime benchmark (npm run bench:realtime)', report, values.out);

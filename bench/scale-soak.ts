@@ -1,18 +1,21 @@
 /**
  * `npm run bench:scale-soak [-- --db postgres|redis --hosts 3 --clients 24 --minutes 6]`: the
- * write path of several hosts on one store held under load for minutes (issue 15: stream leases,
- * hand-overs, group commit). Clients send `{"amount":1}` increments back to back, spread over
+ * write path of several hosts on one store held under load for minutes (stream leases, hand-overs,
+ * group commit: docs/scaling.md). Clients send `{"amount":1}` increments back to back, spread over
  * real host processes; every `--sample-seconds` it prints each host's RSS (from /proc) and the
  * throughput since the last sample; at the end the RSS band after `--warmup-seconds` and the
  * trend (mean RSS of the last third of the samples after warm-up against the first third, as
  * `bench:soak` reports it), the answers other than 200, and whether the stream is contiguous.
  */
 import { parseArgs } from 'node:util';
-import { startHost } from '../test/support/host-process.ts';
-import { isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../test/support/servers.ts';
-import { counterStream } from '../test/support/write-load.ts';
-import { Http1Client } from './http1-client.ts';
-import { residentBytes, thirdsTrendPercent } from './proc-memory.ts';
+import { startHost } from '../harness/host-process.ts';
+import { isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../harness/servers.ts';
+import { counterStream } from '../harness/write-load.ts';
+import { Http1Client } from './lib/http1-client.ts';
+import { COUNTER_INCREMENT, runClosedLoop, withClients } from './lib/load.ts';
+import { residentMiB } from './lib/proc-memory.ts';
+import { thirdsTrendPercent } from './lib/stats.ts';
+import { markdownTable, OUT_OPTION, publish } from './lib/table.ts';
 
 const { values } = parseArgs({
   options: {
@@ -22,6 +25,7 @@ const { values } = parseArgs({
     minutes: { type: 'string', default: '6' },
     'sample-seconds': { type: 'string', default: '10' },
     'warmup-seconds': { type: 'string', default: '60' },
+    ...OUT_OPTION,
   },
 });
 const db = values.db;
@@ -35,7 +39,6 @@ const prefix = servers.prefix();
 const args =
   db === 'postgres' ? ['--db', 'postgres', '--postgres-url', POSTGRES_URL, '--postgres-schema', schema] : ['--db', 'redis', '--redis-url', REDIS_URL, '--redis-prefix', prefix];
 const hosts = await Promise.all(Array.from({ length: Number(values.hosts) }, () => startHost({ args, timeoutMs: 60_000 })));
-const rssMiB = (pid: number): number => residentBytes(pid) / 1_048_576;
 
 interface Sample {
   t: number;
@@ -51,22 +54,26 @@ const started = performance.now();
 const end = started + Number(values.minutes) * 60_000;
 console.log(`bench:scale-soak ${new Date().toISOString()}: ${hosts.length} hosts on ${db}, ${values.clients} clients, ${values.minutes} min`);
 const timer = setInterval(() => {
-  const sample = { t: Math.round((performance.now() - started) / 1000), rss: hosts.map((h) => rssMiB(h.child.pid ?? 0)), rps: (ok - counted) / (sampleMs / 1000) };
+  const sample = { t: Math.round((performance.now() - started) / 1000), rss: hosts.map((h) => residentMiB(h.child.pid ?? 0)), rps: (ok - counted) / (sampleMs / 1000) };
   counted = ok;
   samples.push(sample);
   console.log(`${String(sample.t).padStart(5)} s  RSS ${sample.rss.map((r) => r.toFixed(0)).join(' / ')} MiB  ${sample.rps.toFixed(0)} req/s  non-200 ${other}`);
 }, sampleMs);
 
-const increment = { method: 'POST', path: '/api/counter/increment', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' } as const;
-await Promise.all(
-  Array.from({ length: Number(values.clients) }, async (_, i) => {
-    const client = new Http1Client(hosts[i % hosts.length]!.url, increment);
-    while (performance.now() < end) {
-      if ((await client.send()) === 200) ok++;
-      else other++;
-    }
-    client.close();
-  }),
+const clients = Number(values.clients);
+await withClients(
+  clients,
+  (i) => new Http1Client(hosts[i % hosts.length]!.url, COUNTER_INCREMENT),
+  (each) =>
+    runClosedLoop(
+      async (i) => {
+        const answered = (await each[i]!.send()) === 200;
+        if (answered) ok++;
+        else other++;
+        return answered;
+      },
+      { concurrency: clients, durationMs: end - performance.now(), warmupMs: 0 },
+    ),
 );
 clearInterval(timer);
 await Promise.all(hosts.map((h) => h.stop()));
@@ -81,8 +88,23 @@ const warm = samples.filter((s) => s.t >= Number(values['warmup-seconds']));
 const trend = thirdsTrendPercent(warm.map((s) => s.rss.reduce((a, b) => a + b, 0) / s.rss.length));
 const all = warm.flatMap((s) => s.rss);
 const rates = warm.map((s) => s.rps);
-console.log(`\n| date (UTC) | setup | increments answered 200 | other answers | stream contiguous | req/s per sample after warm-up | RSS per host after warm-up | trend |`);
-console.log('|---|---|---:|---:|---|---|---|---:|');
-console.log(
-  `| ${new Date().toISOString().slice(0, 16).replace('T', ' ')} | ${hosts.length} hosts, ${db}, ${values.clients} clients, ${values.minutes} min | ${ok} | ${other} | ${contiguous && stream.length === ok ? `yes, ${stream.length} events` : `NO (${stream.length} events)`} | ${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)} | ${Math.min(...all).toFixed(0)}–${Math.max(...all).toFixed(0)} MiB | ${trend >= 0 ? '+' : ''}${trend.toFixed(1)}% |`,
+publish(
+  'Several hosts under sustained load (npm run bench:scale-soak)',
+  `${markdownTable(
+    ['date (UTC)', 'setup', 'increments answered 200', 'other answers', 'stream contiguous', 'req/s per sample after warm-up', 'RSS per host after warm-up', 'trend'],
+    [
+      [
+        new Date().toISOString().slice(0, 16).replace('T', ' '),
+        `${hosts.length} hosts, ${db}, ${values.clients} clients, ${values.minutes} min`,
+        ok,
+        other,
+        contiguous && stream.length === ok ? `yes, ${stream.length} events` : `NO (${stream.length} events)`,
+        `${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)}`,
+        `${Math.min(...all).toFixed(0)}–${Math.max(...all).toFixed(0)} MiB`,
+        `${trend >= 0 ? '+' : ''}${trend.toFixed(1)}%`,
+      ],
+    ],
+    ['l', 'l', 'r', 'r', 'l', 'l', 'l', 'r'],
+  )}\n`,
+  values.out,
 );

@@ -1,26 +1,27 @@
 /**
- * `npm run bench:scale` (issue 15): write throughput on one counter stream as hosts are added.
+ * `npm run bench:scale`: write throughput on one counter stream as hosts are added.
  * One run, 24 clients sending `{"amount":1}` increments back to back, split evenly over the hosts
  * (real host processes), `--duration-ms` per row after `--warmup-ms`: 1 host on SQLite; 1, 2, 3
  * hosts on PostgreSQL; 1, 2, 3 hosts on Redis; then one PostgreSQL host at 16 clients. Columns:
  * req/s, p50, p99, non-200 answers, store round trips per command with 1 and with 16 clients
- * (measured in process by test/support/round-trips.ts: pg queries, Redis commands, SQLite guest
+ * (measured in process by harness/round-trips.ts: pg queries, Redis commands, SQLite guest
  * store calls), and where the CPU went during the measured window: host processes', the store
  * server's and this load generator's CPU ms per command, and how busy the machine's cores were
- * (bench/cpu-sample.ts).
+ * (bench/lib/proc-cpu.ts).
  * The load generator runs on the same cores, so a row whose cores are ~100% busy is limited by the
- * machine, not the design; it is a lean keep-alive client (bench/http1-client.ts) for that reason
- * (`--client fetch` measures with `fetch` instead, as before 2026-11-26).
+ * machine, not the design; it is the lean keep-alive client of every benchmark (bench/lib/load.ts)
+ * for that reason.
  *
- *   node bench/scale.ts [--duration-ms 10000] [--warmup-ms 3000] [--clients 24] [--only sqlite,redis] [--client lean|fetch]
+ *   node bench/scale.ts [--duration-ms 10000] [--warmup-ms 3000] [--clients 24] [--only sqlite,redis] [--out docs/runs/<date>-scale.md]
  */
 import { parseArgs } from 'node:util';
-import { Http1Client } from './http1-client.ts';
-import { startHost, type HostProcess } from '../test/support/host-process.ts';
-import { roundTripsPerCommand } from '../test/support/round-trips.ts';
-import { isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../test/support/servers.ts';
-import { increment, percentile } from '../test/support/write-load.ts';
-import { machineBusy, machineSample, namedProcessesCpuMs, namedProcessesDeltaMs, processCpuMs } from './cpu-sample.ts';
+import { startHost, type HostProcess } from '../harness/host-process.ts';
+import { roundTripsPerCommand } from '../harness/round-trips.ts';
+import { isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../harness/servers.ts';
+import { Http1Client } from './lib/http1-client.ts';
+import { COUNTER_INCREMENT, runClosedLoop, withClients } from './lib/load.ts';
+import { machineBusy, machineSample, namedProcessesCpuMs, namedProcessesDeltaMs, processCpuMs } from './lib/proc-cpu.ts';
+import { fmt, markdownTable, OUT_OPTION, publish } from './lib/table.ts';
 
 const { values } = parseArgs({
   options: {
@@ -29,11 +30,9 @@ const { values } = parseArgs({
     clients: { type: 'string', default: '24' },
     /** Only the rows of these backends (comma-separated), e.g. to compare two builds quickly. */
     only: { type: 'string' },
-    client: { type: 'string', default: 'lean' },
+    ...OUT_OPTION,
   },
 });
-if (values.client !== 'lean' && values.client !== 'fetch') throw new Error('--client is lean or fetch');
-const CLIENT = values.client;
 const DURATION_MS = Number(values['duration-ms']);
 const WARMUP_MS = Number(values['warmup-ms']);
 const CLIENTS = Number(values.clients);
@@ -67,8 +66,6 @@ interface CpuSample {
 
 const servers = isolation('benchscale');
 
-const INCREMENT = { method: 'POST', path: '/api/counter/increment', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' } as const;
-
 function argsFor(backend: Backend): string[] {
   if (backend === 'postgres') return ['--db', 'postgres', '--postgres-url', POSTGRES_URL, '--postgres-schema', servers.schema()];
   if (backend === 'redis') return ['--db', 'redis', '--redis-url', REDIS_URL, '--redis-prefix', servers.prefix()];
@@ -79,10 +76,6 @@ async function row(backend: Backend, hostCount: number, clients: number): Promis
   const args = argsFor(backend);
   const hosts: HostProcess[] = await Promise.all(Array.from({ length: hostCount }, () => startHost({ args, timeoutMs: 60_000 })));
   try {
-    const latencies: number[] = [];
-    let non200 = 0;
-    const warmEnd = performance.now() + WARMUP_MS;
-    const end = warmEnd + DURATION_MS;
     const sample = (): CpuSample => ({
       hosts: hosts.reduce((sum, h) => sum + processCpuMs(h.child.pid ?? 0), 0),
       load: process.cpuUsage(),
@@ -90,36 +83,23 @@ async function row(backend: Backend, hostCount: number, clients: number): Promis
       machine: machineSample(),
     });
     const measuredFrom = new Promise<CpuSample>((resolve) => setTimeout(() => resolve(sample()), WARMUP_MS));
-    await Promise.all(
-      Array.from({ length: clients }, async (_, i) => {
-        const url = hosts[i % hostCount]!.url;
-        const client = CLIENT === 'lean' ? new Http1Client(url, INCREMENT) : undefined;
-        const send = client ? () => client.send() : async () => (await increment(url)).status;
-        try {
-          while (performance.now() < end) {
-            const started = performance.now();
-            const status = await send();
-            if (started < warmEnd) continue;
-            if (status === 200) latencies.push(performance.now() - started);
-            else non200++;
-          }
-        } finally {
-          client?.close();
-        }
-      }),
+    // Clients are spread evenly over the hosts; only 200 counts as answered.
+    const result = await withClients(
+      clients,
+      (i) => new Http1Client(hosts[i % hostCount]!.url, COUNTER_INCREMENT),
+      (each) => runClosedLoop(async (i) => (await each[i]!.send()) === 200, { concurrency: clients, durationMs: DURATION_MS, warmupMs: WARMUP_MS }),
     );
     const to = sample();
     const from = await measuredFrom;
-    latencies.sort((a, b) => a - b);
-    const answered = Math.max(1, latencies.length);
+    const answered = Math.max(1, result.requests);
     return {
       setup: `${hostCount} host${hostCount > 1 ? 's' : ''}, ${backend}, ${clients} clients`,
       backend,
-      rps: latencies.length / (DURATION_MS / 1000),
-      p50: percentile(latencies, 50),
-      p99: percentile(latencies, 99),
-      non200,
-      answered: latencies.length + non200,
+      rps: result.throughput,
+      p50: result.p50,
+      p99: result.p99,
+      non200: result.errors,
+      answered: result.requests + result.errors,
       hostCpuMs: (to.hosts - from.hosts) / answered,
       storeCpuMs: namedProcessesDeltaMs(from.store, to.store) / answered,
       loadCpuMs: (to.load.user + to.load.system - from.load.user - from.load.system) / 1000 / answered,
@@ -165,21 +145,44 @@ try {
 }
 
 const sqlite = rows.find((r) => r.backend === 'sqlite')?.rps ?? Number.NaN;
-console.log(`bench:scale ${new Date().toISOString()}, ${DURATION_MS} ms per row after ${WARMUP_MS} ms warm-up, ${CLIENT} client\n`);
-console.log(
-  '| setup | req/s | p50 ms | p99 ms | non-200 | store round trips / command (1; 16 clients) | host CPU ms / command | store CPU ms / command | load generator CPU ms / command | cores busy |',
-);
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-for (const r of rows) {
-  console.log(
-    `| ${r.setup} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.non200} of ${r.answered} | ${trips[r.backend]} | ${r.hostCpuMs.toFixed(2)} | ${r.storeCpuMs.toFixed(2)} | ${r.loadCpuMs.toFixed(2)} | ${(r.busy * 100).toFixed(0)}% |`,
-  );
-}
+const lines = [
+  `${DURATION_MS} ms per row after ${WARMUP_MS} ms warm-up.`,
+  '',
+  markdownTable(
+    [
+      'setup',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'non-200',
+      'store round trips / command (1; 16 clients)',
+      'host CPU ms / command',
+      'store CPU ms / command',
+      'load generator CPU ms / command',
+      'cores busy',
+    ],
+    rows.map((r) => [
+      r.setup,
+      r.rps.toFixed(0),
+      fmt(r.p50, 1),
+      fmt(r.p99, 1),
+      `${r.non200} of ${r.answered}`,
+      trips[r.backend],
+      r.hostCpuMs.toFixed(2),
+      r.storeCpuMs.toFixed(2),
+      r.loadCpuMs.toFixed(2),
+      `${(r.busy * 100).toFixed(0)}%`,
+    ]),
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+  ),
+  '',
+];
 const three = (b: Backend) => rows.find((r) => r.backend === b && r.setup.startsWith('3 hosts'));
 for (const b of ['postgres', 'redis'] as const) {
   const r = three(b);
   if (r === undefined) continue;
-  console.log(`\n3 hosts on ${b}: ${(r.rps / sqlite).toFixed(2)} × one SQLite host (goal ≥ 0.75), p99 ${r.p99.toFixed(0)} ms (goal ≤ 150), non-200 ${r.non200} (goal 0)`);
+  lines.push(`- 3 hosts on ${b}: ${(r.rps / sqlite).toFixed(2)} × one SQLite host (goal ≥ 0.75), p99 ${r.p99.toFixed(0)} ms (goal ≤ 150), non-200 ${r.non200} (goal 0)`);
 }
 const pg16 = rows.find((r) => r.backend === 'postgres' && r.setup.endsWith('16 clients'));
-if (pg16 !== undefined) console.log(`1 PostgreSQL host at 16 clients: ${pg16.rps.toFixed(0)} req/s (goal ≥ 250)`);
+if (pg16 !== undefined) lines.push(`- 1 PostgreSQL host at 16 clients: ${pg16.rps.toFixed(0)} req/s (goal ≥ 250)`);
+publish('Several hosts on one store (npm run bench:scale)', `${lines.join('\n')}\n`, values.out);

@@ -1,9 +1,10 @@
 /**
  * `npm run bench:soak [-- --target node|workers|wasmtime --minutes 10 --clients 8 --db sqlite|postgres|redis]`:
- * mixed load over every route family (bench/soak-load.ts) for `--minutes`, sampling memory every
+ * mixed load over every route family (bench/lib/mixed-load.ts) for `--minutes`, sampling memory every
  * `--sample-seconds`; then the load stops and one more sample is taken after `--idle-seconds`.
  * Prints the samples and a summary (RSS at start, after `--warmup-seconds`, at the end of the load
- * and after it stopped; growth after warm-up) as Markdown tables and writes an SVG plot to docs/.
+ * and after it stopped; growth after warm-up) as Markdown tables (`--out <file.md>`: also keeps
+ * them, see docs/runs/) and writes an SVG plot to docs/.
  *
  * Targets:
  * - `node`: the host in-process (one worker, `--transport both`), so the pool's own counters give
@@ -18,13 +19,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadavg } from 'node:os';
-import { startHost } from '../host/app.ts';
-import { loadConfig } from '../host/config.ts';
-import { jsonLogger } from '../host/log.ts';
-import { startHost as startHostProcess, tempDataDir } from '../test/support/host-process.ts';
-import { startWasmtime } from '../test/support/wasmtime-process.ts';
-import { residentBytes, thirdsTrendPercent } from './proc-memory.ts';
-import { mixedLoad } from './soak-load.ts';
+import { startHost as startHostProcess } from '../harness/host-process.ts';
+import { startWasmtime } from '../harness/wasmtime-process.ts';
+import { startInProcessHost } from './lib/in-process-host.ts';
+import { mixedLoad } from './lib/mixed-load.ts';
+import { residentBytes } from './lib/proc-memory.ts';
+import { mean, thirdsTrendPercent } from './lib/stats.ts';
+import { markdownTable, OUT_OPTION, publish } from './lib/table.ts';
 
 const { values } = parseArgs({
   options: {
@@ -37,6 +38,7 @@ const { values } = parseArgs({
     'idle-seconds': { type: 'string', default: '20' },
     'wasmtime-reuse': { type: 'string', default: '128' },
     extra: { type: 'string', default: '' },
+    ...OUT_OPTION,
   },
 });
 const target = values.target;
@@ -66,12 +68,7 @@ interface Target {
 
 async function start(): Promise<Target> {
   if (target === 'node') {
-    const config = loadConfig(['--port', '0', '--data-dir', tempDataDir(), ...hostArgs], process.env);
-    const host = await startHost(
-      config,
-      process.env,
-      jsonLogger(() => undefined),
-    );
+    const host = await startInProcessHost(hostArgs);
     return {
       base: `http://127.0.0.1:${host.port}`,
       grpc: true,
@@ -101,7 +98,7 @@ async function start(): Promise<Target> {
 }
 
 const server = await start();
-const load = await mixedLoad(server.base, { grpc: server.grpc, sockets: clients * 2 });
+const load = await mixedLoad(server.base, { grpc: server.grpc });
 
 interface Sample {
   t: number;
@@ -155,26 +152,57 @@ const growth = ((last.rss - warm.rss) / warm.rss) * 100;
 // against that of the first third.
 const loaded = samples.slice(samples.indexOf(warm), samples.indexOf(last) + 1);
 const trend = thirdsTrendPercent(loaded.map((s) => s.rss));
-const loadAvg = samples.slice(1, -1).reduce((n, s) => n + s.load1, 0) / Math.max(1, samples.length - 2);
-const rows = samples.map(
-  (s) =>
-    `| ${Math.round(s.t)} | ${num(s.rss, 0)} | ${num(s.heap, 0)} | ${num(s.external, 0)} | ${num(s.linear, 0)}${s.instances === undefined ? '' : ` (${s.instances})`} | ${s.exchanges} | ${s.errors} | ${s.load1.toFixed(1)} |`,
+const loadAvg = mean(samples.slice(1, -1).map((s) => s.load1));
+const title = `${target === 'workers' ? 'Node host, --workers 2' : target === 'node' ? 'Node host, 1 worker' : 'wasmtime serve'}${values.db === 'sqlite' || target === 'wasmtime' ? '' : `, ${values.db}`}`;
+const sampleTable = markdownTable(
+  ['t (s)', 'RSS MiB', 'V8 heap MiB', 'external MiB', 'guest linear MiB (instances)', 'exchanges', 'errors', 'load (1 min)'],
+  samples.map((s) => [
+    Math.round(s.t),
+    num(s.rss, 0),
+    num(s.heap, 0),
+    num(s.external, 0),
+    `${num(s.linear, 0)}${s.instances === undefined ? '' : ` (${s.instances})`}`,
+    s.exchanges,
+    s.errors,
+    s.load1.toFixed(1),
+  ]),
+  ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
 );
-console.log(
-  `\n### ${target === 'workers' ? 'Node host, --workers 2' : target === 'node' ? 'Node host, 1 worker' : 'wasmtime serve'}, ${values.db === 'sqlite' || target === 'wasmtime' ? '' : `${values.db}, `}${date} UTC\n`,
+const summary = markdownTable(
+  [
+    'date (UTC)',
+    'duration',
+    'clients',
+    'load average',
+    'exchanges (errors)',
+    'retired',
+    'RSS start',
+    'warm (t)',
+    'end',
+    'after stop (+idle)',
+    'growth after warm-up',
+    'trend (mean of last vs first third after warm-up)',
+  ],
+  [
+    [
+      date,
+      `${minutes} min`,
+      clients,
+      Number.isFinite(loadAvg) ? loadAvg.toFixed(1) : 'n/a',
+      `${last.exchanges} (${last.errors})`,
+      retired ?? '–',
+      num(first.rss, 0),
+      `${num(warm.rss, 0)} (${Math.round(warm.t)} s)`,
+      num(last.rss, 0),
+      `${num(idle.rss, 0)} (${values['idle-seconds']} s)`,
+      `${growth.toFixed(1)}% ${growth < 10 ? '< 10%' : '≥ 10%'}`,
+      `${trend >= 0 ? '+' : ''}${trend.toFixed(1)}%`,
+    ],
+  ],
+  ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'r'],
 );
-console.log('| t (s) | RSS MiB | V8 heap MiB | external MiB | guest linear MiB (instances) | exchanges | errors | load (1 min) |');
-console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
-console.log(rows.join('\n'));
-console.log(
-  '\n| date (UTC) | duration | clients | load average | exchanges (errors) | retired | RSS start | warm (t) | end | after stop (+idle) | growth after warm-up | trend (mean of last vs first third after warm-up) |',
-);
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|');
-console.log(
-  `| ${date} | ${minutes} min | ${clients} | ${loadAvg.toFixed(1)} | ${last.exchanges} (${last.errors}) | ${retired ?? '–'} | ${num(first.rss, 0)} | ${num(warm.rss, 0)} (${Math.round(warm.t)} s) | ${num(last.rss, 0)} | ${num(idle.rss, 0)} (${values['idle-seconds']} s) | ${growth.toFixed(1)}% ${growth < 10 ? '< 10%' : '≥ 10%'} | ${trend >= 0 ? '+' : ''}${trend.toFixed(1)}% |`,
-);
-
-for (const [family, { count, first }] of load.failures) console.log(`errors in ${family}: ${count} (first: ${first})`);
+const failures = [...load.failures].map(([family, { count, first }]) => `- errors in ${family}: ${count} (first: ${first})`);
+publish(`Soak: ${title}, ${date} UTC`, [sampleTable, '', summary, ...(failures.length > 0 ? ['', ...failures] : []), ''].join('\n'), values.out);
 
 const name = target === 'node' ? `soak-${values.db}` : target === 'workers' ? `soak-workers2-${values.db}` : 'soak-wasmtime';
 writeFileSync(

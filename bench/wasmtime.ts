@@ -5,22 +5,22 @@
  *   (c) wasmtime serve with instances reused for up to 128 requests (`--instance-reuse 128`),
  * plus how long wasmtime takes to answer its first request from the precompiled .cwasm vs the
  * .wasm (compiled at start, or found in wasmtime's own compilation cache). Realtime is `polling`
- * everywhere (the only live mode wasmtime has). Prints a table and writes docs/bench-wasmtime.md.
+ * everywhere (the only live mode wasmtime has). Prints a table (`--out <file.md>`: also keeps it).
  *
- *   node bench/wasmtime.ts [--duration-ms 5000] [--skip-jit-start]
+ *   node bench/wasmtime.ts [--duration-ms 5000] [--skip-jit-start] [--out docs/runs/<date>-wasmtime.md]
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { COMPONENT, wasmtimeVersion } from '../scripts/wasmtime/prepare.ts';
 import { wasmtimeServeArgs } from '../scripts/wasmtime/serve-args.ts';
-import { freePort, startHost, tempDataDir } from '../test/support/host-process.ts';
-import { prepareWasmtimeComponent, startWasmtime } from '../test/support/wasmtime-process.ts';
-import { counterRoutes, loadTable, type LoadResult } from './load.ts';
+import { freePort, startHost, tempDataDir } from '../harness/host-process.ts';
+import { prepareWasmtimeComponent, startWasmtime } from '../harness/wasmtime-process.ts';
+import { counterRoutes, loadTable, type LoadResult } from './lib/load.ts';
+import { markdownTable, OUT_OPTION, publish } from './lib/table.ts';
 
 const root = join(import.meta.dirname, '..');
-const { values } = parseArgs({ options: { 'duration-ms': { type: 'string', default: '5000' }, 'skip-jit-start': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { 'duration-ms': { type: 'string', default: '5000' }, 'skip-jit-start': { type: 'boolean', default: false }, ...OUT_OPTION } });
 const durationMs = Number(values['duration-ms']);
 const CONCURRENCY = 16;
 const wasmtime = process.env['WASMTIME'] ?? 'wasmtime';
@@ -85,10 +85,12 @@ const table = loadTable(
   ['target', 'route'],
   rows.map((r) => [r.target, r.route, r.result] as const),
 );
-const startTable = ['| wasmtime serve start-up | until the first answer |', '|---|---:|', ...startRows.map(([name, ms]) => `| ${name} | ${(ms / 1000).toFixed(1)} s |`)].join('\n');
+const startTable = markdownTable(
+  ['wasmtime serve start-up', 'until the first answer'],
+  startRows.map(([name, ms]) => [name, `${(ms / 1000).toFixed(1)} s`]),
+  ['l', 'r'],
+);
 const report =
   `${wasmtimeVersion(wasmtime)}; concurrency ${CONCURRENCY}, ${durationMs} ms measured per row after warm-up, realtime polling, ` +
   `one 2-core machine shared with other work, load generator on the same machine.\n\n${table}\n\n${startTable}\n`;
-console.log(`\n${report}`);
-mkdirSync(join(root, 'docs'), { recursive: true });
-writeFileSync(join(root, 'docs', 'bench-wasmtime.md'), `# wasmtime serve benchmark (npm run bench:wasmtime)\n\nMeasured ${new Date().toISOString().slice(0, 10)}.\n\n${report}`);
+publish('wasmtime serve benchmark (npm run bench:wasmtime)', report, values.out);

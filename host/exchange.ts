@@ -46,9 +46,7 @@ export function trailerEntries(req: NodeRequest): FieldEntry[] | undefined {
 }
 
 /** The body as the client sends it; `first`: bytes already read from it (host/http/body-preread.ts). */
-export function streamBody(req: NodeRequest, first?: Uint8Array): BodySource {
-  const source = new BodySource();
-  if (first) source.queue.push(first);
+export function streamBody(req: NodeRequest, source = new BodySource()): BodySource {
   req.on('data', (chunk: Buffer) => {
     source.queue.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     if (source.queue.buffered > INCOMING_HIGH_WATER) {

@@ -8,9 +8,9 @@
 import { join } from 'node:path';
 import type { Browser, BrowserContextOptions } from 'playwright-core';
 import { DESKTOP, launchChromium, PHONE } from '../test/support/browser.ts';
-import { freePort, ROOT, startHost } from '../test/support/host-process.ts';
+import { freePort, ROOT, startHost } from '../harness/host-process.ts';
 import { startOAuthFixture } from '../test/support/oauth-provider/fixture.ts';
-import { requireTool } from '../test/support/tools.ts';
+import { requireTool } from '../harness/tools.ts';
 
 const chromiumTool = requireTool('chromium');
 if (!chromiumTool) throw new Error('chromium is needed for screenshots');

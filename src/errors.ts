@@ -71,7 +71,11 @@ export class StoreError extends Error {
   }
 }
 
-/** A repository failure as a typed application error (conflicts are handled by callers). */
+/**
+ * A store failure as a typed application error: an AppError passes through, a store conflict
+ * becomes `concurrency` (the stream changed under the command: try again), any other store error
+ * `store`, anything else AppError.from's answer.
+ */
 export function storeFailure(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof StoreError) {

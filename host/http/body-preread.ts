@@ -72,7 +72,8 @@ export function prereadBody(req: NodeRequest, res: NodeResponse, limits: Exchang
 
 function readBody(req: NodeRequest, res: NodeResponse, limits: ExchangeLimits): Promise<BodySource | undefined> {
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
+    // Queued as they arrive: a body in tiny pieces is held in a few blocks (host/wasi/io.ts).
+    const source = new BodySource();
     let size = 0;
     const stop = () => {
       limits.prereadBytes.release(size);
@@ -84,20 +85,18 @@ function readBody(req: NodeRequest, res: NodeResponse, limits: ExchangeLimits): 
       req.off('close', onGone);
     };
     const onData = (chunk: Buffer) => {
+      source.queue.push(chunk);
       if (size + chunk.byteLength <= MAX_PREREAD_BYTES && limits.prereadBytes.take(chunk.byteLength)) {
-        chunks.push(chunk);
         size += chunk.byteLength;
         return;
       }
       // Longer than announced (or announced by no one), or the host holds enough pre-read bodies:
       // the guest reads it as it streams, as before.
       stop();
-      resolve(streamBody(req, Buffer.concat([...chunks, chunk])));
+      resolve(streamBody(req, source));
     };
     const onEnd = () => {
       stop();
-      const source = new BodySource();
-      if (size > 0) source.queue.push(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
       source.finish(trailerEntries(req));
       resolve(source);
     };

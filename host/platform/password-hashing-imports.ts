@@ -1,5 +1,6 @@
 /**
- * The app:platform/password-hashing import: scrypt on libuv's thread pool. The functions return
+ * The app:platform/password-hashing import: Argon2id (node:crypto) on libuv's thread pool, with
+ * stored scrypt hashes still verified (host/password/index.ts). The functions return
  * promises, and scripts/build.ts lists them as JSPI suspending imports, so a hashing guest
  * suspends its own instance while the event loop keeps serving others.
  */

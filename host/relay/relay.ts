@@ -18,6 +18,14 @@
  * given that answer as it joins.
  *
  * Slow clients: see delivery.ts (the newest frame only, then cut after `stallMs` without room).
+ *
+ * Bounded fan-out: writing a frame costs the host a write per client (a system call each), and a
+ * client that never reads costs as much as one that does until the kernel's buffers for its
+ * connection fill, hundreds of KB later. So the relay writes at most `writesPerSecond` frames to
+ * clients, all streams together: a feed polls again no sooner than its share of that allows
+ * (its clients / `writesPerSecond` after its last poll), and the wakes in between are coalesced into
+ * that poll. A few hundred clients see every change at once; thousands see the newest state a
+ * few times a second, whatever the write rate, and the guest is polled as often.
  */
 import type { HostLogger } from '../log.ts';
 import { describeError } from '../log.ts';
@@ -43,6 +51,8 @@ export interface RelayTimings {
   flushMs: number;
   /** A client whose connection takes none of its bytes for this long is cut. */
   stallMs: number;
+  /** Frames written to clients per second at most, all streams together (see above). */
+  writesPerSecond: number;
 }
 
 export const DEFAULT_TIMINGS: RelayTimings = {
@@ -53,6 +63,8 @@ export const DEFAULT_TIMINGS: RelayTimings = {
   retryPollMs: 1_000,
   flushMs: 250,
   stallMs: 30_000,
+  // About a tenth of a core at tens of microseconds per write (system call included).
+  writesPerSecond: 5_000,
 };
 
 /** A client that lets this much pile up unsent is cut: it would only grow the host's memory. */
@@ -84,6 +96,9 @@ interface Feed {
   polling: boolean;
   /** Woken while its poll was in flight: poll again once the answer is delivered. */
   again: boolean;
+  /** When its last poll started, and the timer of a poll deferred to keep the write rate. */
+  polledAt: number;
+  deferred: NodeJS.Timeout | undefined;
 }
 
 interface Channel {
@@ -214,7 +229,7 @@ export class StreamRelay {
   #feed(channel: Channel, path: string): Feed {
     let feed = channel.feeds.get(path);
     if (!feed) {
-      feed = { channel, path, clients: new Set(), head: 0, latest: undefined, polling: false, again: false };
+      feed = { channel, path, clients: new Set(), head: 0, latest: undefined, polling: false, again: false, polledAt: Number.NEGATIVE_INFINITY, deferred: undefined };
       channel.feeds.set(path, feed);
     }
     return feed;
@@ -228,7 +243,10 @@ export class StreamRelay {
     feed.clients.delete(client);
     const channel = feed.channel;
     channel.clients--;
-    if (feed.clients.size === 0 && !feed.polling && channel.feeds.get(feed.path) === feed) channel.feeds.delete(feed.path);
+    if (feed.clients.size === 0 && !feed.polling && channel.feeds.get(feed.path) === feed) {
+      clearTimeout(feed.deferred);
+      channel.feeds.delete(feed.path);
+    }
     if (channel.clients === 0) this.#closeChannel(channel);
     if (this.#clients.size === 0) {
       clearInterval(this.#tickTimer);
@@ -242,6 +260,7 @@ export class StreamRelay {
     channel.timer = undefined;
     channel.stopListening?.();
     channel.stopListening = undefined;
+    for (const feed of channel.feeds.values()) clearTimeout(feed.deferred);
     if (this.#channels.get(channel.key) === channel) this.#channels.delete(channel.key);
   }
 
@@ -332,8 +351,20 @@ export class StreamRelay {
       feed.again = true;
       return;
     }
+    if (feed.deferred !== undefined) return; // a poll is due already: this wake is in it
+    const now = this.#now();
+    const wait = feed.polledAt + (this.#clients.size / this.#timings.writesPerSecond) * 1000 - now;
+    if (wait > 0) {
+      feed.deferred = setTimeout(() => {
+        feed.deferred = undefined;
+        this.#pollFeed(feed);
+      }, wait);
+      feed.deferred.unref();
+      return;
+    }
     feed.polling = true;
     feed.again = false;
+    feed.polledAt = now;
     this.#polls++;
     // The oldest position: the answer (the state) then serves every client of the feed.
     let from = Number.POSITIVE_INFINITY;

@@ -91,10 +91,54 @@ describe('StreamRelay', () => {
 
     poller.head = 5;
     pubsub.publish(CHANNEL, 'wake');
-    await settle();
+    // (70 clients: the poll may wait a few ms for the relay's write rate.)
+    await expect.poll(() => idsOf(atZero[0]!)).toEqual([5]);
     // One poll, at the oldest position: its answer is the state every client is behind.
     expect(poller.calls.slice(before)).toEqual([0]);
     for (const sink of [...atZero, ...atThree]) expect(idsOf(sink)).toEqual([5]);
+    relay.close();
+  });
+
+  it('keeps to its write rate: many clients get the newest state a few times a second, whatever the wakes', async () => {
+    const poller = new ScriptedPoller();
+    // 100 clients at 1,000 writes/s: a poll (and a frame to each) every 100 ms at most.
+    const { relay, pubsub } = relayWith(poller, localPubSub(), { writesPerSecond: 1_000 });
+    const sinks = Array.from({ length: 100 }, () => new FakeSink());
+    for (const sink of sinks) relay.adopt(sink, PATH, pubsubInstruction(0), relay.mark());
+    await settle();
+    const before = poller.calls.length;
+    const started = performance.now();
+    for (let head = 1; head <= 100; head++) {
+      poller.head = head;
+      pubsub.publish(CHANNEL, 'wake');
+      await new Promise((resolve) => setTimeout(resolve, 4));
+    }
+    const elapsed = performance.now() - started;
+    // The last wake is never lost: everyone ends on the newest state, in order, never repeated.
+    for (const sink of sinks) await expect.poll(() => idsOf(sink).at(-1)).toBe(100);
+    const polls = poller.calls.length - before;
+    expect(polls).toBeLessThanOrEqual(Math.ceil(elapsed / 100) + 2);
+    expect(polls).toBeGreaterThanOrEqual(2);
+    for (const sink of sinks) {
+      const ids = idsOf(sink);
+      expect(ids.every((id, i) => i === 0 || id > ids[i - 1]!)).toBe(true);
+      expect(ids.length).toBe(polls);
+    }
+    relay.close();
+  });
+
+  it('gives a few clients every change at once', async () => {
+    const poller = new ScriptedPoller();
+    const { relay, pubsub } = relayWith(poller, localPubSub(), { writesPerSecond: 1_000 });
+    const sinks = [new FakeSink(), new FakeSink()];
+    for (const sink of sinks) relay.adopt(sink, PATH, pubsubInstruction(0), relay.mark());
+    await settle();
+    for (let head = 1; head <= 10; head++) {
+      poller.head = head;
+      pubsub.publish(CHANNEL, 'wake');
+      await settle();
+    }
+    for (const sink of sinks) expect(idsOf(sink)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     relay.close();
   });
 

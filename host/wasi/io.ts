@@ -66,7 +66,20 @@ function readyIndices(pollables: Pollable[]): Uint32Array {
   return Uint32Array.from(out);
 }
 
-/** A push-fed byte queue that an InputStream reads from. */
+/** Chunks up to this size are copied into a block the queue owns rather than kept as they came. */
+const SMALL_CHUNK_BYTES = 1_024;
+/** The size of such a block. */
+const BLOCK_BYTES = 16_384;
+
+/**
+ * A push-fed byte queue that an InputStream reads from.
+ *
+ * A body that arrives in tiny pieces (one-byte HTTP/1.1 chunks, one-byte HTTP/2 DATA frames) would
+ * otherwise be held as one object per piece, each with its own backing store (Node copies every
+ * piece the HTTP parser hands out): hundreds of bytes of heap and malloc per byte of body, and a
+ * peak that lasts until the next full collection. Small pieces are copied into 16 KiB blocks as
+ * they arrive, so the queue holds about one object per 16 KiB and the pieces die young.
+ */
 export class ByteQueue {
   #chunks: Uint8Array[] = [];
   #ended = false;
@@ -75,13 +88,34 @@ export class ByteQueue {
   #wakeScheduled = false;
   #drainWaiters: Array<() => void> = [];
   #bytes = 0;
+  /** The block small chunks are copied into, and how much of it is filled (never rewritten once handed out). */
+  #block: Uint8Array | undefined;
+  #blockUsed = 0;
 
   push(chunk: Uint8Array): void {
     if (chunk.byteLength > 0) {
-      this.#chunks.push(chunk);
+      if (chunk.byteLength <= SMALL_CHUNK_BYTES) this.#append(chunk);
+      else this.#chunks.push(chunk);
       this.#bytes += chunk.byteLength;
     }
     this.#wake();
+  }
+  /** Copies a small chunk into the current block, extending the queue's last view when it ends where the copy starts. */
+  #append(chunk: Uint8Array): void {
+    if (this.#block === undefined || this.#blockUsed + chunk.byteLength > this.#block.byteLength) {
+      this.#block = new Uint8Array(BLOCK_BYTES);
+      this.#blockUsed = 0;
+    }
+    const block = this.#block;
+    const start = this.#blockUsed;
+    block.set(chunk, start);
+    this.#blockUsed += chunk.byteLength;
+    const last = this.#chunks.at(-1);
+    if (last !== undefined && last.buffer === block.buffer && last.byteOffset + last.byteLength === start) {
+      this.#chunks[this.#chunks.length - 1] = block.subarray(last.byteOffset, this.#blockUsed);
+    } else {
+      this.#chunks.push(block.subarray(start, this.#blockUsed));
+    }
   }
   end(): void {
     this.#ended = true;

@@ -68,10 +68,10 @@ describe('ByteQueue.take', () => {
   });
 
   it('returns a large first chunk without copying, and resolves drain waiters once empty', async () => {
-    const big = new Uint8Array(10);
+    const big = new Uint8Array(4_096);
     const queue = queueOf([big, bytes(1)]);
     const drained = queue.whenDrained();
-    const first = queue.take(10);
+    const first = queue.take(4_096);
     expect(first.buffer).toBe(big.buffer);
     expect([...queue.take(10)]).toEqual([1]);
     await expect(drained).resolves.toBeUndefined();

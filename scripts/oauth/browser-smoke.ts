@@ -1,5 +1,5 @@
 /**
- * `npm run oauth:browser-smoke` (issue 9, tool 3): the interactive end-to-end check. For each
+ * `npm run oauth:browser-smoke`: the interactive end-to-end check. For each
  * provider in OAUTH_PROVIDERS it opens a visible Chromium on BASE_URL/login, clicks the provider,
  * waits for the operator to finish the provider login (until the browser is back on
  * BASE_URL/dashboard, at most OAUTH_BROWSER_TIMEOUT_SECONDS, default 300), captures the session

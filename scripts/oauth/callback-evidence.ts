@@ -1,5 +1,5 @@
 /**
- * `npm run oauth:callback-evidence` (issue 9, tool 4): what a completed provider login left
+ * `npm run oauth:callback-evidence`: what a completed provider login left
  * behind. With SESSION_COOKIE (from the browser that finished the login): /api/auth/session is
  * authenticated by a sign-in of a provider in OAUTH_PROVIDERS (and matches EXPECTED_EMAIL when
  * given), /dashboard answers 200 with the cookie, and storage status (AUTH_SYSTEM_ACCESS_TOKEN)

@@ -1,5 +1,5 @@
 /**
- * `npm run oauth:evidence-report` (issue 9, tool 5): the redacted storage evidence for a change
+ * `npm run oauth:evidence-report`: the redacted storage evidence for a change
  * record: every auth event count (deployment-wide) and the auth projection checkpoint, read with
  * AUTH_SYSTEM_ACCESS_TOKEN. OAUTH_EVIDENCE_MODE=preflight expects OAuth state creation;
  * `callback` expects state creation, consumption, identity linking, session issuance and the

@@ -1,5 +1,5 @@
 /**
- * `npm run oauth:preflight` (issue 9, tool 2): live preflight against a running service. For each
+ * `npm run oauth:preflight`: live preflight against a running service. For each
  * provider in OAUTH_PROVIDERS: /api/auth/capabilities lists it; its login start redirects to an
  * external HTTPS authorization endpoint (never the development callback bypass) with
  * response_type, client_id, redirect_uri, scope, state, nonce (and PKCE); with

@@ -1,5 +1,5 @@
 /**
- * Issue 9, tool 1: the offline credential readiness checks. Pure: takes the environment, returns
+ * The offline credential readiness checks of `npm run oauth:readiness`. Pure: takes the environment, returns
  * one result per check. Messages name variables and rules, never values.
  */
 import { OAuthConfigError, expectedRedirectUri, parseOAuthConfig, preGeneratedSecretProblem } from '../../src/auth/oauth/config.ts';

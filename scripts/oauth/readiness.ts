@@ -1,6 +1,6 @@
 /**
- * `npm run oauth:readiness`: offline credential readiness check for live OAuth verification
- * (issue 9, tool 1). Reads the environment and `.env` only (no network). One PASS/FAIL line per
+ * `npm run oauth:readiness`: offline credential readiness check for live OAuth verification,
+ * the first of the operator tools. Reads the environment and `.env` only (no network). One PASS/FAIL line per
  * check; exit 0 when all pass, 1 on any failure, 2 on bad parameters. Never prints a value.
  *
  *   OAUTH_PROVIDERS=provider_a npm run oauth:readiness

@@ -88,7 +88,7 @@ describe('parseAuthConfig()', () => {
     expect(() => parse({ AUTH_ENABLE_OAUTH: 'maybe', OTHER: 'x' })).not.toThrow();
   });
 
-  it('turns Secure on by default for an https base, off for http or none (issue 14 finding 6)', () => {
+  it('turns Secure on by default for an https base, off for http or none, so an https deployment that forgot the variable still gets Secure cookies', () => {
     expect(parse({ AUTH_PUBLIC_BASE_URL: 'https://auth.example.com' }).cookieSecure).toBe(true);
     expect(parse({ AUTH_PUBLIC_BASE_URL: 'http://127.0.0.1:3000' }).cookieSecure).toBe(false);
     expect(parse({}).cookieSecure).toBe(false);

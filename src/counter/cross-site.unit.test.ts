@@ -1,5 +1,5 @@
 /**
- * Issue 14 finding 10: counter REST POSTs and server functions refuse cross-site browser requests
+ * Counter REST POSTs and server functions refuse cross-site browser requests
  * (403 `forbidden`, the error envelope) like the auth forms; the check compares with the configured
  * public origin, so a spoofed Host does not make a foreign Origin pass; clients without Origin and
  * Sec-Fetch-Site (curl, grpcurl) keep working.

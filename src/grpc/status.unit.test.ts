@@ -1,4 +1,4 @@
-/** AppError → gRPC status (the table the issue fixes), grpc-timeout parsing, grpc-message encoding. */
+/** AppError → gRPC status (the table of docs/grpc.md), grpc-timeout parsing, grpc-message encoding. */
 import { describe, expect, it } from 'vitest';
 import { AppError, StoreError, storeFailure } from '../errors.ts';
 import { encodeGrpcMessage, GrpcCode, GrpcError } from './status.ts';

@@ -71,7 +71,7 @@ export const SignedInSchema = v.object({
   expires_at: timestamp('RFC 3339, UTC'),
 });
 
-/** The one answer to a registration, free email or taken (docs/security.md finding 11). */
+/** The one answer to a registration, free email or taken (no account enumeration, docs/security.md). */
 export const RegistrationAcceptedSchema = v.object({
   status: v.literal('accepted'),
   message: v.string(),

@@ -1,5 +1,5 @@
 /**
- * The browser UI's server functions (spec: counter-apis.md, "Server functions"). Each one goes
+ * The browser UI's server functions (docs/ui.md, "Server functions"). Each one goes
  * through the shared command routine or view query and answers with a CounterView, or with a
  * server-function error (the error envelope, status from the shared table) after logging it.
  *

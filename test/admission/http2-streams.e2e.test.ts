@@ -7,7 +7,7 @@
  */
 import http2 from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../support/host-process.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
 import { admissionLimits, expectResponsive, probeLoop, residentMiB } from './overload.ts';
 
 const STREAMS = 300;

@@ -4,8 +4,8 @@
  */
 import http from 'node:http';
 import { expect } from 'vitest';
-import { residentBytes } from '../../bench/proc-memory.ts';
-import type { HostProcess } from '../support/host-process.ts';
+import { residentBytes } from '../../bench/lib/proc-memory.ts';
+import type { HostProcess } from '../../harness/host-process.ts';
 
 export const residentMiB = (host: HostProcess): number => residentBytes(host.child.pid!) / 1_048_576;
 

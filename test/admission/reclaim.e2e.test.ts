@@ -5,7 +5,7 @@
  * 100 retirements); the host now asks for a collection once instances ended.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../support/host-process.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
 import { holdStream, residentMiB } from './overload.ts';
 
 const HELD = 24;

@@ -7,7 +7,7 @@
  * browser that signed in before (its device cookie), still signs in during the attack.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startHost, type HostProcess } from '../support/host-process.ts';
+import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
 import { scrape } from '../support/prometheus.ts';
 import { PASSWORD, deviceCookieFrom, postFrom, register } from './support.ts';
 

@@ -5,8 +5,8 @@
  */
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireTool } from '../support/tools.ts';
-import { startHost, type HostProcess } from '../support/host-process.ts';
+import { requireTool } from '../../harness/tools.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
 import { PASSWORD, uniqueEmail } from './support.ts';
 
 const browserTool = requireTool('chromium');
@@ -40,8 +40,8 @@ describe.skipIf(!browserTool)('password sign-in in Chromium', () => {
     expect(new URL(page.url()).pathname).toBe('/login');
     expect(new URL(page.url()).searchParams.get('next')).toBe('/dashboard');
 
-    // Registration never signs in (it must not tell a free email from a taken one, docs/security.md
-    // finding 11): it lands on /login with a neutral notice, the email kept; then sign in.
+    // Registration never signs in (it must not tell a free email from a taken one, docs/security.md):
+    // it lands on /login with a neutral notice, the email kept; then sign in.
     await page.fill('#register-form input[name=email]', email);
     await page.fill('#register-form input[name=password]', PASSWORD);
     await Promise.all([page.waitForURL(/\/login\?notice=registered/), page.click('#register-form button[type=submit]')]);

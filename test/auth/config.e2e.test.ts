@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort, runHostCli, tempDataDir } from '../support/host-process.ts';
+import { freePort, runHostCli, tempDataDir } from '../../harness/host-process.ts';
 
 describe('auth configuration at start', () => {
   it('exits 2 naming every bad variable, never a value', async () => {
@@ -49,7 +49,7 @@ describe('auth configuration at start', () => {
     expect(mixed.output).not.toContain('AUTH_COOKIE_SECURE');
   });
 
-  it('exits 2 for an https AUTH_PUBLIC_BASE_URL with AUTH_COOKIE_SECURE=false (issue 14 finding 6)', async () => {
+  it('exits 2 for an https AUTH_PUBLIC_BASE_URL with AUTH_COOKIE_SECURE=false (a session cookie must not travel in clear)', async () => {
     const port = await freePort();
     const { code, output } = await runHostCli(['--port', String(port), '--data-dir', tempDataDir()], {
       AUTH_PUBLIC_BASE_URL: 'https://auth.example.com',

@@ -1,10 +1,10 @@
 /**
- * The session cookie in both cookie modes (Secure by default on an https base, issue 14 finding 6;
+ * The session cookie in both cookie modes (Secure by default on an https base;
  * AUTH_COOKIE_SECURE=false on local http), session expiry
  * (AUTH_SESSION_TTL_SECONDS) and logout, over real HTTP against the real host.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../support/host-process.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
 import { cookieHeader, PASSWORD, postJson, register, sessionOf, uniqueEmail } from './support.ts';
 
 /** Long enough that a loaded machine still sees the fresh session, short enough to wait for. */

@@ -1,12 +1,12 @@
 /**
- * Issue 14 finding 4 against a real host (docs/security.md): a burst of concurrent wrong
+ * The lockout race against a real host (docs/security.md): a burst of concurrent wrong
  * guesses gets no more password verifications than the limit; the lock holds for the
  * (email, client address) pair only, so another address still signs in; a client cannot pose as
  * another address with the host's header; per-client and global throttles bound registrations and
  * OAuth starts. Two client addresses: requests leave from 127.0.0.1 and 127.0.0.2 (Linux loopback).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../support/host-process.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
 import { PASSWORD, postFrom, register, uniqueEmail } from './support.ts';
 
 describe('password lockout and throttles', () => {

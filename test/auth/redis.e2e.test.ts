@@ -7,10 +7,10 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deletePrefixed } from '../../host/storage/redis/index.ts';
-import { startHost, type HostProcess } from '../support/host-process.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
 import { operatorIssuer } from '../support/operator-token.ts';
 import { cookieHeader, expectError, PASSWORD, postJson, register, sessionOf } from './support.ts';
-import { redisAnswers } from '../support/servers.ts';
+import { redisAnswers } from '../../harness/servers.ts';
 
 const operator = await operatorIssuer();
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';

@@ -1,11 +1,11 @@
 /**
- * Issue 14 finding 11, the attack: registration must not tell whether an email is taken (OWASP
+ * Account enumeration, the attack: registration must not tell whether an email is taken (OWASP
  * Authentication Cheat Sheet, "Account enumeration"). An attacker registers a known-taken email and
  * a fresh one, in JSON and as the /login form would, and compares the answers; then checks that
  * the taken one changed nothing: the owner's password still works and no event was written.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../support/host-process.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
 import { operatorIssuer, type OperatorIssuer } from '../support/operator-token.ts';
 import { PASSWORD, postForm, postJson, register, sessionIdFrom, uniqueEmail } from './support.ts';
 
@@ -32,7 +32,7 @@ async function totalEvents(): Promise<number> {
   return ((await response.json()) as { total: number }).total;
 }
 
-describe('registration of a taken email (finding 11)', () => {
+describe('registration of a taken email', () => {
   it('answers JSON exactly as for a free email, sets no cookie, and writes nothing', async () => {
     const victim = await register(host.url);
     const before = await totalEvents();

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNSUPPORTED_CHARACTER_MESSAGE } from '../../src/auth/domain/password-policy.ts';
-import { startHost, type HostProcess } from '../support/host-process.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
 import { cookieHeader, expectError, PASSWORD, postForm, postJson, register, sessionIdFrom, sessionOf, uniqueEmail } from './support.ts';
 
 let host: HostProcess;
@@ -13,7 +13,7 @@ const secrets = new Set<string>([PASSWORD]);
 
 beforeAll(async () => {
   // Each register() is two attempts (register, then login) from one address; the per-client
-  // budget (finding 4, tested in lockout.e2e.test.ts) is raised so this suite stays under it.
+  // budget (login throttling, tested in lockout.e2e.test.ts) is raised so this suite stays under it.
   host = await startHost({ env: { AUTH_LOGIN_MAX_FAILURES: '3', AUTH_LOGIN_LOCKOUT_SECONDS: '120', AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE: '1000' } });
 });
 afterAll(async () => {
@@ -135,7 +135,7 @@ describe('password hashing on the host', () => {
   // reads slip in between logins here, so this one shows the whole path, not the defence.
   it('does not block other requests: reads finish while logins are hashing', async () => {
     // One account per login: concurrent logins to one (email, address) pair reserve attempts, and
-    // one in flight past AUTH_LOGIN_MAX_FAILURES is refused by design (finding 4, lockout.e2e.test.ts).
+    // one in flight past AUTH_LOGIN_MAX_FAILURES is refused by design (the lockout race, lockout.e2e.test.ts).
     const emails = await Promise.all(Array.from({ length: 8 }, async () => (await register(host.url)).email));
     // Warm the instance pool for 8 logins + 5 reads: creating an instance costs more than a KDF run
     // on a loaded machine, and this test is about the host's thread, not about instance start-up.

@@ -4,7 +4,7 @@
  * same-origin post revokes it and answers 303 back to /dashboard.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../support/host-process.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
 import { cookieHeader, PASSWORD, postForm, postJson, register, sessionIdFrom } from './support.ts';
 
 describe('POST /api/auth/sessions/:id/revoke (form)', () => {

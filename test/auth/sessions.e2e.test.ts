@@ -1,11 +1,11 @@
 /**
- * Issue 14 finding 13 against a real host (docs/security.md): a user lists their
+ * Stolen, forgotten and fixed sessions against a real host (docs/security.md): a user lists their
  * sessions by public handle (never the session id), revoking another session signs that other
  * client out, revoke-all ends every one; signing in ends the session the browser held before
  * (session fixation); a cross-site page cannot revoke.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../support/host-process.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
 import { cookieHeader, expectError, PASSWORD, postJson, register, sessionIdFrom, sessionOf } from './support.ts';
 
 interface Listed {

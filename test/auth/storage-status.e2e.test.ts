@@ -1,6 +1,6 @@
 /**
  * GET /api/auth/storage/status: the authorization matrix against a real host configured with an
- * ES256 public key only (AUTH_SYSTEM_TOKEN_JWKS), including the attacks of issue 14 finding 5:
+ * ES256 public key only (AUTH_SYSTEM_TOKEN_JWKS), including the forged-token attacks of docs/security.md:
  * another key, HS256 made with the public key as secret (RFC 8725 §3.1), `alg: none`, missing or
  * single-factor `amr`, expired, wrong audience; then the evidence it reports. Tokens are also
  * minted by the operator command itself (`npm run auth:token`, with its own dev key pair).
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { base64url, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, startHost, type HostProcess } from '../support/host-process.ts';
+import { ROOT, startHost, type HostProcess } from '../../harness/host-process.ts';
 import { OPERATOR_AUDIENCE, OPERATOR_ISSUER, operatorIssuer, type OperatorIssuer } from '../support/operator-token.ts';
 import { expectError, register } from './support.ts';
 

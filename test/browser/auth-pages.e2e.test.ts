@@ -8,8 +8,8 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, launchChromium, openPage, PHONE } from '../support/browser.ts';
-import { startHost, type HostProcess } from '../support/host-process.ts';
-import { requireTool } from '../support/tools.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
+import { requireTool } from '../../harness/tools.ts';
 
 const chromiumTool = requireTool('chromium');
 const PASSWORD = 'correct horse battery staple';
@@ -47,7 +47,7 @@ describe.skipIf(!chromiumTool)('auth pages in Chromium', () => {
   /**
    * A fresh browser signed in through the /login form (so the session carries its device hint).
    * With `register`, it first creates the account with the registration form, which lands back on
-   * /login with the neutral notice and the email kept in the sign-in form (finding 11).
+   * /login with the neutral notice and the email kept in the sign-in form (no account enumeration).
    */
   async function signedIn(email: string, options: BrowserContextOptions = DESKTOP, register = false) {
     const watched = await openPage(browser, `${host.url}/login`, options);
@@ -80,7 +80,7 @@ describe.skipIf(!chromiumTool)('auth pages in Chromium', () => {
     await tabTo(page, '#register-password');
     await page.keyboard.type(PASSWORD);
     expect(await page.textContent('#register-password-hint')).toBe('Strong: a long password.');
-    // Registration never signs in (finding 11): back on /login with the notice and the email kept.
+    // Registration never signs in (no account enumeration): back on /login with the notice and the email kept.
     await Promise.all([page.waitForURL(`${host.url}/login?notice=registered&next=%2F`), page.keyboard.press('Enter')]);
     expect(await page.textContent('#registered-notice')).toContain('If the address was free, your account exists now: sign in.');
     expect(await page.inputValue('#login-email')).toBe(email);

@@ -8,8 +8,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, launchChromium, openPage, SMALL_PHONE } from '../support/browser.ts';
-import { startHost, type HostProcess } from '../support/host-process.ts';
-import { requireTool } from '../support/tools.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
+import { requireTool } from '../../harness/tools.ts';
 
 const chromiumTool = requireTool('chromium');
 const ZONE = { locale: 'en-GB', timezoneId: 'Asia/Tokyo' } as const;

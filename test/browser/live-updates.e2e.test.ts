@@ -6,8 +6,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage, shownCount, type WatchedPage } from '../support/browser.ts';
-import { startHost, type HostProcess } from '../support/host-process.ts';
-import { requireTool } from '../support/tools.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
+import { requireTool } from '../../harness/tools.ts';
 
 const chromiumTool = requireTool('chromium');
 const SHORT_GRACE = ['--shutdown-grace-ms', '300'];

@@ -9,10 +9,10 @@
 import type { Browser, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.ts';
-import { freePort } from '../support/host-process.ts';
+import { freePort } from '../../harness/host-process.ts';
 import { startOAuthFixture, type OAuthFixture } from '../support/oauth-provider/fixture.ts';
-import { requireTool } from '../support/tools.ts';
-import { startWasmtime, type WasmtimeProcess } from '../support/wasmtime-process.ts';
+import { requireTool } from '../../harness/tools.ts';
+import { startWasmtime, type WasmtimeProcess } from '../../harness/wasmtime-process.ts';
 import { PASSWORD, uniqueEmail } from '../auth/support.ts';
 import { SESSION_COOKIE } from '../oauth-flow/support.ts';
 

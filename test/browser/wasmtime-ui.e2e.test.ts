@@ -6,8 +6,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage, shownCount } from '../support/browser.ts';
-import { requireTool } from '../support/tools.ts';
-import { startWasmtime, type WasmtimeProcess } from '../support/wasmtime-process.ts';
+import { requireTool } from '../../harness/tools.ts';
+import { startWasmtime, type WasmtimeProcess } from '../../harness/wasmtime-process.ts';
 
 const wasmtime = requireTool('wasmtime');
 const chromium = requireTool('chromium');

@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ROOT } from '../support/host-process.ts';
+import { ROOT } from '../../harness/host-process.ts';
 
 export { ROOT };
 

@@ -12,7 +12,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStorage } from '../../host/storage/sqlite/index.ts';
 import { COUNTER_STREAM_ID } from '../../src/counter/domain/counter.ts';
-import { ROOT, startHost, tempDataDir } from '../support/host-process.ts';
+import { ROOT, startHost, tempDataDir } from '../../harness/host-process.ts';
 
 interface Run {
   code: number | null;

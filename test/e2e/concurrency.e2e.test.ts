@@ -5,7 +5,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startHost } from '../support/host-process.ts';
+import { startHost } from '../../harness/host-process.ts';
 
 describe('concurrent increments', () => {
   it('16 clients × 50 increments → 800 with contiguous sequences and revisions', async () => {

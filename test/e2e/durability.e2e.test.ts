@@ -2,7 +2,7 @@
  * SQLite durability: a command that got its 200 survives `kill -9` of the host and a restart.
  */
 import { describe, expect, it } from 'vitest';
-import { startHost, tempDataDir } from '../support/host-process.ts';
+import { startHost, tempDataDir } from '../../harness/host-process.ts';
 
 describe('durability on SQLite', () => {
   it('keeps every acknowledged command across kill -9 and restart', async () => {

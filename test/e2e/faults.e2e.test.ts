@@ -8,9 +8,9 @@
  * - PostgreSQL cut: REST answers 503 `store`, the host stays up and recovers by itself.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../support/host-process.ts';
-import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../support/servers.ts';
-import { counterFrame, openSse } from '../support/sse.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
+import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../../harness/servers.ts';
+import { counterFrame, openSse } from '../../harness/sse.ts';
 import { startTcpProxy, targetOf, type TcpProxy } from '../support/tcp-proxy.ts';
 
 interface View {

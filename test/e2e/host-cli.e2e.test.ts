@@ -1,6 +1,6 @@
 /** The host CLI: configuration errors (exit 2, naming the flag and allowed values) and graceful shutdown. */
 import { describe, expect, it } from 'vitest';
-import { runHostCli, startHost } from '../support/host-process.ts';
+import { runHostCli, startHost } from '../../harness/host-process.ts';
 
 describe('host configuration', () => {
   it('rejects an unknown --db value with exit code 2 naming the allowed values', async () => {

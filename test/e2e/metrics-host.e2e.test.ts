@@ -7,7 +7,7 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startHost, type HostProcess } from '../support/host-process.ts';
+import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
 
 /** One raw GET with the given Host; resolves with the status code and body. */
 function rawGet(port: number, path: string, host: string): Promise<{ status: number; body: string }> {

@@ -4,7 +4,7 @@
  * so the exchange counter equals everything sent whichever thread served it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort, startHost, type HostProcess } from '../support/host-process.ts';
+import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
 import { scrape } from '../support/prometheus.ts';
 
 let host: HostProcess | undefined;

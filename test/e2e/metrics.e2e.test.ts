@@ -5,9 +5,9 @@
  * /livez and /readyz; and the listener staying off by default.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startHost, type HostProcess } from '../support/host-process.ts';
+import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
 import { scrape, type Scrape } from '../support/prometheus.ts';
-import { counterFrame, openSse } from '../support/sse.ts';
+import { counterFrame, openSse } from '../../harness/sse.ts';
 
 const INCREMENTS = 24;
 const VIEWS = 12;

@@ -11,7 +11,7 @@ import { loadConfig } from '../../host/config.ts';
 import { jsonLogger } from '../../host/log.ts';
 import { openSqliteStorage } from '../../host/storage/sqlite/index.ts';
 import type { StorageBackend } from '../../host/storage/types.ts';
-import { tempDataDir } from '../support/host-process.ts';
+import { tempDataDir } from '../../harness/host-process.ts';
 import { withAppends } from '../support/wrapped-appends.ts';
 
 let openGate: () => void = () => undefined;

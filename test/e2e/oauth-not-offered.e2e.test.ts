@@ -5,7 +5,7 @@
  * a client's /api/health does not.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startHost, type HostProcess } from '../support/host-process.ts';
+import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
 
 const CLIENT_ID = 'client-id-value-7f3a9c';
 const SECRET = 'client-secret-value-b41e0d';

@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LISTENER_ROLE } from '../../host/pubsub/postgres.ts';
-import { startHost, type HostProcess } from '../support/host-process.ts';
-import { inCi, isolation, POSTGRES_URL, sharedServers } from '../support/servers.ts';
-import { counterFrame, openSse } from '../support/sse.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
+import { inCi, isolation, POSTGRES_URL, sharedServers } from '../../harness/servers.ts';
+import { counterFrame, openSse } from '../../harness/sse.ts';
 
 interface View {
   count: number;

@@ -1,5 +1,5 @@
 /**
- * Issue 15: the counter projection advances in batches (every PROJECTION_BATCH events) OFF the
+ * The counter projection advances in batches (every PROJECTION_BATCH events) OFF the
  * request path: the command that completes a batch answers first, and its instance advances the
  * projection after the response is sent (src/platform/after-response.ts). Shown against a real
  * host on PostgreSQL by holding the projection's checkpoint table locked from another session
@@ -9,9 +9,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECTION_BATCH } from '../../src/counter/application/execute-command.ts';
 import { COUNTER_PROJECTION } from '../../src/counter/application/projection.ts';
-import { startHost, type HostProcess } from '../support/host-process.ts';
-import { inCi, isolation, POSTGRES_URL, sharedServers } from '../support/servers.ts';
-import { increment } from '../support/write-load.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
+import { inCi, isolation, POSTGRES_URL, sharedServers } from '../../harness/servers.ts';
+import { increment } from '../../harness/write-load.ts';
 
 const unavailable = await sharedServers();
 if (unavailable !== undefined && inCi) it('needs PostgreSQL and Redis under CI', () => expect.fail(unavailable));

@@ -5,10 +5,10 @@
  * the host still drains an open exchange. States only: every wait is a poll with a generous limit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startHost, type HostProcess } from '../support/host-process.ts';
+import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
 import { scrape } from '../support/prometheus.ts';
-import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../support/servers.ts';
-import { openSse } from '../support/sse.ts';
+import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../../harness/servers.ts';
+import { openSse } from '../../harness/sse.ts';
 import { startTcpProxy, targetOf, type TcpProxy } from '../support/tcp-proxy.ts';
 
 const readyz = async (metricsUrl: string) => {

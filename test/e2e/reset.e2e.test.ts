@@ -12,8 +12,8 @@ import { openPostgresStorage } from '../../host/storage/postgres/index.ts';
 import { openRedisStorage } from '../../host/storage/redis/index.ts';
 import { openSqliteStorage } from '../../host/storage/sqlite/index.ts';
 import type { StorageBackend } from '../../host/storage/types.ts';
-import { ROOT, tempDataDir } from '../support/host-process.ts';
-import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../support/servers.ts';
+import { ROOT, tempDataDir } from '../../harness/host-process.ts';
+import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../../harness/servers.ts';
 
 interface Run {
   code: number | null;

@@ -1,6 +1,6 @@
 /**
  * Store round trips of one counter command, per backend, through the real host in process and
- * the built component (test/support/round-trips.ts counts them). Issue 15: the turn (stream
+ * the built component (harness/round-trips.ts counts them). The turn (stream
  * lease) costs one round trip to take, which also brings the stream's newest events, so the
  * command's load is answered by the host from them (host/leases/stream-tails.ts: no round trip);
  * the append is one and, when no other local writer waits for the lease, also ends it (no release
@@ -20,8 +20,8 @@
  * PostgreSQL, 1.38 on Redis).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { roundTripsPerCommand } from '../support/round-trips.ts';
-import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../support/servers.ts';
+import { roundTripsPerCommand } from '../../harness/round-trips.ts';
+import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../../harness/servers.ts';
 
 const unavailable = await sharedServers();
 if (unavailable !== undefined && inCi) it('needs PostgreSQL and Redis under CI', () => expect.fail(unavailable));

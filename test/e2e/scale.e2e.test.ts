@@ -1,5 +1,5 @@
 /**
- * Issue 15, end to end with real host processes: writers on one stream queue (stream leases)
+ * Several hosts on one store, end to end with real host processes: writers on one stream queue (stream leases)
  * instead of racing, so several hosts sharing PostgreSQL or Redis answer every increment 200.
  * 3 hosts × 8 clients × 50 increments → 1200 answers of 200, count +1200, revisions 1..1200 and
  * sequences without gaps; the same with one host killed (SIGKILL) mid-run: its unanswered requests
@@ -7,9 +7,9 @@
  * at 64 clients in all.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../support/host-process.ts';
-import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../support/servers.ts';
-import { clientsOn, counterStream, type Answer } from '../support/write-load.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
+import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../../harness/servers.ts';
+import { clientsOn, counterStream, type Answer } from '../../harness/write-load.ts';
 
 const unavailable = await sharedServers();
 if (unavailable !== undefined && inCi) it('needs PostgreSQL and Redis under CI', () => expect.fail(unavailable));

@@ -4,9 +4,9 @@
  * and both hosts agree on the count after concurrent commands on both.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../support/host-process.ts';
-import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../support/servers.ts';
-import { counterFrame, openSse, type SseClient } from '../support/sse.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
+import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../../harness/servers.ts';
+import { counterFrame, openSse, type SseClient } from '../../harness/sse.ts';
 
 interface View {
   count: number;

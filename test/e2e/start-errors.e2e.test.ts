@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort, runHostCli, tempDataDir } from '../support/host-process.ts';
+import { freePort, runHostCli, tempDataDir } from '../../harness/host-process.ts';
 
 /** Exit code 2, exactly one stderr line, and that line. */
 async function oneLineFailure(args: string[], env: Record<string, string> = {}): Promise<string> {

@@ -7,9 +7,9 @@
  * stream on it has ended.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../support/host-process.ts';
-import { inCi, isolation, REDIS_URL, sharedServers } from '../support/servers.ts';
-import { counterFrame, openSse } from '../support/sse.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
+import { inCi, isolation, REDIS_URL, sharedServers } from '../../harness/servers.ts';
+import { counterFrame, openSse } from '../../harness/sse.ts';
 
 const unavailable = await sharedServers();
 if (unavailable !== undefined && inCi) it('needs Redis under CI', () => expect.fail(unavailable));

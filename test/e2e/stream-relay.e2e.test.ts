@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type RunningHost } from '../../host/app.ts';
 import { loadConfig } from '../../host/config.ts';
 import { jsonLogger } from '../../host/log.ts';
-import { tempDataDir } from '../support/host-process.ts';
-import { counterFrame, openSse, type SseClient } from '../support/sse.ts';
+import { tempDataDir } from '../../harness/host-process.ts';
+import { counterFrame, openSse, type SseClient } from '../../harness/sse.ts';
 
 interface View {
   count: number;

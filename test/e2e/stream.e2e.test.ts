@@ -1,7 +1,7 @@
 /** `GET /api/counter/stream` against the real host: headers, frames, catch-up, resume, live updates per realtime mode. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../support/host-process.ts';
-import { counterFrame, openSse } from '../support/sse.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
+import { counterFrame, openSse } from '../../harness/sse.ts';
 
 // Open streams end only at the grace period on shutdown (in polling and off modes a closed client is noticed at the next write).
 const SHORT_GRACE = ['--shutdown-grace-ms', '500'];

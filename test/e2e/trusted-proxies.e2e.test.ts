@@ -13,10 +13,10 @@
  * escapes (security.md, "Guessing from many addresses").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startHost, type HostProcess } from '../support/host-process.ts';
+import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
 import { postFrom } from '../support/post-from.ts';
 import { type Certificate, documentedBlock, type ProxyProcess, startCaddy, startNginx } from '../support/reverse-proxy.ts';
-import { requireTool } from '../support/tools.ts';
+import { requireTool } from '../../harness/tools.ts';
 import { PASSWORD, uniqueEmail } from '../auth/support.ts';
 
 const nginx = requireTool('nginx');

@@ -4,7 +4,7 @@
  * encoding as docs/ui.md documents them (sharing the state REST sees).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../support/host-process.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
 
 let host: HostProcess;
 beforeAll(async () => {

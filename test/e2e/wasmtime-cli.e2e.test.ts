@@ -9,10 +9,10 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { freePort, ROOT, tempDataDir } from '../support/host-process.ts';
-import { openSse } from '../support/sse.ts';
-import { requireTool } from '../support/tools.ts';
-import { prepareWasmtimeComponent } from '../support/wasmtime-process.ts';
+import { freePort, ROOT, tempDataDir } from '../../harness/host-process.ts';
+import { openSse } from '../../harness/sse.ts';
+import { requireTool } from '../../harness/tools.ts';
+import { prepareWasmtimeComponent } from '../../harness/wasmtime-process.ts';
 
 const LAUNCHER = join(ROOT, 'scripts', 'serve-wasmtime.ts');
 

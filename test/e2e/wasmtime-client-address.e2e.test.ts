@@ -4,16 +4,16 @@
  * get a new (email, address) budget every time. The guest believes the header only when its host
  * passes APP_CLIENT_ADDRESS_HEADER=trusted (the Node host does; the launcher never does), so here
  * every client is one client and the lock holds. Started with the launcher's own arguments
- * (test/support/wasmtime-process.ts); the second suite adds the variable as docs/deployment.md
+ * (harness/wasmtime-process.ts); the second suite adds the variable as docs/deployment.md
  * tells an operator to, behind real nginx running the page's block, which writes the header itself.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, postJson, uniqueEmail } from '../auth/support.ts';
-import { freePort } from '../support/host-process.ts';
+import { freePort } from '../../harness/host-process.ts';
 import { postFrom } from '../support/post-from.ts';
 import { documentedBlock, type ProxyProcess, startNginx } from '../support/reverse-proxy.ts';
-import { requireTool } from '../support/tools.ts';
-import { prepareWasmtimeComponent, startWasmtime, type WasmtimeProcess } from '../support/wasmtime-process.ts';
+import { requireTool } from '../../harness/tools.ts';
+import { prepareWasmtimeComponent, startWasmtime, type WasmtimeProcess } from '../../harness/wasmtime-process.ts';
 
 const wasmtime = requireTool('wasmtime');
 const nginx = requireTool('nginx');

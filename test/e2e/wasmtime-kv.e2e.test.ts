@@ -7,8 +7,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireTool } from '../support/tools.ts';
-import { serveProbe } from '../support/wasmtime-probe-build.ts';
+import { requireTool } from '../../harness/tools.ts';
+import { serveProbe } from '../../harness/wasmtime-probe-build.ts';
 
 const wasmtime = requireTool('wasmtime');
 

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postJson, uniqueEmail } from '../auth/support.ts';
-import { requireTool } from '../support/tools.ts';
-import { startWasmtime, type WasmtimeProcess } from '../support/wasmtime-process.ts';
+import { requireTool } from '../../harness/tools.ts';
+import { startWasmtime, type WasmtimeProcess } from '../../harness/wasmtime-process.ts';
 
 const wasmtime = requireTool('wasmtime');
 const PASSWORD = 'the owner knows this one';

@@ -17,9 +17,9 @@ import type { PasswordHasher } from '../../src/platform/ports.ts';
 import { openFileStorage } from '../../src/platform/standalone/file-storage.ts';
 import { createMemoryPlatform } from '../../src/platform/testing/memory-platform.ts';
 import { expectError, postJson, uniqueEmail } from '../auth/support.ts';
-import { tempDataDir } from '../support/host-process.ts';
-import { requireTool } from '../support/tools.ts';
-import { startWasmtime, type WasmtimeProcess } from '../support/wasmtime-process.ts';
+import { tempDataDir } from '../../harness/host-process.ts';
+import { requireTool } from '../../harness/tools.ts';
+import { startWasmtime, type WasmtimeProcess } from '../../harness/wasmtime-process.ts';
 import { nodeFileSystem } from '../storage/node-file-system.ts';
 
 const wasmtime = requireTool('wasmtime');

@@ -9,10 +9,10 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFileStorage } from '../../src/platform/standalone/file-storage.ts';
 import { GRPC_NEEDS_NODE_HOST } from '../../src/platform/standalone/runtime-config.ts';
-import { freePort, startHost, tempDataDir, type HostProcess } from '../support/host-process.ts';
-import { counterFrame, openSse } from '../support/sse.ts';
-import { requireTool } from '../support/tools.ts';
-import { prepareWasmtimeComponent, startWasmtime, type WasmtimeProcess } from '../support/wasmtime-process.ts';
+import { freePort, startHost, tempDataDir, type HostProcess } from '../../harness/host-process.ts';
+import { counterFrame, openSse } from '../../harness/sse.ts';
+import { requireTool } from '../../harness/tools.ts';
+import { prepareWasmtimeComponent, startWasmtime, type WasmtimeProcess } from '../../harness/wasmtime-process.ts';
 import { nodeFileSystem } from '../storage/node-file-system.ts';
 
 const wasmtime = requireTool('wasmtime');

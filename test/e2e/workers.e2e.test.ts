@@ -6,8 +6,8 @@
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runHostCli, startHost, type HostProcess } from '../support/host-process.ts';
-import { counterFrame, openSse, type SseClient } from '../support/sse.ts';
+import { runHostCli, startHost, type HostProcess } from '../../harness/host-process.ts';
+import { counterFrame, openSse, type SseClient } from '../../harness/sse.ts';
 
 let host: HostProcess | undefined;
 afterEach(async () => {

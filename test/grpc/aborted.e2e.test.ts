@@ -12,10 +12,10 @@ import { jsonLogger } from '../../host/log.ts';
 import { StorageFailure } from '../../host/storage/errors.ts';
 import { openSqliteStorage } from '../../host/storage/sqlite/index.ts';
 import type { StorageBackend } from '../../host/storage/types.ts';
-import { grpcurl, SERVICE } from '../support/grpc.ts';
-import { tempDataDir } from '../support/host-process.ts';
+import { grpcurl, SERVICE } from '../../harness/grpc.ts';
+import { tempDataDir } from '../../harness/host-process.ts';
 import { withAppends } from '../support/wrapped-appends.ts';
-import { requireTool } from '../support/tools.ts';
+import { requireTool } from '../../harness/tools.ts';
 
 const tool = requireTool('grpcurl');
 

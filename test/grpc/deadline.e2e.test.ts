@@ -8,8 +8,8 @@
 import http2 from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChangeCounterRequestSchema, CounterViewSchema, GetCounterViewRequestSchema, InteractRequestSchema, InteractResponseSchema } from '../../src/gen/counter_pb.js';
-import { collect, CounterClient, grpc, SERVICE } from '../support/grpc.ts';
-import { startHost, type HostProcess } from '../support/host-process.ts';
+import { collect, CounterClient, grpc, SERVICE } from '../../harness/grpc.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
 
 const withTimeout = (value: string) => {
   const metadata = new grpc.Metadata();

@@ -4,9 +4,9 @@
  * the REST API answers on the same port.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../support/host-process.ts';
-import { grpcurl, SERVICE } from '../support/grpc.ts';
-import { requireTool } from '../support/tools.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
+import { grpcurl, SERVICE } from '../../harness/grpc.ts';
+import { requireTool } from '../../harness/tools.ts';
 
 const tool = requireTool('grpcurl');
 

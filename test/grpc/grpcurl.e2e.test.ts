@@ -8,9 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startHost, tempDataDir, type HostProcess } from '../support/host-process.ts';
-import { grpcurl, jsonMessages, PROTO, SERVICE } from '../support/grpc.ts';
-import { requireTool } from '../support/tools.ts';
+import { freePort, startHost, tempDataDir, type HostProcess } from '../../harness/host-process.ts';
+import { grpcurl, jsonMessages, PROTO, SERVICE } from '../../harness/grpc.ts';
+import { requireTool } from '../../harness/tools.ts';
 
 const tool = requireTool('grpcurl');
 const SHORT_GRACE = ['--shutdown-grace-ms', '500'];

@@ -15,9 +15,9 @@ import {
   WatchCounterRequestSchema,
   WatchCounterResponseSchema,
 } from '../../src/gen/counter_pb.js';
-import { collect, CounterClient, grpc, SERVICE } from '../support/grpc.ts';
-import { startHost, type HostProcess } from '../support/host-process.ts';
-import { counterFrame, openSse } from '../support/sse.ts';
+import { collect, CounterClient, grpc, SERVICE } from '../../harness/grpc.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
+import { counterFrame, openSse } from '../../harness/sse.ts';
 
 const SHORT_GRACE = ['--shutdown-grace-ms', '500'];
 const { INCREMENT, DECREMENT } = ChangeOperation;

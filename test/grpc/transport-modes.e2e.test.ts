@@ -7,9 +7,9 @@ import http2 from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRPC_DISABLED, GRPC_MODE_NOT_FOUND } from '../../src/app.ts';
 import { ChangeCounterRequestSchema, CounterViewSchema, GetCounterViewRequestSchema } from '../../src/gen/counter_pb.js';
-import { CounterClient, grpc } from '../support/grpc.ts';
-import { startHost, type HostProcess } from '../support/host-process.ts';
-import { openSse } from '../support/sse.ts';
+import { CounterClient, grpc } from '../../harness/grpc.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
+import { openSse } from '../../harness/sse.ts';
 
 const SHORT_GRACE = ['--shutdown-grace-ms', '500'];
 

@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningHost } from '../../host/app.ts';
 import { CounterViewSchema, GetCounterViewRequestSchema, WatchCounterRequestSchema, WatchCounterResponseSchema } from '../../src/gen/counter_pb.js';
 import { cookieHeader, postJson, register, sessionIdFrom } from '../auth/support.ts';
-import { collect, CounterClient } from '../support/grpc.ts';
-import { openSse } from '../support/sse.ts';
+import { collect, CounterClient } from '../../harness/grpc.ts';
+import { openSse } from '../../harness/sse.ts';
 import { startOneInstanceHost } from './one-instance-host.ts';
 
 const N = 25;

@@ -6,7 +6,7 @@
 import { startHost, type RunningHost } from '../../host/app.ts';
 import { loadConfig } from '../../host/config.ts';
 import { jsonLogger } from '../../host/log.ts';
-import { tempDataDir } from '../support/host-process.ts';
+import { tempDataDir } from '../../harness/host-process.ts';
 
 export function startOneInstanceHost(extraArgs: string[] = []): Promise<RunningHost> {
   const args = ['--port', '0', '--data-dir', tempDataDir(), '--instances-min', '1', '--instances-max', '1'];

@@ -6,7 +6,7 @@
  */
 import type { Browser, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { requireTool } from '../support/tools.ts';
+import { requireTool } from '../../harness/tools.ts';
 import { eventCounts, expectNoSecretsLogged, OAUTH_EVENTS, PROVIDERS, SESSION_COOKIE, type Service, withServiceAndBrowser } from './support.ts';
 
 const chromiumTool = requireTool('chromium');

@@ -5,7 +5,7 @@
  * provider_c secret sources; the bypass on a secure deployment) as exit code 2 naming variables.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, runHostCli, tempDataDir } from '../support/host-process.ts';
+import { freePort, runHostCli, tempDataDir } from '../../harness/host-process.ts';
 import { PASSWORD, postForm, register, sessionIdFrom } from '../auth/support.ts';
 import { asBrowser, deliver, eventCounts, expectFailure, expectNoSecretsLogged, sessionCookieOf, start, startService, type Service } from './support.ts';
 
@@ -72,7 +72,7 @@ describe('development callback bypass', () => {
     'javascript:alert(1)',
     '/\tevil',
     ' //evil.example',
-    // dot segments that normalise to `//evil.example/x` (issue 14 finding 3)
+    // dot segments that normalise to `//evil.example/x` (an open redirect if only the input were checked)
     '/.//evil.example/x',
     '/%2e//evil.example/x',
     '/a/..//evil.example/x',
@@ -181,7 +181,7 @@ describe('start-up refusals (exit code 2, variables named, values never)', () =>
     expect(output).toMatch(/AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS is refused with AUTH_COOKIE_SECURE=true/);
   }, 60_000);
 
-  it('the bypass on a host listening beyond loopback (--host 0.0.0.0; issue 14 finding 8)', async () => {
+  it('the bypass on a host listening beyond loopback (--host 0.0.0.0)', async () => {
     const port = await freePort();
     const { code, output } = await runHostCli(['--host', '0.0.0.0', '--port', String(port), '--data-dir', tempDataDir()], {
       AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS: 'true',

@@ -8,7 +8,7 @@
  */
 import type { Browser, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { requireTool } from '../support/tools.ts';
+import { requireTool } from '../../harness/tools.ts';
 import { eventCounts, expectNoSecretsLogged, PROVIDERS, SESSION_COOKIE, type Service, withServiceAndBrowser } from './support.ts';
 
 const chromiumTool = requireTool('chromium');

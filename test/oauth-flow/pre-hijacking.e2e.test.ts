@@ -1,5 +1,5 @@
 /**
- * Account pre-hijacking (issue 14 finding 2, docs/security.md): an attacker registers a
+ * Account pre-hijacking (docs/security.md, "The linking rule"): an attacker registers a
  * password account with the victim's email before the victim ever signs in; the victim then signs
  * in through a provider that verified that email, in Chromium. The victim must land in an account
  * of their own: the attacker's password opens only the attacker's account, which carries no link
@@ -7,7 +7,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { requireTool } from '../support/tools.ts';
+import { requireTool } from '../../harness/tools.ts';
 import { SESSION_COOKIE, sessionCookieOf, type Service, withServiceAndBrowser } from './support.ts';
 
 const chromiumTool = requireTool('chromium');

@@ -7,10 +7,10 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { launchChromium } from '../support/browser.ts';
-import type { Tool } from '../support/tools.ts';
+import type { Tool } from '../../harness/tools.ts';
 import { followAuthorization, type ProviderCallback } from '../support/oauth-provider/follow-authorization.ts';
 import { startOAuthFixture, type OAuthFixture } from '../support/oauth-provider/fixture.ts';
-import { freePort, startHost, type HostProcess } from '../support/host-process.ts';
+import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
 import { operatorIssuer } from '../support/operator-token.ts';
 
 export const PROVIDERS = ['provider_a', 'provider_b', 'provider_c'] as const;

@@ -6,8 +6,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startOAuthFixture } from '../support/oauth-provider/fixture.ts';
 import { followAuthorization } from '../support/oauth-provider/follow-authorization.ts';
-import { freePort, startHost, type HostProcess } from '../support/host-process.ts';
-import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../support/servers.ts';
+import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
+import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../../harness/servers.ts';
 import { deliver, rememberBrowser, sessionCookieOf, OPERATOR_ENV } from './support.ts';
 
 const unavailable = await sharedServers();

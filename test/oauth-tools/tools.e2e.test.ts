@@ -1,5 +1,5 @@
 /**
- * The live OAuth operator tools (issue 9, tools 2–5) run as an operator runs them — child
+ * The live OAuth operator tools (preflight, browser smoke, callback and evidence reports) run as an operator runs them — child
  * processes with only their parameters — against the real host and component, with the local
  * OAuth/OIDC test provider standing in for the real providers (and, in the browser smoke, for the
  * operator). Three services: one whose authorization endpoints are configured as external https
@@ -15,10 +15,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_A11_FILE, readA11 } from '../../scripts/oauth/tracker/a11-record.ts';
 import { register, sessionIdFrom, uniqueEmail } from '../auth/support.ts';
-import { freePort, ROOT, startHost, type HostProcess } from '../support/host-process.ts';
+import { freePort, ROOT, startHost, type HostProcess } from '../../harness/host-process.ts';
 import { startOAuthFixture, type OAuthFixture } from '../support/oauth-provider/fixture.ts';
 import { followAuthorization } from '../support/oauth-provider/follow-authorization.ts';
-import { requireTool } from '../support/tools.ts';
+import { requireTool } from '../../harness/tools.ts';
 
 const chromium = requireTool('chromium');
 /** `npm run auth:token`'s dev key pair for this suite; the host gets its public JWKS. */
@@ -126,7 +126,7 @@ describe('every tool: parameters', () => {
   it.each([
     ['preflight', {}, 'BASE_URL is missing'],
     ['browser-smoke', { BASE_URL: 'https://auth.example.com/app' }, 'BASE_URL must be an origin only'],
-    // issue 14 finding 12: the operator token and session cookie never travel over non-loopback http
+    // The operator token and session cookie never travel over non-loopback http
     ['callback-evidence', { BASE_URL: 'http://auth.example.com', AUTH_SYSTEM_ACCESS_TOKEN: 'x', SESSION_COOKIE: 'x' }, 'BASE_URL must be https unless it is a loopback address'],
     ['callback-evidence', { BASE_URL: 'https://auth.example.com', AUTH_SYSTEM_ACCESS_TOKEN: 'x' }, 'SESSION_COOKIE is missing'],
     ['evidence-report', { BASE_URL: 'https://auth.example.com', AUTH_SYSTEM_ACCESS_TOKEN: 'x' }, 'OAUTH_EVIDENCE_MODE is missing'],

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parseOAuthConfig } from '../../src/auth/oauth/config.ts';
 import { PROVIDER_DEFAULTS } from '../../src/auth/oauth/provider-defaults.ts';
 import { envPrefix, PROVIDER_IDS } from '../../src/auth/oauth/provider-ids.ts';
-import { ROOT } from '../support/host-process.ts';
+import { ROOT } from '../../harness/host-process.ts';
 
 const example = parseEnv(readFileSync(join(ROOT, '.env.example'), 'utf8')) as Record<string, string>;
 const SUFFIX = { scopes: 'SCOPES', authorizationUrl: 'AUTHORIZATION_URL', tokenUrl: 'TOKEN_URL', issuer: 'ISSUER', jwksUrl: 'JWKS_URL', userInfoUrl: 'USERINFO_URL' } as const;

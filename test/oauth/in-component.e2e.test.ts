@@ -8,13 +8,13 @@ import { decodeProtectedHeader, exportPKCS8, generateKeyPair, importJWK, exportJ
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOAuthFixture, type OAuthFixture } from '../support/oauth-provider/fixture.ts';
 import { followAuthorization } from '../support/oauth-provider/follow-authorization.ts';
-import { requireTool } from '../support/tools.ts';
-import { buildProbe, type BuiltProbe } from './probe/build-probe.ts';
+import { requireTool } from '../../harness/tools.ts';
+import { buildProbe, type BuiltProbe } from '../../harness/oauth-probe/build-probe.ts';
 import { startHost } from '../../host/app.ts';
 import { loadConfig } from '../../host/config.ts';
 import { jsonLogger } from '../../host/log.ts';
-import { freePort, tempDataDir } from '../support/host-process.ts';
-import { wasmtimeServe } from './probe/wasmtime-serve.ts';
+import { freePort, tempDataDir } from '../../harness/host-process.ts';
+import { wasmtimeServe } from '../../harness/wasmtime-serve.ts';
 
 const wasmtime = requireTool('wasmtime');
 let built: BuiltProbe;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportPKCS8, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../support/host-process.ts';
+import { ROOT } from '../../harness/host-process.ts';
 import { clientSecretJwt } from '../../src/auth/oauth/jwt/test-keys.ts';
 
 const BASE = 'https://auth.example.com';
@@ -135,7 +135,7 @@ describe('oauth:readiness', () => {
     expect(code).toBe(0);
   });
 
-  it('fails a pre-generated provider_c secret past its exp (issue 14 finding 12)', () => {
+  it('fails a pre-generated provider_c secret past its exp, before any sign-in fails on it', () => {
     const { AUTH_PROVIDER_C_TEAM_ID: _t, AUTH_PROVIDER_C_KEY_ID: _k, AUTH_PROVIDER_C_PRIVATE_KEY: _p, ...rest } = live;
     const { code, lines } = run({ ...rest, AUTH_PROVIDER_C_GENERATED_CLIENT_SECRET: clientSecretJwt(Date.now() / 1000 - 60) });
     expect(fails(lines).some((l) => l.includes('AUTH_PROVIDER_C_GENERATED_CLIENT_SECRET has expired'))).toBe(true);

@@ -4,7 +4,7 @@ import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ROOT } from '../support/host-process.ts';
+import { ROOT } from '../../harness/host-process.ts';
 import { A11_CHECKS, DEFAULT_A11_FILE, readA11, recordA11Result, type A11Result } from '../../scripts/oauth/tracker/a11-record.ts';
 
 const PROVIDERS = ['provider_a', 'provider_b', 'provider_c'] as const;

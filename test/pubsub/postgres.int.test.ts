@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_NOTIFY_PAYLOAD_BYTES, postgresPubSub, serverChannelName, type PostgresPubSub } from '../../host/pubsub/postgres.ts';
-import { inCi, POSTGRES_URL, randomToken, sharedServers } from '../support/servers.ts';
+import { inCi, POSTGRES_URL, randomToken, sharedServers } from '../../harness/servers.ts';
 
 const unavailable = await sharedServers();
 if (unavailable !== undefined && inCi) it('needs PostgreSQL under CI', () => expect.fail(unavailable));

@@ -12,7 +12,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { redisPubSub, type RedisPubSub, type RedisPubSubOptions } from '../../host/pubsub/redis.ts';
 import { StorageFailure } from '../../host/storage/errors.ts';
 import { startTcpProxy, targetOf, type TcpProxy } from '../support/tcp-proxy.ts';
-import { redisAnswers } from '../support/servers.ts';
+import { redisAnswers } from '../../harness/servers.ts';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 

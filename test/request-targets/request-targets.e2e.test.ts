@@ -7,9 +7,9 @@
  */
 import http2 from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../support/host-process.ts';
-import { requireTool } from '../support/tools.ts';
-import { prepareWasmtimeComponent, startWasmtime, type WasmtimeProcess } from '../support/wasmtime-process.ts';
+import { startHost, type HostProcess } from '../../harness/host-process.ts';
+import { requireTool } from '../../harness/tools.ts';
+import { prepareWasmtimeComponent, startWasmtime, type WasmtimeProcess } from '../../harness/wasmtime-process.ts';
 import { beyondWasmtime, requestTargetCorpus, type RawCase } from './corpus.ts';
 import { rawExchange, type RawAnswer } from './raw-exchange.ts';
 

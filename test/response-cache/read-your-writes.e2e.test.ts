@@ -7,8 +7,8 @@
  */
 import { Agent, request } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startHost, tempDataDir, type HostProcess } from '../support/host-process.ts';
-import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../support/servers.ts';
+import { startHost, tempDataDir, type HostProcess } from '../../harness/host-process.ts';
+import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../../harness/servers.ts';
 
 const WRITES = 40;
 const READERS = 4;

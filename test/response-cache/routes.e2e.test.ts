@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieHeader, register, sessionOf } from '../auth/support.ts';
-import { startHost, tempDataDir, type HostProcess } from '../support/host-process.ts';
+import { startHost, tempDataDir, type HostProcess } from '../../harness/host-process.ts';
 
 let on: HostProcess;
 let off: HostProcess;

@@ -17,7 +17,7 @@ import { deletePrefixed, openRedisStorage, SCHEMA_VERSION, toStorageFailure, typ
 import { runStorageContract } from './contract.ts';
 import { runLeaseContract } from './lease-contract.ts';
 import { startTcpProxy, targetOf, type TcpProxy } from '../support/tcp-proxy.ts';
-import { redisAnswers } from '../support/servers.ts';
+import { redisAnswers } from '../../harness/servers.ts';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 

@@ -10,8 +10,8 @@ import { openRedisStorage } from '../../host/storage/redis/index.ts';
 import { openSqliteStorage } from '../../host/storage/sqlite/index.ts';
 import { NO_HEAD } from '../../host/storage/stream-heads.ts';
 import type { StorageBackend } from '../../host/storage/types.ts';
-import { tempDataDir } from '../support/host-process.ts';
-import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../support/servers.ts';
+import { tempDataDir } from '../../harness/host-process.ts';
+import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../../harness/servers.ts';
 
 const event = { eventType: 'incremented', payload: '{}', metadata: '{}' };
 const unavailable = await sharedServers();

@@ -4,7 +4,7 @@
  * requests so a test can assert there were none.
  */
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
-import type { Tool } from './tools.ts';
+import type { Tool } from '../../harness/tools.ts';
 
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 

@@ -11,8 +11,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { untilReady } from './child-output.ts';
-import { ROOT, tempDataDir } from './host-process.ts';
+import { untilReady } from '../../harness/child-output.ts';
+import { ROOT, tempDataDir } from '../../harness/host-process.ts';
 
 export interface Certificate {
   certificatePath: string;

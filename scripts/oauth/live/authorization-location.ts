@@ -1,5 +1,5 @@
 /**
- * Preflight's inspection of the redirect a login start answers with (issue 9, tool 2). Pure:
+ * Preflight's inspection of the redirect a login start answers with (`npm run oauth:preflight`). Pure:
  * takes the `Location` header and what the operator configured, returns one result per rule.
  * The redirect must go to an external HTTPS authorization endpoint (never the development
  * callback bypass, never loopback or an IP address) and carry `response_type=code`, the

@@ -1,5 +1,5 @@
 /**
- * The browser part of the interactive smoke (issue 9, tool 3): in a fresh Chromium context, open
+ * The browser part of the interactive smoke (`npm run oauth:browser-smoke`): in a fresh Chromium context, open
  * BASE_URL/login, click the provider's button and wait (up to the deadline) until the operator
  * has finished the provider login and the browser is back on BASE_URL/dashboard. Watches the
  * navigation: the first page off the service (the provider's authorization endpoint) and the

@@ -1,5 +1,6 @@
 /**
- * The one output path of the live OAuth operator tools (issue 9, tools 2–5): PASS/FAIL/SKIP lines
+ * The one output path of the live OAuth operator tools (preflight, browser smoke, callback and
+ * evidence reports): PASS/FAIL/SKIP lines
  * and notes, every line passed through `redact` first. Tools never print a value they were given
  * or saw on the wire; redaction is the safety net behind that rule: any registered secret (client
  * secrets, private key, tokens, session ids, state, nonce, code …) becomes `[redacted]`, and every

@@ -1,5 +1,5 @@
 /**
- * The shared parameters of the live OAuth tools (issue 9): OAUTH_PROVIDERS, BASE_URL,
+ * The shared parameters of the live OAuth tools: OAUTH_PROVIDERS, BASE_URL,
  * AUTH_SYSTEM_ACCESS_TOKEN, OAUTH_EVIDENCE_MODE, SESSION_COOKIE, EXPECTED_EMAIL. Read from the
  * environment, then `.env`. Problems name the parameter and the rule, never the value.
  */

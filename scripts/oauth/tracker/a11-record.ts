@@ -1,5 +1,5 @@
 /**
- * Tracker item A11 (issue 9): the committed record docs/tracker/A11.json, the check results the
+ * Tracker item A11 (the live verification of the three OAuth providers): the committed record docs/tracker/A11.json, the check results the
  * live tools record into it, and the rule that moves it from `operator_pending` to `done`: a
  * passing preflight, browser, callback and evidence result for each of the three providers,
  * recorded against a real deployment (https base URL on a real host) and, for preflight and

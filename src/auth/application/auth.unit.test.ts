@@ -25,7 +25,7 @@ function setup(env: Record<string, string> = {}) {
 }
 const alice = { email: 'Alice@Example.com', password: 'correct horse battery' };
 
-/** Registration never signs in (finding 11): register, then sign in with the same password. */
+/** Registration never signs in (no account enumeration, docs/security.md): register, then sign in with the same password. */
 async function signUp(deps: AuthDeps, credentials: typeof alice, context?: SignInContext) {
   await registerWithPassword(deps, credentials);
   return loginWithPassword(deps, credentials, context);
@@ -48,7 +48,7 @@ describe('registerWithPassword()', () => {
     expect(registration.created && registration.userId).toBe(signedIn.userId);
   });
 
-  it('writes nothing for a taken email in any case, but hashes the password as for a free one (finding 11)', async () => {
+  it('writes nothing for a taken email in any case, but hashes the password as for a free one, so neither answer nor timing tells them apart', async () => {
     const { platform, deps } = setup();
     await registerWithPassword(deps, alice);
     const events = platform.events.readAll(0n, 100).length;

@@ -5,7 +5,7 @@
  * account owning the provider's *verified* email **when that account's email was verified too**
  * (it was created by a provider sign-in with that verified email), else a new account.
  *
- * The rule against account pre-hijacking (docs/security.md, finding 2): an identity is
+ * The rule against account pre-hijacking (docs/security.md, "The linking rule"): an identity is
  * never linked by email to a password account, because registering with a password proves
  * nothing about the mailbox. Whoever registered the email first keeps that password account; the
  * provider sign-in gets a separate account (in `auth-user-<id>`, the email shown but not claimed).

@@ -1,5 +1,5 @@
 /**
- * authorizeSystemAdmin() against forged operator tokens (issue 14 finding 5): another key, HS256
+ * authorizeSystemAdmin() against forged operator tokens (docs/security.md): another key, HS256
  * made with the configured public key as secret (RFC 8725 §3.1), `alg: none`, missing or
  * single-factor `amr`, expired, wrong issuer/audience. The end-to-end matrix against a real host
  * is test/auth/storage-status.e2e.test.ts.

@@ -65,7 +65,7 @@ describe('safeNextPath(): the OAuth attack list', () => {
   });
 });
 
-describe('safeNextPath(): dot segments and the final value (issue 14 finding 3)', () => {
+describe('safeNextPath(): dot segments and the final value (open redirect through `/.//host`)', () => {
   it.each([
     ['/.//evil.example/x'],
     ['/%2e//evil.example/x'],

@@ -1,5 +1,5 @@
 /**
- * OAuth configuration (issue 8, spec "Configuration variables"): which providers are offered and
+ * OAuth configuration (docs/auth.md, "Configuration"): which providers are offered and
  * everything each needs, read from the component's environment. Hard mistakes (malformed values,
  * a redirect URI that is not `{AUTH_PUBLIC_BASE_URL}/api/auth/oauth/<provider>/callback` byte for
  * byte, both or neither provider_c secret source, the development bypass on a secure deployment)

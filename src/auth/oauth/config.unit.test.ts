@@ -87,7 +87,7 @@ describe('parseOAuthConfig()', () => {
     ['past its exp', clientSecretJwt(Date.now() / 1000 - 1), 'has expired'],
     ['without exp', clientSecretJwt(undefined), 'has no exp claim'],
     ['not a JWT', 'pre-generated-value', 'must be the signed client-secret JWT'],
-  ])('refuses a pre-generated provider_c secret %s, naming the variable, not the value (issue 14 finding 12)', (_name, secret, problem) => {
+  ])('refuses a pre-generated provider_c secret %s, naming the variable, not the value (an expired secret fails at start, not at every sign-in)', (_name, secret, problem) => {
     const { AUTH_PROVIDER_C_TEAM_ID: _t, AUTH_PROVIDER_C_KEY_ID: _k, AUTH_PROVIDER_C_PRIVATE_KEY: _p, ...rest } = all;
     const error = configError({ ...rest, AUTH_PROVIDER_C_GENERATED_CLIENT_SECRET: secret });
     expect(error.variables).toEqual(['AUTH_PROVIDER_C_GENERATED_CLIENT_SECRET']);
@@ -203,7 +203,7 @@ describe('parseOAuthConfig()', () => {
       });
       expect(config.developmentCallbackBypass).toBe(true);
     });
-    it.each([['false'], [undefined]])('is refused unless the host listens on loopback only (APP_LISTEN_LOOPBACK_ONLY=%s; issue 14 finding 8)', (loopback) => {
+    it.each([['false'], [undefined]])('is refused unless the host listens on loopback only (APP_LISTEN_LOOPBACK_ONLY=%s): no fixed identity for another machine', (loopback) => {
       const env = {
         AUTH_ENABLE_OAUTH: 'true',
         AUTH_PUBLIC_BASE_URL: 'http://localhost:3000',

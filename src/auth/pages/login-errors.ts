@@ -2,7 +2,7 @@
  * Where a failed form post's error is shown on /login and in which words: next to the field it
  * concerns, or at the top of its form when it concerns neither. The codes are the error
  * envelope's (src/errors.ts); the words never say whether an account exists (registration
- * answers a taken email like a free one, docs/security.md finding 11).
+ * answers a taken email like a free one, docs/security.md "account enumeration").
  */
 import { normalizeEmail } from '../domain/email.ts';
 import { PASSWORD_MAX_LENGTH, type PasswordProblem } from '../domain/password-policy.ts';

@@ -4,7 +4,7 @@
  * with 303 redirects), so it works without JavaScript; a failed post comes back with its error
  * next to the field it concerns and the typed email kept (never the password). A registration
  * comes back with one neutral notice and the email in the sign-in form, whether the address was
- * free or taken (docs/security.md finding 11).
+ * free or taken (no account enumeration, docs/security.md).
  */
 import type { OfferedProvider } from '../application/index.ts';
 import { Field } from './field.tsx';

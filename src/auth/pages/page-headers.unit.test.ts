@@ -1,4 +1,4 @@
-/** Issue 14 finding 7: /login, /dashboard and the sign-in error page carry the security headers of `/`. */
+/** /login, /dashboard and the sign-in error page carry the security headers of `/` (no framing, no sniffing, no referrer leaks). */
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { parseConfig } from '../../config.ts';

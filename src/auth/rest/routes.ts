@@ -3,7 +3,7 @@
  * also accept HTML form posts from /login and answer those with 303 redirects, so the pages
  * work without JavaScript; both modes run the same application calls. Registration never signs
  * in and answers a free and a taken email byte for byte alike (OWASP Authentication Cheat Sheet,
- * "Account enumeration"; docs/security.md finding 11).
+ * "Account enumeration"; docs/security.md).
  */
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';

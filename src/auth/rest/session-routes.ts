@@ -1,5 +1,5 @@
 /**
- * A signed-in user's sessions (docs/auth.md, docs/security.md finding 13):
+ * A signed-in user's sessions (docs/auth.md, docs/security.md "Sessions"):
  *   GET    /api/auth/sessions              → { sessions: [{ id, device, method, issued_at, last_seen_at, expires_at, current }] }
  *   DELETE /api/auth/sessions/:id          → 204; that session ends (404 when not one of yours)
  *   POST   /api/auth/sessions/revoke-all   → { revoked: n }; every session ends, this one included

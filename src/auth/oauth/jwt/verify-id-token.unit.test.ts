@@ -73,7 +73,7 @@ describe('verifyIdToken()', () => {
     ['wrong audience', { aud: 'client-2' }, 'audience'],
     ['audience array without us', { aud: ['x', 'y'] }, 'audience'],
     ['azp of another client', { aud: ['client-1'], azp: 'x' }, 'authorized_party'],
-    // issue 14 finding 9: an extra, untrusted audience is refused, with or without azp
+    // OIDC Core §3.1.3.7: an extra, untrusted audience is refused, with or without azp
     ['an extra audience without azp', { aud: ['other', 'client-1'] }, 'audience'],
     ['an extra audience with azp = us', { aud: ['client-1', 'other'], azp: 'client-1' }, 'audience'],
     ['an empty audience array', { aud: [] }, 'audience'],

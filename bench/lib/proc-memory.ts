@@ -1,0 +1,18 @@
+/**
+ * Memory of other processes for the benchmarks that watch it (bench:soak, bench:scale-soak,
+ * bench:realtime, bench:overload): the resident set read from Linux's /proc.
+ */
+import { readFileSync } from 'node:fs';
+
+/** Resident set of process `pid` in bytes, every thread included (NaN once it is gone). */
+export function residentBytes(pid: number): number {
+  try {
+    const line = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return line ? Number(line[1]) * 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** The same in MiB. */
+export const residentMiB = (pid: number): number => residentBytes(pid) / 1_048_576;
