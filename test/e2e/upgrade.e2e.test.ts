@@ -8,7 +8,7 @@ import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DIR, oauthSignIn, passwordSignIn, startWithProvider, type StoreManifest } from '../fixtures/upgrade-store.ts';
-import { tempDataDir } from '../support/host-process.ts';
+import { tempDataDir } from '../../harness/host-process.ts';
 import { operatorIssuer, type OperatorIssuer } from '../support/operator-token.ts';
 
 const releases = readdirSync(FIXTURE_DIR);

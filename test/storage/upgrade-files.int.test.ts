@@ -22,7 +22,7 @@ import { unfencedLeases } from '../../src/platform/leases/unfenced-leases.ts';
 import { openFileStorage } from '../../src/platform/standalone/file-storage.ts';
 import { createMemoryPlatform } from '../../src/platform/testing/memory-platform.ts';
 import { FIXTURE_DIR, OAUTH_SUBJECT, type StoreManifest } from '../fixtures/upgrade-store.ts';
-import { tempDataDir } from '../support/host-process.ts';
+import { tempDataDir } from '../../harness/host-process.ts';
 import { nodeFileSystem } from './node-file-system.ts';
 
 describe.each(readdirSync(FIXTURE_DIR))('the file store written by %s', (release) => {
