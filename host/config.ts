@@ -33,7 +33,7 @@ export const OPTIONS = {
   'postgres-url': { env: 'POSTGRES_URL', default: 'postgres://127.0.0.1:5432/test', kind: 'url', help: 'PostgreSQL connection URL' },
   'postgres-schema': { env: 'POSTGRES_SCHEMA', default: 'wasi_app', kind: 'identifier', help: 'PostgreSQL schema holding every table of this project' },
   'redis-url': { env: 'REDIS_URL', default: 'redis://127.0.0.1:6379', kind: 'url', help: 'Redis connection URL' },
-  'redis-channel': { env: 'REDIS_CHANNEL', default: 'counter-events', help: 'pub/sub channel for counter updates' },
+  'redis-channel': { env: 'REDIS_CHANNEL', default: 'app-events', help: 'pub/sub channel of realtime wake-ups' },
   'redis-prefix': { env: 'REDIS_PREFIX', default: 'wasi-app:', help: 'prefix of every Redis key this project writes' },
   'instances-min': { env: 'INSTANCES_MIN', default: '2', kind: 'count', help: 'guest instances created at start' },
   'instances-max': {

@@ -270,9 +270,11 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
           // Idle kept-alive connections and spare ones that never sent a request go now.
           for (const [socket, open] of plainSockets) if (open === 0) socket.destroy();
           // GOAWAY: HTTP/2 clients open no new streams; open ones may finish within the grace period.
+          // A session closes once its streams have: the relay's ended ones get their trailers out first.
+          const sessionsClosed = [...sessions].map((session) => new Promise<void>((r) => session.once('close', () => r())));
           for (const session of sessions) session.close();
           const grace = new Promise<void>((r) => setTimeout(r, graceMs).unref());
-          await Promise.race([Promise.allSettled([...inFlight]), grace]);
+          await Promise.race([Promise.allSettled([...inFlight, ...sessionsClosed]), grace]);
           for (const socket of plainSockets.keys()) socket.destroy();
           for (const session of sessions) session.destroy();
           await closed;

@@ -81,7 +81,10 @@ export function buildApp(platform: Platform, config: AppConfig): Application {
   return {
     fetch(request) {
       maintainAfter();
-      if (isGrpcRequest(request)) return grpc ? grpc(request) : refuseGrpc(request);
+      if (isGrpcRequest(request)) return grpc ? grpc.serve(request) : refuseGrpc(request);
+      // The host's poll of a relayed gRPC stream (a plain GET, so in every transport mode).
+      const poll = grpc?.answerPoll(request);
+      if (poll) return poll;
       // 2. transport grpc: everything else is a plain-text 404.
       if (config.transport === 'grpc') return new Response(GRPC_MODE_NOT_FOUND, { status: 404, headers: { 'content-type': 'text/plain; charset=UTF-8' } });
       return app.fetch(request);

@@ -9,7 +9,7 @@ import { AppError } from './errors.ts';
 const schema = v.object({
   TRANSPORT: v.optional(v.picklist(['http', 'grpc', 'both']), 'http'),
   REALTIME: v.optional(v.picklist(['off', 'local', 'polling', 'postgres', 'redis']), 'local'),
-  REDIS_CHANNEL: v.optional(v.pipe(v.string(), v.minLength(1)), 'counter-events'),
+  REDIS_CHANNEL: v.optional(v.pipe(v.string(), v.minLength(1)), 'app-events'),
   [GUEST_ENV.runtime]: v.optional(v.string(), 'unknown'),
   [GUEST_ENV.grpcSupported]: v.optional(v.picklist(['true', 'false']), 'false'),
   [GUEST_ENV.streamRelay]: v.optional(v.picklist(['true', 'false']), 'false'),

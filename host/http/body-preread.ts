@@ -20,7 +20,7 @@ import { streamBody, trailerEntries, type NodeRequest, type NodeResponse } from 
 import { BodySource } from '../wasi/http-incoming.ts';
 import type { ExchangeLimits } from './limits.ts';
 
-/** The REST routes' body limit (src/counter/rest.ts MAX_BODY_BYTES; the UI's server functions have the same). */
+/** The guest's body limit for its JSON routes and server functions (256 KiB): a larger body is streamed to it, which refuses it. */
 export const MAX_PREREAD_BYTES = 256 * 1024;
 
 /**

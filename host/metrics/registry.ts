@@ -159,7 +159,7 @@ export class HostMetrics {
     if (relay) {
       new Gauge({
         name: 'host_sse_streams_open',
-        help: 'SSE streams held by the host (the stream relay)',
+        help: 'SSE and gRPC server streams held by the host (the stream relay)',
         registers,
         collect() {
           this.set(relay().clients);

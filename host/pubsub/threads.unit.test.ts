@@ -26,8 +26,8 @@ describe('threadPubSub', () => {
   it('delivers to listeners in the publishing thread at once', () => {
     const p = make(randomUUID());
     const got: string[] = [];
-    p.listen('counter', (m) => got.push(m));
-    void p.publish('counter', 'one');
+    p.listen('updates', (m) => got.push(m));
+    void p.publish('updates', 'one');
     expect(got).toEqual(['one']);
   });
 
@@ -36,17 +36,17 @@ describe('threadPubSub', () => {
     const here = make(name);
     const otherHost = make(randomUUID());
     const strays: string[] = [];
-    otherHost.listen('counter', (m) => strays.push(m));
+    otherHost.listen('updates', (m) => strays.push(m));
     // A second thread publishes on the same name through its own BroadcastChannel, and keeps it
     // open until told to stop (closing right after posting may drop the message in flight).
     const worker = new Worker(
       `const { BroadcastChannel, parentPort } = require('node:worker_threads');
        const b = new BroadcastChannel(${JSON.stringify(name)});
-       b.postMessage({ channel: 'counter', message: 'from-worker' });
+       b.postMessage({ channel: 'updates', message: 'from-worker' });
        parentPort.once('message', () => b.close());`,
       { eval: true },
     );
-    expect(await next(here, 'counter')).toBe('from-worker');
+    expect(await next(here, 'updates')).toBe('from-worker');
     const exited = new Promise((r) => worker.once('exit', r));
     worker.postMessage('stop');
     await exited;
@@ -57,11 +57,11 @@ describe('threadPubSub', () => {
     const name = randomUUID();
     const here = make(name);
     const got: string[] = [];
-    here.listen('counter', (m) => got.push(m));
+    here.listen('updates', (m) => got.push(m));
     const worker = new Worker(
       `const { BroadcastChannel, parentPort } = require('node:worker_threads');
        const b = new BroadcastChannel(${JSON.stringify(name)});
-       b.postMessage('junk'); b.postMessage({ channel: 1 }); b.postMessage({ channel: 'counter', message: 'ok' });
+       b.postMessage('junk'); b.postMessage({ channel: 1 }); b.postMessage({ channel: 'updates', message: 'ok' });
        parentPort.once('message', () => b.close());`,
       { eval: true },
     );

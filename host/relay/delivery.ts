@@ -25,6 +25,8 @@ export interface RelaySink {
   end(): void;
   /** Cuts the connection (a client too slow to keep up). */
   destroy(): void;
+  /** Bytes written after a silence to keep the stream open through proxies; none for a framing without such bytes. */
+  readonly keepalive?: Uint8Array | undefined;
 }
 
 export class RelayClient {

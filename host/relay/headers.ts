@@ -1,7 +1,7 @@
 /**
- * The relay protocol between the guest and the host, as headers (src/counter/stream-relay.ts is
- * the guest's side). The host knows nothing of what a stream carries: only where to listen, how,
- * and the opaque position its clients are at.
+ * The relay protocol between the guest and the host, as headers. The host knows nothing of what a
+ * stream carries (SSE frames or gRPC messages): only where to listen, how, and the opaque
+ * position its clients are at.
  *
  *   response  x-app-relay: channel=<name, URI-encoded>; mode=pubsub|polling|off; interval=<ms>; after=<position>
  *   request   x-app-relay-poll: <position>     (host → guest only)

@@ -4,7 +4,7 @@ import { parseInstruction } from './headers.ts';
 
 describe('parseInstruction', () => {
   it('reads every field, with a URI-encoded channel', () => {
-    expect(parseInstruction('channel=counter%3Bevents; mode=pubsub; interval=500; after=42')).toEqual({ channel: 'counter;events', mode: 'pubsub', intervalMs: 500, after: 42 });
+    expect(parseInstruction('channel=app%3Bevents; mode=pubsub; interval=500; after=42')).toEqual({ channel: 'app;events', mode: 'pubsub', intervalMs: 500, after: 42 });
     expect(parseInstruction('channel=c; mode=off; after=0')).toEqual({ channel: 'c', mode: 'off', intervalMs: 500, after: 0 });
   });
 

@@ -1,7 +1,8 @@
 /**
  * Where the relay meets the HTTP exchange: a guest response carrying `x-app-relay` loses that
  * header on its way out, and when the guest ends its body the client's response stays open and
- * is handed to the relay instead of being ended.
+ * is handed to the relay instead of being ended. A GET's stream is SSE (keepalive comments); a
+ * gRPC call's is a server stream of messages that ends with trailers (grpc-stream.ts).
  */
 import type { ServerResponse } from 'node:http';
 import type { NodeRequest, NodeResponse, ResponseHook } from '../exchange.ts';
@@ -9,10 +10,14 @@ import type { HostLogger } from '../log.ts';
 import { onResponseClosed, responseClosed } from '../response-closed.ts';
 import type { FieldEntry } from '../wasi/http-fields.ts';
 import { RELAY_HEADER } from '../../src/contract/headers.ts';
+import { isGrpcRequest } from '../http/grpc-request.ts';
+import { grpcSink } from './grpc-stream.ts';
 import { parseInstruction } from './headers.ts';
 import type { RelaySink, StreamRelay } from './relay.ts';
 
 const decoder = new TextDecoder();
+/** An SSE comment: keeps proxies from closing a silent stream. */
+const SSE_KEEPALIVE = new TextEncoder().encode(': keepalive\n\n');
 
 function responseSink(res: NodeResponse): RelaySink {
   return {
@@ -28,6 +33,7 @@ function responseSink(res: NodeResponse): RelaySink {
       if (!responseClosed(res)) res.end();
     },
     destroy: () => res.destroy(),
+    keepalive: SSE_KEEPALIVE,
   };
 }
 
@@ -42,12 +48,14 @@ export function relayHook(relay: StreamRelay, logger: HostLogger, req: NodeReque
       // A relayed body goes on after the guest's part: it has no length.
       const rest = headers.filter(([name]) => name !== RELAY_HEADER && name !== 'content-length');
       const instruction = parseInstruction(decoder.decode(found[1]));
-      if (req.method !== 'GET') return { headers: rest }; // a HEAD has no body to go on with
+      const grpc = req.method === 'POST' && isGrpcRequest(req);
+      if (req.method !== 'GET' && !grpc) return { headers: rest }; // a HEAD has no body to go on with
       if (!instruction || status !== 200) {
         logger.log('error', 'the guest sent an invalid relay instruction; the stream ends with its body', { code: 'relay_instruction_invalid', status });
         return { headers: rest };
       }
-      return { headers: rest, adopt: () => relay.adopt(responseSink(res), path, instruction, mark) };
+      const sink = grpc ? grpcSink(responseSink(res), res) : responseSink(res);
+      return { headers: rest, adopt: () => relay.adopt(sink, path, instruction, mark) };
     },
   };
 }

@@ -37,7 +37,7 @@ import type { Poller } from './poll.ts';
 export type { RelaySink } from './delivery.ts';
 
 export interface RelayTimings {
-  /** Silence after which a client gets a keepalive comment. */
+  /** Silence after which a client gets its stream's keepalive bytes (if its framing has any). */
   keepaliveMs: number;
   /** Re-read interval while pub/sub fails. */
   fallbackPollMs: number;
@@ -69,7 +69,6 @@ export const DEFAULT_TIMINGS: RelayTimings = {
 
 /** A client that lets this much pile up unsent is cut: it would only grow the host's memory. */
 export const MAX_BUFFERED_BYTES = 262_144;
-const KEEPALIVE = new TextEncoder().encode(': keepalive\n\n');
 /** `relay_client_too_slow` is logged at most this often, with the number of clients cut since. */
 const CUT_LOG_INTERVAL_MS = 10_000;
 
@@ -451,6 +450,9 @@ export class StreamRelay {
     if (now - this.#lastKeepaliveCheck < Math.min(1_000, this.#timings.keepaliveMs)) return;
     this.#lastKeepaliveCheck = now;
     const due = now - this.#timings.keepaliveMs;
-    for (const client of [...this.#clients.keys()]) if (client.lastWrite <= due) this.#notice(client, KEEPALIVE);
+    for (const client of [...this.#clients.keys()]) {
+      const keepalive = client.sink.keepalive;
+      if (keepalive !== undefined && client.lastWrite <= due) this.#notice(client, keepalive);
+    }
   }
 }

@@ -14,6 +14,7 @@ const PATH = '/stream';
 
 class FakeSink implements RelaySink {
   readonly text: string[] = [];
+  readonly keepalive = encoder.encode(': keepalive\n\n');
   closed = false;
   buffered = 0;
   #onClose: Array<() => void> = [];

@@ -9,7 +9,7 @@ import type { CacheRequest } from './key.ts';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const silent: HostLogger = { log: () => undefined };
-const DEP = 'counter-global@3.17.1700000000000';
+const DEP = 'stream-a@3.17.1700000000000';
 const AT_DEP: StreamHead = { revision: 3n, sequence: 17n, recordedAt: 1_700_000_000_000n };
 
 function request(target: string, headers: Record<string, string> = {}, method = 'GET'): CacheRequest {
@@ -190,7 +190,7 @@ describe('ResponseCache.validate()', () => {
       return decoder.decode(respond(cache, request('/e'), cacheable({ 'x-app-cache-deps': deps })).headers.find(([n]) => n === 'etag')![1]);
     };
     expect(etagOf('g', DEP)).toBe(etagOf('g', DEP));
-    expect(etagOf('g', DEP)).not.toBe(etagOf('g', 'counter-global@4.18.1700000000001'));
+    expect(etagOf('g', DEP)).not.toBe(etagOf('g', 'stream-a@4.18.1700000000001'));
     expect(etagOf('g', DEP)).not.toBe(etagOf('h', DEP));
   });
 });

@@ -6,7 +6,6 @@
  */
 import { create, fromBinary, toBinary, type DescMessage } from '@bufbuild/protobuf';
 import { withTrailers } from '../http/trailers.ts';
-import { probeClientWhileIdle } from '../http/client-probe.ts';
 import type { Logger } from '../platform/ports.ts';
 import { encodeFrame, MessageReader, type ReaderLimits } from './frames.ts';
 import type { CallContext, Route } from './service.ts';
@@ -21,7 +20,8 @@ export interface GrpcServerOptions {
   now(): number;
 }
 
-const RESPONSE_HEADERS = { 'content-type': 'application/grpc', 'grpc-accept-encoding': 'identity' } as const;
+/** The head of every gRPC response this server sends. */
+export const GRPC_RESPONSE_HEADERS = { 'content-type': 'application/grpc', 'grpc-accept-encoding': 'identity' } as const;
 
 /** True for `application/grpc` and `application/grpc+proto` (the content types this server speaks). */
 export function isGrpcRequest(request: Request): boolean {
@@ -31,7 +31,7 @@ export function isGrpcRequest(request: Request): boolean {
 
 /** A call that ends at once with `error` (head, no messages, trailers). */
 export function grpcErrorResponse(error: GrpcError): Response {
-  return withTrailers(new Response(null, { status: 200, headers: RESPONSE_HEADERS }), Promise.resolve(statusTrailers(error.code, error.message)));
+  return withTrailers(new Response(null, { status: 200, headers: GRPC_RESPONSE_HEADERS }), Promise.resolve(statusTrailers(error.code, error.message)));
 }
 
 function statusTrailers(code: GrpcCode, message: string): Headers {
@@ -112,11 +112,7 @@ function runCall(options: GrpcServerOptions, path: string, route: Route, request
     },
     { highWaterMark: 0 },
   );
-  const response = new Response(body, { status: 200, headers: RESPONSE_HEADERS });
-  withTrailers(response, trailers);
-  // Only streaming responses can sit idle long enough for a departed client to matter.
-  const streaming = route.method.methodKind === 'server_streaming' || route.method.methodKind === 'bidi_streaming';
-  return streaming ? probeClientWhileIdle(response) : response;
+  return withTrailers(new Response(body, { status: 200, headers: GRPC_RESPONSE_HEADERS }), trailers);
 }
 
 function deadlineError(): GrpcError {
@@ -155,7 +151,7 @@ async function* decodeAll(reader: MessageReader, schema: DescMessage): AsyncIter
  * fault (INTERNAL or UNKNOWN from the application) logs at error with detail; a protocol error
  * (no AppError behind it: a malformed or truncated frame, a bad header) is the client's, at warn.
  */
-function logCall(logger: Logger, path: string, error: GrpcError): void {
+export function logCall(logger: Logger, path: string, error: GrpcError): void {
   const fields: Record<string, unknown> = { code: error.appCode ?? 'grpc_protocol', grpc_status: error.code, method: path, message: error.message };
   if ((error.code === GrpcCode.INTERNAL || error.code === GrpcCode.UNKNOWN) && error.appCode !== undefined) {
     fields['detail'] = String((error.cause as { cause?: unknown } | undefined)?.cause ?? error.cause ?? '');

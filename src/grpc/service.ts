@@ -41,8 +41,8 @@ export interface Route {
 
 type AnyImpl = (input: never, ctx: CallContext) => Promise<unknown> | AsyncIterable<unknown>;
 
-/** Routes keyed by HTTP path (`/package.Service/Method`) for one service. */
-export function routesOf<S extends DescService & { method: Record<string, MethodShape> }>(service: S, impl: ServiceImpl<S>): Map<string, Route> {
+/** Routes keyed by HTTP path (`/package.Service/Method`) for the methods `impl` implements (a method served elsewhere is left out). */
+export function routesOf<S extends DescService & { method: Record<string, MethodShape> }>(service: S, impl: Partial<ServiceImpl<S>>): Map<string, Route> {
   const routes = new Map<string, Route>();
   for (const method of service.methods) {
     const fn = (impl as unknown as Record<string, AnyImpl>)[method.localName];

@@ -8,7 +8,6 @@
  */
 import { Fields, OutgoingBody, OutgoingResponse, ResponseOutparam } from 'wasi:http/types@0.2.12';
 import { BufferedResponse } from './buffered-response.ts';
-import { PROBE_MS, shouldProbeClient } from './client-probe.ts';
 import { FieldsCache } from './fields-cache.ts';
 import { trailersOf } from './trailers.ts';
 
@@ -81,10 +80,9 @@ export function writeResponse(response: Response, outparam: ResponseOutparam): v
 async function writeStreamed(response: Response, source: ReadableStream<Uint8Array>, body: OutgoingBody, stream: OutputStream): Promise<void> {
   let clientGone = false;
   const reader = source.getReader();
-  const probe = shouldProbeClient(response);
   try {
     for (;;) {
-      const { value, done } = probe ? await readWhileProbing(reader, stream) : await reader.read();
+      const { value, done } = await reader.read();
       if (done) break;
       if (value && value.byteLength > 0) writeChunk(stream, value);
     }
@@ -118,19 +116,6 @@ function finishBody(body: OutgoingBody, trailers: Fields | undefined): void {
     OutgoingBody.finish(body, trailers);
   } catch {
     // the response head is out; the body has nowhere to go
-  }
-}
-
-/** Reads the next chunk; while the producer is silent, checks every PROBE_MS that the client is still there. */
-async function readWhileProbing(reader: ReadableStreamDefaultReader<Uint8Array>, stream: OutputStream): Promise<ReadableStreamReadResult<Uint8Array>> {
-  const read = reader.read();
-  for (;;) {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const tick = new Promise<'tick'>((resolve) => (timer = setTimeout(() => resolve('tick'), PROBE_MS)));
-    const result = await Promise.race([read, tick]);
-    clearTimeout(timer);
-    if (result !== 'tick') return result;
-    stream.checkWrite(); // throws once the client has gone: the caller cancels the producer
   }
 }
 

@@ -107,7 +107,7 @@ describe('host resource handles per exchange kind', () => {
       await grpcClient.unary('GetCounterView', GetCounterViewRequestSchema, CounterViewSchema, {});
     }));
 
-  // The guest notices a cancelled stream within a second (src/http/client-probe.ts): fewer rounds.
+  // The host's relay holds the stream and drops it when the client resets it.
   it('gRPC server stream WatchCounter, first message, cancel', { timeout: 60_000 }, () =>
     expectFlat(
       async () => {
@@ -117,7 +117,7 @@ describe('host resource handles per exchange kind', () => {
         call.cancel();
         await watch.status;
       },
-      { n: 8 },
+      { n: 100, slack: 8 },
     ),
   );
 

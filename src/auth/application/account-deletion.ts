@@ -15,7 +15,7 @@ import { clientKey } from '../domain/client-key.ts';
 import { PASSWORD_MAX_INPUT_UNITS, passwordForHashing } from '../domain/password-policy.ts';
 import { findAccountByEmailHash } from './accounts.ts';
 import type { AuthDeps } from './deps.ts';
-import { AUTH_COLLECTIONS, AUTH_PROJECTION, runAuthProjection, userSessionEntries, type UserDocument } from './projection.ts';
+import { AUTH_COLLECTIONS, AUTH_PROJECTION, readAuthDocument, runAuthProjection, userSessionEntries, type UserDocument } from './projection.ts';
 import { clearLoginAttempts, loginPairKey, reserveLoginAttempt } from './rate-limit.ts';
 import { ENDED_SESSIONS } from './retention.ts';
 import { sha256Hex } from './secrets.ts';
@@ -73,7 +73,7 @@ function sessionHashesOf(deps: AuthDeps, userId: string, current: ActiveSession)
     for (;;) {
       const page = platform.projections.listDocuments(collection, after, PAGE);
       for (const doc of page) {
-        if ((JSON.parse(doc.body) as { user_id: string }).user_id !== userId) continue;
+        if (readAuthDocument<{ user_id: string }>(collection, doc.body).user_id !== userId) continue;
         hashes.add(doc.id.slice(doc.id.indexOf(':') + 1));
         queueEntries.push({ tag: 'delete', val: { collection, id: doc.id } });
       }
@@ -95,7 +95,7 @@ export async function deleteAccount(deps: AuthDeps, current: ActiveSession, reau
     for (let race = 0; race < MAX_COMMIT_RACES; race++) {
       const { checkpoint } = runAuthProjection(platform);
       const userDoc = platform.projections.getDocument({ collection: AUTH_COLLECTIONS.users, id: userId });
-      const user = userDoc ? (JSON.parse(userDoc.body) as UserDocument) : undefined;
+      const user = userDoc ? readAuthDocument<UserDocument>(AUTH_COLLECTIONS.users, userDoc.body) : undefined;
       const email = user?.email ?? current.email;
       const { hashes, queueEntries } = sessionHashesOf(deps, userId, current);
       const streams = [

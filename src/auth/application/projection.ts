@@ -7,6 +7,7 @@
  * run stops. Documents hold no secret (sessions are named by the session id's hash).
  */
 import type { DocumentChange, Platform, RecordedEvent } from '../../platform/ports.ts';
+import { firstShape, readDocumentBody, writeDocumentBody, type StoredShape } from '../../platform/schema-version.ts';
 import type { ExternalIdentityLinked, ExternalUserRegistered, PasswordUserRegistered, SessionIssued, SessionRevoked } from '../domain/events.ts';
 import { payloadOf } from './event-codec.ts';
 
@@ -27,6 +28,20 @@ export function parseSessionEndId(id: string): { endsAt: number; sessionHash: st
   return { endsAt: Number(id.slice(0, colon)), sessionHash: id.slice(colon + 1) };
 }
 
+/** Each collection's document shape: the version written now and the steps from older ones (src/platform/schema-version.ts). */
+const SHAPES = new Map<string, StoredShape>(Object.values(AUTH_COLLECTIONS).map((collection) => [collection, firstShape(`${collection} document`)]));
+const shapeOf = (collection: string): StoredShape => SHAPES.get(collection) ?? firstShape(`${collection} document`);
+
+/** An auth document's body as today's code reads it, upcast from any older shape (the one reader of stored auth documents). */
+export function readAuthDocument<T>(collection: string, body: string): T {
+  return readDocumentBody(shapeOf(collection), body) as T;
+}
+
+/** An auth document's body as stored, with its schema version. */
+export function writeAuthDocument(collection: string, body: object): string {
+  return writeDocumentBody(shapeOf(collection), body);
+}
+
 /** One user's live sessions (collection `auth_user_sessions`, id = user id): the session list reads it. */
 export interface UserSessionsDocument {
   sessions: Array<{ handle: string; session_hash: string; device: string; issued_at: number; expires_at: number }>;
@@ -35,7 +50,7 @@ export interface UserSessionsDocument {
 /** The user's entries in `auth_user_sessions` (none without a document). Store failures propagate. */
 export function userSessionEntries(platform: Platform, userId: string): UserSessionsDocument['sessions'] {
   const doc = platform.projections.getDocument({ collection: AUTH_COLLECTIONS.userSessions, id: userId });
-  return doc ? (JSON.parse(doc.body) as UserSessionsDocument).sessions : [];
+  return doc ? (readDocumentBody(shapeOf(AUTH_COLLECTIONS.userSessions), doc.body) as unknown as UserSessionsDocument).sessions : [];
 }
 
 const PAGE_SIZE = 500;
@@ -65,7 +80,7 @@ class PageChanges {
     const pending = this.#docs.get(key);
     if (pending) return pending.body as T | undefined;
     const stored = this.#platform.projections.getDocument({ collection, id });
-    return stored ? (JSON.parse(stored.body) as T) : undefined;
+    return stored ? (readDocumentBody(shapeOf(collection), stored.body) as T) : undefined;
   }
 
   put(collection: string, id: string, body: unknown): void {
@@ -78,7 +93,7 @@ class PageChanges {
 
   list(): DocumentChange[] {
     return [...this.#docs.values()].map(({ collection, id, body }) =>
-      body === undefined ? { tag: 'delete', val: { collection, id } } : { tag: 'put', val: { collection, id, body: JSON.stringify(body) } },
+      body === undefined ? { tag: 'delete', val: { collection, id } } : { tag: 'put', val: { collection, id, body: writeDocumentBody(shapeOf(collection), body as object) } },
     );
   }
 }

@@ -16,7 +16,7 @@
  */
 import type { DocumentChange, Platform } from '../../platform/ports.ts';
 import type { AuthDeps } from './deps.ts';
-import { AUTH_COLLECTIONS, AUTH_PROJECTION, parseSessionEndId, runAuthProjection, type UserSessionsDocument } from './projection.ts';
+import { AUTH_COLLECTIONS, AUTH_PROJECTION, parseSessionEndId, readAuthDocument, runAuthProjection, writeAuthDocument, type UserSessionsDocument } from './projection.ts';
 import { authNamespaces, authStreams } from './streams.ts';
 
 /** Sessions ended and waiting out their retention (id as in `auth_session_ends`). */
@@ -48,7 +48,7 @@ function entries(platform: Platform, collection: string, until: number): Entry[]
   for (const doc of platform.projections.listDocuments(collection, undefined, BATCH)) {
     const { endsAt, sessionHash } = parseSessionEndId(doc.id);
     if (endsAt > until) break;
-    out.push({ id: doc.id, endsAt, sessionHash, userId: (JSON.parse(doc.body) as { user_id: string }).user_id });
+    out.push({ id: doc.id, endsAt, sessionHash, userId: readAuthDocument<{ user_id: string }>(ENDED_SESSIONS, doc.body).user_id });
   }
   return out;
 }
@@ -70,7 +70,7 @@ function batch(deps: AuthDeps, checkpoint: bigint, now: number, totals: Retentio
   for (const entry of ended) {
     changes.push({ tag: 'delete', val: { collection: AUTH_COLLECTIONS.sessionEnds, id: entry.id } });
     if (entry.endsAt <= removeUntil) remove(entry);
-    else changes.push({ tag: 'put', val: { collection: ENDED_SESSIONS, id: entry.id, body: JSON.stringify({ user_id: entry.userId }) } });
+    else changes.push({ tag: 'put', val: { collection: ENDED_SESSIONS, id: entry.id, body: writeAuthDocument(ENDED_SESSIONS, { user_id: entry.userId }) } });
     const hashes = byUser.get(entry.userId) ?? new Set<string>();
     hashes.add(entry.sessionHash);
     byUser.set(entry.userId, hashes);
@@ -82,13 +82,20 @@ function batch(deps: AuthDeps, checkpoint: bigint, now: number, totals: Retentio
   for (const [userId, hashes] of byUser) {
     const doc = platform.projections.getDocument({ collection: AUTH_COLLECTIONS.userSessions, id: userId });
     if (!doc) continue;
-    const { sessions } = JSON.parse(doc.body) as UserSessionsDocument;
+    const { sessions } = readAuthDocument<UserSessionsDocument>(AUTH_COLLECTIONS.userSessions, doc.body);
     const live = sessions.filter((s) => !hashes.has(s.session_hash));
     if (live.length === sessions.length) continue;
     changes.push(
       live.length === 0
         ? { tag: 'delete', val: { collection: AUTH_COLLECTIONS.userSessions, id: userId } }
-        : { tag: 'put', val: { collection: AUTH_COLLECTIONS.userSessions, id: userId, body: JSON.stringify({ sessions: live } satisfies UserSessionsDocument) } },
+        : {
+            tag: 'put',
+            val: {
+              collection: AUTH_COLLECTIONS.userSessions,
+              id: userId,
+              body: writeAuthDocument(AUTH_COLLECTIONS.userSessions, { sessions: live } satisfies UserSessionsDocument),
+            },
+          },
     );
   }
   const done = ended.length < BATCH && removable.length < BATCH;

@@ -1,21 +1,15 @@
 /**
  * The counter's current state and newest events, in one read of the stream's newest events
- * (backwards): every increment and decrement records the value it left the counter at, and a
- * reset implies 0 (domain/counter.ts `stateAfter`), so the newest event alone gives the state.
+ * (backwards): the read model caught up to the newest event is that event's own (read-model.ts).
  * Under its turn a writer reads through its lease, answered from the host's stream tail (host/
  * leases/stream-tails.ts), so a command's load costs no store round trip; a GET view costs one.
  * A writer may see the events of the turn before it still pending (sequence 0): it decides on
  * them; once its own append is committed, so are they, and the lease's answer carries them
- * (`afterCommit`).
- *
- * A stream whose newest event predates `value` (written by an earlier version) is loaded the long
- * way, from the projection's snapshot plus the events after it, until the next command records a
- * value. A command's view needs no read after its append (`afterCommit`).
+ * (`afterCommit`), so a command's view needs no read after its append.
  */
 import { PENDING_SEQUENCE, type Platform, type RecordedEvent } from '../../platform/ports.ts';
-import { COUNTER_STREAM_ID, initialState, stateAfter, type CounterState } from '../domain/counter.ts';
-import { decodeEvent } from './event-codec.ts';
-import { loadCounter } from './load-counter.ts';
+import { COUNTER_STREAM_ID, initialState, type CounterState } from '../domain/counter.ts';
+import { modelAfter } from './read-model.ts';
 import { LATEST_EVENTS_LIMIT } from './view.ts';
 
 export interface KnownCounter {
@@ -36,8 +30,7 @@ export function currentCounter(platform: Platform, readNewest: NewestReader = (l
   const newest = readNewest(LATEST_EVENTS_LIMIT);
   const head = newest[0];
   if (head === undefined) return EMPTY;
-  const state = stateAfter(decodeEvent(head));
-  return state === undefined ? fullLoad(platform, newest) : { state, revision: head.revision, latest: newest };
+  return { state: { value: modelAfter(head).count }, revision: head.revision, latest: newest };
 }
 
 /**
@@ -58,12 +51,4 @@ export function afterCommit(platform: Platform, base: KnownCounter, state: Count
 
 function newestUpTo(platform: Platform, revision: bigint | undefined, limit: number): RecordedEvent[] {
   return platform.events.readStream(COUNTER_STREAM_ID, { direction: 'backward', limit, ...(revision === undefined ? {} : { fromRevision: revision }) });
-}
-
-/** A newest event without `value`: the snapshot and the events after it. */
-function fullLoad(platform: Platform, newest: RecordedEvent[]): KnownCounter {
-  const { state, revision } = loadCounter(platform);
-  // An append may have landed between the two reads: keep the events consistent with the count.
-  const latest = newest[0]?.revision === revision ? newest : newestUpTo(platform, revision, LATEST_EVENTS_LIMIT);
-  return { state, revision, latest };
 }

@@ -12,15 +12,16 @@ describe('event codec', () => {
     ];
     for (const [event, payload] of cases) {
       const stored = encodeEvent(event);
-      expect(stored).toEqual({ eventType: event.type, payload, metadata: '{}' });
+      expect(stored).toEqual({ eventType: event.type, payload, metadata: '{"schema_version":1}' });
       expect(decodeEvent(stored)).toEqual(event);
     }
   });
 
-  it('still decodes events stored before `value` was recorded', () => {
-    expect(encodeEvent({ type: 'incremented', amount: 3 }).payload).toBe('{"amount":3}');
-    expect(decodeEvent({ eventType: 'incremented', payload: '{"amount":3}' })).toEqual({ type: 'incremented', amount: 3 });
-    expect(decodeEvent({ eventType: 'decremented', payload: '{"amount":2}' })).toEqual({ type: 'decremented', amount: 2 });
+  it('reads events stored before versions were recorded as version 1, and refuses a version it does not know', () => {
+    expect(decodeEvent({ eventType: 'incremented', payload: '{"amount":3,"value":10}', metadata: '{}' })).toEqual({ type: 'incremented', amount: 3, value: 10 });
+    for (const metadata of ['{"schema_version":2}', '{"schema_version":0}', '{"schema_version":"1"}', 'not json']) {
+      expect(() => decodeEvent({ eventType: 'incremented', payload: '{"amount":3,"value":10}', metadata })).toThrow(expect.objectContaining({ code: 'internal' }));
+    }
   });
 
   it('rejects unknown types and malformed payloads as internal errors', () => {
@@ -29,11 +30,12 @@ describe('event codec', () => {
       { eventType: 'incremented', payload: 'not json' },
       { eventType: 'incremented', payload: '[1]' },
       { eventType: 'decremented', payload: '{"amount":1.5}' },
+      { eventType: 'incremented', payload: '{"amount":1}' },
       { eventType: 'incremented', payload: '{"amount":1,"value":"2"}' },
       { eventType: 'incremented', payload: '{"amount":1,"value":2147483648}' },
       { eventType: 'reset_performed', payload: '{"amount":1}' },
     ]) {
-      expect(() => decodeEvent(stored)).toThrow(expect.objectContaining({ code: 'internal', message: 'internal error' }));
+      expect(() => decodeEvent({ ...stored, metadata: '{}' })).toThrow(expect.objectContaining({ code: 'internal', message: 'internal error' }));
     }
   });
 });

@@ -26,9 +26,8 @@ export const TURN_WAIT_MS = 10_000;
 export const NO_TURN_MESSAGE = 'the counter is busy, try again';
 
 /**
- * The projection (the snapshot a cold instance loads from) advances every this many counter
- * events, not per command: its commit is a write every writer would contend on. A cold load
- * replays at most this many events past the snapshot.
+ * The projection (the read model at its checkpoint, read-model.ts) advances every this many
+ * counter events, not per command: its commit is a write every writer would contend on.
  */
 export const PROJECTION_BATCH = 32n;
 
@@ -98,7 +97,7 @@ function publish(deps: CounterDeps, view: CounterView): void {
   }
 }
 
-/** Best effort: a lagging projection only makes the next load replay a longer tail. */
+/** Best effort: the next run catches up from the checkpoint. */
 function advanceProjection(platform: Platform): void {
   try {
     runCounterProjection(platform);

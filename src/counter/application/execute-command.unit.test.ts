@@ -7,7 +7,7 @@ import { encodeEvent } from './event-codec.ts';
 import { executeCounterCommand, NO_TURN_MESSAGE, PROJECTION_BATCH, TURN_WAIT_MS } from './execute-command.ts';
 import { getCounterView } from './get-view.ts';
 import { COUNTER_PROJECTION } from './projection.ts';
-import { readSnapshot } from './snapshot.ts';
+import { storedReadModel } from './read-model.ts';
 
 const inc = (amount: number): CounterCommand => ({ type: 'increment', amount });
 const dec = (amount: number): CounterCommand => ({ type: 'decrement', amount });
@@ -87,18 +87,18 @@ describe('executeCounterCommand', () => {
     await run(deps, inc(1));
     // A competing writer appends just before our append: our expected revision is now stale.
     deps.platform.faults.beforeNext('append', () => {
-      deps.platform.events.append(COUNTER_STREAM_ID, { tag: 'any' }, [encodeEvent({ type: 'incremented', amount: 10 })]);
+      deps.platform.events.append(COUNTER_STREAM_ID, { tag: 'any' }, [encodeEvent({ type: 'incremented', amount: 10, value: 11 })]);
     });
     const view = await executeCounterCommand(deps, inc(100));
     expect(view.count).toBe(111);
     expect(deps.platform.sleeps).toHaveLength(1);
-    expect(view.latest_events.map((e) => e.payload)).toEqual(['{"amount":100,"value":111}', '{"amount":10}', '{"amount":1,"value":1}']);
+    expect(view.latest_events.map((e) => e.payload)).toEqual(['{"amount":100,"value":111}', '{"amount":10,"value":11}', '{"amount":1,"value":1}']);
   });
 
   it('retries when two writers race to create the stream (no-stream expectation)', async () => {
     const deps = testCounterDeps();
     deps.platform.faults.beforeNext('append', () => {
-      deps.platform.events.append(COUNTER_STREAM_ID, { tag: 'no-stream' }, [encodeEvent({ type: 'incremented', amount: 2 })]);
+      deps.platform.events.append(COUNTER_STREAM_ID, { tag: 'no-stream' }, [encodeEvent({ type: 'incremented', amount: 2, value: 2 })]);
     });
     expect((await executeCounterCommand(deps, inc(3))).count).toBe(5);
   });
@@ -166,7 +166,7 @@ describe('executeCounterCommand', () => {
     expect(deps.platform.deferred.pending).toBe(1);
     deps.platform.respond();
     expect(deps.platform.projections.checkpoint(COUNTER_PROJECTION)).toBe(2n);
-    expect(readSnapshot(deps.platform)).toEqual({ count: 2, revision: 2, last_sequence: 2 });
+    expect(storedReadModel(deps.platform)).toEqual({ count: 2, revision: 2, last_sequence: 2 });
   });
 
   it('by default advances the projection once per PROJECTION_BATCH events, not per command', async () => {
@@ -179,7 +179,7 @@ describe('executeCounterCommand', () => {
     expect(commits()).toBe(0); // after the response
     deps.platform.respond();
     expect(commits()).toBe(1);
-    expect(readSnapshot(deps.platform)?.revision).toBe(Number(PROJECTION_BATCH));
+    expect(storedReadModel(deps.platform)?.revision).toBe(Number(PROJECTION_BATCH));
   });
 
   it('takes the turn on the counter stream around load, decide and append, and releases it', async () => {
@@ -210,9 +210,9 @@ describe('executeCounterCommand', () => {
     expect((await executeCounterCommand(deps, inc(3))).count).toBe(3);
     deps.platform.respond();
     expect(deps.platform.logger.withCode('projection_failed')).toHaveLength(1);
-    expect(readSnapshot(deps.platform)).toBeUndefined();
+    expect(storedReadModel(deps.platform)).toBeUndefined();
     expect((await executeCounterCommand(deps, inc(4))).count).toBe(7);
     deps.platform.respond();
-    expect(readSnapshot(deps.platform)).toEqual({ count: 7, revision: 2, last_sequence: 2 });
+    expect(storedReadModel(deps.platform)).toEqual({ count: 7, revision: 2, last_sequence: 2 });
   });
 });

@@ -5,9 +5,10 @@ import { createMemoryPlatform, type MemoryPlatform } from '../../platform/testin
 import { COUNTER_STREAM_ID } from '../domain/counter.ts';
 import { encodeEvent } from './event-codec.ts';
 import { COUNTER_PROJECTION, runCounterProjection } from './projection.ts';
-import { readSnapshot } from './snapshot.ts';
+import { storedReadModel } from './read-model.ts';
 
-const incremented = (amount: number): NewEvent => encodeEvent({ type: 'incremented', amount });
+/** Increments by `amount` recording `value` (the projection takes the count from the newest event). */
+const incremented = (amount: number, value = amount): NewEvent => encodeEvent({ type: 'incremented', amount, value });
 const other: NewEvent = { eventType: 'user_registered', payload: '{}', metadata: '{}' };
 
 function append(platform: MemoryPlatform, streamId: string, events: NewEvent[]): void {
@@ -23,9 +24,9 @@ describe('runCounterProjection', () => {
 
   it('folds counter events into the document and moves the checkpoint', () => {
     const platform = createMemoryPlatform();
-    append(platform, COUNTER_STREAM_ID, [incremented(2), incremented(3)]);
+    append(platform, COUNTER_STREAM_ID, [incremented(2), incremented(3, 5)]);
     expect(runCounterProjection(platform)).toEqual({ checkpoint: 2n, applied: 2, superseded: false });
-    expect(readSnapshot(platform)).toEqual({ count: 5, revision: 2, last_sequence: 2 });
+    expect(storedReadModel(platform)).toEqual({ count: 5, revision: 2, last_sequence: 2 });
   });
 
   it('skips other streams but still advances past them', () => {
@@ -34,7 +35,7 @@ describe('runCounterProjection', () => {
     append(platform, 'user-1', [other, other]);
     runCounterProjection(platform);
     expect(platform.projections.checkpoint(COUNTER_PROJECTION)).toBe(3n);
-    expect(readSnapshot(platform)).toEqual({ count: 2, revision: 1, last_sequence: 1 });
+    expect(storedReadModel(platform)).toEqual({ count: 2, revision: 1, last_sequence: 1 });
   });
 
   it('moves the checkpoint without writing the document when a page has no counter events', () => {
@@ -42,7 +43,7 @@ describe('runCounterProjection', () => {
     append(platform, 'user-1', [other]);
     runCounterProjection(platform);
     expect(platform.projections.checkpoint(COUNTER_PROJECTION)).toBe(1n);
-    expect(readSnapshot(platform)).toBeUndefined();
+    expect(storedReadModel(platform)).toBeUndefined();
   });
 
   it('is idempotent', () => {
@@ -50,7 +51,7 @@ describe('runCounterProjection', () => {
     append(platform, COUNTER_STREAM_ID, [incremented(2)]);
     runCounterProjection(platform);
     expect(runCounterProjection(platform).applied).toBe(0);
-    expect(readSnapshot(platform)?.count).toBe(2);
+    expect(storedReadModel(platform)?.count).toBe(2);
   });
 
   it('pages through large backlogs, committing each page of 500', () => {
@@ -58,11 +59,11 @@ describe('runCounterProjection', () => {
     append(
       platform,
       COUNTER_STREAM_ID,
-      Array.from({ length: 1200 }, () => incremented(1)),
+      Array.from({ length: 1200 }, (_, i) => incremented(1, i + 1)),
     );
     expect(runCounterProjection(platform)).toEqual({ checkpoint: 1200n, applied: 1200, superseded: false });
     expect(platform.faults.calls('commit')).toBe(3);
-    expect(readSnapshot(platform)).toEqual({ count: 1200, revision: 1200, last_sequence: 1200 });
+    expect(storedReadModel(platform)).toEqual({ count: 1200, revision: 1200, last_sequence: 1200 });
   });
 
   it('stops quietly when another worker commits first', () => {
@@ -70,15 +71,15 @@ describe('runCounterProjection', () => {
     append(platform, COUNTER_STREAM_ID, [incremented(2)]);
     platform.faults.beforeNext('commit', () => runCounterProjection(platform));
     expect(runCounterProjection(platform)).toMatchObject({ superseded: true });
-    expect(readSnapshot(platform)).toEqual({ count: 2, revision: 1, last_sequence: 1 });
+    expect(storedReadModel(platform)).toEqual({ count: 2, revision: 1, last_sequence: 1 });
   });
 
   it('tolerates a document that moved ahead between reading the checkpoint and the document', () => {
     const platform = createMemoryPlatform();
-    append(platform, COUNTER_STREAM_ID, [incremented(2), incremented(5)]);
+    append(platform, COUNTER_STREAM_ID, [incremented(2), incremented(5, 7)]);
     platform.faults.beforeNext('getDocument', () => runCounterProjection(platform));
     expect(runCounterProjection(platform)).toMatchObject({ superseded: true });
-    expect(readSnapshot(platform)).toEqual({ count: 7, revision: 2, last_sequence: 2 });
+    expect(storedReadModel(platform)).toEqual({ count: 7, revision: 2, last_sequence: 2 });
   });
 
   it('throws on a stored event it cannot decode', () => {

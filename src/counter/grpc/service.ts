@@ -1,20 +1,16 @@
 /**
- * counter.v1.CounterService: every command goes through the shared `executeCounterCommand`,
- * WatchCounter through the application's CounterWatch (the same machinery as the SSE stream).
+ * counter.v1.CounterService: every command goes through the shared `executeCounterCommand`.
+ * WatchCounter is not here: the host's stream relay holds it (watch-relay.ts).
  */
 import { AppError } from '../../errors.ts';
 import type { CounterService } from '../../gen/counter_pb.js';
-import type { CallContext, ServiceImpl } from '../../grpc/service.ts';
+import type { ServiceImpl } from '../../grpc/service.ts';
 import type { CounterDeps } from '../application/deps.ts';
 import { executeCounterCommand } from '../application/execute-command.ts';
 import { getCounterView } from '../application/get-view.ts';
-import { CHECK_CLIENT, CounterWatch } from '../application/watch-counter.ts';
-import { commandOfChange, sequenceOf, toProtoView, toStreamReply } from './messages.ts';
+import { commandOfChange, toProtoView, toStreamReply } from './messages.ts';
 
-/** A watch waits at most this long at once, so cancellation and deadlines are noticed between waits. */
-export const WATCH_SLICE_MS = 1_000;
-
-export function counterServiceImpl(deps: CounterDeps): ServiceImpl<typeof CounterService> {
+export function counterServiceImpl(deps: CounterDeps): Omit<ServiceImpl<typeof CounterService>, 'watchCounter'> {
   return {
     async getCounterView() {
       return toProtoView(getCounterView(deps));
@@ -27,9 +23,6 @@ export function counterServiceImpl(deps: CounterDeps): ServiceImpl<typeof Counte
     },
     async reset() {
       return toProtoView(await executeCounterCommand(deps, { type: 'reset' }));
-    },
-    watchCounter(input, ctx) {
-      return watchCounter(deps, sequenceOf(input.lastSequence, 'last_sequence'), ctx);
     },
     async applyChanges(inputs, ctx) {
       // Read the whole stream first: one over the message limit is refused before anything commits.
@@ -52,24 +45,4 @@ export function counterServiceImpl(deps: CounterDeps): ServiceImpl<typeof Counte
       }
     },
   };
-}
-
-/** First the current state, then one message per newer state, until the client leaves or the deadline. */
-async function* watchCounter(deps: CounterDeps, start: number, ctx: CallContext) {
-  const watch = new CounterWatch(deps, start);
-  try {
-    const current = getCounterView(deps);
-    watch.delivered(current);
-    yield toStreamReply(current);
-    while (!ctx.done) {
-      const result = await watch.next(Math.min(ctx.remainingMs(), WATCH_SLICE_MS));
-      if (result instanceof AppError) throw result;
-      // CHECK_CLIENT needs nothing here: the response's client probe notices a gone client.
-      if (result && result !== CHECK_CLIENT) yield toStreamReply(result);
-      // Yield to the event loop: the client probe and the deadline timer run between waits.
-      else await deps.platform.sleep(0);
-    }
-  } finally {
-    watch.close();
-  }
 }

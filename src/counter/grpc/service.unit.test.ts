@@ -1,6 +1,6 @@
 /**
  * CounterService through the gRPC endpoint with Fetch requests (no sockets) over the in-memory
- * platform: success, each AppError mapping, and WatchCounter fed by a command.
+ * platform: success, each AppError mapping, and WatchCounter's side of the stream relay.
  */
 import { create, fromBinary, toBinary, type DescMessage, type MessageInitShape } from '@bufbuild/protobuf';
 import { describe, expect, it } from 'vitest';
@@ -29,9 +29,8 @@ function request(method: string, body: Uint8Array<ArrayBuffer>, headers: Record<
   return new Request(`http://localhost${SERVICE}/${method}`, { method: 'POST', headers: { 'content-type': 'application/grpc', ...headers }, body });
 }
 
-/** Reads every response message and the trailers. */
-async function call(deps: TestCounterDeps, req: Request) {
-  const response = counterGrpcEndpoint(deps)(req);
+/** The length-prefixed messages of a response body. */
+async function messagesOf(response: Response): Promise<Uint8Array[]> {
   const bytes = new Uint8Array(await response.arrayBuffer());
   const messages: Uint8Array[] = [];
   for (let offset = 0; offset < bytes.byteLength; ) {
@@ -39,6 +38,13 @@ async function call(deps: TestCounterDeps, req: Request) {
     messages.push(bytes.subarray(offset + 5, offset + 5 + length));
     offset += 5 + length;
   }
+  return messages;
+}
+
+/** Reads every response message and the trailers. */
+async function call(deps: TestCounterDeps, req: Request) {
+  const response = await counterGrpcEndpoint(deps).serve(req);
+  const messages = await messagesOf(response);
   const trailers = await trailersOf(response)!;
   return { response, messages, status: Number(trailers.get('grpc-status')), message: decodeURIComponent(trailers.get('grpc-message') ?? '') };
 }
@@ -102,15 +108,54 @@ describe('CounterService over the gRPC endpoint', () => {
     expect(timeout.status).toBe(GrpcCode.INVALID_ARGUMENT);
   });
 
-  it('WatchCounter sends the current state first and ends DEADLINE_EXCEEDED at the deadline', async () => {
-    // Polling delivery: the in-memory platform's sleeps advance its manual clock at once.
-    const deps = testCounterDeps({ realtime: { delivery: 'polling' } });
-    await call(deps, request('Increment', frames(ChangeCounterRequestSchema, { amount: 4 })));
-    const result = await call(deps, request('WatchCounter', frames(WatchCounterRequestSchema, { lastSequence: 0n }), { 'grpc-timeout': '3S' }));
-    expect(result.status).toBe(GrpcCode.DEADLINE_EXCEEDED);
-    expect(result.messages).toHaveLength(1);
-    const first = fromBinary(WatchCounterResponseSchema, result.messages[0]!);
-    expect(first.lastSequence).toBe(1n);
-    expect(first.view?.count).toBe(4);
+  describe('WatchCounter through the host relay', () => {
+    const poll = (deps: TestCounterDeps, after: number) =>
+      counterGrpcEndpoint(deps).answerPoll(new Request(`http://localhost${SERVICE}/WatchCounter`, { headers: { 'x-app-relay-poll': String(after) } }));
+    const state = (message: Uint8Array | undefined) => fromBinary(WatchCounterResponseSchema, message!);
+
+    it('opens with the current state as one message and the relay instruction, and ends its body without trailers', async () => {
+      const deps = testCounterDeps();
+      await call(deps, request('Increment', frames(ChangeCounterRequestSchema, { amount: 4 })));
+      const response = await counterGrpcEndpoint(deps).serve(request('WatchCounter', frames(WatchCounterRequestSchema, { lastSequence: 0n })));
+      expect(response.headers.get('content-type')).toBe('application/grpc');
+      expect(response.headers.get('x-app-relay')).toBe('channel=counter-test; mode=pubsub; interval=500; after=1');
+      expect(trailersOf(response)).toBeUndefined(); // the host ends the call
+      const messages = await messagesOf(response);
+      expect(messages).toHaveLength(1);
+      expect(state(messages[0]).lastSequence).toBe(1n);
+      expect(state(messages[0]).view?.count).toBe(4);
+    });
+
+    it('answers a poll with each newer state as one message, and nothing when there is none', async () => {
+      const deps = testCounterDeps();
+      await call(deps, request('Increment', frames(ChangeCounterRequestSchema, { amount: 4 })));
+      const idle = poll(deps, 1)!;
+      expect(idle.headers.get('x-app-relay')).toContain('after=1');
+      expect(await messagesOf(idle)).toHaveLength(0);
+      await call(deps, request('Increment', frames(ChangeCounterRequestSchema, { amount: 2 })));
+      const moved = poll(deps, 1)!;
+      expect(moved.headers.get('x-app-relay')).toContain('after=2');
+      const messages = await messagesOf(moved);
+      expect(messages).toHaveLength(1);
+      expect(state(messages[0]).view?.count).toBe(6);
+    });
+
+    it('a store failure during a poll sends nothing (it is logged; the next wake reads again)', async () => {
+      const deps = testCounterDeps();
+      await call(deps, request('Increment', frames(ChangeCounterRequestSchema, { amount: 4 })));
+      deps.platform.failNext('readStream');
+      const failed = poll(deps, 0)!;
+      expect(failed.headers.get('x-app-relay')).toContain('after=0');
+      expect(await messagesOf(failed)).toHaveLength(0);
+      expect(deps.platform.logger.entries.some((e) => e.fields?.['code'] === 'store')).toBe(true);
+    });
+
+    it('refuses a call without exactly one request message, trailers-only, and is no poll for other paths', async () => {
+      const deps = testCounterDeps();
+      const two = await call(deps, request('WatchCounter', frames(WatchCounterRequestSchema, { lastSequence: 0n }, { lastSequence: 1n })));
+      expect([two.status, two.message, two.messages.length]).toEqual([GrpcCode.INVALID_ARGUMENT, 'expected exactly one request message', 0]);
+      const other = new Request(`http://localhost${SERVICE}/Increment`, { headers: { 'x-app-relay-poll': '0' } });
+      expect(counterGrpcEndpoint(deps).answerPoll(other)).toBeUndefined();
+    });
   });
 });
