@@ -35,11 +35,7 @@ export function evolvePasskeys(list: ReadonlyMap<string, PasskeyRegistered>, eve
 
 /** A name as stored: trimmed, control characters out, at most MAX_PASSKEY_NAME_LENGTH; empty → undefined. */
 export function cleanPasskeyName(name: string): string | undefined {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
-  const cleaned = name
-    .replace(/[\u0000-\u001f\u007f]/g, ' ')
-    .trim()
-    .slice(0, MAX_PASSKEY_NAME_LENGTH)
-    .trim();
+  const visible = Array.from(name, (ch) => (ch.charCodeAt(0) < 0x20 || ch === '\u007f' ? ' ' : ch)).join('');
+  const cleaned = visible.trim().slice(0, MAX_PASSKEY_NAME_LENGTH).trim();
   return cleaned === '' ? undefined : cleaned;
 }
