@@ -5,7 +5,9 @@
  * fetches and shows times in the browser's locale and zone (the server writes UTC).
  */
 import type { ActiveSession } from '../application/index.ts';
+import type { PasskeySummary } from '../passkeys/manage.ts';
 import { Layout } from './layout.tsx';
+import { PasskeysCard } from './passkeys-card.tsx';
 import { signInWords } from './sign-in-words.ts';
 
 /** One active session as the account page shows it (never the session id or its hash). */
@@ -94,7 +96,14 @@ function SessionItem(props: { row: SessionRow; actions: SessionActions | undefin
   );
 }
 
-export function DashboardPage(props: { session: ActiveSession; providers: string[]; sessions: SessionRow[]; actions: SessionActions | undefined }) {
+/** `passkeys` is undefined when passkeys are not offered (no AUTH_PUBLIC_BASE_URL). */
+export function DashboardPage(props: {
+  session: ActiveSession;
+  providers: string[];
+  sessions: SessionRow[];
+  actions: SessionActions | undefined;
+  passkeys?: PasskeySummary[] | undefined;
+}) {
   const { session } = props;
   return (
     <Layout title="Account" page="dashboard" session={{ state: 'signed-in', email: session.email }}>
@@ -161,6 +170,7 @@ export function DashboardPage(props: { session: ActiveSession; providers: string
             </form>
           )}
         </section>
+        {props.passkeys && <PasskeysCard passkeys={props.passkeys} />}
       </div>
     </Layout>
   );
