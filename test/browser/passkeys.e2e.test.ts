@@ -7,38 +7,15 @@
  * from the account page. The attacks a browser would not let a page make are in
  * test/passkeys/ceremony-suite.ts.
  */
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchChromium } from '../support/browser.ts';
+import { launchChromium } from '../support/browser.ts';
 import { freePort, startHost, type HostProcess } from '../support/host-process.ts';
+import { addPasskeyOnAccountPage, registerAndSignIn, sessionOf, withAuthenticator } from '../support/passkey-browser.ts';
 import { requireTool } from '../support/tools.ts';
-import { PASSWORD, uniqueEmail } from '../auth/support.ts';
+import { uniqueEmail } from '../auth/support.ts';
 
 const chromiumTool = requireTool('chromium');
-
-/** A browser context whose page holds a virtual platform authenticator with user verification. */
-async function withAuthenticator(browser: Browser): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession; authenticatorId: string }> {
-  const context = await browser.newContext(DESKTOP);
-  const page = await context.newPage();
-  page.setDefaultTimeout(30_000);
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  });
-  return { context, page, cdp, authenticatorId };
-}
-
-async function registerAndSignIn(page: Page, base: string, email: string): Promise<void> {
-  await page.goto(`${base}/login`);
-  await page.fill('#register-form input[name=email]', email);
-  await page.fill('#register-form input[name=password]', PASSWORD);
-  await Promise.all([page.waitForURL(/\/login\?notice=registered/), page.click('#register-form button[type=submit]')]);
-  await page.fill('#login-form input[name=password]', PASSWORD);
-  await Promise.all([page.waitForURL(`${base}/dashboard`), page.click('#login-form button[type=submit]')]);
-}
-
-const sessionOf = (page: Page) => page.evaluate(async () => (await fetch('/api/auth/session')).json() as Promise<Record<string, unknown>>);
 
 describe.skipIf(!chromiumTool)('passkeys in Chromium', () => {
   let host: HostProcess;
@@ -63,8 +40,7 @@ describe.skipIf(!chromiumTool)('passkeys in Chromium', () => {
     const email = uniqueEmail('passkey');
     await registerAndSignIn(page, base, email);
     expect(await page.isVisible('#passkeys-empty')).toBe(true);
-    await page.fill('#passkey-name', 'Virtual key');
-    await Promise.all([page.waitForSelector('#passkeys li[data-passkey-id]'), page.click('#passkey-add')]);
+    await addPasskeyOnAccountPage(page, 'Virtual key');
     expect(await page.textContent('#passkeys .passkey-name')).toContain('Virtual key');
     expect(await page.textContent('#passkeys li[data-passkey-id]')).toContain('never');
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
