@@ -58,7 +58,7 @@ export function PasskeysCard(props: { passkeys: PasskeySummary[] }) {
       <div class="card-head">
         <h2 id="passkeys-title">Passkeys</h2>
       </div>
-      <p class="hint">Sign in with your fingerprint, face or screen lock instead of a password. A passkey with that check counts as two factors.</p>
+      <p class="hint passkeys-intro">Sign in with your fingerprint, face or screen lock instead of a password. A passkey with that check counts as two factors.</p>
       <p id="passkeys-status" class="form-error" role="alert" hidden></p>
       <ul id="passkeys" class="session-list">
         {props.passkeys.map((passkey) => (
