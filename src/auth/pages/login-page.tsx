@@ -99,7 +99,17 @@ export function LoginPage(props: LoginPageProps) {
               <p id="passkey-sign-in-status" class="form-error" role="alert" hidden></p>
               <button type="button" id="passkey-sign-in" class="button provider-button button-block" data-next={props.next}>
                 <span class="provider-mark" aria-hidden="true">
-                  <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">
+                  <svg
+                    aria-hidden="true"
+                    viewBox="0 0 24 24"
+                    width="16"
+                    height="16"
+                    fill="none"
+                    stroke="currentColor"
+                    stroke-width="2"
+                    stroke-linecap="round"
+                    stroke-linejoin="round"
+                  >
                     <circle cx="8" cy="15" r="4" />
                     <path d="M10.85 12.15 19 4M18 5l2 2M15 8l2 2" />
                   </svg>
