@@ -2,6 +2,9 @@
  * The credential a browser sends back, as JSON (WebAuthn Level 3 §5.1.8 `toJSON()`:
  * RegistrationResponseJSON, AuthenticationResponseJSON), checked for shape before any library
  * reads it; the library then checks every value. Also the challenge its client data names.
+ * Every field is bounded, so that a body the schema accepts fits PASSKEY_MAX_BODY_BYTES (found by
+ * Schemathesis: with 16 KiB per field a valid body could exceed the route's limit). Extension
+ * results other than `credProps` are dropped: nothing here reads them.
  */
 import * as v from 'valibot';
 import { decodeClientDataJSON } from '@simplewebauthn/server/helpers';
@@ -9,25 +12,28 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import { AppError } from '../../errors.ts';
 import { PASSKEY_REFUSED } from './refusal.ts';
 
-const b64url = (what: string, max = 16_384) =>
+/** The passkey routes' body limit: a registration with the largest fields below stays under it. */
+export const PASSKEY_MAX_BODY_BYTES = 48 * 1024;
+
+const b64url = (what: string, max: number) =>
   v.pipe(v.string(`${what} must be a string`), v.maxLength(max, `${what} is too long`), v.regex(/^[A-Za-z0-9_-]*={0,2}$/, `${what} must be base64url`));
 
 const common = {
   id: b64url('id', 1400),
   rawId: b64url('rawId', 1400),
   type: v.literal('public-key', 'type must be "public-key"'),
-  clientExtensionResults: v.record(v.string(), v.unknown()),
+  clientExtensionResults: v.object({ credProps: v.optional(v.object({ rk: v.optional(v.boolean()) })) }),
   authenticatorAttachment: v.optional(v.picklist(['platform', 'cross-platform'])),
 };
 
 export const RegistrationResponseSchema = v.object({
   ...common,
   response: v.object({
-    clientDataJSON: b64url('clientDataJSON'),
-    attestationObject: b64url('attestationObject'),
+    clientDataJSON: b64url('clientDataJSON', 4096),
+    attestationObject: b64url('attestationObject', 16_384),
     transports: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(32))), v.maxLength(8))),
-    authenticatorData: v.optional(b64url('authenticatorData')),
-    publicKey: v.optional(b64url('publicKey')),
+    authenticatorData: v.optional(b64url('authenticatorData', 4096)),
+    publicKey: v.optional(b64url('publicKey', 2048)),
     publicKeyAlgorithm: v.optional(v.number()),
   }),
 });
@@ -35,9 +41,9 @@ export const RegistrationResponseSchema = v.object({
 export const AuthenticationResponseSchema = v.object({
   ...common,
   response: v.object({
-    clientDataJSON: b64url('clientDataJSON'),
-    authenticatorData: b64url('authenticatorData'),
-    signature: b64url('signature'),
+    clientDataJSON: b64url('clientDataJSON', 4096),
+    authenticatorData: b64url('authenticatorData', 4096),
+    signature: b64url('signature', 2048),
     userHandle: v.optional(b64url('userHandle', 128)),
   }),
 });

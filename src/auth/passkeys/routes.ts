@@ -12,6 +12,8 @@
  * AUTH_PUBLIC_BASE_URL (no relying party) the ceremony routes answer 404.
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { errorResponse } from '../../counter/http-errors.ts';
 import * as v from 'valibot';
 import { AppError } from '../../errors.ts';
 import { clientAddress } from '../../http/client-address.ts';
@@ -21,7 +23,7 @@ import { authenticationOptions, signInWithPasskey } from './authentication.ts';
 import { listPasskeys, passkeySummary, removePasskey, renamePasskey } from './manage.ts';
 import { MAX_PASSKEY_NAME_LENGTH } from './passkey-list.ts';
 import { registerPasskey, registrationOptions } from './registration.ts';
-import { AuthenticationResponseSchema, RegistrationResponseSchema } from './response-json.ts';
+import { AuthenticationResponseSchema, PASSKEY_MAX_BODY_BYTES, RegistrationResponseSchema } from './response-json.ts';
 
 export const PASSKEY_PATHS = {
   registrationOptions: '/api/auth/passkeys/registration/options',
@@ -64,11 +66,13 @@ async function jsonBody<S extends v.GenericSchema>(c: Context, schema: S): Promi
   return result.output;
 }
 
-export function passkeyRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler; limit: MiddlewareHandler }): Hono {
+export function passkeyRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler }): Hono {
   const app = new Hono();
   const { logger } = deps.platform;
   const { config } = deps;
-  const write = [guards.limit, guards.sameSite] as const;
+  // A credential with its attestation is larger than the 16 KiB of the password routes.
+  const limit = bodyLimit({ maxSize: PASSKEY_MAX_BODY_BYTES, onError: (c) => errorResponse(c, new AppError('payload_too_large', 'request body exceeds 48 KiB'), logger) });
+  const write = [limit, guards.sameSite] as const;
   const signedIn = async (c: Context) => {
     const session = await findActiveSession(deps, sessionIdFromCookieHeader(c.req.header('cookie'), config.cookieSecure));
     if (!session) throw new AppError('unauthorized', 'sign in first');

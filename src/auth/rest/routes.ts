@@ -184,7 +184,7 @@ export function authRestRoutes(deps: AuthDeps): Hono {
   });
 
   app.route('/', userSessionRoutes(deps, { sameSite, limit }));
-  app.route('/', passkeyRoutes(deps, { sameSite, limit }));
+  app.route('/', passkeyRoutes(deps, { sameSite }));
 
   app.get(AUTH_PATHS.storageStatus, async (c) => {
     const principal = await authorizeSystemAdmin(deps, bearerToken(c.req.header('authorization')));
