@@ -110,7 +110,7 @@ exact<Exact<v.InferOutput<typeof PasskeySchema>, PasskeySummary>>();
 
 export const PasskeyListSchema = v.object({ passkeys: v.array(PasskeySchema) });
 
-/** WebAuthn options as the browser's `PublicKeyCredential.parseCreationOptionsFromJSON()` / `parseRequestOptionsFromJSON()` take them (WebAuthn Level 3 §5.1.9, §5.1.10). */
+/** WebAuthn options as the browser's `PublicKeyCredential.parseCreationOptionsFromJSON()` / `parseRequestOptionsFromJSON()` take them (WebAuthn Level 3). */
 export const PasskeyCreationOptionsSchema = v.pipe(
   v.looseObject({ rp: v.looseObject({ id: v.optional(v.string()), name: v.string() }), user: v.looseObject({ id: v.string(), name: v.string() }), challenge: v.string() }),
   v.description('PublicKeyCredentialCreationOptionsJSON: discoverable credential and user verification required, attestation none'),

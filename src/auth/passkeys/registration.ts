@@ -2,7 +2,7 @@
  * Adding a passkey to the signed-in account (WebAuthn Level 3 §7.1 "Registering a New
  * Credential"): options with a fresh challenge bound to the user, a discoverable credential
  * (`residentKey: required`) and user verification required; then @simplewebauthn/server checks the
- * response (§7.1 steps 5–27: type, challenge, origin, RP ID hash, UP and UV flags, algorithm,
+ * response (§7.1: type, challenge, origin, RP ID hash, UP and UV flags, algorithm,
  * attestation statement) and the credential is claimed for this account only.
  */
 import { generateRegistrationOptions, verifyRegistrationResponse, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
@@ -37,7 +37,7 @@ export async function registrationOptions(deps: AuthDeps, session: ActiveSession
     challenge: isoBase64URL.toBuffer(challenge),
     timeout: CHALLENGE_TTL_MS,
     attestationType: 'none',
-    // §5.4.6: the browser refuses an authenticator that already holds one of these for this account.
+    // §5.4 excludeCredentials: the browser refuses an authenticator that already holds one of these for this account.
     excludeCredentials: existing.map((p) => ({ id: p.credential_id, transports: p.transports })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
   });

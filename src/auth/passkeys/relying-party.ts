@@ -1,9 +1,9 @@
 /**
- * The relying party the passkeys belong to (WebAuthn Level 3 §5.1.2 "RP ID", §13.4.9 "Validating
+ * The relying party the passkeys belong to (WebAuthn Level 3 §4 "RP ID", §13.4.9 "Validating
  * the origin"): its ID is the host of AUTH_PUBLIC_BASE_URL and the only origin accepted is that
  * URL's origin. Never taken from the request's Host, which a client chooses. Without
  * AUTH_PUBLIC_BASE_URL there is no relying party and passkeys are not offered; nor with an IP
- * address for its host, which browsers refuse as an RP ID (it must be a domain, §5.1.2).
+ * address for its host, which browsers refuse as an RP ID (it must be a domain).
  */
 import { AppError } from '../../errors.ts';
 import type { AuthConfig } from '../config.ts';

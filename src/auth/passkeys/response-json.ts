@@ -1,5 +1,5 @@
 /**
- * The credential a browser sends back, as JSON (WebAuthn Level 3 §5.1.8 `toJSON()`:
+ * The credential a browser sends back, as JSON (WebAuthn Level 3 `PublicKeyCredential.toJSON()`:
  * RegistrationResponseJSON, AuthenticationResponseJSON), checked for shape before any library
  * reads it; the library then checks every value. Also the challenge its client data names.
  * Every field is bounded, so that a body the schema accepts fits PASSKEY_MAX_BODY_BYTES (found by
