@@ -3,7 +3,45 @@
  * left as imports. The component build, the wasmtime test probes and the OAuth probes share it, so a probe is built
  * exactly as the component is.
  */
-import { build } from 'esbuild';
+import { join } from 'node:path';
+import { build, type Plugin } from 'esbuild';
+
+/**
+ * @simplewebauthn/server reaches WebCrypto through one module, `getWebCrypto.js`; inside the
+ * component its asymmetric `subtle` calls trap, so the guest gets src/auth/passkeys/guest-web-crypto.ts
+ * in its place (pure-JS signatures, see there). The build fails if the library no longer imports
+ * that module while being bundled, so an upgrade cannot silently bring the trapping path back.
+ */
+function guestWebCrypto(): Plugin {
+  const replacement = join(import.meta.dirname, '..', 'src', 'auth', 'passkeys', 'guest-web-crypto.ts');
+  return {
+    name: 'guest-web-crypto',
+    setup(build) {
+      let libraryBundled = false;
+      let replaced = false;
+      build.onResolve({ filter: /\/getWebCrypto\.js$/ }, (args) => {
+        if (!/@simplewebauthn[\\/]server[\\/]/.test(args.importer)) return undefined;
+        replaced = true;
+        return { path: replacement };
+      });
+      build.onLoad({ filter: /@simplewebauthn[\\/]server[\\/].*\.js$/ }, () => {
+        libraryBundled = true;
+        return undefined;
+      });
+      build.onEnd((result) => {
+        if (libraryBundled && !replaced && result.errors.length === 0)
+          result.errors.push({
+            id: '',
+            pluginName: 'guest-web-crypto',
+            text: '@simplewebauthn/server no longer imports getWebCrypto.js: its signatures would trap in the component',
+            location: null,
+            notes: [],
+            detail: undefined,
+          });
+      });
+    },
+  };
+}
 
 export async function bundleGuest(entry: string, outfile: string): Promise<void> {
   await build({
@@ -20,5 +58,6 @@ export async function bundleGuest(entry: string, outfile: string): Promise<void>
     jsxImportSource: 'hono/jsx',
     legalComments: 'none',
     logLevel: 'warning',
+    plugins: [guestWebCrypto()],
   });
 }

@@ -2,8 +2,10 @@
  * `npm run screenshots`: regenerates docs/screenshots/ (shown in the README and docs/ui.md) from the
  * real host and component in Chromium: the counter page after a few commands so the ledger has rows
  * ({desktop,mobile}{,-dark}.png), and the sign-in and account pages with the local test OAuth
- * provider configured and a second browser signed in, so the sessions list has two rows
- * (login-*.png, account-*.png). Needs a build and /usr/bin/chromium (or CHROMIUM=path).
+ * provider configured and a second browser signed in, so the sessions list has two rows, and a
+ * passkey added (a software authenticator), so the passkeys card lists one (login-*.png,
+ * account-*.png). Pages are opened at http://localhost:<port>, the public base URL, whose host is
+ * the passkeys' RP ID. Needs a build and /usr/bin/chromium (or CHROMIUM=path).
  */
 import { join } from 'node:path';
 import type { Browser, BrowserContextOptions } from 'playwright-core';
@@ -11,6 +13,7 @@ import { DESKTOP, launchChromium, PHONE } from '../test/support/browser.ts';
 import { freePort, ROOT, startHost } from '../harness/host-process.ts';
 import { startOAuthFixture } from '../test/support/oauth-provider/fixture.ts';
 import { requireTool } from '../harness/tools.ts';
+import { SoftwarePasskey } from '../test/support/software-passkey.ts';
 
 const chromiumTool = requireTool('chromium');
 if (!chromiumTool) throw new Error('chromium is needed for screenshots');
@@ -43,7 +46,8 @@ async function shoot(browser: Browser, url: string, file: string, options: Brows
 }
 
 const port = await freePort();
-const fixture = await startOAuthFixture(`http://127.0.0.1:${port}`);
+const base = `http://localhost:${port}`;
+const fixture = await startOAuthFixture(base);
 const host = await startHost({ port, env: fixture.env, args: ['--shutdown-grace-ms', '200'] });
 const browser = await launchChromium(chromiumTool);
 try {
@@ -67,13 +71,18 @@ try {
   const signIn = await post('/api/auth/password/login', { email, password: PASSWORD }, { 'user-agent': String(PHONE.userAgent) });
   const setCookie = signIn.headers.getSetCookie()[0] ?? '';
   const [name = '', value = ''] = setCookie.split(';')[0]!.split('=');
+  // A passkey on the account, added by this browser as the account page would.
+  const asBrowser = { origin: base, cookie: `${name}=${value}`, 'user-agent': String(PHONE.userAgent) };
+  const creation = (await (await post('/api/auth/passkeys/registration/options', {}, asBrowser)).json()) as { challenge: string; rp: { id: string }; user: { id: string } };
+  const added = await post('/api/auth/passkeys/registration/verify', { response: new SoftwarePasskey().register(creation, { origin: base }), name: 'Pixel 8' }, asBrowser);
+  if (added.status !== 201) throw new Error(`adding the passkey answered ${added.status}`);
 
   for (const [layout, options] of LAYOUTS) {
     for (const scheme of SCHEMES) {
       const context = { ...options, colorScheme: scheme } as const;
-      await shoot(browser, host.url, fileFor('', layout, scheme), context, '#status[data-status="live"]');
-      await shoot(browser, `${host.url}/login`, fileFor('login-', layout, scheme), context, 'html[data-ready="true"]');
-      await shoot(browser, `${host.url}/dashboard`, fileFor('account-', layout, scheme), context, 'html[data-ready="true"]', { name, value });
+      await shoot(browser, base, fileFor('', layout, scheme), context, '#status[data-status="live"]');
+      await shoot(browser, `${base}/login`, fileFor('login-', layout, scheme), context, 'html[data-ready="true"]');
+      await shoot(browser, `${base}/dashboard`, fileFor('account-', layout, scheme), context, 'html[data-ready="true"]', { name, value });
     }
   }
 } finally {

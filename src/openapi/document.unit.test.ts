@@ -23,6 +23,7 @@ function requestFor(path: string, method: string): Request {
   const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if (method === 'get') return new Request(url);
   if (method === 'delete') return new Request(url, { method: 'DELETE' });
+  if (method === 'patch') return new Request(url, { ...json({ name: 'Laptop' }), method: 'PATCH' });
   if (/increment|decrement_count/.test(path)) return new Request(url, json({ amount: 1 }));
   if (/password/.test(path)) return new Request(url, json({ email: 'doc@example.com', password: 'correct horse battery' }));
   if (path.endsWith('/callback')) return new Request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'code=x&state=y' });

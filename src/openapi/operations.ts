@@ -10,6 +10,7 @@ import { STREAM_PATH } from '../counter/stream.ts';
 import { SERVER_FUNCTION_PATHS } from '../ui/server-functions.ts';
 import { AUTH_PATHS } from '../auth/rest/routes.ts';
 import { ACCOUNT_PATHS } from '../auth/rest/account-routes.ts';
+import { PASSKEY_PATHS } from '../auth/passkeys/routes.ts';
 import { PROVIDER_IDS } from '../auth/oauth/provider-ids.ts';
 import { UNSIGNED } from '../counter/stream-position.ts';
 import { AmountValueSchema } from '../counter/rest-input.ts';
@@ -57,7 +58,7 @@ export interface LinkSpec {
 }
 
 export interface OperationSpec {
-  method: 'get' | 'post' | 'delete';
+  method: 'get' | 'post' | 'patch' | 'delete';
   path: string;
   operationId: string;
   tag: Tag;
@@ -115,6 +116,17 @@ const FORM_HTML_ERRORS = {
   statuses: [400, 429],
 } as const;
 const FORM_OR_NONE = 'Cross-site requests (by `Origin`, else `Sec-Fetch-Site`) are refused with 403.';
+/** The passkey ceremonies: 404 when passkeys are not offered (no AUTH_PUBLIC_BASE_URL), 401 for any refused response. */
+const PASSKEY_CEREMONY = ['validation', 'invalid_credentials', 'forbidden', 'not_found', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'] as const;
+const PASSKEY_REFUSALS =
+  'Every refused response answers 401 `invalid_credentials` with one message, whichever check failed (challenge unknown, expired, used or for another ceremony; origin; RP ID hash; user presence or verification; signature; counter; user handle; unknown or removed credential); the log says which.';
+const PASSKEY_ID: ParameterSpec = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'a passkey id from the list (`id`): SHA-256 of the credential id, hex',
+  schema: v.string(),
+};
 
 const incrementLinks: Record<string, LinkSpec> = {
   ViewAfterIncrement: { operationId: 'getCounterView', description: 'the view now counts the increment' },
@@ -448,5 +460,87 @@ export const OPERATIONS: readonly OperationSpec[] = [
     summary: 'This document as a readable page',
     success: { '200': { kind: 'html', description: 'the API reference' } },
     errors: ['internal'],
+  },
+  {
+    method: 'post',
+    path: PASSKEY_PATHS.registrationOptions,
+    operationId: 'passkeyRegistrationOptions',
+    tag: 'auth',
+    summary: 'Start adding a passkey to your account',
+    security: 'session',
+    description: `${FORM_OR_NONE} A new challenge, single use, valid 5 minutes, bound to this account. Any body is ignored. Pass the answer to \`navigator.credentials.create()\` (e.g. with \`PublicKeyCredential.parseCreationOptionsFromJSON\`).`,
+    success: { '200': { kind: 'json', schema: 'PasskeyCreationOptions', description: 'creation options (WebAuthn Level 3 §5.4)' } },
+    errors: ['unauthorized', 'forbidden', 'not_found', 'domain', 'payload_too_large', 'store', 'internal'],
+    links: { VerifyRegistration: { operationId: 'passkeyRegistrationVerify', description: 'send the credential the browser created' } },
+  },
+  {
+    method: 'post',
+    path: PASSKEY_PATHS.registrationVerify,
+    operationId: 'passkeyRegistrationVerify',
+    tag: 'auth',
+    summary: 'Add the passkey the browser created',
+    security: 'session',
+    description: `${FORM_OR_NONE} ${PASSKEY_REFUSALS} A credential already registered answers 409; an account keeps at most 20 passkeys (409 \`domain\`).`,
+    body: { schema: 'PasskeyRegistrationBody', mediaTypes: JSON_ONLY, required: true },
+    success: { '201': { kind: 'json', schema: 'Passkey', description: 'the passkey, now listed' } },
+    errors: ['unauthorized', ...PASSKEY_CEREMONY, 'conflict', 'domain'],
+  },
+  {
+    method: 'post',
+    path: PASSKEY_PATHS.authenticationOptions,
+    operationId: 'passkeyAuthenticationOptions',
+    tag: 'auth',
+    summary: 'Start a passkey sign-in',
+    description: `${FORM_OR_NONE} A new challenge, single use, valid 5 minutes. Any body is ignored. Counted against the per-client attempt limit (429). Pass the answer to \`navigator.credentials.get()\`, with \`mediation: "conditional"\` for the autofill.`,
+    success: { '200': { kind: 'json', schema: 'PasskeyRequestOptions', description: 'request options (WebAuthn Level 3 §5.5)' } },
+    errors: ['forbidden', 'not_found', 'rate_limited', 'payload_too_large', 'store', 'internal'],
+    links: { VerifyAuthentication: { operationId: 'passkeyAuthenticationVerify', description: 'send the assertion the browser made' } },
+  },
+  {
+    method: 'post',
+    path: PASSKEY_PATHS.authenticationVerify,
+    operationId: 'passkeyAuthenticationVerify',
+    tag: 'auth',
+    summary: 'Sign in with a passkey',
+    description: `${FORM_OR_NONE} ${PASSKEY_REFUSALS} A success is a session with \`aal: aal2\` and \`mfa\` in its \`amr\` (user verification is required). Counted against the per-client attempt limit (429).`,
+    body: { schema: 'PasskeyAuthenticationBody', mediaTypes: JSON_ONLY, required: true },
+    success: { '200': { kind: 'json', schema: 'PasskeySignedIn', description: 'signed in', headers: ['Set-Cookie'] } },
+    errors: [...PASSKEY_CEREMONY, 'rate_limited'],
+    links: { SessionAfterPasskey: { operationId: 'getSession', description: 'the session the cookie now carries (aal2)' } },
+  },
+  {
+    method: 'get',
+    path: PASSKEY_PATHS.list,
+    operationId: 'listPasskeys',
+    tag: 'auth',
+    summary: 'Your passkeys',
+    security: 'session',
+    success: { '200': { kind: 'json', schema: 'PasskeyList', description: 'every passkey of this account, in the order they were added' } },
+    errors: ['unauthorized', 'store', 'internal'],
+  },
+  {
+    method: 'patch',
+    path: '/api/auth/passkeys/{id}',
+    operationId: 'renamePasskey',
+    tag: 'auth',
+    summary: 'Rename one of your passkeys',
+    security: 'session',
+    description: `${FORM_OR_NONE} An id that is not one of your passkeys answers 404.`,
+    parameters: [PASSKEY_ID],
+    body: { schema: 'PasskeyRenameBody', mediaTypes: JSON_ONLY, required: true },
+    success: { '200': { kind: 'json', schema: 'Passkey', description: 'the renamed passkey' } },
+    errors: [...SESSION_WRITE, 'validation', 'payload_too_large', 'unsupported_media_type'],
+  },
+  {
+    method: 'delete',
+    path: '/api/auth/passkeys/{id}',
+    operationId: 'removePasskey',
+    tag: 'auth',
+    summary: 'Remove one of your passkeys',
+    security: 'session',
+    description: `${FORM_OR_NONE} It signs nobody in from then on. An id that is not one of your passkeys answers 404.`,
+    parameters: [PASSKEY_ID],
+    success: { '204': { kind: 'empty', description: 'removed' } },
+    errors: [...SESSION_WRITE, 'payload_too_large'],
   },
 ];

@@ -16,6 +16,8 @@ export { CounterViewSchema };
 export { eventLogSchema as EventLogSchema } from '../counter/application/view.ts';
 export { AmountBodySchema, AmountValueSchema } from '../counter/rest-input.ts';
 import { CredentialsSchema } from '../auth/rest/input.ts';
+import type { PasskeySummary } from '../auth/passkeys/manage.ts';
+import { PasskeyAuthenticationBodySchema, PasskeyRegistrationBodySchema, PasskeyRenameBodySchema } from '../auth/passkeys/routes.ts';
 export { CredentialsSchema };
 export { AccountDeletionSchema } from '../auth/rest/account-routes.ts';
 import { DEFAULT_PASSWORD_MIN_LENGTH } from '../auth/config.ts';
@@ -57,8 +59,9 @@ export const SessionViewSchema = v.variant('authenticated', [
     authenticated: v.literal(true),
     user_id: v.string(),
     email: v.nullable(v.string()),
-    aal: v.pipe(v.string(), v.description('authenticator assurance level, e.g. aal1')),
-    method: v.pipe(v.string(), v.description('how the session was issued: password or oauth:<provider>')),
+    aal: v.pipe(v.string(), v.description('authenticator assurance level: aal1, or aal2 after a passkey sign-in with user verification')),
+    amr: v.pipe(v.array(v.string()), v.description('authentication methods, RFC 8176 values: pwd (password); hwk or swk with mfa (a passkey with user verification)')),
+    method: v.pipe(v.string(), v.description('how the session was issued: password, oauth:<provider> or passkey')),
     issued_at: timestamp('RFC 3339, UTC'),
     expires_at: timestamp('RFC 3339, UTC'),
   }),
@@ -89,7 +92,45 @@ export const CapabilitiesSchema = v.object({
   oauth: v.object({
     providers: v.array(v.object({ id: v.string(), label: v.string(), start: v.pipe(v.string(), v.description('path of the start route')) })),
   }),
+  passkeys: v.object({
+    enabled: v.pipe(v.boolean(), v.description('passkeys are offered: AUTH_PUBLIC_BASE_URL is set (its host is the RP ID)')),
+    authentication_options: v.pipe(v.string(), v.description('path that starts a passkey sign-in')),
+  }),
 });
+
+/** One passkey of the signed-in user (src/auth/passkeys/manage.ts). */
+export const PasskeySchema = v.object({
+  id: v.pipe(v.string(), v.description('SHA-256 (hex) of the credential id: what rename and remove take')),
+  name: v.string(),
+  created_at: timestamp('RFC 3339, UTC'),
+  last_used_at: v.nullable(timestamp('RFC 3339, UTC; null before its first sign-in')),
+  backed_up: v.pipe(v.boolean(), v.description('a synced passkey (WebAuthn Level 3 §6.1.3, backup state)')),
+  transports: v.array(v.string()),
+});
+exact<Exact<v.InferOutput<typeof PasskeySchema>, PasskeySummary>>();
+
+export const PasskeyListSchema = v.object({ passkeys: v.array(PasskeySchema) });
+
+/** WebAuthn options as the browser's `PublicKeyCredential.parseCreationOptionsFromJSON()` / `parseRequestOptionsFromJSON()` take them (WebAuthn Level 3). */
+export const PasskeyCreationOptionsSchema = v.pipe(
+  v.looseObject({ rp: v.looseObject({ id: v.optional(v.string()), name: v.string() }), user: v.looseObject({ id: v.string(), name: v.string() }), challenge: v.string() }),
+  v.description('PublicKeyCredentialCreationOptionsJSON: discoverable credential and user verification required, attestation none'),
+);
+export const PasskeyRequestOptionsSchema = v.pipe(
+  v.looseObject({ rpId: v.optional(v.string()), challenge: v.string(), userVerification: v.optional(v.string()) }),
+  v.description('PublicKeyCredentialRequestOptionsJSON: no allowCredentials (discoverable credentials), user verification required'),
+);
+
+export const PasskeySignedInSchema = v.object({
+  authenticated: v.literal(true),
+  user_id: v.string(),
+  email: v.nullable(v.string()),
+  aal: v.literal('aal2'),
+  expires_at: timestamp('RFC 3339, UTC'),
+  next: v.pipe(v.string(), v.description('the same-site path to go to, from the request (else /dashboard)')),
+});
+
+export { PasskeyAuthenticationBodySchema, PasskeyRegistrationBodySchema, PasskeyRenameBodySchema };
 
 export const StorageStatusSchema = v.object({
   events: v.pipe(v.record(v.string(), v.pipe(v.number(), v.integer(), v.minValue(0))), v.description('count by auth event type; every known type, 0 when none')),

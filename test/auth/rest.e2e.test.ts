@@ -27,6 +27,7 @@ describe('GET /api/auth/capabilities', () => {
     expect(await response.json()).toEqual({
       password: { enabled: true, min_length: 12, register: '/api/auth/password/register', login: '/api/auth/password/login' },
       oauth: { providers: [] },
+      passkeys: { enabled: false, authentication_options: '/api/auth/passkeys/authentication/options' },
     });
   });
 });

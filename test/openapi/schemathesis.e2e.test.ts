@@ -27,8 +27,13 @@ async function serviceEnv(port: number): Promise<{ fixture: OAuthFixture; env: R
   return { fixture, env: { ...fixture.env, ...OPERATOR_ENV, AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS: 'true' } };
 }
 
-/** The operations whose only answer without a session is 401, as Schemathesis' warning lists them. */
-const SESSION_OPERATIONS = OPERATIONS.filter((op) => op.path.startsWith('/api/auth/sessions') || op.path.startsWith('/api/auth/account'))
+/**
+ * The operations whose only answer without a session is 401, as Schemathesis' warning lists them:
+ * the session and account routes and the signed-in passkey routes (adding one, the list, rename, remove).
+ */
+const SESSION_OPERATIONS = OPERATIONS.filter(
+  (op) => op.path.startsWith('/api/auth/sessions') || op.path.startsWith('/api/auth/account') || (op.path.startsWith('/api/auth/passkeys') && op.security === 'session'),
+)
   .map((op) => `${op.method.toUpperCase()} ${op.path}`)
   .sort();
 function unauthenticatedOperations(output: string): string[] {

@@ -18,6 +18,7 @@ import type { AuthDeps } from './deps.ts';
 import { AUTH_COLLECTIONS, AUTH_PROJECTION, readAuthDocument, runAuthProjection, userSessionEntries, type UserDocument } from './projection.ts';
 import { clearLoginAttempts, loginPairKey, reserveLoginAttempt } from './rate-limit.ts';
 import { ENDED_SESSIONS } from './retention.ts';
+import { everRegisteredPasskeyIds, passkeyStreams } from '../passkeys/store.ts';
 import { sha256Hex } from './secrets.ts';
 import type { ActiveSession } from './sessions.ts';
 import { authStoreFailure } from './store-failure.ts';
@@ -103,6 +104,9 @@ export async function deleteAccount(deps: AuthDeps, current: ActiveSession, reau
         ...(email ? [authStreams.email(await sha256Hex(email))] : []),
         ...(user?.identities ?? []).map((identity) => authStreams.identity(identity.provider, identity.subject_hash)),
         ...[...hashes].map((hash) => authStreams.session(hash)),
+        // The passkeys' streams hold their public keys, names and owner: removed with the list last.
+        ...everRegisteredPasskeyIds(deps, userId).map((passkeyId) => passkeyStreams.credential(passkeyId)),
+        passkeyStreams.list(userId),
       ];
       for (const stream of streams) removed += Number(platform.events.removeStream(stream));
       for (const hash of hashes) platform.keyValue.delete(authNamespaces.sessionActivity, hash);

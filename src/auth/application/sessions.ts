@@ -28,8 +28,10 @@ export interface IssueSessionInput {
   userId: string;
   email: string | null;
   aal: AssuranceLevel;
-  /** `password` or `oauth:<provider>` */
+  /** `password`, `oauth:<provider>` or `passkey` */
   method: string;
+  /** RFC 8176 §2 method values, when the caller knows them (a passkey sign-in). */
+  amr?: string[];
   /** Short device hint (domain/device-hint.ts); 'Unknown device' when absent. */
   device?: string;
 }
@@ -74,6 +76,7 @@ export async function issueSession(deps: AuthDeps, input: IssueSessionInput): Pr
     expires_at: expiresAt,
     handle: randomToken(16),
     device: input.device ?? 'Unknown device',
+    ...(input.amr ? { amr: input.amr } : {}),
   };
   const sessionHash = await sha256Hex(sessionId);
   try {

@@ -14,6 +14,12 @@ export const AUTH_EVENT_TYPES = [
   // Written by the OAuth flow (src/auth/oauth/). Its pending states live in key-value, not here
   // (stores from before hold `auth_oauth_state_created`/`_consumed` events; they are still counted).
   'auth_external_identity_linked',
+  // Passkeys (src/auth/passkeys/): the user's list, and each credential's claim and uses.
+  'auth_passkey_registered',
+  'auth_passkey_renamed',
+  'auth_passkey_removed',
+  'auth_passkey_claimed',
+  'auth_passkey_used',
 ] as const;
 
 export type AuthEventType = (typeof AUTH_EVENT_TYPES)[number];
@@ -44,7 +50,7 @@ export interface SessionIssued {
   user_id: string;
   email: string | null;
   aal: AssuranceLevel;
-  /** `password` or `oauth:<provider>` */
+  /** `password`, `oauth:<provider>` or `passkey` */
   method: string;
   /** epoch ms */
   issued_at: number;
@@ -57,6 +63,11 @@ export interface SessionIssued {
   handle?: string;
   /** A short device hint from the User-Agent (domain/device-hint.ts), never the raw header. */
   device?: string;
+  /**
+   * Authentication methods (RFC 8176 §2 values), recorded since passkeys; sessions issued before
+   * it derive theirs from `method` (domain/session.ts).
+   */
+  amr?: string[];
 }
 
 export interface SessionRevoked {

@@ -16,7 +16,14 @@ export interface SessionState {
   /** Public handle for the session list ('' for sessions issued before handles existed). */
   handle: string;
   device: string;
+  /** Authentication methods, RFC 8176 §2 values (`pwd`, `hwk`/`swk` + `mfa` for a verified passkey). */
+  amr: string[];
   revoked: boolean;
+}
+
+/** What sessions issued before `amr` was recorded used: a password is `pwd`; a provider sign-in names no method of ours. */
+function amrOfMethod(method: string): string[] {
+  return method === 'password' ? ['pwd'] : [];
 }
 
 export function evolveSession(state: SessionState | undefined, event: SessionEvent): SessionState | undefined {
@@ -31,6 +38,7 @@ export function evolveSession(state: SessionState | undefined, event: SessionEve
         expiresAt: event.data.expires_at,
         handle: event.data.handle ?? '',
         device: event.data.device ?? 'Unknown device',
+        amr: event.data.amr ?? amrOfMethod(event.data.method),
         revoked: false,
       };
     case 'auth_session_revoked':

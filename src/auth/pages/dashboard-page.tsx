@@ -6,7 +6,9 @@
  * fetches and shows times in the browser's locale and zone (the server writes UTC).
  */
 import type { ActiveSession } from '../application/index.ts';
+import type { PasskeySummary } from '../passkeys/manage.ts';
 import { Layout } from './layout.tsx';
+import { PasskeysCard } from './passkeys-card.tsx';
 import { signInWords } from './sign-in-words.ts';
 
 /** One active session as the account page shows it (never the session id or its hash). */
@@ -119,7 +121,15 @@ function DeleteAccount(props: { refused: boolean }) {
   );
 }
 
-export function DashboardPage(props: { session: ActiveSession; providers: string[]; sessions: SessionRow[]; actions: SessionActions | undefined; deletionRefused?: boolean }) {
+/** `passkeys` is undefined when passkeys are not offered (no AUTH_PUBLIC_BASE_URL). */
+export function DashboardPage(props: {
+  session: ActiveSession;
+  providers: string[];
+  sessions: SessionRow[];
+  actions: SessionActions | undefined;
+  passkeys?: PasskeySummary[] | undefined;
+  deletionRefused?: boolean;
+}) {
   const { session } = props;
   return (
     <Layout title="Account" page="dashboard" session={{ state: 'signed-in', email: session.email }}>
@@ -186,6 +196,7 @@ export function DashboardPage(props: { session: ActiveSession; providers: string
             </form>
           )}
         </section>
+        {props.passkeys && <PasskeysCard passkeys={props.passkeys} />}
         <DeleteAccount refused={props.deletionRefused === true} />
       </div>
     </Layout>

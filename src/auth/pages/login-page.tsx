@@ -24,6 +24,8 @@ export interface LoginPageProps {
   minLength: number;
   providers: OfferedProvider[];
   signedInAs: string | null | undefined;
+  /** passkeys offered: the "Sign in with a passkey" button and the browser's passkey autofill on the email field */
+  passkeys?: boolean;
 }
 
 function errorFor(placed: PlacedError | undefined, form: LoginForm, place: 'email' | 'password'): string | undefined {
@@ -79,12 +81,48 @@ export function LoginPage(props: LoginPageProps) {
           <form method="post" action="/api/auth/password/login" id="login-form" class="form" data-error={placed?.form === 'login' ? placed.code : undefined}>
             <input type="hidden" name="next" value={props.next} />
             <FormError placed={placed} form="login" />
-            <Field id="login-email" label="Email" name="email" type="email" autocomplete="username" value={email('login')} error={errorFor(placed, 'login', 'email')} />
+            {/* "webauthn" lets the browser offer passkeys in this field's autofill (WebAuthn Level 3 §5.1.4.1, conditional mediation). */}
+            <Field
+              id="login-email"
+              label="Email"
+              name="email"
+              type="email"
+              autocomplete={props.passkeys ? 'username webauthn' : 'username'}
+              value={email('login')}
+              error={errorFor(placed, 'login', 'email')}
+            />
             <Field id="login-password" label="Password" name="password" type="password" autocomplete="current-password" error={errorFor(placed, 'login', 'password')} />
             <button type="submit" class="button button-primary button-block">
               Sign in
             </button>
           </form>
+          {props.passkeys && (
+            <div id="passkey-sign-in-block" class="providers">
+              <p class="divider">
+                <span>or</span>
+              </p>
+              <p id="passkey-sign-in-status" class="form-error" role="alert" hidden></p>
+              <button type="button" id="passkey-sign-in" class="button provider-button button-block" data-next={props.next}>
+                <span class="provider-mark" aria-hidden="true">
+                  <svg
+                    aria-hidden="true"
+                    viewBox="0 0 24 24"
+                    width="16"
+                    height="16"
+                    fill="none"
+                    stroke="currentColor"
+                    stroke-width="2"
+                    stroke-linecap="round"
+                    stroke-linejoin="round"
+                  >
+                    <circle cx="8" cy="15" r="4" />
+                    <path d="M10.85 12.15 19 4M18 5l2 2M15 8l2 2" />
+                  </svg>
+                </span>
+                Sign in with a passkey
+              </button>
+            </div>
+          )}
           {props.providers.length > 0 && (
             <div id="providers" class="providers">
               <p class="divider">

@@ -11,6 +11,8 @@ import { PAGE_HEADERS } from '../../ui/index.ts';
 import { clearedFormEchoCookie, formEchoFromCookieHeader } from '../rest/form-echo.ts';
 import { DashboardPage, type SessionActions, type SessionRow } from './dashboard-page.tsx';
 import { LoginPage } from './login-page.tsx';
+import { listPasskeys } from '../passkeys/manage.ts';
+import { relyingParty } from '../passkeys/relying-party.ts';
 
 /** Providers linked to the user, from the auth projection's users read model. */
 function linkedProviders(deps: AuthDeps, userId: string): string[] {
@@ -45,6 +47,7 @@ export function authPageRoutes(deps: AuthDeps): Hono {
         minLength={deps.config.passwordMinLength}
         providers={deps.offeredProviders?.() ?? []}
         signedInAs={current ? current.email : undefined}
+        passkeys={relyingParty(deps.config) !== undefined}
       />
     );
     return c.html(`<!doctype html>${page.toString()}`, 200, PAGE_HEADERS);
@@ -61,12 +64,14 @@ export function authPageRoutes(deps: AuthDeps): Hono {
       lastSeenAt: s.lastSeenAt,
       expiresAt: s.expiresAt,
     }));
+    const passkeys = relyingParty(deps.config) ? listPasskeys(deps, current.userId) : undefined;
     const page = (
       <DashboardPage
         session={current}
         providers={linkedProviders(deps, current.userId)}
         sessions={rows}
         actions={SESSION_FORM_ACTIONS}
+        passkeys={passkeys}
         deletionRefused={c.req.query('account_error') === 'reauth'}
       />
     );

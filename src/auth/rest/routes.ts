@@ -34,6 +34,8 @@ import { originCheck } from './origin-check.ts';
 import { sessionView } from './session-view.ts';
 import { userSessionRoutes } from './session-routes.ts';
 import { ACCOUNT_PATHS, accountRoutes } from './account-routes.ts';
+import { PASSKEY_PATHS, passkeyRoutes } from '../passkeys/routes.ts';
+import { relyingParty } from '../passkeys/relying-party.ts';
 
 export const AUTH_PATHS = {
   capabilities: '/api/auth/capabilities',
@@ -86,6 +88,7 @@ export function authRestRoutes(deps: AuthDeps): Hono {
       {
         password: { enabled: true, min_length: config.passwordMinLength, register: AUTH_PATHS.register, login: AUTH_PATHS.login },
         oauth: { providers: (deps.offeredProviders?.() ?? []).map((p) => ({ id: p.id, label: p.label, start: p.startPath })) },
+        passkeys: { enabled: relyingParty(config) !== undefined, authentication_options: PASSKEY_PATHS.authenticationOptions },
       },
       200,
       NO_STORE,
@@ -183,6 +186,7 @@ export function authRestRoutes(deps: AuthDeps): Hono {
 
   app.route('/', userSessionRoutes(deps, { sameSite, limit }));
   app.route('/', accountRoutes(deps, { sameSite, limit }));
+  app.route('/', passkeyRoutes(deps, { sameSite }));
 
   app.get(AUTH_PATHS.storageStatus, async (c) => {
     const principal = await authorizeSystemAdmin(deps, bearerToken(c.req.header('authorization')));
@@ -197,6 +201,10 @@ export function authRestRoutes(deps: AuthDeps): Hono {
   app.all(AUTH_PATHS.sessions, (c) => methodNotAllowedResponse(c, ['GET', 'HEAD'], logger));
   app.all(AUTH_PATHS.sessionItem, (c) => methodNotAllowedResponse(c, ['DELETE'], logger));
   app.all(ACCOUNT_PATHS.account, (c) => methodNotAllowedResponse(c, ['DELETE'], logger));
+  for (const path of [PASSKEY_PATHS.registrationOptions, PASSKEY_PATHS.registrationVerify, PASSKEY_PATHS.authenticationOptions, PASSKEY_PATHS.authenticationVerify])
+    app.all(path, (c) => methodNotAllowedResponse(c, ['POST'], logger));
+  app.all(PASSKEY_PATHS.list, (c) => methodNotAllowedResponse(c, ['GET', 'HEAD'], logger));
+  app.all(PASSKEY_PATHS.item, (c) => methodNotAllowedResponse(c, ['PATCH', 'DELETE'], logger));
 
   app.onError((error, c) => {
     const failure = AppError.from(error);

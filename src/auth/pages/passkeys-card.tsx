@@ -1,0 +1,82 @@
+/**
+ * The account page's passkeys card: the user's passkeys (name, added, last used) with rename and
+ * remove, and "Add a passkey". Passkeys need the browser's WebAuthn API, so every control here is
+ * driven by the client (static/client/account/passkeys.ts), which calls the JSON routes
+ * (src/auth/passkeys/routes.ts); the list itself is server-rendered.
+ */
+import type { PasskeySummary } from '../passkeys/manage.ts';
+
+const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
+function PasskeyItem(props: { passkey: PasskeySummary }) {
+  const { passkey } = props;
+  return (
+    <li class="session passkey" data-passkey-id={passkey.id}>
+      <div class="session-main">
+        <p class="session-device passkey-name">
+          {passkey.name}
+          {passkey.backed_up && <span class="badge">Synced</span>}
+        </p>
+        <dl class="session-times">
+          <div>
+            <dt>Added</dt>
+            <dd>
+              <time datetime={passkey.created_at} data-local="datetime">
+                {utc(passkey.created_at)}
+              </time>
+            </dd>
+          </div>
+          <div>
+            <dt>Last used</dt>
+            <dd>
+              {passkey.last_used_at === null ? (
+                'never'
+              ) : (
+                <time datetime={passkey.last_used_at} data-local="datetime">
+                  {utc(passkey.last_used_at)}
+                </time>
+              )}
+            </dd>
+          </div>
+        </dl>
+      </div>
+      <div class="passkey-actions">
+        <button type="button" class="button button-quiet button-small" data-passkey-action="rename">
+          Rename<span class="visually-hidden"> {passkey.name}</span>
+        </button>
+        <button type="button" class="button button-quiet button-small" data-passkey-action="remove">
+          Remove<span class="visually-hidden"> {passkey.name}</span>
+        </button>
+      </div>
+    </li>
+  );
+}
+
+export function PasskeysCard(props: { passkeys: PasskeySummary[] }) {
+  return (
+    <section class="card" aria-labelledby="passkeys-title" id="passkeys-card">
+      <div class="card-head">
+        <h2 id="passkeys-title">Passkeys</h2>
+      </div>
+      <p class="hint passkeys-intro">Sign in with your fingerprint, face or screen lock instead of a password. A passkey with that check counts as two factors.</p>
+      <p id="passkeys-status" class="form-error" role="alert" hidden></p>
+      <ul id="passkeys" class="session-list">
+        {props.passkeys.map((passkey) => (
+          <PasskeyItem passkey={passkey} />
+        ))}
+      </ul>
+      <p id="passkeys-empty" class="hint" hidden={props.passkeys.length > 0}>
+        No passkey yet.
+      </p>
+      <form id="passkey-add-form" class="form passkey-add">
+        <div class="field">
+          <label for="passkey-name">Name (optional)</label>
+          <input id="passkey-name" class="input" type="text" name="name" maxlength={64} placeholder="e.g. Work laptop" autocomplete="off" />
+        </div>
+        <button type="submit" id="passkey-add" class="button button-primary button-block">
+          Add a passkey
+        </button>
+      </form>
+    </section>
+  );
+}

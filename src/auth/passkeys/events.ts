@@ -1,0 +1,51 @@
+/**
+ * The passkey events. A user's passkeys live in the stream `auth-passkeys-<user id>` (registered,
+ * renamed, removed: what the account page lists); each credential has its own stream
+ * `auth-passkey-<passkey id>`, created with no-stream by its claim (a credential belongs to one
+ * account, across hosts) and then holding one event per sign-in with the signature counter, so
+ * its newest event alone gives owner, counter and revision. The passkey id is the SHA-256 of the
+ * credential id (hex): fixed length for URLs and stream names.
+ */
+
+/** In `auth-passkeys-<user id>`. The public key is the COSE key (RFC 9053) the authenticator gave, base64url. */
+export interface PasskeyRegistered {
+  user_id: string;
+  passkey_id: string;
+  /** base64url credential id, what `allowCredentials` / `excludeCredentials` name */
+  credential_id: string;
+  public_key: string;
+  /** the signature counter of the attestation (0 for authenticators without one) */
+  counter: number;
+  transports: string[];
+  name: string;
+  /** WebAuthn Level 3 §6.1.3 backup state: a synced passkey (`multiDevice`) */
+  backed_up: boolean;
+  device_type: 'singleDevice' | 'multiDevice';
+  /** epoch ms */
+  created_at: number;
+}
+
+export interface PasskeyRenamed {
+  passkey_id: string;
+  name: string;
+}
+
+export interface PasskeyRemoved {
+  passkey_id: string;
+  /** epoch ms */
+  removed_at: number;
+}
+
+/** In `auth-passkey-<passkey id>`, created with no-stream. */
+export interface PasskeyClaimed {
+  user_id: string;
+  counter: number;
+}
+
+/** In `auth-passkey-<passkey id>`, appended with the revision read (two uses of one state: one loses). */
+export interface PasskeyUsed {
+  user_id: string;
+  counter: number;
+  /** epoch ms */
+  used_at: number;
+}

@@ -1,0 +1,121 @@
+/**
+ * Passkeys in Chromium with Chrome's virtual authenticator (DevTools protocol `WebAuthn` domain:
+ * CTAP2, internal transport, resident keys, user verification that succeeds) against the real
+ * host: register with a password, add a passkey from the account page, sign out, sign in with
+ * "Sign in with a passkey" on /login, and the session is aal2 with `mfa` in its amr; /login starts
+ * the passkey autofill as it loads (the email field says `username webauthn`); rename and remove
+ * from the account page. The attacks a browser would not let a page make are in
+ * test/passkeys/ceremony-suite.ts.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.ts';
+import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
+import { addPasskeyOnAccountPage, registerAndSignIn, sessionOf, withAuthenticator } from '../support/passkey-browser.ts';
+import { requireTool } from '../../harness/tools.ts';
+import { uniqueEmail } from '../auth/support.ts';
+
+const chromiumTool = requireTool('chromium');
+
+describe.skipIf(!chromiumTool)('passkeys in Chromium', () => {
+  let host: HostProcess;
+  let browser: Browser;
+  let base: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    // The RP ID is the host of AUTH_PUBLIC_BASE_URL: localhost (WebAuthn refuses an IP address as RP ID).
+    base = `http://localhost:${port}`;
+    [host, browser] = await Promise.all([startHost({ port, env: { AUTH_PUBLIC_BASE_URL: base } }), launchChromium(chromiumTool!)]);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await host?.stop();
+  });
+
+  /** A signed-in page whose authenticator holds a passkey added on the account page. */
+  async function accountWithPasskey() {
+    const browsing = await withAuthenticator(browser);
+    const { page, cdp, authenticatorId } = browsing;
+    const email = uniqueEmail('passkey');
+    await registerAndSignIn(page, base, email);
+    expect(await page.isVisible('#passkeys-empty')).toBe(true);
+    await addPasskeyOnAccountPage(page, 'Virtual key');
+    expect(await page.textContent('#passkeys .passkey-name')).toContain('Virtual key');
+    expect(await page.textContent('#passkeys li[data-passkey-id]')).toContain('never');
+    const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+    expect(credentials).toHaveLength(1);
+    expect(credentials[0]?.isResidentCredential).toBe(true);
+    return { ...browsing, email };
+  }
+
+  async function expectPasskeySession(page: Page, email: string) {
+    expect(await page.textContent('#signed-in-as')).toContain(email);
+    expect(await page.textContent('#method')).toBe('passkey');
+    const session = await sessionOf(page);
+    expect(session).toMatchObject({ authenticated: true, aal: 'aal2', method: 'passkey' });
+    expect(session['amr']).toEqual(expect.arrayContaining(['mfa']));
+    // The use is recorded: the list no longer says "never".
+    expect(await page.textContent('#passkeys li[data-passkey-id]')).not.toContain('never');
+  }
+
+  it('adds a passkey on the account page, signs out, and signs in with "Sign in with a passkey": aal2', { timeout: 90_000 }, async () => {
+    const { context, page, cdp, authenticatorId, email } = await accountWithPasskey();
+    // Signed out, with the authenticator not answering by itself, so that the autofill request
+    // /login starts stays pending (the next test lets it answer) and the button is what signs in.
+    await page.evaluate(() => fetch('/api/auth/logout', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+    await cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId, enabled: false });
+    const autofillStarted = page.waitForRequest((request) => request.url().endsWith('/api/auth/passkeys/authentication/options'));
+    await page.goto(`${base}/login`);
+    await autofillStarted;
+    expect((await sessionOf(page))['authenticated']).toBe(false);
+    await cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId, enabled: true });
+    const asked: string[] = [];
+    page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+    await Promise.all([page.waitForURL(`${base}/dashboard`), page.click('#passkey-sign-in')]);
+    // The button's own ceremony: fresh options, then the verification.
+    expect(asked.slice(0, 2)).toEqual(['/api/auth/passkeys/authentication/options', '/api/auth/passkeys/authentication/verify']);
+    await expectPasskeySession(page, email);
+    await context.close();
+  });
+
+  it('signs in through the passkey autofill as /login loads (conditional mediation, email field "username webauthn")', { timeout: 90_000 }, async () => {
+    const { context, page, email } = await accountWithPasskey();
+    // Sign out through the account page: it lands on /login, whose autofill request the
+    // authenticator answers with the one passkey it holds, without a click.
+    const visited: string[] = [];
+    page.on('framenavigated', (frame) => visited.push(new URL(frame.url()).pathname));
+    await Promise.all([page.waitForURL(/\/login/, { waitUntil: 'commit' }), page.click('#logout-form button')]);
+    await page.waitForURL(`${base}/dashboard`);
+    expect(visited).toEqual(['/login', '/dashboard']);
+    await expectPasskeySession(page, email);
+    await context.close();
+  });
+
+  it('offers the autofill on /login: the email field says "username webauthn" and the browser supports conditional mediation', async () => {
+    const { context, page } = await withAuthenticator(browser);
+    const optionsAsked = page.waitForRequest((request) => request.url().endsWith('/api/auth/passkeys/authentication/options') && request.method() === 'POST');
+    await page.goto(`${base}/login`);
+    await optionsAsked;
+    expect(await page.getAttribute('#login-email', 'autocomplete')).toBe('username webauthn');
+    expect(await page.evaluate(() => PublicKeyCredential.isConditionalMediationAvailable())).toBe(true);
+    await context.close();
+  });
+
+  it('renames and removes a passkey from the account page', async () => {
+    const { context, page } = await withAuthenticator(browser);
+    await registerAndSignIn(page, base, uniqueEmail('passkey-manage'));
+    await Promise.all([page.waitForSelector('#passkeys li[data-passkey-id]'), page.click('#passkey-add')]);
+    page.once('dialog', (dialog) => void dialog.accept('Renamed key'));
+    await page.click('#passkeys button[data-passkey-action=rename]');
+    await page.waitForFunction(() => document.querySelector('#passkeys .passkey-name')?.textContent?.includes('Renamed key'));
+    await page.reload();
+    expect(await page.textContent('#passkeys .passkey-name')).toContain('Renamed key');
+    await page.click('#passkeys button[data-passkey-action=remove]');
+    await page.waitForSelector('#passkeys li[data-passkey-id]', { state: 'detached' });
+    expect(await page.isVisible('#passkeys-empty')).toBe(true);
+    const listed = await page.evaluate(async () => (await fetch('/api/auth/passkeys')).json() as Promise<{ passkeys: unknown[] }>);
+    expect(listed.passkeys).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * Passkeys in Chromium: a page with Chrome's virtual authenticator (DevTools protocol `WebAuthn`
+ * domain) and the password sign-up that comes before adding a passkey. Shared by the Node host
+ * and `wasmtime serve` browser suites.
+ */
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { DESKTOP } from './browser.ts';
+import { PASSWORD } from '../auth/support.ts';
+
+/** A browser context whose page holds a virtual platform authenticator with user verification. */
+export async function withAuthenticator(browser: Browser): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession; authenticatorId: string }> {
+  const context = await browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  page.setDefaultTimeout(30_000);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  return { context, page, cdp, authenticatorId };
+}
+
+export async function registerAndSignIn(page: Page, base: string, email: string): Promise<void> {
+  await page.goto(`${base}/login`);
+  await page.fill('#register-form input[name=email]', email);
+  await page.fill('#register-form input[name=password]', PASSWORD);
+  await Promise.all([page.waitForURL(/\/login\?notice=registered/), page.click('#register-form button[type=submit]')]);
+  await page.fill('#login-form input[name=password]', PASSWORD);
+  await Promise.all([page.waitForURL(`${base}/dashboard`), page.click('#login-form button[type=submit]')]);
+}
+
+export const sessionOf = (page: Page) => page.evaluate(async () => (await fetch('/api/auth/session')).json() as Promise<Record<string, unknown>>);
+
+/** On /dashboard: names and adds a passkey, and waits until the list shows it. */
+export async function addPasskeyOnAccountPage(page: Page, name: string): Promise<void> {
+  await page.fill('#passkey-name', name);
+  await Promise.all([page.waitForSelector('#passkeys li[data-passkey-id]'), page.click('#passkey-add')]);
+}
