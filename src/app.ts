@@ -11,7 +11,7 @@ import { STARTUP_PROBE_HEADER } from './contract/headers.ts';
 import type { Platform } from './platform/ports.ts';
 import { counterRestRoutes } from './counter/rest.ts';
 import { counterStreamRoutes } from './counter/stream.ts';
-import { errorResponse, notFoundResponse, readOnlyRoute } from './counter/http-errors.ts';
+import { errorResponse, notFoundResponse, readOnlyRoute } from './http/errors.ts';
 import { AppError } from './errors.ts';
 import { authRoutes, buildAuthDeps, logConfigurationWarnings } from './auth/index.ts';
 import { counterUiRoutes } from './ui/index.ts';

@@ -35,6 +35,15 @@ const GENERIC_MESSAGES: Partial<Record<AppErrorCode, string>> = {
   rate_limited: 'too many attempts, try again later',
 };
 
+/** What a store conflict means to its caller: the code and public message it becomes. */
+export interface StoreConflict {
+  readonly code: 'concurrency' | 'conflict';
+  readonly message: string;
+}
+
+/** A record written concurrently by another request: the default meaning of a store conflict. */
+const RECORD_CHANGED: StoreConflict = { code: 'conflict', message: 'the record was changed concurrently, try again' };
+
 export class AppError extends Error {
   readonly code: AppErrorCode;
   constructor(code: AppErrorCode, message?: string, options?: { cause?: unknown }) {
@@ -47,6 +56,19 @@ export class AppError extends Error {
   static from(error: unknown): AppError {
     if (error instanceof AppError) return error;
     return new AppError('internal', undefined, { cause: error });
+  }
+
+  /**
+   * A platform failure as a typed AppError: an AppError passes through, a store conflict becomes
+   * `conflict` (what it means is the caller's: a command whose stream changed under it says
+   * `concurrency`), any other store error `store`, anything else `from`'s answer.
+   */
+  static fromStore(error: unknown, conflict: StoreConflict = RECORD_CHANGED): AppError {
+    if (error instanceof AppError) return error;
+    if (error instanceof StoreError) {
+      return error.kind === 'conflict' ? new AppError(conflict.code, conflict.message, { cause: error }) : new AppError('store', undefined, { cause: error });
+    }
+    return AppError.from(error);
   }
 }
 
@@ -71,17 +93,15 @@ export class StoreError extends Error {
   }
 }
 
-/**
- * A store failure as a typed application error: an AppError passes through, a store conflict
- * becomes `concurrency` (the stream changed under the command: try again), any other store error
- * `store`, anything else AppError.from's answer.
- */
-export function storeFailure(error: unknown): AppError {
-  if (error instanceof AppError) return error;
-  if (error instanceof StoreError) {
-    return error.kind === 'conflict'
-      ? new AppError('concurrency', 'the counter was changed concurrently, try again', { cause: error })
-      : new AppError('store', undefined, { cause: error });
-  }
-  return AppError.from(error);
+/** A store conflict: another writer got there first (the caller decides whether that is a retry or a refusal). */
+export function isStoreConflict(error: unknown): boolean {
+  return error instanceof StoreError && error.kind === 'conflict';
+}
+
+/** Internal detail of a thrown value, for log fields only (never for public messages). */
+export function failureDetail(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const own = `${error.name}: ${error.message}`;
+  // AppError keeps the underlying failure as `cause`; that is the useful part in logs.
+  return error.cause === undefined ? own : `${own} (cause: ${failureDetail(error.cause)})`;
 }

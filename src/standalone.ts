@@ -8,7 +8,7 @@ import { getEnvironment } from 'wasi:cli/environment@0.2.12';
 import { buildApp } from './app.ts';
 import { parseConfig } from './config.ts';
 import { AppError } from './errors.ts';
-import { errorEnvelope, statusForCode } from './counter/http-errors.ts';
+import { errorEnvelope, statusForCode } from './http/errors.ts';
 import { installBufferedResponse } from './http/buffered-response.ts';
 import { createIncomingHandler } from './http/handler.ts';
 import { AfterResponse, logAfterResponseFailure } from './platform/after-response.ts';

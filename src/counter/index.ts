@@ -9,4 +9,4 @@ export { executeCounterCommand } from './application/execute-command.ts';
 export { getCounterView } from './application/get-view.ts';
 export { COUNTER_PROJECTION, runCounterProjection, type ProjectionRun } from './application/projection.ts';
 export { counterRestRoutes, COUNTER_REST_PATHS, MAX_BODY_BYTES } from './rest.ts';
-export { errorEnvelope, errorResponse, methodNotAllowedResponse, notFoundResponse, statusForCode } from './http-errors.ts';
+export { errorEnvelope, errorResponse, methodNotAllowedResponse, notFoundResponse, statusForCode } from '../http/errors.ts';

@@ -5,13 +5,14 @@
  */
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { AppError, storeFailure } from '../errors.ts';
+import { AppError } from '../errors.ts';
+import { COUNTER_CHANGED } from './application/counter-changed.ts';
 import type { CounterDeps } from './application/deps.ts';
 import { executeCounterCommand } from './application/execute-command.ts';
 import { readCounterView } from './application/get-view.ts';
 import type { CounterView } from './application/view.ts';
 import { sameSiteOnly } from '../http/same-site.ts';
-import { errorResponse, methodNotAllowedResponse, readOnlyRoute } from './http-errors.ts';
+import { errorResponse, methodNotAllowedResponse, readOnlyRoute } from '../http/errors.ts';
 import { validatedSurrogateHeaders } from '../http/surrogate.ts';
 import { readAmountFromJsonBody, readAmountFromQuery } from './rest-input.ts';
 
@@ -38,7 +39,7 @@ export function counterRestRoutes(deps: CounterDeps): Hono {
   const guarded =
     (handler: Handler): Handler =>
     (c) => {
-      const fail = (error: unknown) => errorResponse(c, storeFailure(error), logger);
+      const fail = (error: unknown) => errorResponse(c, AppError.fromStore(error, COUNTER_CHANGED), logger);
       try {
         const result = handler(c);
         return result instanceof Promise ? result.catch(fail) : result;

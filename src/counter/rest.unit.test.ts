@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { AppError, StoreError } from '../errors.ts';
-import { errorResponse, notFoundResponse } from './http-errors.ts';
+import { errorResponse, notFoundResponse } from '../http/errors.ts';
 import { counterRestRoutes, MAX_BODY_BYTES } from './rest.ts';
 import { testCounterDeps, type TestCounterDeps } from './testing.ts';
 

@@ -11,7 +11,7 @@ import { AppError } from '../errors.ts';
 import type { CounterDeps } from './application/deps.ts';
 import { CHECK_CLIENT, CounterWatch } from './application/watch-counter.ts';
 import type { CounterView } from './application/view.ts';
-import { errorResponse, readOnlyRoute } from './http-errors.ts';
+import { errorResponse, readOnlyRoute } from '../http/errors.ts';
 import { parseStartPosition } from './stream-position.ts';
 import { answerRelayPoll, openRelayedStream } from './stream-relay.ts';
 

@@ -1,6 +1,7 @@
 /** AppError → gRPC status (the table of docs/grpc.md), grpc-timeout parsing, grpc-message encoding. */
 import { describe, expect, it } from 'vitest';
-import { AppError, StoreError, storeFailure } from '../errors.ts';
+import { AppError, StoreError } from '../errors.ts';
+import { COUNTER_CHANGED } from '../counter/application/counter-changed.ts';
 import { encodeGrpcMessage, GrpcCode, GrpcError } from './status.ts';
 
 describe('GrpcError.from()', () => {
@@ -19,8 +20,8 @@ describe('GrpcError.from()', () => {
   });
 
   it('maps repository failures through the shared conversion: conflict → ABORTED, unavailable → UNAVAILABLE', () => {
-    expect(GrpcError.from(storeFailure(new StoreError('conflict', 'x'))).code).toBe(GrpcCode.ABORTED);
-    expect(GrpcError.from(storeFailure(new StoreError('unavailable', 'secret detail'))).message).toBe('storage is unavailable, try again later');
+    expect(GrpcError.from(AppError.fromStore(new StoreError('conflict', 'x'), COUNTER_CHANGED)).code).toBe(GrpcCode.ABORTED);
+    expect(GrpcError.from(AppError.fromStore(new StoreError('unavailable', 'secret detail'))).message).toBe('storage is unavailable, try again later');
   });
 
   it('turns anything unknown into INTERNAL without leaking its text', () => {

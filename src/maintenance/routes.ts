@@ -6,7 +6,7 @@
  * document: it is no part of the public API.
  */
 import { Hono } from 'hono';
-import { notFoundResponse } from '../counter/http-errors.ts';
+import { notFoundResponse } from '../http/errors.ts';
 import { timingSafeEqual } from '../auth/oauth/random-tokens.ts';
 import { MAINTENANCE_HEADER, MAINTENANCE_PATH } from '../contract/headers.ts';
 import type { Logger } from '../platform/ports.ts';

@@ -1,12 +1,12 @@
 /**
  * Builds the OpenAPI 3.2 document (https://spec.openapis.org/oas/v3.2.0) from the operation table
  * (operations.ts), the wire schemas (schemas.ts, mostly the very schemas the routes validate with)
- * and the one AppError → status table (src/counter/http-errors.ts). Pure and deterministic: the
+ * and the one AppError → status table (src/http/errors.ts). Pure and deterministic: the
  * same sources give byte-identical JSON, which is what `npm run gen:openapi -- --check` compares.
  */
 import * as v from 'valibot';
 import { AppError, APP_ERROR_CODES, type AppErrorCode } from '../errors.ts';
-import { statusForCode, errorEnvelope } from '../counter/http-errors.ts';
+import { statusForCode, errorEnvelope } from '../http/errors.ts';
 import { AMOUNT_MESSAGES } from '../counter/domain/int32.ts';
 import { dataFrame, KEEPALIVE_MS } from '../counter/stream.ts';
 import { UNSIGNED } from '../counter/stream-position.ts';

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { buildApp } from '../app.ts';
 import { parseConfig } from '../config.ts';
 import { APP_ERROR_CODES } from '../errors.ts';
-import { statusForCode } from '../counter/http-errors.ts';
+import { statusForCode } from '../http/errors.ts';
 import { OAUTH_FAILURES } from '../auth/oauth/flow/failures.ts';
 import { createMemoryPlatform } from '../platform/testing/memory-platform.ts';
 import { buildOpenApiDocument, openApiJson } from './document.ts';

@@ -1,7 +1,7 @@
 /**
  * Every documented operation as data: path, method, inputs (valibot schemas the routes validate
  * with), success answers, and the closed set of AppError codes it can answer with. document.ts
- * turns the codes into responses through the one status table (src/counter/http-errors.ts).
+ * turns the codes into responses through the one status table (src/http/errors.ts).
  */
 import * as v from 'valibot';
 import type { AppErrorCode } from '../errors.ts';

@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono';
 import type { Logger } from '../platform/ports.ts';
-import { readOnlyRoute } from '../counter/http-errors.ts';
+import { readOnlyRoute } from '../http/errors.ts';
 import { assetUrl } from '../ui/static-assets.ts';
 import { STATIC_ASSETS } from '../ui/generated/static-assets.ts';
 import { buildOpenApiDocument, openApiJson } from './document.ts';

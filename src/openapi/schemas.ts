@@ -9,7 +9,7 @@ import { APP_ERROR_CODES } from '../errors.ts';
 import { OAUTH_FAILURES } from '../auth/oauth/flow/failures.ts';
 import type { SessionView } from '../auth/rest/session-view.ts';
 import type { StorageStatus } from '../auth/application/index.ts';
-import type { ErrorEnvelope } from '../counter/http-errors.ts';
+import type { ErrorEnvelope } from '../http/errors.ts';
 
 import { counterViewSchema as CounterViewSchema } from '../counter/application/view.ts';
 export { CounterViewSchema };

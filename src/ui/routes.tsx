@@ -6,8 +6,9 @@ import { Hono } from 'hono';
 import type { CounterDeps } from '../counter/application/deps.ts';
 import { readCounterView, type SourcedCounterView } from '../counter/application/get-view.ts';
 import { validatedSurrogateHeaders } from '../http/surrogate.ts';
-import { errorResponse, methodNotAllowedResponse } from '../counter/http-errors.ts';
-import { storeFailure } from '../errors.ts';
+import { errorResponse, methodNotAllowedResponse } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
+import { COUNTER_CHANGED } from '../counter/application/counter-changed.ts';
 import { CounterPage, type PageAssets } from './page.tsx';
 import { SERVER_FUNCTION_PATHS, serverFunctionRoutes } from './server-functions.ts';
 import { assetUrl, staticAssetRoutes, type StaticAsset } from './static-assets.ts';
@@ -44,7 +45,7 @@ export function uiRoutes(deps: CounterDeps, assets: readonly StaticAsset[]): Hon
       read = readCounterView(deps);
       page = `<!DOCTYPE html>${<CounterPage view={read.view} assets={pageAssets(assets)} />}`;
     } catch (error) {
-      return errorResponse(c, storeFailure(error), logger);
+      return errorResponse(c, AppError.fromStore(error, COUNTER_CHANGED), logger);
     }
     // The page CSP has no per-response nonce, so the page is the same for everyone at one counter state.
     return c.html(page, 200, { ...PAGE_HEADERS, ...validatedSurrogateHeaders([read.source]) });

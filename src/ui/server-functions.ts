@@ -15,14 +15,14 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ClientErrorStatusCode, ServerErrorStatusCode } from 'hono/utils/http-status';
 import { validator } from 'hono/validator';
-import { AppError, storeFailure } from '../errors.ts';
+import { AppError, failureDetail } from '../errors.ts';
+import { COUNTER_CHANGED } from '../counter/application/counter-changed.ts';
 import type { CounterDeps } from '../counter/application/deps.ts';
 import { executeCounterCommand } from '../counter/application/execute-command.ts';
-import { failureDetail } from '../counter/application/failure-detail.ts';
 import { readCounterView } from '../counter/application/get-view.ts';
 import { validatedSurrogateHeaders } from '../http/surrogate.ts';
 import type { CounterView } from '../counter/application/view.ts';
-import { errorEnvelope, statusForCode } from '../counter/http-errors.ts';
+import { errorEnvelope, statusForCode } from '../http/errors.ts';
 import { MAX_BODY_BYTES } from '../counter/rest.ts';
 import { isJsonMediaType, readAmountFromJsonValue } from '../counter/rest-input.ts';
 import { sameSiteOnly } from '../http/same-site.ts';
@@ -56,7 +56,7 @@ function asAppError(error: unknown): AppError {
   if (error instanceof HTTPException && error.status === 400) {
     return new AppError('validation', 'request body must be valid JSON', { cause: error });
   }
-  return storeFailure(error);
+  return AppError.fromStore(error, COUNTER_CHANGED);
 }
 
 export function serverFunctionRoutes(deps: CounterDeps) {

@@ -7,7 +7,7 @@
 import { Hono } from 'hono';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../platform/ports.ts';
-import { errorResponse } from '../counter/http-errors.ts';
+import { errorResponse } from '../http/errors.ts';
 import { IMMUTABLE_SURROGATE_HEADERS } from '../http/surrogate.ts';
 
 export const STATIC_PREFIX = '/pkg';

@@ -1,7 +1,7 @@
 /** The /pkg routes over a fixture table, and the table the build embeds (names carry the SHA-256 of the content). */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { notFoundResponse } from '../counter/http-errors.ts';
+import { notFoundResponse } from '../http/errors.ts';
 import { RecordingLogger } from '../platform/testing/recording-logger.ts';
 import { STATIC_ASSETS } from './generated/static-assets.ts';
 import { assetUrl, IMMUTABLE_CACHE, staticAssetRoutes, type StaticAsset } from './static-assets.ts';

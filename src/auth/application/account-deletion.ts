@@ -21,7 +21,6 @@ import { ENDED_SESSIONS } from './retention.ts';
 import { everRegisteredPasskeyIds, passkeyStreams } from '../passkeys/store.ts';
 import { sha256Hex } from './secrets.ts';
 import type { ActiveSession } from './sessions.ts';
-import { authStoreFailure } from './store-failure.ts';
 import { authNamespaces, authStreams } from './streams.ts';
 
 /** How recent a provider sign-in must be to stand for re-authentication. */
@@ -125,6 +124,6 @@ export async function deleteAccount(deps: AuthDeps, current: ActiveSession, reau
     }
     throw new AppError('concurrency', 'the account kept changing during its deletion; try again');
   } catch (error) {
-    throw authStoreFailure(error);
+    throw AppError.fromStore(error);
   }
 }

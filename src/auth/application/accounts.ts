@@ -8,7 +8,7 @@
 import type { Platform } from '../../platform/ports.ts';
 import type { ExternalUserRegistered, PasswordUserRegistered } from '../domain/events.ts';
 import { payloadOf } from './event-codec.ts';
-import { authStoreFailure } from './store-failure.ts';
+import { AppError } from '../../errors.ts';
 import { authStreams } from './streams.ts';
 
 export interface Account {
@@ -28,7 +28,7 @@ export function findAccountByEmailHash(platform: Platform, emailHash: string): A
   try {
     first = platform.events.readStream(authStreams.email(emailHash), { direction: 'forward', limit: 1 })[0];
   } catch (error) {
-    throw authStoreFailure(error);
+    throw AppError.fromStore(error);
   }
   if (!first) return undefined;
   if (first.eventType === 'auth_password_user_registered') {

@@ -18,7 +18,7 @@ import type { AuthDeps } from './deps.ts';
 import { authEvent, payloadOf } from './event-codec.ts';
 import { projectAfterResponse } from './projection.ts';
 import { sha256Hex } from './secrets.ts';
-import { authStoreFailure, isConflict } from './store-failure.ts';
+import { AppError, isStoreConflict } from '../../errors.ts';
 import { authStreams } from './streams.ts';
 
 export interface ExternalIdentity {
@@ -61,7 +61,7 @@ async function createAccount(deps: AuthDeps, identity: ExternalIdentity, email: 
     deps.platform.events.append(authStreams.email(await sha256Hex(email)), { tag: 'no-stream' }, [authEvent('auth_external_user_registered', data)]);
     return { userId, created: true };
   } catch (error) {
-    if (!isConflict(error)) throw error;
+    if (!isStoreConflict(error)) throw error;
     // Someone claimed the email first (another host's sign-in, or a password registration).
     const owner = findAccountByEmailHash(deps.platform, await sha256Hex(email));
     if (!owner) throw error;
@@ -101,7 +101,7 @@ export async function linkOrCreateUserForExternalIdentity(deps: AuthDeps, identi
     try {
       deps.platform.events.append(stream, { tag: 'no-stream' }, [authEvent('auth_external_identity_linked', link)]);
     } catch (error) {
-      if (!isConflict(error)) throw error;
+      if (!isStoreConflict(error)) throw error;
       const winner = readLink(deps, stream);
       if (!winner) throw error;
       return { userId: winner.user_id, email: winner.email, created: false, linked: false };
@@ -109,6 +109,6 @@ export async function linkOrCreateUserForExternalIdentity(deps: AuthDeps, identi
     projectAfterResponse(deps.platform);
     return { userId, email, created, linked: true };
   } catch (error) {
-    throw authStoreFailure(error);
+    throw AppError.fromStore(error);
   }
 }

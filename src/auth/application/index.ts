@@ -15,7 +15,6 @@ export { deleteAccount, REAUTH_WINDOW_MS, type DeletedAccount, type Reauthentica
 export { AUTH_PROJECTION, AUTH_COLLECTIONS, runAuthProjection, runAuthProjectionQuietly } from './projection.ts';
 export { authEvent, payloadOf } from './event-codec.ts';
 export { randomToken, sha256Hex } from './secrets.ts';
-export { authStoreFailure, isConflict } from './store-failure.ts';
 export { authStreams, authNamespaces } from './streams.ts';
 export { safeNextPath, DEFAULT_AFTER_SIGN_IN } from '../domain/safe-redirect.ts';
 export { AUTH_EVENT_TYPES, type AuthEventType } from '../domain/events.ts';

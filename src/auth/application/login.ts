@@ -22,7 +22,6 @@ import { clearLoginAttempts, loginPairKey, reserveLoginAttempt } from './rate-li
 import { UNKNOWN_CLIENT, type Credentials, type SignedIn, type SignInContext } from './register.ts';
 import { sha256Hex } from './secrets.ts';
 import { issueSession } from './sessions.ts';
-import { authStoreFailure } from './store-failure.ts';
 import { authStreams } from './streams.ts';
 
 /** One dummy hash per instance, made with the host's current parameters so timing matches. */
@@ -61,7 +60,7 @@ export async function loginWithPassword(deps: AuthDeps, input: Credentials, cont
     const session = await issueSession(deps, { userId: account.userId, email: account.email, aal: 'aal1', method: 'password', device: context.device });
     return { userId: account.userId, email: account.email, session, deviceCookie: deviceSetCookie(deps, emailHash, knownDeviceId) };
   } catch (error) {
-    throw authStoreFailure(error);
+    throw AppError.fromStore(error);
   }
 }
 

@@ -14,7 +14,7 @@ import { authEvent } from './event-codec.ts';
 import { projectAfterResponse } from './projection.ts';
 import { sha256Hex } from './secrets.ts';
 import type { IssuedSession } from './sessions.ts';
-import { authStoreFailure, isConflict } from './store-failure.ts';
+import { AppError, isStoreConflict } from '../../errors.ts';
 import { authStreams } from './streams.ts';
 
 export interface Credentials {
@@ -52,14 +52,14 @@ export async function registerWithPassword(deps: AuthDeps, input: Credentials): 
   try {
     passwordHash = deps.platform.passwords.hash(password);
   } catch (error) {
-    throw authStoreFailure(error);
+    throw AppError.fromStore(error);
   }
   const data: PasswordUserRegistered = { user_id: userId, email, password_hash: passwordHash };
   try {
     deps.platform.events.append(authStreams.email(emailHash), { tag: 'no-stream' }, [authEvent('auth_password_user_registered', data)]);
   } catch (error) {
-    if (isConflict(error)) return { created: false };
-    throw authStoreFailure(error);
+    if (isStoreConflict(error)) return { created: false };
+    throw AppError.fromStore(error);
   }
   projectAfterResponse(deps.platform);
   return { created: true, userId };

@@ -19,7 +19,7 @@ import { evolveSession, isSessionActive, type SessionEvent, type SessionState } 
 import type { AuthDeps } from './deps.ts';
 import { authEvent, payloadOf } from './event-codec.ts';
 import { projectAfterResponse, userSessionEntries, type UserSessionsDocument } from './projection.ts';
-import { authStoreFailure, isConflict } from './store-failure.ts';
+import { AppError, isStoreConflict } from '../../errors.ts';
 import { randomToken, sha256Hex } from './secrets.ts';
 import { sessionCookie } from './session-cookie.ts';
 import { authNamespaces, authStreams } from './streams.ts';
@@ -83,7 +83,7 @@ export async function issueSession(deps: AuthDeps, input: IssueSessionInput): Pr
     platform.events.append(authStreams.session(sessionHash), { tag: 'no-stream' }, [authEvent('auth_session_issued', data)]);
     markSeen(deps, sessionHash, issuedAt);
   } catch (error) {
-    throw authStoreFailure(error);
+    throw AppError.fromStore(error);
   }
   projectAfterResponse(platform);
   // After the projection task (tasks run in order): the list it reads is then up to date.
@@ -102,7 +102,7 @@ function endSessionsBeyondLimit(deps: AuthDeps, userId: string): void {
   try {
     entries = userSessionEntries(deps.platform, userId);
   } catch (error) {
-    throw authStoreFailure(error);
+    throw AppError.fromStore(error);
   }
   if (entries.length <= MAX_SESSIONS_PER_USER) return;
   const oldest = [...entries].sort((a, b) => a.issued_at - b.issued_at).slice(0, entries.length - MAX_SESSIONS_PER_USER);
@@ -115,7 +115,7 @@ function endSession(deps: AuthDeps, userId: string, sessionHash: string): void {
   try {
     stored = readSession(deps, sessionHash);
   } catch (error) {
-    throw authStoreFailure(error);
+    throw AppError.fromStore(error);
   }
   const { state, revision } = stored;
   if (state === undefined || state.revoked || state.userId !== userId) return;
@@ -149,7 +149,7 @@ export async function findActiveSession(deps: AuthDeps, sessionId: string | unde
     try {
       markSeen(deps, session.sessionHash, deps.platform.now());
     } catch (error) {
-      throw authStoreFailure(error);
+      throw AppError.fromStore(error);
     }
   }
   return session;
@@ -167,7 +167,7 @@ export function findActiveSessionByHash(deps: AuthDeps, sessionHash: string): Ac
     if (deps.platform.now() - lastSeenAt >= deps.config.sessionIdleSeconds * 1000) return undefined;
     return { ...state, sessionHash, revision, lastSeenAt };
   } catch (error) {
-    throw authStoreFailure(error);
+    throw AppError.fromStore(error);
   }
 }
 
@@ -177,13 +177,13 @@ export function revokeSession(deps: AuthDeps, session: ActiveSession): void {
   try {
     deps.platform.events.append(authStreams.session(session.sessionHash), { tag: 'exact', val: session.revision }, [authEvent('auth_session_revoked', data)]);
   } catch (error) {
-    if (isConflict(error)) return;
-    throw authStoreFailure(error);
+    if (isStoreConflict(error)) return;
+    throw AppError.fromStore(error);
   }
   try {
     deps.platform.keyValue.delete(authNamespaces.sessionActivity, session.sessionHash);
   } catch (error) {
-    throw authStoreFailure(error);
+    throw AppError.fromStore(error);
   }
   projectAfterResponse(deps.platform);
 }

@@ -6,7 +6,7 @@
 import { AUTH_EVENT_TYPES } from '../domain/events.ts';
 import type { AuthDeps } from './deps.ts';
 import { AUTH_PROJECTION, runAuthProjectionQuietly } from './projection.ts';
-import { authStoreFailure } from './store-failure.ts';
+import { AppError } from '../../errors.ts';
 
 export interface StorageStatus {
   events: Record<string, number>;
@@ -29,6 +29,6 @@ export function getStorageStatus(deps: AuthDeps): StorageStatus {
       projections: [{ name: AUTH_PROJECTION, checkpoint: Number(platform.projections.checkpoint(AUTH_PROJECTION)) }],
     };
   } catch (error) {
-    throw authStoreFailure(error);
+    throw AppError.fromStore(error);
   }
 }

@@ -10,7 +10,6 @@ import { AppError } from '../../errors.ts';
 import type { AuthDeps } from './deps.ts';
 import { runAuthProjectionQuietly, userSessionEntries, type UserSessionsDocument } from './projection.ts';
 import { findActiveSession, findActiveSessionByHash, revokeSession, type ActiveSession } from './sessions.ts';
-import { authStoreFailure } from './store-failure.ts';
 
 export interface SessionSummary {
   /** the public handle (not the session id) */
@@ -30,7 +29,7 @@ function activeSessionsOf(deps: AuthDeps, userId: string): ActiveSession[] {
   try {
     entries = userSessionEntries(deps.platform, userId);
   } catch (error) {
-    throw authStoreFailure(error);
+    throw AppError.fromStore(error);
   }
   return entries.map((entry) => findActiveSessionByHash(deps, entry.session_hash)).filter((s): s is ActiveSession => s !== undefined && s.userId === userId);
 }

@@ -7,7 +7,7 @@
  */
 import { RateLimitedError, type AppError } from '../../errors.ts';
 import { PasswordRejected } from '../domain/password-policy.ts';
-import { statusForCode } from '../../counter/http-errors.ts';
+import { statusForCode } from '../../http/errors.ts';
 import { safeNextPath, type AuthDeps } from '../application/index.ts';
 import { PAGE_HEADERS } from '../../ui/index.ts';
 import { LoginPage } from './login-page.tsx';

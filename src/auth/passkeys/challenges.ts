@@ -4,7 +4,7 @@
  * delete) by the one verification that names it, so a challenge is used once even with many
  * hosts on one store. A registration challenge is bound to the user who asked for it.
  */
-import { authStoreFailure } from '../application/store-failure.ts';
+import { AppError } from '../../errors.ts';
 import { randomToken } from '../application/secrets.ts';
 import type { AuthDeps } from '../application/deps.ts';
 import { refused } from './refusal.ts';
@@ -22,7 +22,7 @@ export function issueChallenge(deps: AuthDeps, ceremony: Ceremony): string {
   try {
     deps.platform.keyValue.set(PASSKEY_CHALLENGES, challenge, JSON.stringify(ceremony), BigInt(CHALLENGE_TTL_MS));
   } catch (error) {
-    throw authStoreFailure(error);
+    throw AppError.fromStore(error);
   }
   return challenge;
 }
@@ -36,7 +36,7 @@ export function takeChallenge(deps: AuthDeps, challenge: string, expected: Cerem
   try {
     stored = challenge === '' ? undefined : deps.platform.keyValue.take(PASSKEY_CHALLENGES, challenge);
   } catch (error) {
-    throw authStoreFailure(error);
+    throw AppError.fromStore(error);
   }
   if (stored !== JSON.stringify(expected)) throw refused(deps, new Error('challenge unknown, expired, already used, or issued for another ceremony or user'));
   return challenge;

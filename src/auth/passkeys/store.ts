@@ -4,7 +4,7 @@
 import type { NewEvent } from '../../platform/ports.ts';
 import type { AuthDeps } from '../application/deps.ts';
 import { authEvent, payloadOf } from '../application/event-codec.ts';
-import { authStoreFailure } from '../application/store-failure.ts';
+import { AppError } from '../../errors.ts';
 import type { PasskeyClaimed, PasskeyRegistered, PasskeyUsed } from './events.ts';
 import { evolvePasskeys, type PasskeyListEvent } from './passkey-list.ts';
 
@@ -20,7 +20,7 @@ export function readPasskeys(deps: AuthDeps, userId: string): Map<string, Passke
     for (const event of deps.platform.events.readStream(passkeyStreams.list(userId), { direction: 'forward', limit: 1000 }))
       list = evolvePasskeys(list, { type: event.eventType, data: payloadOf(event) } as PasskeyListEvent);
   } catch (error) {
-    throw authStoreFailure(error);
+    throw AppError.fromStore(error);
   }
   return list;
 }
@@ -34,7 +34,7 @@ export function everRegisteredPasskeyIds(deps: AuthDeps, userId: string): string
       if (typeof passkeyId === 'string') ids.add(passkeyId);
     }
   } catch (error) {
-    throw authStoreFailure(error);
+    throw AppError.fromStore(error);
   }
   return [...ids];
 }
@@ -43,7 +43,7 @@ export function appendToList(deps: AuthDeps, userId: string, event: NewEvent): v
   try {
     deps.platform.events.append(passkeyStreams.list(userId), { tag: 'any' }, [event]);
   } catch (error) {
-    throw authStoreFailure(error);
+    throw AppError.fromStore(error);
   }
 }
 
@@ -60,7 +60,7 @@ export function readCredentialUse(deps: AuthDeps, passkeyId: string): Credential
   try {
     newest = deps.platform.events.readStream(passkeyStreams.credential(passkeyId), { direction: 'backward', limit: 1 })[0];
   } catch (error) {
-    throw authStoreFailure(error);
+    throw AppError.fromStore(error);
   }
   if (!newest) return undefined;
   const data = payloadOf<PasskeyClaimed | PasskeyUsed>(newest);
@@ -73,7 +73,7 @@ export function claimCredential(deps: AuthDeps, passkeyId: string, claim: Passke
     deps.platform.events.append(passkeyStreams.credential(passkeyId), { tag: 'no-stream' }, [authEvent('auth_passkey_claimed', claim)]);
     return true;
   } catch (error) {
-    const failure = authStoreFailure(error);
+    const failure = AppError.fromStore(error);
     if (failure.code === 'conflict') return false;
     throw failure;
   }
@@ -85,7 +85,7 @@ export function recordUse(deps: AuthDeps, passkeyId: string, expected: bigint, u
     deps.platform.events.append(passkeyStreams.credential(passkeyId), { tag: 'exact', val: expected }, [authEvent('auth_passkey_used', use)]);
     return true;
   } catch (error) {
-    const failure = authStoreFailure(error);
+    const failure = AppError.fromStore(error);
     if (failure.code === 'conflict') return false;
     throw failure;
   }

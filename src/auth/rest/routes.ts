@@ -8,7 +8,7 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { AppError, RateLimitedError } from '../../errors.ts';
-import { errorResponse, methodNotAllowedResponse } from '../../counter/http-errors.ts';
+import { errorResponse, methodNotAllowedResponse } from '../../http/errors.ts';
 import {
   authorizeSystemAdmin,
   bearerToken,

@@ -6,13 +6,13 @@
  * The append's revision check stays the safety net: a conflict (a writer without a lease, or a
  * platform whose leases do not exclude) is retried with a fresh turn (docs/scaling.md).
  */
-import { AppError, storeFailure } from '../../errors.ts';
+import { AppError, failureDetail } from '../../errors.ts';
+import { COUNTER_CHANGED } from './counter-changed.ts';
 import type { Platform, StreamLease } from '../../platform/ports.ts';
 import { COUNTER_STREAM_ID, decide, fold, type CounterCommand } from '../domain/counter.ts';
 import { afterCommit, currentCounter, type KnownCounter } from './current-counter.ts';
 import type { CounterDeps } from './deps.ts';
 import { encodeEvent } from './event-codec.ts';
-import { failureDetail } from './failure-detail.ts';
 import { COUNTER_PROJECTION, runCounterProjection } from './projection.ts';
 import { DEFAULT_RETRY_POLICY, retryOnConflict } from './retry.ts';
 import { encodeRealtimeMessage, LATEST_EVENTS_LIMIT, toEventLog, type CounterView } from './view.ts';
@@ -40,7 +40,7 @@ export async function executeCounterCommand(deps: CounterDeps, command: CounterC
     const waitMs = deps.turnWaitMs ?? TURN_WAIT_MS;
     committed = await retryOnConflict(sleep, deps.retry ?? DEFAULT_RETRY_POLICY, () => inTurn(platform, waitMs, command));
   } catch (error) {
-    throw storeFailure(error);
+    throw AppError.fromStore(error, COUNTER_CHANGED);
   }
   const view = buildView(deps, committed);
   publish(deps, view);

@@ -1,5 +1,6 @@
 /** The counter query: current count with the newest events, and the stream event it was read at. */
-import { storeFailure } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
+import { COUNTER_CHANGED } from './counter-changed.ts';
 import type { StreamSource } from '../../http/surrogate.ts';
 import { COUNTER_STREAM_ID } from '../domain/counter.ts';
 import { currentCounter } from './current-counter.ts';
@@ -27,7 +28,7 @@ export function readCounterView(deps: CounterDeps): SourcedCounterView {
       source: { streamId: COUNTER_STREAM_ID, revision, sequence: head?.sequence ?? 0n, recordedAt: head?.recordedAt ?? 0n },
     };
   } catch (error) {
-    throw storeFailure(error);
+    throw AppError.fromStore(error, COUNTER_CHANGED);
   }
 }
 

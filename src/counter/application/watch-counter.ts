@@ -8,7 +8,8 @@
  * yields a state older than one it already delivered. While pub/sub fails, the watch re-reads
  * on an interval and tries to subscribe again.
  */
-import { AppError, storeFailure } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
+import { COUNTER_CHANGED } from './counter-changed.ts';
 import type { Subscription } from '../../platform/ports.ts';
 import { COUNTER_STREAM_ID } from '../domain/counter.ts';
 import type { CounterDeps } from './deps.ts';
@@ -162,7 +163,7 @@ export class CounterWatch {
       const revision = this.#deps.platform.events.streamRevision(COUNTER_STREAM_ID);
       return revision === BigInt(newest.revision) ? carried : undefined;
     } catch (error) {
-      throw storeFailure(error);
+      throw AppError.fromStore(error, COUNTER_CHANGED);
     }
   }
 

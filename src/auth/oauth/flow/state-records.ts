@@ -11,7 +11,8 @@
  */
 import * as v from 'valibot';
 import { timingSafeEqual } from '../random-tokens.ts';
-import { authNamespaces, authStoreFailure, type AuthDeps } from '../../application/index.ts';
+import { authNamespaces, type AuthDeps } from '../../application/index.ts';
+import { AppError } from '../../../errors.ts';
 import type { ProviderId } from '../provider-ids.ts';
 import { OAuthSignInError } from './failures.ts';
 
@@ -57,7 +58,7 @@ export function createOAuthState(deps: AuthDeps, input: NewOAuthState): void {
   try {
     platform.keyValue.set(authNamespaces.oauthStates, input.stateHash, JSON.stringify(record), KEPT_MS);
   } catch (error) {
-    throw authStoreFailure(error);
+    throw AppError.fromStore(error);
   }
 }
 
@@ -91,6 +92,6 @@ export function consumeOAuthState(deps: AuthDeps, provider: ProviderId, stateHas
     keyValue.delete(authNamespaces.oauthStates, stateHash);
     return { next: record.next, development: record.development };
   } catch (error) {
-    throw authStoreFailure(error);
+    throw AppError.fromStore(error);
   }
 }

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { AppError, APP_ERROR_CODES } from '../errors.ts';
 import { createMemoryPlatform } from '../platform/testing/memory-platform.ts';
-import { errorResponse, notFoundResponse, statusForCode } from './http-errors.ts';
+import { errorResponse, notFoundResponse, statusForCode } from './errors.ts';
 
 describe('http errors', () => {
   it('maps every code to its status', () => {

@@ -4,9 +4,8 @@
  */
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { AppError, RateLimitedError, type AppErrorCode } from '../errors.ts';
+import { AppError, RateLimitedError, type AppErrorCode, failureDetail } from '../errors.ts';
 import type { Logger } from '../platform/ports.ts';
-import { failureDetail } from './application/failure-detail.ts';
 
 const STATUS_BY_CODE: Record<AppErrorCode, ContentfulStatusCode> = {
   validation: 400,
