@@ -108,7 +108,7 @@ async function buildVariant(variant: 'hosted' | 'standalone'): Promise<void> {
 const started = performance.now();
 const variants = values.variant === 'all' ? (['hosted', 'standalone'] as const) : [values.variant as 'hosted' | 'standalone'];
 console.log(`build (${variants.join(', ')})`);
-// The UI's static files, embedded in every variant's bundle (src/ui/generated/, gitignored).
+// The UI's static files, embedded in every variant's bundle (src/web/generated/, gitignored).
 const generatedAssets = join(root, ...GENERATED_MODULE);
 const clientSources = [...filesUnder(join(root, 'static')), ...filesUnder(join(root, 'src')).filter((f) => f !== generatedAssets), join(root, 'package-lock.json')];
 await step('static assets', clientSources, [generatedAssets], '', () => buildStaticAssets(root));

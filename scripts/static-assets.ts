@@ -2,13 +2,13 @@
  * Build step for the browser UI's static files: bundles the two clients (static/client/main.ts for the counter, static/client/account/main.ts for the auth pages) and the
  * stylesheet (static/styles.css) with esbuild for browsers, copies the other files of static/
  * (icons), names each `<name>.<hash>.<ext>` after its SHA-256, and writes the table the component
- * embeds (src/ui/generated/static-assets.ts, gitignored) so no host needs a filesystem for them.
+ * embeds (src/web/generated/static-assets.ts, gitignored) so no host needs a filesystem for them.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { build } from 'esbuild';
-import type { StaticAsset } from '../src/ui/static-assets.ts';
+import type { StaticAsset } from '../src/web/static-assets.ts';
 
 /** Extension → content type; a file with another extension fails the build rather than ship untyped. */
 const CONTENT_TYPES: Record<string, { type: string; text: boolean }> = {
@@ -26,7 +26,7 @@ const CONTENT_TYPES: Record<string, { type: string; text: boolean }> = {
 /** Hex digits of the SHA-256 kept in file names: 48 bits, ample for a handful of files. */
 const HASH_LENGTH = 12;
 
-export const GENERATED_MODULE = ['src', 'ui', 'generated', 'static-assets.ts'] as const;
+export const GENERATED_MODULE = ['src', 'web', 'generated', 'static-assets.ts'] as const;
 
 export function contentHash(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex').slice(0, HASH_LENGTH);

@@ -14,7 +14,8 @@ import { counterStreamRoutes } from './counter/stream.ts';
 import { errorResponse, notFoundResponse, readOnlyRoute } from './http/errors.ts';
 import { AppError } from './errors.ts';
 import { authRoutes, buildAuthDeps, logConfigurationWarnings } from './auth/index.ts';
-import { counterUiRoutes } from './ui/index.ts';
+import { counterPageRoutes } from './counter/pages/routes.tsx';
+import { STATIC_ASSETS } from './web/generated/static-assets.ts';
 import { openApiRoutes } from './openapi/routes.ts';
 import { counterGrpcEndpoint } from './counter/grpc/routes.ts';
 import { grpcErrorResponse, isGrpcRequest } from './grpc/server.ts';
@@ -73,7 +74,7 @@ export function buildApp(platform: Platform, config: AppConfig): Application {
   );
   app.route('/', maintenanceRoutes(config.maintenanceToken, maintenancePass, platform.logger));
   app.route('/', openApiRoutes(platform.logger));
-  app.route('/', counterUiRoutes(deps));
+  app.route('/', counterPageRoutes(deps, STATIC_ASSETS));
 
   app.notFound((c) => notFoundResponse(c));
   app.onError((error, c) => errorResponse(c, AppError.from(error), platform.logger));

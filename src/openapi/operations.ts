@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import type { AppErrorCode } from '../errors.ts';
 import { COUNTER_REST_PATHS } from '../counter/rest.ts';
 import { STREAM_PATH } from '../counter/stream.ts';
-import { SERVER_FUNCTION_PATHS } from '../ui/server-functions.ts';
+import { SERVER_FUNCTION_PATHS } from '../counter/pages/server-functions.ts';
 import { AUTH_PATHS } from '../auth/rest/routes.ts';
 import { ACCOUNT_PATHS } from '../auth/rest/account-routes.ts';
 import { PASSKEY_PATHS } from '../auth/passkeys/routes.ts';

@@ -6,8 +6,8 @@
 import { Hono } from 'hono';
 import type { Logger } from '../platform/ports.ts';
 import { readOnlyRoute } from '../http/errors.ts';
-import { assetUrl } from '../ui/static-assets.ts';
-import { STATIC_ASSETS } from '../ui/generated/static-assets.ts';
+import { assetUrl } from '../web/static-assets.ts';
+import { STATIC_ASSETS } from '../web/generated/static-assets.ts';
 import { buildOpenApiDocument, openApiJson } from './document.ts';
 import { referencePage } from './reference-page.tsx';
 

@@ -1,11 +1,11 @@
 /**
  * The server functions, called through Hono's typed RPC client generated from the server's route
- * types (src/ui/server-functions.ts), and their outcomes as data the page can show.
+ * types (src/counter/pages/server-functions.ts), and their outcomes as data the page can show.
  */
 import { hc } from 'hono/client';
 import * as v from 'valibot';
 import type { CounterView } from '../../src/counter/application/view.ts';
-import type { ServerFunctionRoutes } from '../../src/ui/server-functions.ts';
+import type { ServerFunctionRoutes } from '../../src/counter/pages/server-functions.ts';
 import { CounterViewSchema, ErrorEnvelopeSchema } from './view-schema.ts';
 
 const client = hc<ServerFunctionRoutes>(location.origin);

@@ -4,7 +4,7 @@
  * stop below. The field may still hold any text: it is sent as typed, so the server's validation
  * (and its message) stays the one rule; the field is marked invalid meanwhile.
  */
-import { BATCH_STOPS, formatAmount, isBatchAmount, stopFor } from '../../src/ui/format.ts';
+import { BATCH_STOPS, formatAmount, isBatchAmount, stopFor } from '../../src/counter/pages/format.ts';
 import type { PageElements } from './elements.ts';
 
 /** Wires the two controls; returns a reader of the amount to send (NaN when the field is empty). */

@@ -1,5 +1,5 @@
 /**
- * The counter page's client: takes over the server-rendered page (src/ui/page.tsx),
+ * The counter page's client: takes over the server-rendered page (src/counter/pages/page.tsx),
  * sends commands through the typed server functions, and follows the live stream.
  */
 import { serverFunctions, settle, type Outcome } from './api.ts';

@@ -1,6 +1,6 @@
 /** Renders views, the status and failures into the server-rendered page (the same markup page.tsx makes). */
 import type { CounterView, EventLog } from '../../src/counter/application/view.ts';
-import { counterRevision, countSize, formatCount, ledgerRow, STATUS_LABELS, type UiStatus } from '../../src/ui/format.ts';
+import { counterRevision, countSize, formatCount, ledgerRow, STATUS_LABELS, type UiStatus } from '../../src/counter/pages/format.ts';
 import { localTime } from './local-times.ts';
 import type { PageElements } from './elements.ts';
 

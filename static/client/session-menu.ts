@@ -1,5 +1,5 @@
 /**
- * The header's account area (src/ui/shell.tsx AccountMenu): on the counter page the server does
+ * The header's account area (src/web/shell.tsx AccountMenu): on the counter page the server does
  * not read the session, so the client asks /api/auth/session after the first paint and shows
  * "Sign in" or the email with its menu. On every page the menu closes with Escape or a click
  * outside (a `<details>` stays open otherwise).

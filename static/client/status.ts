@@ -2,7 +2,7 @@
  * The page status (ready / syncing / live / error) from what is going on: calls in flight, the
  * last call's outcome and the live stream's state.
  */
-import type { UiStatus } from '../../src/ui/format.ts';
+import type { UiStatus } from '../../src/counter/pages/format.ts';
 
 export type StreamState = 'off' | 'connecting' | 'open' | 'broken';
 

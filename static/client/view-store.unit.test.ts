@@ -1,7 +1,7 @@
 /** The client's view store and status: never back in time; status from calls in flight and the stream. */
 import { describe, expect, it } from 'vitest';
 import type { CounterView } from '../../src/counter/application/view.ts';
-import type { UiStatus } from '../../src/ui/format.ts';
+import type { UiStatus } from '../../src/counter/pages/format.ts';
 import { StatusTracker } from './status.ts';
 import { ViewStore } from './view-store.ts';
 

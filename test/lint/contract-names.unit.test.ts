@@ -14,7 +14,7 @@ import * as headers from '../../src/contract/headers.ts';
 const root = join(import.meta.dirname, '..', '..');
 const CONTRACT = join('src', 'contract');
 /** Generated or not the project's code. */
-const SKIPPED = [join('src', 'gen'), join('src', 'platform', 'bindings'), join('src', 'text', 'gen'), join('src', 'ui', 'generated')];
+const SKIPPED = [join('src', 'gen'), join('src', 'platform', 'bindings'), join('src', 'text', 'gen'), join('src', 'web', 'generated')];
 
 const names: readonly string[] = [...Object.values(GUEST_ENV), ...Object.values(headers)];
 /** Any private header or APP_* variable, contract or not, inside a literal. */

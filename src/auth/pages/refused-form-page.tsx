@@ -9,7 +9,7 @@ import { RateLimitedError, type AppError } from '../../errors.ts';
 import { PasswordRejected } from '../domain/password-policy.ts';
 import { statusForCode } from '../../http/errors.ts';
 import { safeNextPath, type AuthDeps } from '../application/index.ts';
-import { PAGE_HEADERS } from '../../ui/index.ts';
+import { PAGE_HEADERS } from '../../web/security-headers.ts';
 import { LoginPage } from './login-page.tsx';
 
 export function refusedFormPage(deps: AuthDeps, failure: AppError, form: 'login' | 'register', email: string | undefined, next: string | undefined): Response {

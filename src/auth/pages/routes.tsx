@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { AppError } from '../../errors.ts';
 import { errorResponse, methodNotAllowedResponse } from '../../http/errors.ts';
 import { AUTH_COLLECTIONS, findActiveSession, listSessions, safeNextPath, sessionIdFromCookieHeader, type AuthDeps } from '../application/index.ts';
-import { PAGE_HEADERS } from '../../ui/index.ts';
+import { PAGE_HEADERS } from '../../web/security-headers.ts';
 import { clearedFormEchoCookie, formEchoFromCookieHeader } from '../rest/form-echo.ts';
 import { DashboardPage, type SessionActions, type SessionRow } from './dashboard-page.tsx';
 import { LoginPage } from './login-page.tsx';

@@ -20,7 +20,7 @@ import { bindingCookieName, bindingFromCookie } from '../oauth/flow/browser-bind
 import { OAuthSignInError } from '../oauth/flow/failures.ts';
 import { completeOAuthSignIn, startOAuthSignIn, type OAuthFlowDeps } from '../oauth/flow/sign-in.ts';
 import { SignInErrorPage } from '../pages/sign-in-error-page.tsx';
-import { PAGE_HEADERS } from '../../ui/index.ts';
+import { PAGE_HEADERS } from '../../web/security-headers.ts';
 import { revokePreviousSession, sessionIdFromCookieHeader, throttle } from '../application/index.ts';
 import { clientAddress } from '../../http/client-address.ts';
 import { isCrossSiteSubresource } from './fetch-metadata.ts';

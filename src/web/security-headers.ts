@@ -31,3 +31,17 @@ export function pageSecurityHeaders(referrerPolicy: 'no-referrer' | 'same-origin
     'Referrer-Policy': referrerPolicy,
   };
 }
+
+/**
+ * Same-origin only; no inline script or style runs (the initial view is an inert JSON block).
+ * `connect-src 'self'` covers the server functions and the SSE stream.
+ */
+export const PAGE_CSP = contentSecurityPolicy();
+
+/**
+ * The response headers of every HTML page (counter and auth pages). Referrer-Policy is
+ * `same-origin`, not `no-referrer`: under `no-referrer` Chromium sends `Origin: null` with a form
+ * POST (Fetch standard, "serializing a request origin"), which the auth routes' origin check
+ * refuses, so the header's sign-out form would fail. No referrer leaves for other sites either way.
+ */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = { 'Cache-Control': 'no-store', ...pageSecurityHeaders('same-origin') };

@@ -15,17 +15,17 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ClientErrorStatusCode, ServerErrorStatusCode } from 'hono/utils/http-status';
 import { validator } from 'hono/validator';
-import { AppError, failureDetail } from '../errors.ts';
-import { COUNTER_CHANGED } from '../counter/application/counter-changed.ts';
-import type { CounterDeps } from '../counter/application/deps.ts';
-import { executeCounterCommand } from '../counter/application/execute-command.ts';
-import { readCounterView } from '../counter/application/get-view.ts';
-import { validatedSurrogateHeaders } from '../http/surrogate.ts';
-import type { CounterView } from '../counter/application/view.ts';
-import { errorEnvelope, statusForCode } from '../http/errors.ts';
-import { MAX_BODY_BYTES } from '../counter/rest.ts';
-import { isJsonMediaType, readAmountFromJsonValue } from '../counter/rest-input.ts';
-import { sameSiteOnly } from '../http/same-site.ts';
+import { AppError, failureDetail } from '../../errors.ts';
+import { COUNTER_CHANGED } from '../application/counter-changed.ts';
+import type { CounterDeps } from '../application/deps.ts';
+import { executeCounterCommand } from '../application/execute-command.ts';
+import { readCounterView } from '../application/get-view.ts';
+import { validatedSurrogateHeaders } from '../../http/surrogate.ts';
+import type { CounterView } from '../application/view.ts';
+import { errorEnvelope, statusForCode } from '../../http/errors.ts';
+import { MAX_BODY_BYTES } from '../rest.ts';
+import { isJsonMediaType, readAmountFromJsonValue } from '../rest-input.ts';
+import { sameSiteOnly } from '../../http/same-site.ts';
 
 export const SERVER_FUNCTION_PATHS = {
   get_counter_view: '/api/get_counter_view',

@@ -1,12 +1,13 @@
 /** `GET /`: the server-rendered page with the current view, its assets and its security headers. */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { StoreError } from '../errors.ts';
-import { executeCounterCommand } from '../counter/application/execute-command.ts';
-import { testCounterDeps } from '../counter/testing.ts';
+import { StoreError } from '../../errors.ts';
+import { executeCounterCommand } from '../application/execute-command.ts';
+import { testCounterDeps } from '../testing.ts';
 import { scriptSafeJson } from './page.tsx';
-import { PAGE_CSP, uiRoutes } from './routes.tsx';
-import type { StaticAsset } from './static-assets.ts';
+import { PAGE_CSP } from '../../web/security-headers.ts';
+import { counterPageRoutes } from './routes.tsx';
+import type { StaticAsset } from '../../web/static-assets.ts';
 
 const asset = (name: string, file: string): StaticAsset => ({ name, file, hash: 'h', contentType: 'text/plain', encoding: 'utf8', data: '' });
 const ASSETS = [asset('app.js', 'app.aaa.js'), asset('account.js', 'account.ddd.js'), asset('styles.css', 'styles.bbb.css'), asset('icon.svg', 'icon.ccc.svg')];
@@ -14,7 +15,7 @@ const ASSETS = [asset('app.js', 'app.aaa.js'), asset('account.js', 'account.ddd.
 function setup() {
   const deps = testCounterDeps();
   const app = new Hono();
-  app.route('/', uiRoutes(deps, ASSETS));
+  app.route('/', counterPageRoutes(deps, ASSETS));
   return { app, deps };
 }
 

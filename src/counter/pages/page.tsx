@@ -4,11 +4,9 @@
  * and keeps the page live. Element ids here are the contract with the client script.
  */
 import type { FC } from 'hono/jsx';
-import type { CounterView } from '../counter/application/view.ts';
+import type { CounterView } from '../application/view.ts';
 import { BATCH_DEFAULT, BATCH_MAX, BATCH_MIN, BATCH_STOPS, counterRevision, countSize, formatAmount, formatCount, ledgerRow, STATUS_LABELS, stopFor } from './format.ts';
-import { AccountMenu, Document, Topbar, type PageAssets } from './shell.tsx';
-
-export type { PageAssets } from './shell.tsx';
+import { AccountMenu, Document, Topbar, type PageAssets } from '../../web/shell.tsx';
 
 /** JSON inside <script>: `<`, `>`, `&` and line separators escaped so the text cannot end the element. */
 export function scriptSafeJson(value: unknown): string {

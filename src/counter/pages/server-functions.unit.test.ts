@@ -2,14 +2,14 @@
 import { Hono } from 'hono';
 import { hc } from 'hono/client';
 import { describe, expect, it } from 'vitest';
-import { StoreError } from '../errors.ts';
-import { testCounterDeps, TEST_CHANNEL, type TestCounterDeps } from '../counter/testing.ts';
+import { StoreError } from '../../errors.ts';
+import { testCounterDeps, TEST_CHANNEL, type TestCounterDeps } from '../testing.ts';
 import type { ServerFunctionRoutes } from './server-functions.ts';
-import { uiRoutes } from './routes.tsx';
+import { counterPageRoutes } from './routes.tsx';
 
 function setup(deps: TestCounterDeps = testCounterDeps()) {
   const app = new Hono();
-  app.route('/', uiRoutes(deps, []));
+  app.route('/', counterPageRoutes(deps, []));
   const client = hc<ServerFunctionRoutes>('http://ui.test', { fetch: (input: RequestInfo | URL, init?: RequestInit) => app.request(input, init) });
   return { app, client, deps, platform: deps.platform };
 }

@@ -2,8 +2,8 @@
  * Presentation rules shared by the server-rendered page (page.tsx) and the client script
  * (static/client/), so both render an event, a count and a status the same way.
  */
-import type { EventLog } from '../counter/application/view.ts';
-import { INT32_MAX } from '../counter/domain/int32.ts';
+import type { EventLog } from '../application/view.ts';
+import { INT32_MAX } from '../domain/int32.ts';
 
 export type UiStatus = 'ready' | 'syncing' | 'live' | 'error';
 
