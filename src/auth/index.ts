@@ -15,7 +15,7 @@ import { providersNotOffered } from './oauth/not-offered.ts';
 import { keyValueSecretCache } from './oauth/flow/secret-cache.ts';
 import { defaultDeps } from './oauth/providers/index.ts';
 import { authPageRoutes } from './pages/routes.tsx';
-import { oauthRoutes } from './rest/oauth-routes.tsx';
+import { oauthRoutes } from './oauth/routes.tsx';
 import { authRestRoutes } from './rest/routes.ts';
 
 export { AUTH_PATHS } from './rest/routes.ts';

@@ -23,7 +23,7 @@ import { CounterWatch } from './application/watch-counter.ts';
 import type { CounterView } from './application/view.ts';
 
 /** How often the host re-reads in polling mode (and the guest's own default, stream.ts). */
-export const RELAY_POLL_INTERVAL_MS = 500;
+const RELAY_POLL_INTERVAL_MS = 500;
 
 const UNSIGNED = /^\d{1,16}$/;
 

@@ -69,10 +69,6 @@ export class GrpcError extends Error {
   }
 }
 
-export function grpcCodeForAppCode(code: AppErrorCode): GrpcCode {
-  return STATUS_BY_APP_CODE[code];
-}
-
 /** grpc-message is percent-encoded (gRPC over HTTP/2 spec): printable ASCII except '%' stays. */
 export function encodeGrpcMessage(message: string): string {
   let out = '';

@@ -11,7 +11,7 @@ import { GUEST_ENV } from '../contract/environment.ts';
 import { CLIENT_ADDRESS_HEADER } from '../contract/headers.ts';
 
 /** The client of every request when the header cannot be believed. */
-export const UNKNOWN_CLIENT_ADDRESS = 'unknown';
+const UNKNOWN_CLIENT_ADDRESS = 'unknown';
 
 /** IPv4 or IPv6 text, nothing else (the value becomes a key-value key). */
 const ADDRESS = /^[0-9A-Fa-f:.]{2,45}$/;

@@ -109,7 +109,7 @@ function hasControl(text: string): boolean {
  * client sent them: a Host with a path (`h/api/x?`) must not become part of the route, and one
  * the URL parser refuses (`h:99999`, `[`) must not throw out of the handler.
  */
-export function requestUrl(scheme: string, authority: string, pathWithQuery: string): URL | MalformedRequest {
+function requestUrl(scheme: string, authority: string, pathWithQuery: string): URL | MalformedRequest {
   if (!pathWithQuery.startsWith('/')) return { malformed: 'the request target is not a path' };
   if (authority === '' || NOT_IN_AUTHORITY.test(authority) || hasControl(authority)) return { malformed: 'the Host header is not a valid host[:port]' };
   let origin: URL;

@@ -18,7 +18,7 @@ import * as S from './schemas.ts';
 import { OPERATIONS, type HeaderName, type OperationSpec, type SuccessSpec } from './operations.ts';
 
 /** The contract's own version: bump the minor for additions, the major for breaking changes. */
-export const API_VERSION = '1.0.0';
+const API_VERSION = '1.0.0';
 
 const optionalEntries = (entries: v.ObjectEntries) => Object.fromEntries(Object.entries(entries).map(([k, s]) => [k, v.optional(s as v.GenericSchema)]));
 

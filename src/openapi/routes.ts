@@ -11,10 +11,10 @@ import { STATIC_ASSETS } from '../web/generated/static-assets.ts';
 import { buildOpenApiDocument, openApiJson } from './document.ts';
 import { referencePage } from './reference-page.tsx';
 
-export const OPENAPI_PATHS = { document: '/api/openapi.json', reference: '/api/docs' } as const;
+const OPENAPI_PATHS = { document: '/api/openapi.json', reference: '/api/docs' } as const;
 
 /** No script at all; the stylesheet from /pkg; nothing framed, posted or based elsewhere. */
-export const REFERENCE_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const REFERENCE_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const DOCUMENT = buildOpenApiDocument();
 const DOCUMENT_JSON = openApiJson(DOCUMENT);

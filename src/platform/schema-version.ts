@@ -17,7 +17,7 @@ import { AppError } from '../errors.ts';
 export type JsonObject = Record<string, unknown>;
 
 /** The field that carries the version, in event metadata and document bodies. */
-export const SCHEMA_VERSION_FIELD = 'schema_version';
+const SCHEMA_VERSION_FIELD = 'schema_version';
 
 /** The version a record has when it carries none (written before versions were recorded). */
 const UNVERSIONED = 1;

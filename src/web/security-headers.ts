@@ -5,7 +5,7 @@
  * nosniff` and a Referrer-Policy (OWASP HTTP Headers Cheat Sheet). No page has inline script or
  * style, so neither 'unsafe-inline' nor hashes are needed.
  */
-export function contentSecurityPolicy(): string {
+function contentSecurityPolicy(): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -24,7 +24,7 @@ export function contentSecurityPolicy(): string {
  * standard, "serializing a request origin"), which the cross-site check (same-site.ts) refuses;
  * `same-origin` still sends nothing to other origins.
  */
-export function pageSecurityHeaders(referrerPolicy: 'no-referrer' | 'same-origin' = 'no-referrer'): Record<string, string> {
+function pageSecurityHeaders(referrerPolicy: 'no-referrer' | 'same-origin' = 'no-referrer'): Record<string, string> {
   return {
     'Content-Security-Policy': contentSecurityPolicy(),
     'X-Content-Type-Options': 'nosniff',

@@ -10,7 +10,7 @@ import type { Logger } from '../platform/ports.ts';
 import { errorResponse } from '../http/errors.ts';
 import { IMMUTABLE_SURROGATE_HEADERS } from '../http/surrogate.ts';
 
-export const STATIC_PREFIX = '/pkg';
+const STATIC_PREFIX = '/pkg';
 
 /** Immutable: a changed file gets a new name. */
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';

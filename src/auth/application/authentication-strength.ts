@@ -14,7 +14,7 @@ const KNOWLEDGE = new Set(['pwd', 'pin', 'kba']);
 const POSSESSION = new Set(['hwk', 'swk', 'sc', 'otp', 'sms', 'tel']);
 const INHERENCE = new Set(['fpt', 'face', 'iris', 'retina', 'vbm']);
 
-export const ACCEPTED_ACR_VALUES: readonly string[] = [
+const ACCEPTED_ACR_VALUES: readonly string[] = [
   'phr',
   'phrh',
   'http://schemas.openid.net/pape/policies/2007/06/multi-factor',

@@ -37,7 +37,7 @@ export interface IssueSessionInput {
 }
 
 /** Last seen is refreshed at most this often (and the idle timeout is counted from it). */
-export const SEEN_RESOLUTION_MS = 60_000;
+const SEEN_RESOLUTION_MS = 60_000;
 
 /** Most sessions one user keeps; a sign-in beyond it ends the oldest. */
 export const MAX_SESSIONS_PER_USER = 50;

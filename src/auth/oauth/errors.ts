@@ -4,7 +4,7 @@
  * The flow maps these to the application's error envelope at the transport edge.
  */
 
-export const OAUTH_ERROR_CODES = ['id_token_invalid', 'token_exchange_failed', 'profile_failed', 'jwks_failed', 'signing_key_invalid'] as const;
+const OAUTH_ERROR_CODES = ['id_token_invalid', 'token_exchange_failed', 'profile_failed', 'jwks_failed', 'signing_key_invalid'] as const;
 
 export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
 

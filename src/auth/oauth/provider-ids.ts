@@ -12,7 +12,3 @@ export function envPrefix(id: ProviderId): string {
 export function callbackPath(id: ProviderId): string {
   return `/api/auth/oauth/${id}/callback`;
 }
-
-export function isProviderId(value: string): value is ProviderId {
-  return (PROVIDER_IDS as readonly string[]).includes(value);
-}

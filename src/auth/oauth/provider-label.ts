@@ -6,7 +6,7 @@
 import type { EnvReader } from './config-values.ts';
 import { envPrefix, type ProviderId } from './provider-ids.ts';
 
-export const MAX_LABEL_LENGTH = 40;
+const MAX_LABEL_LENGTH = 40;
 const DEFAULT_LABELS: Record<ProviderId, string> = { provider_a: 'Provider A', provider_b: 'Provider B', provider_c: 'Provider C' };
 
 /**

@@ -9,7 +9,7 @@ import { randomToken } from '../application/secrets.ts';
 import type { AuthDeps } from '../application/deps.ts';
 import { refused } from './refusal.ts';
 
-export const PASSKEY_CHALLENGES = 'auth-passkey-challenge';
+const PASSKEY_CHALLENGES = 'auth-passkey-challenge';
 
 /** How long a ceremony may take, the options' `timeout` too (the autofill waits on /login). */
 export const CHALLENGE_TTL_MS = 5 * 60_000;

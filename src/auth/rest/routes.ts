@@ -69,7 +69,7 @@ function registeredPageUrl(next: string | undefined): string {
 }
 
 /** The one answer to an accepted registration, whether the email was free or taken. */
-export const REGISTRATION_ACCEPTED = {
+const REGISTRATION_ACCEPTED = {
   status: 'accepted',
   message: 'If the email was free, the account exists now. Sign in with it.',
   login: AUTH_PATHS.login,

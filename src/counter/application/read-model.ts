@@ -15,8 +15,8 @@ import { evolve, initialState } from '../domain/counter.ts';
 import { isInt32 } from '../domain/int32.ts';
 import { decodeEvent } from './event-codec.ts';
 
-export const COUNTER_VIEWS_COLLECTION = 'counter_views';
-export const COUNTER_VIEW_DOCUMENT_ID = 'global';
+const COUNTER_VIEWS_COLLECTION = 'counter_views';
+const COUNTER_VIEW_DOCUMENT_ID = 'global';
 /** The document's stored shape: its version and the steps from older ones (src/platform/schema-version.ts). */
 const DOCUMENT_SHAPE = firstShape('counter_views document');
 

@@ -15,10 +15,10 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 25, baseDelayMs: 2, maxDelayMs: 100 };
 
-export const CONCURRENCY_MESSAGE = 'the counter was changed concurrently, try again';
+const CONCURRENCY_MESSAGE = 'the counter was changed concurrently, try again';
 
 /** "Full jitter" back-off: spreads competing writers apart instead of retrying in lock-step. */
-export function backoffDelay(policy: RetryPolicy, attempt: number): number {
+function backoffDelay(policy: RetryPolicy, attempt: number): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   const random = policy.random ?? Math.random;
   return Math.max(1, Math.ceil(random() * ceiling));

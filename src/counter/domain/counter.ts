@@ -5,8 +5,8 @@
 import { AppError } from '../../errors.ts';
 import { AMOUNT_MESSAGES, INT32_MAX, OUT_OF_RANGE_MESSAGE, isInt32 } from './int32.ts';
 
-export const COUNTER_AGGREGATE = 'counter';
-export const COUNTER_ID = 'global';
+const COUNTER_AGGREGATE = 'counter';
+const COUNTER_ID = 'global';
 /** Stream id of the single global counter: `<aggregate>-<id>`. */
 export const COUNTER_STREAM_ID = `${COUNTER_AGGREGATE}-${COUNTER_ID}`;
 
@@ -29,7 +29,7 @@ export interface CounterState {
 export const initialState: CounterState = { value: 0 };
 
 /** Rejects anything that is not a positive i32; the first failing rule gives the message. */
-export function validateAmount(amount: number): void {
+function validateAmount(amount: number): void {
   if (typeof amount !== 'number' || !Number.isInteger(amount)) {
     throw new AppError('validation', AMOUNT_MESSAGES.notInteger);
   }

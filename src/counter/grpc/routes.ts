@@ -9,9 +9,9 @@ import { counterServiceImpl } from './service.ts';
 import { answerWatchPoll, openRelayedWatch, WATCH_COUNTER_PATH } from './watch-relay.ts';
 
 /** 256 KiB per message, like the REST body limit. */
-export const MAX_GRPC_MESSAGE_BYTES = 256 * 1024;
+const MAX_GRPC_MESSAGE_BYTES = 256 * 1024;
 /** Most messages on one call (client streams: ApplyChanges, Interact). */
-export const MAX_GRPC_MESSAGES = 100;
+const MAX_GRPC_MESSAGES = 100;
 
 export interface CounterGrpcEndpoint {
   /** Serves a gRPC call. */

@@ -53,12 +53,12 @@ const EVENT_LABELS: Record<string, string> = {
   reset_performed: 'Reset',
 };
 
-export function eventLabel(eventType: string): string {
+function eventLabel(eventType: string): string {
   return EVENT_LABELS[eventType] ?? eventType;
 }
 
 /** CSS modifier for an event row: `up`, `down`, `reset` or `other`. */
-export function eventTone(eventType: string): string {
+function eventTone(eventType: string): string {
   if (eventType === 'incremented') return 'up';
   if (eventType === 'decremented') return 'down';
   if (eventType === 'reset_performed') return 'reset';
@@ -95,7 +95,7 @@ export function countSize(shown: string): 's' | 'm' | 'l' {
  * `HH:MM:SS UTC`: what the server writes inside `<time datetime>`; the client script replaces it
  * with the reader's local time (static/client/local-times.ts), the rule of every page.
  */
-export function formatTime(recordedAt: string): string {
+function formatTime(recordedAt: string): string {
   const date = new Date(recordedAt);
   if (Number.isNaN(date.getTime())) return recordedAt;
   return `${date.toISOString().slice(11, 19)} UTC`;

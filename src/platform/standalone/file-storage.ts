@@ -20,7 +20,7 @@ export interface FileStorage {
 }
 
 /** Top-level directories of the on-disk format. */
-export const STORE_DIRS = ['events', 'projections', 'kv', TEMP_DIR] as const;
+const STORE_DIRS = ['events', 'projections', 'kv', TEMP_DIR] as const;
 
 function guarded<T extends object>(target: T): T {
   const proto = Object.getPrototypeOf(target) as object;

@@ -14,7 +14,7 @@ import { unfencedLeases } from '../leases/unfenced-leases.ts';
 import { preopenedDirectory, wasiFileSystem } from './wasi-file-system.ts';
 
 /** The guest path the launcher preopens the data directory at (`--dir <data-dir>::/data`). */
-export const DATA_DIR_GUEST_PATH = '/data';
+const DATA_DIR_GUEST_PATH = '/data';
 
 /**
  * A port whose calls resolve `pick()` at call time (the store opens on first use) and rethrow

@@ -42,7 +42,7 @@ export interface MemoryPlatform extends Platform {
 }
 
 /** 2025-01-01T00:00:00.000Z: a fixed start keeps timestamps in assertions deterministic. */
-export const DEFAULT_START_MS = Date.UTC(2025, 0, 1);
+const DEFAULT_START_MS = Date.UTC(2025, 0, 1);
 
 export function createMemoryPlatform(options: { startMs?: number } = {}): MemoryPlatform {
   const faults = new Faults();

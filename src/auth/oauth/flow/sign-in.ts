@@ -25,15 +25,15 @@ export interface OAuthFlowDeps {
 }
 
 /** The code the development bypass puts in its callback URL (accepted only while the bypass is on). */
-export const DEVELOPMENT_CODE = 'development-callback-bypass';
+const DEVELOPMENT_CODE = 'development-callback-bypass';
 
 /** Who the development bypass signs in (one identity per provider, one shared email). */
-export function developmentIdentity(provider: ProviderId): ExternalIdentity {
+function developmentIdentity(provider: ProviderId): ExternalIdentity {
   return { provider, subject: 'development-user', email: 'oauth-developer@example.com', emailVerified: true, name: 'Development User' };
 }
 
 /** The provider's settings when it is offered (OAuth on, enabled, credentialed), else 404. */
-export function offeredSettings(config: OAuthConfig, provider: string): ProviderSettings {
+function offeredSettings(config: OAuthConfig, provider: string): ProviderSettings {
   const status = (config.providers as Record<string, OAuthConfig['providers'][ProviderId] | undefined>)[provider];
   if (!config.enabled || !status?.offered || !status.settings) throw new OAuthSignInError('oauth_provider_not_offered');
   return status.settings;

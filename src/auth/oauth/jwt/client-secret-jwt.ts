@@ -21,7 +21,7 @@ export interface ClientSecretJwtInput {
   lifetimeSec?: number;
 }
 
-export const DEFAULT_CLIENT_SECRET_LIFETIME_SEC = 300;
+const DEFAULT_CLIENT_SECRET_LIFETIME_SEC = 300;
 /** Re-sign when less than this is left, so a secret never expires during a token exchange. */
 export const CLIENT_SECRET_REFRESH_MARGIN_SEC = 60;
 

@@ -33,7 +33,3 @@ export function p256PublicKey(x: Uint8Array, y: Uint8Array): Uint8Array | undefi
 export function isValidP256SecretKey(secretKey: Uint8Array): boolean {
   return p256().utils.isValidSecretKey(secretKey);
 }
-
-export function p256PublicKeyOf(secretKey: Uint8Array): Uint8Array {
-  return p256().getPublicKey(secretKey, false);
-}

@@ -59,7 +59,7 @@ function toVerificationKey(raw: unknown): VerificationKey | undefined {
 }
 
 /** Keys read from one JWKS at most: providers publish 2–4; this bounds key-validation work. */
-export const MAX_JWKS_KEYS = 32;
+const MAX_JWKS_KEYS = 32;
 
 /** Every usable key of a JWKS document (anything unparseable yields an empty list). */
 export function verificationKeys(jwks: unknown): VerificationKey[] {

@@ -70,7 +70,7 @@ function fromPkcs8(der: Uint8Array, seq: Tlv): Uint8Array {
 }
 
 /** Turns literal `\n` (and `\r\n`) escapes into line breaks and trims quotes an env file may leave. */
-export function unescapePem(value: string): string {
+function unescapePem(value: string): string {
   return value
     .trim()
     .replace(/^["']|["']$/g, '')

@@ -8,7 +8,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 /** DER prefix of DigestInfo { sha256, NULL } (RFC 8017 §9.2 note 1). */
 const SHA256_DIGEST_INFO = Uint8Array.from([0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20]);
 
-export const MIN_RSA_MODULUS_BITS = 2048;
+const MIN_RSA_MODULUS_BITS = 2048;
 
 export interface RsaPublicKey {
   n: bigint;
@@ -17,7 +17,7 @@ export interface RsaPublicKey {
   k: number;
 }
 
-export function bytesToBigInt(bytes: Uint8Array): bigint {
+function bytesToBigInt(bytes: Uint8Array): bigint {
   let hex = '';
   for (const b of bytes) hex += b.toString(16).padStart(2, '0');
   return hex === '' ? 0n : BigInt(`0x${hex}`);
@@ -33,7 +33,7 @@ function bigIntToBytes(value: bigint, length: number): Uint8Array | undefined {
 }
 
 /** base^exponent mod modulus by square-and-multiply (e is 65537 in practice: 17 squarings). */
-export function modPow(base: bigint, exponent: bigint, modulus: bigint): bigint {
+function modPow(base: bigint, exponent: bigint, modulus: bigint): bigint {
   let result = 1n;
   let b = base % modulus;
   let e = exponent;

@@ -5,7 +5,7 @@
 import type { JWTPayload } from 'jose';
 import { rejectIdToken } from '../errors.ts';
 import { verificationKeys, type IdTokenAlg } from './jwks.ts';
-import { MAX_JWS_LENGTH, verifyJwsSignature } from './verify-jws.ts';
+import { verifyJwsSignature } from './verify-jws.ts';
 
 export interface VerifyIdTokenOptions {
   /** The provider's JWKS document (`{ keys: [...] }`). */
@@ -30,7 +30,7 @@ export interface VerifyIdTokenOptions {
 }
 
 /** Default bound on the age of `iat`. */
-export const ID_TOKEN_MAX_AGE_SEC = 300;
+const ID_TOKEN_MAX_AGE_SEC = 300;
 
 export interface IdTokenClaims extends JWTPayload {
   iss: string;
@@ -42,9 +42,6 @@ export interface IdTokenClaims extends JWTPayload {
   name?: unknown;
   nonce?: unknown;
 }
-
-/** Bounds the work an oversized token can cause (real ID tokens are 1–2 KiB). */
-export const MAX_ID_TOKEN_LENGTH = MAX_JWS_LENGTH;
 
 /** Verifies signature and claims; returns the claims or throws `OAuthError('id_token_invalid', reason)`. */
 export function verifyIdToken(token: string, options: VerifyIdTokenOptions): IdTokenClaims {

@@ -10,7 +10,7 @@ import { SUPPORTED_ID_TOKEN_ALGS, selectKey, type IdTokenAlg, type VerificationK
 import { verifyRs256 } from './rsa-pkcs1-verify.ts';
 
 /** Bounds the work an oversized token can cause (real tokens are 1–2 KiB). */
-export const MAX_JWS_LENGTH = 16 * 1024;
+const MAX_JWS_LENGTH = 16 * 1024;
 
 export type JwsRejection = 'malformed' | 'alg_none' | 'alg_not_allowed' | 'unknown_kid' | 'bad_signature';
 export type JwsResult = { ok: true; payload: JWTPayload } | { ok: false; reason: JwsRejection };

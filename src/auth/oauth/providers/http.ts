@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { OAuthError, type OAuthErrorCode } from '../errors.ts';
 import type { ProviderDeps } from './types.ts';
 
-export const PROVIDER_TIMEOUT_MS = 10_000;
+const PROVIDER_TIMEOUT_MS = 10_000;
 
 /** Fetches and validates a JSON response; any failure is `code` with a value-free reason. */
 export async function fetchJson<S extends v.GenericSchema>(deps: ProviderDeps, code: OAuthErrorCode, url: string, init: RequestInit, schema: S): Promise<v.InferOutput<S>> {

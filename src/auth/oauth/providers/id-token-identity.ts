@@ -10,7 +10,7 @@ import { jwksFor } from './jwks-cache.ts';
 import { exchangeCode } from './token-exchange.ts';
 import type { CallbackInput, ProviderDeps } from './types.ts';
 
-export const ID_TOKEN_CLOCK_TOLERANCE_SEC = 60;
+const ID_TOKEN_CLOCK_TOLERANCE_SEC = 60;
 
 export async function verifiedIdTokenClaims(settings: ProviderSettings, input: CallbackInput, deps: ProviderDeps, allowedAlgs: readonly IdTokenAlg[]): Promise<IdTokenClaims> {
   const { issuer, jwksUrl } = settings.endpoints;

@@ -15,17 +15,17 @@ import { bodyLimit } from 'hono/body-limit';
 import { getCookie } from 'hono/cookie';
 import { AppError, RateLimitedError, failureDetail } from '../../errors.ts';
 import { errorEnvelope, methodNotAllowedResponse, statusForCode } from '../../http/errors.ts';
-import { parseCallbackParams } from '../oauth/callback-params.ts';
-import { bindingCookieName, bindingFromCookie } from '../oauth/flow/browser-binding.ts';
-import { OAuthSignInError } from '../oauth/flow/failures.ts';
-import { completeOAuthSignIn, startOAuthSignIn, type OAuthFlowDeps } from '../oauth/flow/sign-in.ts';
+import { parseCallbackParams } from './callback-params.ts';
+import { bindingCookieName, bindingFromCookie } from './flow/browser-binding.ts';
+import { OAuthSignInError } from './flow/failures.ts';
+import { completeOAuthSignIn, startOAuthSignIn, type OAuthFlowDeps } from './flow/sign-in.ts';
 import { SignInErrorPage } from '../pages/sign-in-error-page.tsx';
 import { PAGE_HEADERS } from '../../web/security-headers.ts';
 import { revokePreviousSession, sessionIdFromCookieHeader, throttle } from '../application/index.ts';
 import { clientAddress } from '../../http/client-address.ts';
-import { isCrossSiteSubresource } from './fetch-metadata.ts';
+import { isCrossSiteSubresource } from '../rest/fetch-metadata.ts';
 
-export const OAUTH_PATHS = {
+const OAUTH_PATHS = {
   start: '/api/auth/oauth/:provider/start',
   callback: '/api/auth/oauth/:provider/callback',
 } as const;
