@@ -208,7 +208,7 @@ export interface HostConfig {
   metricsHost: string;
   /** Host names the operations listener answers besides IP literals, localhost and metricsHost. */
   metricsAllowedHosts: string[];
-  /** CIDRs of proxies whose forwarding headers name the client (host/client-address.ts); empty: none. */
+  /** CIDRs of proxies whose forwarding headers name the client (host/http/client-address.ts); empty: none. */
   trustedProxies: string[];
 }
 

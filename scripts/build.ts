@@ -18,7 +18,7 @@ import { patchCreatedReps, patchDebugLog, patchInstanceStats, patchSubtaskDrop, 
 import { composeWithPasswordHashing, PASSWORD_COMPONENT } from './wasmtime/compose.ts';
 import { MissingTool } from './wasmtime/tools.ts';
 import { jcoTranspile, WASI_WAITING_IMPORTS } from './jco-transpile.ts';
-import { suspendingPlatformImports } from '../host/platform/suspending-imports.ts';
+import { suspendingPlatformImports } from '../host/app-platform/suspending-imports.ts';
 
 const root = join(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { force: { type: 'boolean', default: false }, variant: { type: 'string', default: 'hosted' } } });

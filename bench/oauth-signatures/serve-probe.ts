@@ -3,14 +3,14 @@
  * pool, HTTP server with JSPI), plus any extra imports (the benchmark's host signatures).
  */
 import { join } from 'node:path';
-import { loadComponent } from '../../host/component.ts';
+import { loadComponent } from '../../host/guest/component.ts';
 import { loadConfig } from '../../host/config.ts';
-import { guestEnvironment } from '../../host/guest-env.ts';
-import { hostImports } from '../../host/imports.ts';
+import { guestEnvironment } from '../../host/guest/guest-env.ts';
+import { hostImports } from '../../host/guest/imports.ts';
 import { jsonLogger } from '../../host/log.ts';
-import { InstancePool } from '../../host/pool.ts';
+import { InstancePool } from '../../host/guest/pool.ts';
 import { localPubSub } from '../../host/pubsub/local.ts';
-import { startServer } from '../../host/server.ts';
+import { startServer } from '../../host/http/server.ts';
 import { openStorage } from '../../host/storage/open.ts';
 import { freePort, tempDataDir } from '../../harness/host-process.ts';
 

@@ -4,7 +4,7 @@
  */
 import type { HostConfig } from '../config.ts';
 import type { HostLogger } from '../log.ts';
-import type { AdmissionLimits } from '../pool.ts';
+import type { AdmissionLimits } from '../guest/pool.ts';
 import { defaultBudgetMiB, instanceLimit, instanceSizeMiB, memoryLimit, queueLength, streamingLimit, type WarmMeasurement } from './memory-budget.ts';
 
 const MiB = 1_048_576;

@@ -11,7 +11,7 @@
  * still finds one free. Long-lived exchanges are bounded by the pool's streaming share instead
  * (a gRPC client multiplexes all its calls, held watches too, over one connection).
  */
-import type { NodeResponse } from '../exchange.ts';
+import type { NodeResponse } from '../http/exchange.ts';
 
 interface Line {
   running: number;

@@ -4,9 +4,9 @@
  * instead, which gRPC clients retry (gRPC's PROTOCOL-HTTP2 "Trailers-Only", status codes doc).
  */
 import type { ServerResponse } from 'node:http';
-import type { NodeRequest, NodeResponse } from '../exchange.ts';
+import type { NodeRequest, NodeResponse } from '../http/exchange.ts';
 import { isGrpcRequest } from '../http/grpc-request.ts';
-import type { Lane } from '../pool.ts';
+import type { Lane } from '../guest/pool.ts';
 import type { RefusalReason } from './wait-queue.ts';
 
 /** Seconds a refused client is asked to wait: about one queue deadline's worth of load drains by then. */

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HostLogger } from '../log.ts';
-import { type GuestInstance, InstancePool } from '../pool.ts';
+import { type GuestInstance, InstancePool } from '../guest/pool.ts';
 import { REFUSAL_LOG_INTERVAL_MS } from './refusal-log.ts';
 import { AdmissionRefused, WaitQueue } from './wait-queue.ts';
 

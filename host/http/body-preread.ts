@@ -16,7 +16,7 @@
 import { isGrpcRequest } from './grpc-request.ts';
 import type { ServerResponse } from 'node:http';
 import http2 from 'node:http2';
-import { streamBody, trailerEntries, type NodeRequest, type NodeResponse } from '../exchange.ts';
+import { streamBody, trailerEntries, type NodeRequest, type NodeResponse } from './exchange.ts';
 import { BodySource } from '../wasi/http-incoming.ts';
 import type { ExchangeLimits } from './limits.ts';
 

@@ -9,7 +9,7 @@
  *
  * If an append fails, the appends queued behind it are refused (`conflict`) without being sent:
  * they were decided on events that did not commit. The queue holds at most the turns of one chain
- * of the lease (host/platform/lease-imports.ts, MAX_HANDOFFS).
+ * of the lease (host/app-platform/lease-imports.ts, MAX_HANDOFFS).
  */
 import { StorageFailure } from '../storage/errors.ts';
 import type { Awaitable, ExpectedRevision, NewEvent, RecordedEvent } from '../storage/types.ts';

@@ -1,7 +1,7 @@
 /**
  * In-process FIFO turns per stream: the guest instances of one host (one thread) queue here
  * for a stream instead of racing each other through the store. Costs no store round trip;
- * only the head of each queue goes on to the store's lease (host/platform/lease-imports.ts).
+ * only the head of each queue goes on to the store's lease (host/app-platform/lease-imports.ts).
  */
 
 /** One granted turn; `leave` is idempotent and hands the turn to the next waiter. */

@@ -6,7 +6,7 @@
  *
  * Correctness does not rest on this: a writer that bypasses leases is caught by the append's
  * revision check, whose failure drops the tail (the retry takes a fresh lease and a fresh tail).
- * The host's own plain appends to the stream drop it too (host/platform/storage-imports.ts).
+ * The host's own plain appends to the stream drop it too (host/app-platform/storage-imports.ts).
  *
  * A turn that ends with `append-and-end` hands the stream on before its append is confirmed: its
  * events sit on top of the tail as pending (sequence 0) until the append's result replaces them.

@@ -6,9 +6,9 @@
  * the application's to say; the host only carries it out through the storage imports).
  */
 import { randomBytes } from 'node:crypto';
-import { requestGuest } from '../guest-request.ts';
+import { requestGuest } from '../guest/guest-request.ts';
 import { describeError, type HostLogger } from '../log.ts';
-import type { InstancePool } from '../pool.ts';
+import type { InstancePool } from '../guest/pool.ts';
 import type { StorageBackend } from '../storage/types.ts';
 import { MAINTENANCE_HEADER, MAINTENANCE_PATH } from '../../src/contract/headers.ts';
 

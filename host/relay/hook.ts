@@ -5,9 +5,9 @@
  * gRPC call's is a server stream of messages that ends with trailers (grpc-stream.ts).
  */
 import type { ServerResponse } from 'node:http';
-import type { NodeRequest, NodeResponse, ResponseHook } from '../exchange.ts';
+import type { NodeRequest, NodeResponse, ResponseHook } from '../http/exchange.ts';
 import type { HostLogger } from '../log.ts';
-import { onResponseClosed, responseClosed } from '../response-closed.ts';
+import { onResponseClosed, responseClosed } from '../http/response-closed.ts';
 import type { FieldEntry } from '../wasi/http-fields.ts';
 import { RELAY_HEADER } from '../../src/contract/headers.ts';
 import { isGrpcRequest } from '../http/grpc-request.ts';

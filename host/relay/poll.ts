@@ -2,8 +2,8 @@
  * One poll of a relayed stream: an internal GET through the component (../guest-request.ts),
  * `x-app-relay-poll: <after>`.
  */
-import { requestGuest } from '../guest-request.ts';
-import type { InstancePool } from '../pool.ts';
+import { requestGuest } from '../guest/guest-request.ts';
+import type { InstancePool } from '../guest/pool.ts';
 import { RELAY_HEADER, RELAY_POLL_HEADER } from '../../src/contract/headers.ts';
 import { parseInstruction } from './headers.ts';
 

@@ -37,7 +37,7 @@ function makeCache(options: Partial<CacheOptions> & { heads?: () => StreamHead[]
   return cache;
 }
 
-/** Runs one guest response through `admit` and its capture, as host/exchange.ts does. */
+/** Runs one guest response through `admit` and its capture, as host/http/exchange.ts does. */
 function respond(cache: ResponseCache, req: CacheRequest, headers: FieldEntry[], body = '{"count":1}', status = 200) {
   const admitted = cache.admit(req, status, headers);
   admitted.capture?.write(encoder.encode(body));

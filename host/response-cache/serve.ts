@@ -2,10 +2,10 @@
  * Where the response cache meets Node's HTTP exchange: `serveFromCache` answers a request from a
  * validated entry (200, HEAD, or 304 to a matching If-None-Match) before any guest runs, and
  * `cacheHook` strips the guest's private cache fields and records a cacheable body as it streams
- * out (host/exchange.ts calls it for every guest response).
+ * out (host/http/exchange.ts calls it for every guest response).
  */
 import type { ServerResponse } from 'node:http';
-import type { NodeRequest, NodeResponse, ResponseHook } from '../exchange.ts';
+import type { NodeRequest, NodeResponse, ResponseHook } from '../http/exchange.ts';
 import type { ResponseCache, CachedResponse } from './cache.ts';
 import { PRIVATE_RESPONSE_HEADERS } from './directives.ts';
 import type { CacheRequest } from './key.ts';

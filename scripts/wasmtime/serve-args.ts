@@ -3,7 +3,7 @@
  * end-to-end tests and the benchmark so all three run it the same way.
  */
 import type { LaunchConfig } from './options.ts';
-import { isLoopbackAddress } from '../../host/guest-env.ts';
+import { isLoopbackAddress } from '../../host/guest/guest-env.ts';
 import { GUEST_ENV } from '../../src/contract/environment.ts';
 
 /** The guest path the data directory is preopened at (src/platform/standalone/platform.ts). */
@@ -30,7 +30,7 @@ export function wasmtimeServeArgs(config: LaunchConfig, componentPath: string, e
     '--env',
     `REALTIME=${config.realtime}`,
     // wasmtime binds exactly --addr, so the launcher can tell the guest what the Node host tells
-    // it (host/guest-env.ts): development-only features (the OAuth callback bypass) require loopback.
+    // it (host/guest/guest-env.ts): development-only features (the OAuth callback bypass) require loopback.
     '--env',
     `${GUEST_ENV.listenLoopbackOnly}=${isLoopbackAddress(config.host)}`,
   ];

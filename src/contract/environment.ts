@@ -1,6 +1,6 @@
 /**
  * The variables of the guest's environment (wasi:cli/environment) through which a host tells the
- * guest what it provides. The Node host sets them (host/guest-env.ts), `wasmtime serve` gets the
+ * guest what it provides. The Node host sets them (host/guest/guest-env.ts), `wasmtime serve` gets the
  * ones it can honour as `--env` (scripts/wasmtime/serve-args.ts), the guest reads them (src/config.ts).
  */
 export const GUEST_ENV = {

@@ -2,7 +2,7 @@
  * The client's address as the host reports it in `x-app-client-address`. wasi:http has no peer
  * address, so a header is the only source, and a header is only as good as whoever set it: the
  * guest believes it only when its host says it sets the header itself and drops a client's copy
- * (`APP_CLIENT_ADDRESS_HEADER=trusted`, which the Node host passes, host/guest-env.ts). Without that
+ * (`APP_CLIENT_ADDRESS_HEADER=trusted`, which the Node host passes, host/guest/guest-env.ts). Without that
  * (`wasmtime serve`, where a client could name itself with the header) every client is `unknown`:
  * per-client budgets become one budget for everyone, which no client can step around by naming
  * another address (docs/security.md).

@@ -1,7 +1,7 @@
 /**
  * The stream-lease conformance suite (wit/stream-lease.wit), run against every backend whose
  * leases exclude across connections (SQLite, PostgreSQL, Redis). It goes through the host's
- * import (host/platform/lease-imports.ts: in-process FIFO, then the store's lease), as a guest would.
+ * import (host/app-platform/lease-imports.ts: in-process FIFO, then the store's lease), as a guest would.
  *
  * `factory()` opens a backend over empty storage; `openWithTtl(ms)` opens another one over the
  * same storage (another connection, as another host would) whose leases last `ms`: the
@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { StreamTails } from '../../host/leases/stream-tails.ts';
-import { leaseImports } from '../../host/platform/lease-imports.ts';
+import { leaseImports } from '../../host/app-platform/lease-imports.ts';
 import { StorageFailure } from '../../host/storage/errors.ts';
 import type { HeldLease, NewEvent, StorageBackend, StreamLeaseBackend } from '../../host/storage/types.ts';
 

@@ -11,7 +11,7 @@
  * locked until the lease time passes. The other scripts compare the whole value.
  *
  * Redis has no lock queue: a waiter retries every POLL_MS until the key is free or its wait is
- * over. Inside a host the in-process FIFO (host/platform/lease-imports.ts) lets only one waiter
+ * over. Inside a host the in-process FIFO (host/app-platform/lease-imports.ts) lets only one waiter
  * per stream reach Redis, so the polling is one client per host at most. Between hosts, the first
  * waiter to find the lease taken marks itself next in line (`<prefix>leaseline:<stream>`, its
  * nonce, refreshed by each of its polls and expiring LINE_MS after its last): a free lease goes

@@ -8,9 +8,9 @@
  * that is enabled but lacks a credential) for that request, so they appear once at start.
  * The host stays domain-agnostic: it only knows the error envelope.
  */
-import { STARTUP_PROBE_HEADER } from '../src/contract/headers.ts';
-import { ConfigError } from './config.ts';
-import { describeError, type HostLogger } from './log.ts';
+import { STARTUP_PROBE_HEADER } from '../../src/contract/headers.ts';
+import { ConfigError } from '../config.ts';
+import { describeError, type HostLogger } from '../log.ts';
 
 export const HEALTH_PATH = '/api/health';
 

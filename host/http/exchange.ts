@@ -5,14 +5,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import type { FieldEntry } from './wasi/http-fields.ts';
-import { HOP_BY_HOP } from './wasi/http-fields.ts';
-import { BodySource, IncomingRequest } from './wasi/http-incoming.ts';
-import { CLIENT_ADDRESS_HEADER } from '../src/contract/headers.ts';
+import type { FieldEntry } from '../wasi/http-fields.ts';
+import { HOP_BY_HOP } from '../wasi/http-fields.ts';
+import { BodySource, IncomingRequest } from '../wasi/http-incoming.ts';
+import { CLIENT_ADDRESS_HEADER } from '../../src/contract/headers.ts';
 import { peerAddress, type ClientAddressOf } from './client-address.ts';
-import { HOST_ONLY_REQUEST_HEADERS } from './relay/headers.ts';
-import { ResponseOutparam, type BodyTarget, type ResponseTarget } from './wasi/http-response.ts';
-import type { SendTimeout } from './http/send-timeout.ts';
+import { HOST_ONLY_REQUEST_HEADERS } from '../relay/headers.ts';
+import { ResponseOutparam, type BodyTarget, type ResponseTarget } from '../wasi/http-response.ts';
+import type { SendTimeout } from './send-timeout.ts';
 import { responseClosed } from './response-closed.ts';
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
@@ -61,7 +61,7 @@ export function streamBody(req: NodeRequest, source = new BodySource()): BodySou
   return source;
 }
 
-/** `clientAddress`: the peer, or behind trusted proxies the client they name (host/client-address.ts). */
+/** `clientAddress`: the peer, or behind trusted proxies the client they name (host/http/client-address.ts). */
 export function toIncomingRequest(req: NodeRequest, secure: boolean, body: BodySource = streamBody(req), clientAddress: ClientAddressOf = peerAddress): IncomingRequest {
   const authority = ('authority' in req && typeof req.authority === 'string' && req.authority) || req.headers.host || 'localhost';
   return new IncomingRequest({

@@ -4,7 +4,7 @@
  * `min` instances stay ready. Fake instances stand in for guests (their memory is set by the test).
  */
 import { describe, expect, it } from 'vitest';
-import type { HostLogger } from './log.ts';
+import type { HostLogger } from '../log.ts';
 import { InstancePool, type GuestInstance } from './pool.ts';
 
 interface Fake extends GuestInstance {

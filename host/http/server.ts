@@ -9,23 +9,23 @@
 import http from 'node:http';
 import http2 from 'node:http2';
 import net, { type AddressInfo } from 'node:net';
-import { ConnectionTurns } from './admission/pipeline.ts';
-import { laneOf, sendRefusal } from './admission/refusal.ts';
-import { AdmissionRefused } from './admission/wait-queue.ts';
+import { ConnectionTurns } from '../admission/pipeline.ts';
+import { laneOf, sendRefusal } from '../admission/refusal.ts';
+import { AdmissionRefused } from '../admission/wait-queue.ts';
 import type { ClientAddressOf } from './client-address.ts';
 import { Exchange, streamBody, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
-import { PrereadBudget, prereadBody } from './http/body-preread.ts';
-import { enforceGrpcDeadline, grpcDeadlineOf, refuseMalformedTimeout } from './http/grpc-deadline.ts';
-import { IntervalLog } from './http/interval-log.ts';
-import { closeIdleHttp2Sessions, DEFAULT_HTTP_LIMITS, http1ServerOptions, trackHttp1Connections, type ExchangeLimits, type HttpLimits } from './http/limits.ts';
-import { sendTimeoutFor } from './http/send-timeout.ts';
-import { admitTarget } from './http/target-gate.ts';
-import { describeError, type HostLogger } from './log.ts';
-import type { ExchangeObserver } from './metrics/exchanges.ts';
-import type { InstancePool } from './pool.ts';
-import type { BodySource } from './wasi/http-incoming.ts';
-import type { ResponseCache } from './response-cache/cache.ts';
-import { cacheHook, cacheRequest, chainHooks, serveFromCache, stripPrivateFields, waitForFill } from './response-cache/serve.ts';
+import { PrereadBudget, prereadBody } from './body-preread.ts';
+import { enforceGrpcDeadline, grpcDeadlineOf, refuseMalformedTimeout } from './grpc-deadline.ts';
+import { IntervalLog } from './interval-log.ts';
+import { closeIdleHttp2Sessions, DEFAULT_HTTP_LIMITS, http1ServerOptions, trackHttp1Connections, type ExchangeLimits, type HttpLimits } from './limits.ts';
+import { sendTimeoutFor } from './send-timeout.ts';
+import { admitTarget } from './target-gate.ts';
+import { describeError, type HostLogger } from '../log.ts';
+import type { ExchangeObserver } from '../metrics/exchanges.ts';
+import type { InstancePool } from '../guest/pool.ts';
+import type { BodySource } from '../wasi/http-incoming.ts';
+import type { ResponseCache } from '../response-cache/cache.ts';
+import { cacheHook, cacheRequest, chainHooks, serveFromCache, stripPrivateFields, waitForFill } from '../response-cache/serve.ts';
 
 export interface RunningServer {
   readonly port: number;
@@ -47,7 +47,7 @@ const perSessionLimit = (instances: number): number => Math.max(1, Math.floor(in
 export interface ExchangeContext {
   /** With limits, a small body is read before an instance is taken and a response its client stops reading is cut (host/http/). */
   limits?: ExchangeLimits;
-  /** The client address the guest is told (host/client-address.ts); default the TCP peer. */
+  /** The client address the guest is told (host/http/client-address.ts); default the TCP peer. */
   clientAddress?: ClientAddressOf;
 }
 
@@ -184,7 +184,7 @@ export interface ServerOptions {
   observe?: ExchangeObserver | undefined;
   /** Time limits on heads, bodies, idle connections and stalled responses (host/http/limits.ts); the defaults when absent. */
   limits?: HttpLimits;
-  /** The client address the guest is told (host/client-address.ts); default the TCP peer. */
+  /** The client address the guest is told (host/http/client-address.ts); default the TCP peer. */
   clientAddress?: ClientAddressOf;
 }
 

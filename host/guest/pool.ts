@@ -17,10 +17,10 @@
  * and is refused beyond either. Long-lived exchanges (the `stream` lane: gRPC calls, SSE held by
  * the guest) hold at most `streamMax` instances, so ordinary requests always keep the rest.
  */
-import { RefusalLog } from './admission/refusal-log.ts';
-import { AdmissionRefused, type RefusalReason, WaitQueue } from './admission/wait-queue.ts';
+import { RefusalLog } from '../admission/refusal-log.ts';
+import { AdmissionRefused, type RefusalReason, WaitQueue } from '../admission/wait-queue.ts';
 import { runInExchange } from './exchange-scope.ts';
-import { describeError, type HostLogger } from './log.ts';
+import { describeError, type HostLogger } from '../log.ts';
 
 export interface GuestInstance {
   handle(request: unknown, responseOut: unknown): Promise<void>;

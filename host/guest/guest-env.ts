@@ -2,8 +2,8 @@
  * The environment the guest sees (wasi:cli/environment): the host's resolved settings plus the
  * application's own variables. The rest of the host's environment stays out of the guest.
  */
-import { GUEST_ENV } from '../src/contract/environment.ts';
-import type { HostConfig } from './config.ts';
+import { GUEST_ENV } from '../../src/contract/environment.ts';
+import type { HostConfig } from '../config.ts';
 
 /** Variables passed through as they are: the auth service's settings and the log level. */
 const PASS_THROUGH = [/^AUTH_/, /^LOG_LEVEL$/];
@@ -16,7 +16,7 @@ export function isLoopbackAddress(host: string): boolean {
 export function guestEnvironment(config: HostConfig, env: NodeJS.ProcessEnv): Array<[string, string]> {
   const out: Array<[string, string]> = [
     [GUEST_ENV.runtime, 'node-host'],
-    // This host serves HTTP/2 cleartext with response trailers on its port (host/server.ts).
+    // This host serves HTTP/2 cleartext with response trailers on its port (host/http/server.ts).
     [GUEST_ENV.grpcSupported, 'true'],
     // The host holds SSE connections and asks the guest for frames (host/relay/).
     [GUEST_ENV.streamRelay, String(config.streamRelay === 'on')],
@@ -26,7 +26,7 @@ export function guestEnvironment(config: HostConfig, env: NodeJS.ProcessEnv): Ar
     // Whether only this machine can reach the port: development-only features of the guest
     // (e.g. a callback bypass) require it. Absent under hosts that cannot tell.
     [GUEST_ENV.listenLoopbackOnly, String(isLoopbackAddress(config.host))],
-    // This host sets x-app-client-address itself and drops a client's copy (host/client-address.ts):
+    // This host sets x-app-client-address itself and drops a client's copy (host/http/client-address.ts):
     // only then may the guest believe it. wasmtime serve passes no such header, nor this variable.
     [GUEST_ENV.clientAddressHeader, 'trusted'],
   ];

@@ -1,21 +1,21 @@
 /** Assembles every import the hosted component needs: WASI (one module per package) and app:platform. */
-import type { HostLogger } from './log.ts';
-import { instrumentImports } from './metrics/imports.ts';
-import type { HostMetrics } from './metrics/registry.ts';
-import { StreamTails } from './leases/stream-tails.ts';
-import { storageImports } from './platform/storage-imports.ts';
-import { leaseImports } from './platform/lease-imports.ts';
-import { passwordHashingImports } from './platform/password-hashing-imports.ts';
-import { pubsubImports } from './platform/pubsub-imports.ts';
-import type { PlatformImports } from './platform/suspending-imports.ts';
-import type { PubSubBackend } from './pubsub/types.ts';
-import type { StorageBackend } from './storage/types.ts';
-import { cliImports } from './wasi/cli.ts';
-import { clocksImports } from './wasi/clocks.ts';
-import { filesystemImports } from './wasi/filesystem.ts';
-import { httpImports } from './wasi/http.ts';
-import { ioImports } from './wasi/io.ts';
-import { randomImports } from './wasi/random.ts';
+import type { HostLogger } from '../log.ts';
+import { instrumentImports } from '../metrics/imports.ts';
+import type { HostMetrics } from '../metrics/registry.ts';
+import { StreamTails } from '../leases/stream-tails.ts';
+import { storageImports } from '../app-platform/storage-imports.ts';
+import { leaseImports } from '../app-platform/lease-imports.ts';
+import { passwordHashingImports } from '../app-platform/password-hashing-imports.ts';
+import { pubsubImports } from '../app-platform/pubsub-imports.ts';
+import type { PlatformImports } from '../app-platform/suspending-imports.ts';
+import type { PubSubBackend } from '../pubsub/types.ts';
+import type { StorageBackend } from '../storage/types.ts';
+import { cliImports } from '../wasi/cli.ts';
+import { clocksImports } from '../wasi/clocks.ts';
+import { filesystemImports } from '../wasi/filesystem.ts';
+import { httpImports } from '../wasi/http.ts';
+import { ioImports } from '../wasi/io.ts';
+import { randomImports } from '../wasi/random.ts';
 
 export function hostImports(options: {
   environment: Array<[string, string]>;

@@ -6,7 +6,7 @@
  * The table is typed by jco's declarations of the WIT (src/contract/wit/): a function or resource
  * method added to an interface without a verdict here, or a verdict for one that is gone, fails
  * the type check; suspending-imports.unit.test.ts holds the interfaces to the world's imports.
- * `PlatformImports` types the host's import objects by it (host/imports.ts): an import marked
+ * `PlatformImports` types the host's import objects by it (host/guest/imports.ts): an import marked
  * `returns` that answers with a Promise fails the type check too.
  */
 import type * as EventStore from '../../src/contract/wit/interfaces/app-platform-event-store.js';

@@ -4,9 +4,9 @@
  * and the maintenance pass use it.
  */
 import type { InstancePool } from './pool.ts';
-import type { FieldEntry } from './wasi/http-fields.ts';
-import { BodySource, IncomingRequest } from './wasi/http-incoming.ts';
-import { ResponseOutparam, type BodyTarget, type ResponseTarget } from './wasi/http-response.ts';
+import type { FieldEntry } from '../wasi/http-fields.ts';
+import { BodySource, IncomingRequest } from '../wasi/http-incoming.ts';
+import { ResponseOutparam, type BodyTarget, type ResponseTarget } from '../wasi/http-response.ts';
 
 export interface GuestAnswer {
   status: number;

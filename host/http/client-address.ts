@@ -1,8 +1,8 @@
 /**
  * The client's network address for the guest. wasi:http gives a guest no peer address, so the
  * host adds one request header it controls, `x-app-client-address`, after dropping any copy a
- * client sent (host/exchange.ts), and tells the guest the header can be trusted
- * (`APP_CLIENT_ADDRESS_HEADER=trusted`, host/guest-env.ts). The host knows nothing of what the
+ * client sent (host/http/exchange.ts), and tells the guest the header can be trusted
+ * (`APP_CLIENT_ADDRESS_HEADER=trusted`, host/guest/guest-env.ts). The host knows nothing of what the
  * guest does with it (the auth service throttles per client).
  *
  * The address is the TCP peer's, unless the peer is a trusted proxy (--trusted-proxies): then it
@@ -11,9 +11,9 @@
  * `X-Forwarded-For` must delete a `Forwarded` its client sent.
  */
 import type { NodeRequest } from './exchange.ts';
-import { canonicalAddress, rangeMatcher } from './http/cidr.ts';
-import { parseForwarded, parseXForwardedFor, type Hop } from './http/forwarded.ts';
-import type { HostLogger } from './log.ts';
+import { canonicalAddress, rangeMatcher } from './cidr.ts';
+import { parseForwarded, parseXForwardedFor, type Hop } from './forwarded.ts';
+import type { HostLogger } from '../log.ts';
 
 /** How the host finds the client address of a request; undefined when the socket is gone. */
 export type ClientAddressOf = (req: NodeRequest) => string | undefined;
