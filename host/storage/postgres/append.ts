@@ -31,7 +31,8 @@ import type { PgContext } from './connection.ts';
 import { isUniqueViolation } from './errors.ts';
 import type { StreamRevision } from './stream-revision.ts';
 import { transaction } from './transaction.ts';
-import { int, MAX_I64, NOW_MS, param, type Row } from './values.ts';
+import { int, MAX_I64, type Row } from '../sql/values.ts';
+import { NOW_MS, param } from './values.ts';
 
 export type Append = AsyncEventStore['append'];
 

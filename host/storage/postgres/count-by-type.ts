@@ -8,7 +8,7 @@
 import { StorageFailure } from '../errors.ts';
 import type { TypeCount } from '../types.ts';
 import type { PgContext } from './connection.ts';
-import { int, text, type Row } from './values.ts';
+import { int, text, type Row } from '../sql/values.ts';
 
 export function createCountByType({ pool, tables }: PgContext): (typePrefix: string) => Promise<TypeCount[]> {
   const counts = (where: string) => `SELECT event_type, SUM(n)::bigint AS n FROM (

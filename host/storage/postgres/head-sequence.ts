@@ -1,6 +1,6 @@
 /** event-store.head-sequence: the highest sequence assigned, 0 when the store is empty. */
 import type { PgContext } from './connection.ts';
-import { int, type Row } from './values.ts';
+import { int, type Row } from '../sql/values.ts';
 
 export function createHeadSequence({ pool, tables }: PgContext): () => Promise<bigint> {
   // MAX of the primary key is a single index seek. Appends commit in sequence order

@@ -10,7 +10,8 @@
 import { checkName, StorageFailure } from '../errors.ts';
 import type { PgContext } from './connection.ts';
 import { sqlState } from './errors.ts';
-import { bool, checkS64, checkTtl, MAX_I64, NOW_MS, param, text, type Row } from './values.ts';
+import { MAX_I64, text, type Row } from '../sql/values.ts';
+import { bool, checkS64, checkTtl, NOW_MS, param } from './values.ts';
 import type { AsyncKeyValue } from '../types.ts';
 
 /** Rows removed per write by the sweep; small so writes stay cheap. */

@@ -25,8 +25,8 @@ import type { LeasedAppend } from './append.ts';
 import { checkExpected } from './append.ts';
 import type { PgContext } from './connection.ts';
 import { isUnavailable, sqlState, toStorageFailure } from './errors.ts';
-import { EVENT_COLUMNS, toRecordedEvent } from './event-rows.ts';
-import type { Row } from './values.ts';
+import { EVENT_COLUMNS, toRecordedEvent } from '../sql/event-rows.ts';
+import type { Row } from '../sql/values.ts';
 
 /** lock_timeout, or the pool's statement_timeout when it is the shorter: either way the turn did not come. */
 const NO_TURN = new Set(['55P03', '57014']);

@@ -13,7 +13,7 @@
 import { StorageFailure } from '../errors.ts';
 import type { PgContext } from './connection.ts';
 import { transaction } from './transaction.ts';
-import { int, type Row } from './values.ts';
+import { int, type Row } from '../sql/values.ts';
 
 export interface Migration {
   readonly version: number;

@@ -6,21 +6,14 @@
  */
 import type { PoolClient } from 'pg';
 import { checkLimit, checkName, StorageFailure } from '../errors.ts';
-import type { AsyncProjectionStore, DocumentChange, StoredDocument } from '../types.ts';
+import type { AsyncProjectionStore, DocumentChange } from '../types.ts';
 import type { PgContext } from './connection.ts';
+import { toDocument } from '../sql/documents.ts';
 import { transaction } from './transaction.ts';
-import { int, param, storableU64, text, type Row } from './values.ts';
+import { int, storableU64, type Row } from '../sql/values.ts';
+import { param } from './values.ts';
 
 const DOCUMENT_COLUMNS = 'collection, id, body, version';
-
-function toDocument(row: Row): StoredDocument {
-  return {
-    collection: text(row, 'collection'),
-    id: text(row, 'id'),
-    body: text(row, 'body'),
-    version: int(row, 'version'),
-  };
-}
 
 function checkChange(change: DocumentChange): void {
   if (change.tag !== 'put' && change.tag !== 'delete') throw StorageFailure.invalid('unknown document change');

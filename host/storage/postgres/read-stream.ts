@@ -2,8 +2,9 @@
 import { checkLimit, checkName } from '../errors.ts';
 import type { AsyncEventStore } from '../types.ts';
 import type { PgContext } from './connection.ts';
-import { EVENT_COLUMNS, toRecordedEvent } from './event-rows.ts';
-import { clampU64, MAX_I64, param, type Row } from './values.ts';
+import { EVENT_COLUMNS, toRecordedEvent } from '../sql/event-rows.ts';
+import { clampU64, MAX_I64, type Row } from '../sql/values.ts';
+import { param } from './values.ts';
 
 export type ReadStream = AsyncEventStore['readStream'];
 

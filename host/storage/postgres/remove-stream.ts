@@ -8,7 +8,7 @@
 import { checkName } from '../errors.ts';
 import type { PgContext } from './connection.ts';
 import { transaction } from './transaction.ts';
-import { int, type Row } from './values.ts';
+import { int, type Row } from '../sql/values.ts';
 
 export function createRemoveStream({ pool, tables }: PgContext): (streamId: string) => Promise<bigint> {
   const lockSequence = `SELECT value FROM ${tables.sequence} WHERE id FOR UPDATE`;

@@ -8,7 +8,7 @@ import { escapeIdentifier } from 'pg';
 import type { PgContext } from './connection.ts';
 import { TABLE_PREFIX } from './tables.ts';
 import { transaction } from './transaction.ts';
-import { text, type Row } from './values.ts';
+import { text, type Row } from '../sql/values.ts';
 
 export function createReset({ pool, tables }: PgContext): () => Promise<void> {
   const list = `SELECT tablename FROM pg_catalog.pg_tables

@@ -2,7 +2,7 @@
 import { checkName } from '../errors.ts';
 import { NO_HEAD, type StreamHead } from '../stream-heads.ts';
 import type { PgContext } from './connection.ts';
-import { int, type Row } from './values.ts';
+import { int, type Row } from '../sql/values.ts';
 
 export function createStreamHeads({ pool, tables }: PgContext): (streamIds: readonly string[]) => Promise<StreamHead[]> {
   // One index seek per stream over UNIQUE (stream_id, revision); streams without events come back as NULLs.

@@ -1,7 +1,7 @@
 /** event-store.stream-revision: the stream's highest revision, 0 when it has no events. */
 import { checkName } from '../errors.ts';
 import type { PgContext } from './connection.ts';
-import { int, type Row } from './values.ts';
+import { int, type Row } from '../sql/values.ts';
 
 export type StreamRevision = (streamId: string) => Promise<bigint>;
 

@@ -1,16 +1,10 @@
 /**
- * Conversions between PostgreSQL values and the bigint/string types of the WIT interface.
- * The pool parses int8 (bigint, COUNT(*)) straight to a JS bigint (connection.ts), and every
- * bigint argument is bound as its decimal text, so no u64/s64 ever passes through a lossy
- * JS number in either direction.
+ * PostgreSQL-only value rules (the shared row mapping is ../sql/values.ts): every bigint argument
+ * is bound as its decimal text, so no u64/s64 passes through a lossy JS number on the way in
+ * either; the server's clock is the one every host shares.
  */
 import { StorageFailure } from '../errors.ts';
-
-/** PostgreSQL bigint is a signed 64-bit value; u64 arguments above this cannot be stored. */
-export const MAX_I64 = 0x7fff_ffff_ffff_ffffn;
-export const MIN_I64 = -0x8000_0000_0000_0000n;
-
-export type Row = Record<string, unknown>;
+import { MAX_I64, MIN_I64, type Row } from '../sql/values.ts';
 
 /**
  * Milliseconds since the Unix epoch on the database server's clock, as a bigint expression.
@@ -19,21 +13,6 @@ export type Row = Record<string, unknown>;
  * comparison of one statement sees the same instant.
  */
 export const NOW_MS = `floor(extract(epoch FROM statement_timestamp()) * 1000)::bigint`;
-
-export function int(row: Row, column: string): bigint {
-  const value = row[column];
-  if (typeof value === 'bigint') return value;
-  // Defensive: int8 is parsed to bigint by the pool, but a driver default would give text.
-  if (typeof value === 'string' && /^-?\d+$/.test(value)) return BigInt(value);
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
-  throw StorageFailure.internal(`column ${column} is not an integer`);
-}
-
-export function text(row: Row, column: string): string {
-  const value = row[column];
-  if (typeof value === 'string') return value;
-  throw StorageFailure.internal(`column ${column} is not text`);
-}
 
 export function bool(row: Row, column: string): boolean {
   const value = row[column];
@@ -44,19 +23,6 @@ export function bool(row: Row, column: string): boolean {
 /** A bigint as a query parameter: its exact decimal text (cast with ::bigint in the SQL). */
 export function param(value: bigint): string {
   return value.toString();
-}
-
-/** A u64 argument used only as a bound in a comparison: values beyond i64 compare like i64 max. */
-export function clampU64(value: bigint): bigint {
-  return value > MAX_I64 ? MAX_I64 : value < 0n ? 0n : value;
-}
-
-/** A u64 argument that will be stored: must fit PostgreSQL's signed 64-bit bigint. */
-export function storableU64(kind: string, value: bigint): bigint {
-  if (typeof value !== 'bigint' || value < 0n || value > MAX_I64) {
-    throw StorageFailure.invalid(`${kind} must be an integer in 0..=${MAX_I64}`);
-  }
-  return value;
 }
 
 /** A ttl-ms argument: any u64 (the SQL adds it to now as numeric and saturates at i64 max). */

@@ -8,7 +8,7 @@ import { checkName, StorageFailure } from '../errors.ts';
 import type { ExpectedRevision, NewEvent, RecordedEvent } from '../types.ts';
 import { isUniqueViolation } from './errors.ts';
 import { immediate } from './transaction.ts';
-import { int, MAX_I64 } from './values.ts';
+import { int, MAX_I64 } from '../sql/values.ts';
 
 /** `fence`, when given, runs first inside the write transaction and throws to refuse the append (leases.ts). */
 export type Append = (streamId: string, expected: ExpectedRevision, events: NewEvent[], fence?: () => void) => RecordedEvent[];

@@ -8,7 +8,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { StorageFailure } from '../errors.ts';
 import type { TypeCount } from '../types.ts';
-import { int, text, type Row } from './values.ts';
+import { int, text, type Row } from '../sql/values.ts';
 
 /** `*`, `?` and `[` are GLOB metacharacters; `[x]` matches x literally. */
 export function globPrefix(prefix: string): string {

@@ -1,6 +1,6 @@
 /** event-store.head-sequence: the highest sequence assigned, 0 when the store is empty. */
 import type { DatabaseSync } from 'node:sqlite';
-import { int } from './values.ts';
+import { int } from '../sql/values.ts';
 
 export function createHeadSequence(db: DatabaseSync): () => bigint {
   // MAX of the rowid is a single b-tree seek.

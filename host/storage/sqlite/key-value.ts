@@ -7,7 +7,8 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { checkName, StorageFailure } from '../errors.ts';
 import { immediate } from './transaction.ts';
-import { expiryAfter, MAX_I64, MIN_I64, optionalInt, text, type Row } from './values.ts';
+import { MAX_I64, MIN_I64, optionalInt, text, type Row } from '../sql/values.ts';
+import { expiryAfter } from './values.ts';
 
 export interface SqliteKeyValue {
   get(namespace: string, key: string): string | undefined;

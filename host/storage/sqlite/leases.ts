@@ -15,7 +15,7 @@ import type { Append } from './append.ts';
 import type { ReadStream } from './read-stream.ts';
 import { toStorageFailure } from './errors.ts';
 import { immediate } from './transaction.ts';
-import { int, type Row } from './values.ts';
+import { int, type Row } from '../sql/values.ts';
 
 const POLL_MS = 1;
 

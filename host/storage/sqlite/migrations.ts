@@ -6,7 +6,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { StorageFailure } from '../errors.ts';
 import { immediate } from './transaction.ts';
-import { int } from './values.ts';
+import { int } from '../sql/values.ts';
 
 export interface Migration {
   readonly version: number;

@@ -6,23 +6,15 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { checkLimit, checkName, StorageFailure } from '../errors.ts';
 import type { DocumentChange, DocumentKey, StoredDocument } from '../types.ts';
+import { toDocument } from '../sql/documents.ts';
 import { immediate } from './transaction.ts';
-import { int, storableU64, text, type Row } from './values.ts';
+import { int, storableU64, type Row } from '../sql/values.ts';
 
 export interface SqliteProjections {
   checkpoint(projection: string): bigint;
   commit(projection: string, expected: bigint, next: bigint, changes: DocumentChange[]): boolean;
   getDocument(key: DocumentKey): StoredDocument | undefined;
   listDocuments(collection: string, afterId: string | undefined, limit: number): StoredDocument[];
-}
-
-function toDocument(row: Row): StoredDocument {
-  return {
-    collection: text(row, 'collection'),
-    id: text(row, 'id'),
-    body: text(row, 'body'),
-    version: int(row, 'version'),
-  };
 }
 
 function checkChange(change: DocumentChange): void {

@@ -2,8 +2,8 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { checkLimit } from '../errors.ts';
 import type { RecordedEvent } from '../types.ts';
-import { EVENT_COLUMNS, toRecordedEvent } from './event-rows.ts';
-import { MAX_I64, type Row } from './values.ts';
+import { EVENT_COLUMNS, toRecordedEvent } from '../sql/event-rows.ts';
+import { MAX_I64, type Row } from '../sql/values.ts';
 
 export type ReadAll = (afterSequence: bigint, limit: number) => RecordedEvent[];
 

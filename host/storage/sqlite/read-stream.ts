@@ -2,8 +2,8 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { checkLimit, checkName } from '../errors.ts';
 import type { ReadStreamOptions, RecordedEvent } from '../types.ts';
-import { EVENT_COLUMNS, toRecordedEvent } from './event-rows.ts';
-import { clampU64, MAX_I64, type Row } from './values.ts';
+import { EVENT_COLUMNS, toRecordedEvent } from '../sql/event-rows.ts';
+import { clampU64, MAX_I64, type Row } from '../sql/values.ts';
 
 export type ReadStream = (streamId: string, options: ReadStreamOptions) => RecordedEvent[];
 

@@ -5,7 +5,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { immediate } from './transaction.ts';
-import { text, type Row } from './values.ts';
+import { text, type Row } from '../sql/values.ts';
 
 export function createReset(db: DatabaseSync): () => void {
   const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'app\\_%' ESCAPE '\\' ORDER BY name`);

@@ -3,7 +3,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { checkName } from '../errors.ts';
 import { NO_HEAD, type StreamHead } from '../stream-heads.ts';
 import { guard } from './errors.ts';
-import { int } from './values.ts';
+import { int } from '../sql/values.ts';
 
 export function createStreamHeads(db: DatabaseSync): (streamIds: readonly string[]) => StreamHead[] {
   // The UNIQUE (stream_id, revision) index serves ORDER BY revision DESC LIMIT 1 as one seek.

@@ -1,7 +1,7 @@
 /** event-store.stream-revision: the stream's highest revision, 0 when it has no events. */
 import type { DatabaseSync } from 'node:sqlite';
 import { checkName } from '../errors.ts';
-import { int } from './values.ts';
+import { int } from '../sql/values.ts';
 
 export function createStreamRevision(db: DatabaseSync): (streamId: string) => bigint {
   // MAX over the UNIQUE (stream_id, revision) index: one index seek.

@@ -1,46 +1,6 @@
-/**
- * Conversions between SQLite values and the bigint/string types of the WIT interface.
- * The connection is opened with `readBigInts`, so every INTEGER column arrives as a bigint and
- * no u64/s64 ever passes through a lossy JS number.
- */
-import type { SQLOutputValue } from 'node:sqlite';
+/** SQLite-only value rules: SQLite has no shared clock, so expiries are computed from the host's. */
 import { StorageFailure } from '../errors.ts';
-
-/** SQLite INTEGER is a signed 64-bit value; u64 arguments above this cannot be stored. */
-export const MAX_I64 = 0x7fff_ffff_ffff_ffffn;
-export const MIN_I64 = -0x8000_0000_0000_0000n;
-
-export type Row = Record<string, SQLOutputValue>;
-
-export function int(row: Row, column: string): bigint {
-  const value = row[column];
-  if (typeof value === 'bigint') return value;
-  if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
-  throw StorageFailure.internal(`column ${column} is not an integer`);
-}
-
-export function text(row: Row, column: string): string {
-  const value = row[column];
-  if (typeof value === 'string') return value;
-  throw StorageFailure.internal(`column ${column} is not text`);
-}
-
-export function optionalInt(row: Row, column: string): bigint | undefined {
-  return row[column] === null ? undefined : int(row, column);
-}
-
-/** A u64 argument used only as a bound in a comparison: values beyond i64 compare like i64 max. */
-export function clampU64(value: bigint): bigint {
-  return value > MAX_I64 ? MAX_I64 : value < 0n ? 0n : value;
-}
-
-/** A u64 argument that will be stored: must fit SQLite's signed 64-bit INTEGER. */
-export function storableU64(kind: string, value: bigint): bigint {
-  if (typeof value !== 'bigint' || value < 0n || value > MAX_I64) {
-    throw StorageFailure.invalid(`${kind} must be an integer in 0..=${MAX_I64}`);
-  }
-  return value;
-}
+import { MAX_I64 } from '../sql/values.ts';
 
 /** An absolute expiry (ms since epoch) `ttlMs` after `now`, saturating instead of overflowing. */
 export function expiryAfter(now: number, ttlMs: bigint): bigint {
