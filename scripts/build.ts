@@ -37,6 +37,7 @@ const ASYNC_IMPORTS = [
   `${PLATFORM}/pubsub@0.1.0#subscribe`,
   `${PLATFORM}/pubsub@0.1.0#[method]subscription.next`,
   ...['hash', 'verify'].map((f) => `${PLATFORM}/password-hashing@0.1.0#${f}`),
+  `${PLATFORM}/mail@0.1.0#send`,
 ];
 
 function filesUnder(dir: string): string[] {
