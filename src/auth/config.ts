@@ -35,6 +35,8 @@ const schema = v.object({
   AUTH_SYSTEM_TOKEN_SECRET: v.optional(v.string()),
   AUTH_SYSTEM_TOKEN_ISSUER: v.optional(v.pipe(v.string(), v.minLength(1)), 'wasi-counter-auth'),
   AUTH_SYSTEM_TOKEN_AUDIENCE: v.optional(v.pipe(v.string(), v.minLength(1)), 'wasi-counter-auth:storage-status'),
+  // `Name <address>` or `address`: one line (a line break would inject mail headers), printable.
+  AUTH_EMAIL_FROM: v.optional(v.pipe(v.string(), v.maxLength(200), v.regex(/^(?:[^\x00-\x1f\x7f<>]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@\x00-\x1f\x7f]+@[^\s<>@\x00-\x1f\x7f]+)$/))),
 });
 
 export interface AuthConfig {
@@ -53,6 +55,11 @@ export interface AuthConfig {
   clientMaxAttemptsPerMinute: number;
   /** Registrations and OAuth starts (the calls that write records) per minute, all clients together. */
   globalMaxSignupsPerMinute: number;
+  /**
+   * Mail (verification and password-reset links): on when AUTH_PUBLIC_BASE_URL is set, since links
+   * are built from it, never from a request's Host. `baseUrl` has no trailing slash.
+   */
+  mail: { baseUrl: string; from: string } | undefined;
   /** Absent: the storage-status endpoint rejects every token (401). */
   systemToken: { keys: VerificationKey[]; issuer: string; audience: string } | undefined;
 }
@@ -76,7 +83,9 @@ export function parseAuthConfig(env: ReadonlyMap<string, string>): AuthConfig {
   }
   const systemTokenKeys = c.AUTH_SYSTEM_TOKEN_JWKS === undefined ? undefined : parseSystemTokenKeys(c.AUTH_SYSTEM_TOKEN_JWKS);
   if (systemTokenKeys && 'problem' in systemTokenKeys) throw new AppError('configuration', `invalid configuration: AUTH_SYSTEM_TOKEN_JWKS (${systemTokenKeys.problem})`);
+  const base = c.AUTH_PUBLIC_BASE_URL === undefined ? undefined : new URL(c.AUTH_PUBLIC_BASE_URL);
   return {
+    mail: base && { baseUrl: base.origin, from: c.AUTH_EMAIL_FROM ?? `Counter <no-reply@${base.hostname.replace(/^\[|\]$/g, '')}>` },
     publicOrigin: c.AUTH_PUBLIC_BASE_URL === undefined ? undefined : new URL(c.AUTH_PUBLIC_BASE_URL).origin,
     clientAddressTrusted: clientAddressTrusted(env),
     cookieSecure: cookies.secure,

@@ -14,6 +14,9 @@ export const AUTH_EVENT_TYPES = [
   // Written by the OAuth flow (src/auth/oauth/). Its pending states live in key-value, not here
   // (stores from before hold `auth_oauth_state_created`/`_consumed` events; they are still counted).
   'auth_external_identity_linked',
+  // Written by the mail flows (application/email-verification.ts, application/password-reset.ts).
+  'auth_email_verified',
+  'auth_password_changed',
 ] as const;
 
 export type AuthEventType = (typeof AUTH_EVENT_TYPES)[number];
@@ -71,4 +74,19 @@ export interface ExternalIdentityLinked {
   provider: string;
   subject_hash: string;
   email: string | null;
+}
+
+/** In stream `auth-email-<hash>`: the owner followed the verification link mailed to the address. */
+export interface EmailVerified {
+  user_id: string;
+  /** epoch ms */
+  verified_at: number;
+}
+
+/** In stream `auth-email-<hash>`: the account's password hash from now on (login reads the newest). */
+export interface PasswordChanged {
+  user_id: string;
+  password_hash: string;
+  /** `reset` (a mailed link) or `change` (from the account page, with the current password) */
+  via: 'reset' | 'change';
 }
