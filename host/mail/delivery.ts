@@ -107,7 +107,13 @@ export class MailDelivery {
         const attempts = entry.attempts + 1;
         if (attempts >= maxAttempts) {
           await this.#outbox.failed(id, entry, reason, undefined);
-          this.#logger.log('error', 'mail set aside after too many failed deliveries', { code: 'mail_dead_lettered', id, attempts, transport: this.#transport.kind, error: reason });
+          this.#logger.log('error', 'mail set aside after too many failed deliveries', {
+            code: 'mail_dead_lettered',
+            id,
+            attempts,
+            transport: this.#transport.kind,
+            error: reason,
+          });
         } else {
           const retryAt = now() + retryDelayMs(attempts, retryMs);
           await this.#outbox.failed(id, entry, reason, retryAt);

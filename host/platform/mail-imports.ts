@@ -19,10 +19,7 @@ export function mailImports(sink: MailSink, logger: HostLogger) {
     'app:platform/mail': {
       send: async (message: MailMessageFields) => {
         try {
-          const id = await sink.outbox.enqueue(
-            { sender: message.sender, recipient: message.recipient, subject: message.subject, text: message.text },
-            Date.now(),
-          );
+          const id = await sink.outbox.enqueue({ sender: message.sender, recipient: message.recipient, subject: message.subject, text: message.text }, Date.now());
           logger.log('info', 'mail queued', { code: 'mail_queued', id });
           sink.queued();
           return id;

@@ -36,7 +36,14 @@ const schema = v.object({
   AUTH_SYSTEM_TOKEN_ISSUER: v.optional(v.pipe(v.string(), v.minLength(1)), 'wasi-counter-auth'),
   AUTH_SYSTEM_TOKEN_AUDIENCE: v.optional(v.pipe(v.string(), v.minLength(1)), 'wasi-counter-auth:storage-status'),
   // `Name <address>` or `address`: one line (a line break would inject mail headers), printable.
-  AUTH_EMAIL_FROM: v.optional(v.pipe(v.string(), v.maxLength(200), v.regex(/^(?:[^\x00-\x1f\x7f<>]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@\x00-\x1f\x7f]+@[^\s<>@\x00-\x1f\x7f]+)$/))),
+  AUTH_EMAIL_FROM: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(200),
+      v.check((text) => ![...text].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)),
+      v.regex(/^(?:[^<>]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/),
+    ),
+  ),
 });
 
 export interface AuthConfig {

@@ -49,12 +49,23 @@ export function mailVerificationAfterResponse(deps: AuthDeps, userId: string, em
 
 export type VerificationState = 'verified' | 'unverified' | 'none';
 
-/** The signed-in account's address: verified or not (`none`: an account without a password email stream). */
-export async function verificationState(deps: AuthDeps, session: ActiveSession): Promise<VerificationState> {
-  if (!session.email) return 'none';
+/** What the account page shows of the signed-in account's address and password. */
+export interface AccountFacts {
+  /** `none`: the session's account does not own an address (a provider account without email). */
+  email: VerificationState;
+  hasPassword: boolean;
+}
+
+export async function accountFacts(deps: AuthDeps, session: ActiveSession): Promise<AccountFacts> {
+  if (!session.email) return { email: 'none', hasPassword: false };
   const account = findAccountByEmailHash(deps.platform, await sha256Hex(session.email));
-  if (!account || account.userId !== session.userId) return 'none';
-  return account.emailVerified ? 'verified' : 'unverified';
+  if (!account || account.userId !== session.userId) return { email: 'none', hasPassword: false };
+  return { email: account.emailVerified ? 'verified' : 'unverified', hasPassword: account.passwordHash !== undefined };
+}
+
+/** The signed-in account's address: verified or not. */
+export async function verificationState(deps: AuthDeps, session: ActiveSession): Promise<VerificationState> {
+  return (await accountFacts(deps, session)).email;
 }
 
 /** "Resend": a new link for the signed-in owner (the previous one dies); 429 past the hourly budget. */

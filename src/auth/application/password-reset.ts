@@ -134,7 +134,8 @@ export async function changePassword(deps: AuthDeps, session: ActiveSession, cur
     if (!account?.passwordHash || account.userId !== session.userId) throw new AppError('conflict', 'this account has no password');
     reserveLoginAttempt(deps, pairKey);
     const currentForm = current.length > PASSWORD_MAX_INPUT_UNITS ? undefined : passwordForHashing(current);
-    if (currentForm === undefined || !deps.platform.passwords.verify(currentForm, account.passwordHash)) throw new AppError('invalid_credentials', 'the current password is not right');
+    if (currentForm === undefined || !deps.platform.passwords.verify(currentForm, account.passwordHash))
+      throw new AppError('invalid_credentials', 'the current password is not right');
     clearLoginAttempts(deps, pairKey);
     storePassword(deps, account, emailHash, hashPassword(deps, next), 'change');
     const sessionsEnded = revokeUserSessions(deps, account.userId, session.sessionHash);

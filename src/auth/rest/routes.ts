@@ -33,6 +33,7 @@ import { inputMode, readCredentials } from './input.ts';
 import { originCheck } from './origin-check.ts';
 import { sessionView } from './session-view.ts';
 import { userSessionRoutes } from './session-routes.ts';
+import { mailRoutes } from './mail-routes.ts';
 
 export const AUTH_PATHS = {
   capabilities: '/api/auth/capabilities',
@@ -83,7 +84,8 @@ export function authRestRoutes(deps: AuthDeps): Hono {
   app.get(AUTH_PATHS.capabilities, (c) =>
     c.json(
       {
-        password: { enabled: true, min_length: config.passwordMinLength, register: AUTH_PATHS.register, login: AUTH_PATHS.login },
+        password: { enabled: true, min_length: config.passwordMinLength, register: AUTH_PATHS.register, login: AUTH_PATHS.login, reset: config.mail !== undefined },
+        email_verification: { enabled: config.mail !== undefined },
         oauth: { providers: (deps.offeredProviders?.() ?? []).map((p) => ({ id: p.id, label: p.label, start: p.startPath })) },
       },
       200,
@@ -181,6 +183,7 @@ export function authRestRoutes(deps: AuthDeps): Hono {
   });
 
   app.route('/', userSessionRoutes(deps, { sameSite, limit }));
+  app.route('/', mailRoutes(deps, { sameSite, limit }));
 
   app.get(AUTH_PATHS.storageStatus, async (c) => {
     const principal = await authorizeSystemAdmin(deps, bearerToken(c.req.header('authorization')));

@@ -28,7 +28,10 @@ export async function serveProbe(transpiledDir: string, extraImports: Record<str
   const config = loadConfig(['--port', String(port), '--data-dir', join(tempDataDir('oauth-probe-')), '--instances-min', '1'], {});
   const storage = await openStorage(config, logger);
   const pubsub = localPubSub();
-  const imports = { ...hostImports({ environment: guestEnvironment(config, {}), storage, pubsub, logger, mail: { outbox: new MailOutbox(storage.projections), queued: () => {} } }), ...extraImports };
+  const imports = {
+    ...hostImports({ environment: guestEnvironment(config, {}), storage, pubsub, logger, mail: { outbox: new MailOutbox(storage.projections), queued: () => {} } }),
+    ...extraImports,
+  };
   const component = await loadComponent(transpiledDir);
   const pool = new InstancePool(() => component.instantiate(imports), { min: 1, max: 4 }, logger);
   await pool.warm();
