@@ -55,7 +55,7 @@ describe.skipIf(!python)('mail through a real SMTP server', () => {
     expect(link.startsWith(`${base}/verify-email?token=`)).toBe(true);
     const page = await fetch(`${host.url}/verify-email?token=${tokenOf(link)}`);
     expect(page.status).toBe(200);
-    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('referrer-policy')).toBe('same-origin');
     // Opening the link changed nothing yet (mail scanners fetch links).
     expect(await (await fetch(`${host.url}/dashboard`, { headers: cookieHeader(account.sessionId) })).text()).toContain('data-state="unverified"');
     expect((await postJson(host.url, '/api/auth/email/verify', { token: tokenOf(link) })).status).toBe(200);
@@ -168,7 +168,9 @@ describe.skipIf(!python)('the outbox is durable', () => {
 
   it('a message that never gets through is set aside after MAIL_MAX_ATTEMPTS', async () => {
     const smtpPort = await freePort();
-    const host = await startHost({ env: { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_RETRY_SECONDS: '1', MAIL_MAX_ATTEMPTS: '2', AUTH_PUBLIC_BASE_URL: 'http://localhost:1' } });
+    const host = await startHost({
+      env: { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_RETRY_SECONDS: '1', MAIL_MAX_ATTEMPTS: '2', AUTH_PUBLIC_BASE_URL: 'http://localhost:1' },
+    });
     try {
       await register(host.url);
       const dead = await until('a dead letter', logged(host, 'mail_dead_lettered'));

@@ -2,18 +2,17 @@
  * The account page and the mailed-link pages as responses, for their GET routes (./routes.tsx)
  * and for a refused form post of the mail routes (src/auth/rest/mail-routes.ts), which is answered
  * with its page at the refusal's status rather than a redirect that reads as success. The pages a
- * mailed link opens carry its token in the address: they send no Referer.
+ * mailed link opens carry its token in the address: like every page they send a Referer to their
+ * own origin only (`same-origin`; `no-referrer` would make the browser send `Origin: null` on the
+ * page's own form post, which the cross-site check refuses), and they load nothing from elsewhere.
  */
 import { RateLimitedError, type AppError } from '../../errors.ts';
 import { statusForCode } from '../../counter/http-errors.ts';
-import { pageSecurityHeaders } from '../../http/security-headers.ts';
 import { accountFacts, AUTH_COLLECTIONS, inspectResetLink, listSessions, type ActiveSession, type AuthDeps } from '../application/index.ts';
 import { PasswordRejected } from '../domain/password-policy.ts';
 import { PAGE_HEADERS } from '../../ui/index.ts';
 import { DashboardPage, type SessionActions, type SessionRow } from './dashboard-page.tsx';
 import { ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage, type MailPageState } from './mail-pages.tsx';
-
-const LINK_PAGE_HEADERS = { 'Cache-Control': 'no-store', ...pageSecurityHeaders('no-referrer') };
 
 export interface Outcome {
   notice?: string | undefined;
@@ -74,10 +73,10 @@ export async function mailPageResponse(
       return html(<ForgotPasswordPage state={state} />, status, { ...PAGE_HEADERS, ...extraHeaders });
     case 'reset': {
       const live = (await inspectResetLink(deps, token)) !== undefined;
-      return html(<ResetPasswordPage token={token} live={live} state={state} />, status, { ...LINK_PAGE_HEADERS, ...extraHeaders });
+      return html(<ResetPasswordPage token={token} live={live} state={state} />, status, { ...PAGE_HEADERS, ...extraHeaders });
     }
     case 'verify':
-      return html(<VerifyEmailPage token={token} state={state} />, status, { ...LINK_PAGE_HEADERS, ...extraHeaders });
+      return html(<VerifyEmailPage token={token} state={state} />, status, { ...PAGE_HEADERS, ...extraHeaders });
   }
 }
 
