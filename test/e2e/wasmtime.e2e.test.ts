@@ -13,7 +13,7 @@ import { freePort, startHost, tempDataDir, type HostProcess } from '../support/h
 import { counterFrame, openSse } from '../support/sse.ts';
 import { requireTool } from '../support/tools.ts';
 import { prepareWasmtimeComponent, startWasmtime, type WasmtimeProcess } from '../support/wasmtime-process.ts';
-import { nodeFileSystem } from '../storage/node-file-system.ts';
+import { nodeFileSystem } from '../../scripts/wasmtime/node-file-system.ts';
 
 const wasmtime = requireTool('wasmtime');
 const json = { 'content-type': 'application/json' };
