@@ -155,8 +155,8 @@ export const OPTIONS = {
     kind: 'smtp-url',
     help: 'where mail goes: smtp://host:port or smtps://host:port, credentials possibly inside (none: development logs it on the console; required otherwise, docs/operating.md)',
   },
-  'smtp-user': { env: 'SMTP_USER', default: '', kind: 'optional-text', help: 'SMTP user name, when not in SMTP_URL' },
-  'smtp-password': { env: 'SMTP_PASSWORD', default: '', kind: 'optional-text', help: 'SMTP password, when not in SMTP_URL' },
+  'smtp-user': { env: 'SMTP_USER', default: 'none', kind: 'optional-text', help: 'SMTP user name, when not in SMTP_URL (none: no separate credentials)' },
+  'smtp-password': { env: 'SMTP_PASSWORD', default: 'none', kind: 'optional-text', help: 'SMTP password, when not in SMTP_URL (none: no separate credentials)' },
   'mail-max-attempts': { env: 'MAIL_MAX_ATTEMPTS', default: '8', kind: 'count', help: 'delivery attempts of a queued message before it is set aside as a dead letter' },
   'mail-retry-seconds': {
     env: 'MAIL_RETRY_SECONDS',
@@ -277,7 +277,7 @@ const schemas = {
   text: v.pipe(v.string(), v.minLength(1)),
   'optional-text': v.pipe(
     v.string(),
-    v.transform((text) => (text === '' ? undefined : text)),
+    v.transform((text) => (text === '' || text === 'none' ? undefined : text)),
   ),
   'smtp-url': v.union([
     v.pipe(
@@ -302,7 +302,7 @@ const EXPECTED: Record<NonNullable<OptionSpec['kind']>, string> = {
   identifier: 'a plain identifier (letters, digits, _ or $; 1-63 characters, not starting with a digit)',
   workers: `auto or a whole number 1-${MAX_WORKERS}`,
   text: 'a non-empty value',
-  'optional-text': 'any value',
+  'optional-text': 'none or any value',
   'smtp-url': 'none or smtp://[user:password@]host[:port] or smtps://…',
   'cidr-list': 'none or comma-separated IPv4/IPv6 addresses or CIDR ranges, such as 127.0.0.1/32,10.0.0.0/8,fd00::/8',
   'host-list': 'none or comma-separated host names, such as metrics.internal',
