@@ -15,6 +15,7 @@ import { requireTool } from '../support/tools.ts';
 import { prepareWasmtimeComponent, startWasmtime, type WasmtimeProcess } from '../support/wasmtime-process.ts';
 import { OPERATOR_ENV, operatorToken } from '../oauth-flow/support.ts';
 import { OPERATIONS } from '../../src/openapi/operations.ts';
+import { MAIL_PATHS } from '../../src/auth/rest/mail-routes.ts';
 import { runSchemathesis, summary } from './schemathesis.ts';
 
 const schemathesis = requireTool('schemathesis');
@@ -28,7 +29,8 @@ async function serviceEnv(port: number): Promise<{ fixture: OAuthFixture; env: R
 }
 
 /** The operations whose only answer without a session is 401, as Schemathesis' warning lists them. */
-const SESSION_OPERATIONS = OPERATIONS.filter((op) => op.path.startsWith('/api/auth/sessions'))
+const SESSION_ONLY_PATHS = new Set<string>([MAIL_PATHS.change, MAIL_PATHS.resend]);
+const SESSION_OPERATIONS = OPERATIONS.filter((op) => op.path.startsWith('/api/auth/sessions') || SESSION_ONLY_PATHS.has(op.path))
   .map((op) => `${op.method.toUpperCase()} ${op.path}`)
   .sort();
 function unauthenticatedOperations(output: string): string[] {
