@@ -78,7 +78,8 @@ export function mailRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler
     const { outcome, status, headers } = pages.refusal(failure);
     if (page !== 'dashboard') return pages.mailPageResponse(deps, page, token, outcome, status, headers);
     const current = await session(c);
-    return current ? pages.dashboardResponse(deps, current, outcome, status, headers) : c.redirect('/login?next=%2Fdashboard', 303);
+    // Signed out (or the session just ended): no account page to show; the error as it is (401).
+    return current ? pages.dashboardResponse(deps, current, outcome, status, headers) : errorResponse(c, failure, undefined, headers);
   };
 
   app.post(MAIL_PATHS.forgot, limit, sameSite, mailOn, async (c) => {
