@@ -3,7 +3,9 @@
  * real host and component in Chromium: the counter page after a few commands so the ledger has rows
  * ({desktop,mobile}{,-dark}.png), and the sign-in and account pages with the local test OAuth
  * provider configured and a second browser signed in, so the sessions list has two rows
- * (login-*.png, account-*.png). Needs a build and /usr/bin/chromium (or CHROMIUM=path).
+ * (login-*.png, account-*.png), and the mailed-link pages: "forgot password" and the new-password
+ * page a reset link opens (forgot-*.png, reset-*.png; the link read from the host's console, where a
+ * development host without SMTP_URL logs its mail). Needs a build and /usr/bin/chromium (or CHROMIUM=path).
  */
 import { join } from 'node:path';
 import type { Browser, BrowserContextOptions } from 'playwright-core';
@@ -67,6 +69,15 @@ try {
   const signIn = await post('/api/auth/password/login', { email, password: PASSWORD }, { 'user-agent': String(PHONE.userAgent) });
   const setCookie = signIn.headers.getSetCookie()[0] ?? '';
   const [name = '', value = ''] = setCookie.split(';')[0]!.split('=');
+  // A live reset link: a development host without SMTP_URL logs the mail it would send.
+  await post('/api/auth/password/forgot', { email });
+  let resetLink: string | undefined;
+  for (let i = 0; i < 100 && resetLink === undefined; i++) {
+    const logged = host.logs().find((l) => l['code'] === 'mail_logged' && String(l['text']).includes('/reset-password?token='));
+    resetLink = logged && /\/reset-password\?token=[A-Za-z0-9_-]+/.exec(String(logged['text']))?.[0];
+    if (resetLink === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (resetLink === undefined) throw new Error('no reset link in the host log');
 
   for (const [layout, options] of LAYOUTS) {
     for (const scheme of SCHEMES) {
@@ -74,6 +85,8 @@ try {
       await shoot(browser, host.url, fileFor('', layout, scheme), context, '#status[data-status="live"]');
       await shoot(browser, `${host.url}/login`, fileFor('login-', layout, scheme), context, 'html[data-ready="true"]');
       await shoot(browser, `${host.url}/dashboard`, fileFor('account-', layout, scheme), context, 'html[data-ready="true"]', { name, value });
+      await shoot(browser, `${host.url}/forgot-password`, fileFor('forgot-', layout, scheme), context, 'html[data-ready="true"]');
+      await shoot(browser, `${host.url}${resetLink}`, fileFor('reset-', layout, scheme), context, '#reset-form');
     }
   }
 } finally {

@@ -70,7 +70,7 @@ export function ResetPasswordPage(props: { token: string; live: boolean; state: 
       </div>
       <section class="card auth-narrow" aria-labelledby="reset-title">
         <div class="card-head">
-          <h2 id="reset-title">New password</h2>
+          <h2 id="reset-title">Password reset</h2>
         </div>
         <Outcome state={props.live ? props.state : { ...props.state, error: 'not_found' }} id="reset" />
         {props.live ? (
