@@ -10,6 +10,7 @@ import { parseAuthConfig } from '../config.ts';
 import {
   changePassword,
   findActiveSession,
+  linkOrCreateUserForExternalIdentity,
   loginWithPassword,
   registerWithPassword,
   requestPasswordReset,
@@ -70,6 +71,16 @@ describe('email verification', () => {
     expect(platform.events.readAll(0n, 100).filter((e) => e.eventType === 'auth_email_verified')).toHaveLength(1);
     // Stored only as a hash.
     expect(JSON.stringify(platform.keyValue)).not.toContain(token);
+  });
+
+  it('a verified password account is still never joined by a provider sign-in with the same verified email', async () => {
+    const { platform, deps } = setup();
+    const { session } = await registered(platform, deps, alice);
+    await verifyEmail(deps, linkToken(platform, 'alice@example.com', '/verify-email'), session);
+    expect(await verificationState(deps, session)).toBe('verified');
+    const signIn = await linkOrCreateUserForExternalIdentity(deps, { provider: 'provider_a', subject: 'sub-1', email: alice.email, emailVerified: true });
+    expect(signIn.userId).not.toBe(session.userId);
+    expect(signIn.created).toBe(true);
   });
 
   it('refuses an expired link, a superseded one, and one opened while signed in to another account', async () => {
