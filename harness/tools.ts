@@ -30,6 +30,8 @@ const SPECS: Record<string, ToolSpec> = {
   nginx: { env: 'NGINX', candidates: ['nginx', '/usr/sbin/nginx'], versionArgs: ['-v'] },
   caddy: { env: 'CADDY', candidates: ['caddy'], versionArgs: ['version'] },
   openssl: { env: 'OPENSSL', candidates: ['openssl'], versionArgs: ['version'] },
+  // The SMTP server of the mail tests (test/support/smtp-sink.py): Python with aiosmtpd installed.
+  aiosmtpd: { env: 'AIOSMTPD_PYTHON', candidates: ['python3'], versionArgs: ['-m', 'aiosmtpd', '--version'] },
 };
 
 export const inCi = process.env.CI === 'true';

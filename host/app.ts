@@ -18,6 +18,9 @@ import { exchangeObserver } from './metrics/exchanges.ts';
 import { Readiness } from './metrics/readiness.ts';
 import { HostMetrics } from './metrics/registry.ts';
 import { InstancePool } from './guest/pool.ts';
+import { MailDelivery } from './mail/delivery.ts';
+import { MailOutbox } from './mail/outbox.ts';
+import { mailTransportFor } from './mail/settings.ts';
 import { localPubSub } from './pubsub/local.ts';
 import type { PubSubBackend } from './pubsub/types.ts';
 import { redisPubSub } from './pubsub/redis.ts';
@@ -92,7 +95,9 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
   const maintenanceSecret = maintenanceToken();
   const environment: Array<[string, string]> = [...guestEnvironment(config, env), [GUEST_ENV.startupProbeToken, probeToken], [GUEST_ENV.maintenanceToken, maintenanceSecret]];
   const metrics = config.metricsPort === undefined ? undefined : new HostMetrics(overrides.thread ?? 'main');
-  const imports = hostImports({ environment, storage, pubsub, logger, metrics });
+  const outbox = new MailOutbox(storage.projections);
+  let delivery: MailDelivery | undefined;
+  const imports = hostImports({ environment, storage, pubsub, logger, metrics, mail: { outbox, queued: () => delivery?.wake() } });
   const component = await loadComponent(componentDir);
   const pool = new InstancePool(
     () => component.instantiate(imports),
@@ -148,6 +153,15 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
   });
   try {
     await probeGuestConfiguration(config.host, server.port, logger, probeToken);
+    // After the guest's own configuration checks, so their errors are the ones reported first.
+    const retryMs = config.mailRetrySeconds * 1000;
+    delivery = new MailDelivery(outbox, mailTransportFor(config, env, logger), logger, {
+      maxAttempts: config.mailMaxAttempts,
+      retryMs,
+      pollMs: Math.min(retryMs, 5000),
+      claimMs: 120_000,
+    });
+    delivery.start();
   } catch (error) {
     clearInterval(idleSweep);
     cache?.close();
@@ -175,6 +189,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
         relay.close();
         await maintenance.stop();
         await server.close(config.shutdownGraceMs);
+        await delivery?.stop();
         cache?.close();
         await pubsub.close();
         await storage.close();

@@ -13,7 +13,7 @@ interface OptionSpec {
   env: string;
   default: string;
   allowed?: readonly string[];
-  kind?: 'port' | 'optional-port' | 'count' | 'auto-count' | 'seconds' | 'url' | 'identifier' | 'workers' | 'text' | 'cidr-list' | 'host-list';
+  kind?: 'port' | 'optional-port' | 'count' | 'auto-count' | 'seconds' | 'url' | 'identifier' | 'workers' | 'text' | 'optional-text' | 'cidr-list' | 'host-list' | 'smtp-url';
   help: string;
 }
 
@@ -155,6 +155,21 @@ export const OPTIONS = {
     kind: 'cidr-list',
     help: 'CIDRs of reverse proxies whose Forwarded / X-Forwarded-For name the client (comma-separated; docs/deployment.md)',
   },
+  'smtp-url': {
+    env: 'SMTP_URL',
+    default: 'none',
+    kind: 'smtp-url',
+    help: 'where mail goes: smtp://host:port or smtps://host:port, credentials possibly inside (none: development logs it on the console; required otherwise, docs/operating.md)',
+  },
+  'smtp-user': { env: 'SMTP_USER', default: 'none', kind: 'optional-text', help: 'SMTP user name, when not in SMTP_URL (none: no separate credentials)' },
+  'smtp-password': { env: 'SMTP_PASSWORD', default: 'none', kind: 'optional-text', help: 'SMTP password, when not in SMTP_URL (none: no separate credentials)' },
+  'mail-max-attempts': { env: 'MAIL_MAX_ATTEMPTS', default: '8', kind: 'count', help: 'delivery attempts of a queued message before it is set aside as a dead letter' },
+  'mail-retry-seconds': {
+    env: 'MAIL_RETRY_SECONDS',
+    default: '30',
+    kind: 'seconds',
+    help: 'seconds before a failed delivery is tried again, doubling with each failure (at most an hour)',
+  },
 } as const satisfies Record<string, OptionSpec>;
 
 export type OptionName = keyof typeof OPTIONS;
@@ -210,6 +225,12 @@ export interface HostConfig {
   metricsAllowedHosts: string[];
   /** CIDRs of proxies whose forwarding headers name the client (host/http/client-address.ts); empty: none. */
   trustedProxies: string[];
+  /** SMTP server URL; undefined: none (host/mail/settings.ts decides whether that is allowed). */
+  smtpUrl: string | undefined;
+  smtpUser: string | undefined;
+  smtpPassword: string | undefined;
+  mailMaxAttempts: number;
+  mailRetrySeconds: number;
 }
 
 /** Upper bound on the `-timeout-seconds` options: one day. */
@@ -262,6 +283,17 @@ const schemas = {
     v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(1), v.maxValue(MAX_WORKERS)),
   ]),
   text: v.pipe(v.string(), v.minLength(1)),
+  'optional-text': v.pipe(
+    v.string(),
+    v.transform((text) => (text === '' || text === 'none' ? undefined : text)),
+  ),
+  'smtp-url': v.union([
+    v.pipe(
+      v.literal('none'),
+      v.transform(() => undefined),
+    ),
+    v.pipe(v.string(), v.url(), v.regex(/^smtps?:\/\/[^/?#]+\/?(\?[^#]*)?$/i)),
+  ]),
   'cidr-list': commaList(v.pipe(v.string(), v.check(isCidr))),
   // RFC 1123 host names (letters, digits, hyphens, dots), compared case-insensitively.
   'host-list': commaList(v.pipe(v.string(), v.regex(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/), v.toLowerCase())),
@@ -278,11 +310,14 @@ const EXPECTED: Record<NonNullable<OptionSpec['kind']>, string> = {
   identifier: 'a plain identifier (letters, digits, _ or $; 1-63 characters, not starting with a digit)',
   workers: `auto or a whole number 1-${MAX_WORKERS}`,
   text: 'a non-empty value',
+  'optional-text': 'none or any value',
+  'smtp-url': 'none or smtp://[user:password@]host[:port] or smtps://…',
   'cidr-list': 'none or comma-separated IPv4/IPv6 addresses or CIDR ranges, such as 127.0.0.1/32,10.0.0.0/8,fd00::/8',
   'host-list': 'none or comma-separated host names, such as metrics.internal',
 };
 
 function resolve(name: OptionName, flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv): string | number | string[] | undefined {
+  // (SMTP_URL and SMTP_PASSWORD may hold credentials: messages name the option, never the value.)
   const spec: OptionSpec = OPTIONS[name];
   const fromFlag = flags[name];
   const raw = fromFlag ?? env[spec.env] ?? spec.default;
@@ -355,7 +390,14 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     metricsHost: get('metrics-host') as string,
     metricsAllowedHosts: get('metrics-allowed-hosts') as string[],
     trustedProxies: get('trusted-proxies') as string[],
+    smtpUrl: get('smtp-url') as string | undefined,
+    smtpUser: get('smtp-user') as string | undefined,
+    smtpPassword: get('smtp-password') as string | undefined,
+    mailMaxAttempts: get('mail-max-attempts') as number,
+    mailRetrySeconds: get('mail-retry-seconds') as number,
   };
+  if (config.mailMaxAttempts < 1) throw new ConfigError('invalid value for --mail-max-attempts (MAIL_MAX_ATTEMPTS): must be at least 1');
+  if (config.mailRetrySeconds < 1) throw new ConfigError('invalid value for --mail-retry-seconds (MAIL_RETRY_SECONDS): must be at least 1');
   if (config.instancesMax < 1 || config.instancesMin > config.instancesMax) {
     throw new ConfigError('invalid value for --instances-max (INSTANCES_MAX): must be at least 1 and at least --instances-min');
   }

@@ -4,8 +4,11 @@
  * ({desktop,mobile}{,-dark}.png), and the sign-in and account pages with the local test OAuth
  * provider configured and a second browser signed in, so the sessions list has two rows, and a
  * passkey added (a software authenticator), so the passkeys card lists one (login-*.png,
- * account-*.png). Pages are opened at http://localhost:<port>, the public base URL, whose host is
- * the passkeys' RP ID. Needs a build and /usr/bin/chromium (or CHROMIUM=path).
+ * account-*.png); and the mailed-link pages: "forgot password" and the new-password page a reset
+ * link opens (forgot-*.png, reset-*.png; the link read from the host's console, where a
+ * development host without SMTP_URL logs its mail). Pages are opened at http://localhost:<port>,
+ * the public base URL, whose host is the passkeys' RP ID. Needs a build and /usr/bin/chromium (or
+ * CHROMIUM=path).
  */
 import { join } from 'node:path';
 import type { Browser, BrowserContextOptions } from 'playwright-core';
@@ -76,6 +79,15 @@ try {
   const creation = (await (await post('/api/auth/passkeys/registration/options', {}, asBrowser)).json()) as { challenge: string; rp: { id: string }; user: { id: string } };
   const added = await post('/api/auth/passkeys/registration/verify', { response: new SoftwarePasskey().register(creation, { origin: base }), name: 'Pixel 8' }, asBrowser);
   if (added.status !== 201) throw new Error(`adding the passkey answered ${added.status}`);
+  // A live reset link: a development host without SMTP_URL logs the mail it would send.
+  await post('/api/auth/password/forgot', { email });
+  let resetLink: string | undefined;
+  for (let i = 0; i < 100 && resetLink === undefined; i++) {
+    const logged = host.logs().find((l) => l['code'] === 'mail_logged' && String(l['text']).includes('/reset-password?token='));
+    resetLink = logged && /\/reset-password\?token=[A-Za-z0-9_-]+/.exec(String(logged['text']))?.[0];
+    if (resetLink === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (resetLink === undefined) throw new Error('no reset link in the host log');
 
   for (const [layout, options] of LAYOUTS) {
     for (const scheme of SCHEMES) {
@@ -83,6 +95,8 @@ try {
       await shoot(browser, base, fileFor('', layout, scheme), context, '#status[data-status="live"]');
       await shoot(browser, `${base}/login`, fileFor('login-', layout, scheme), context, 'html[data-ready="true"]');
       await shoot(browser, `${base}/dashboard`, fileFor('account-', layout, scheme), context, 'html[data-ready="true"]', { name, value });
+      await shoot(browser, `${base}/forgot-password`, fileFor('forgot-', layout, scheme), context, 'html[data-ready="true"]');
+      await shoot(browser, `${base}${resetLink}`, fileFor('reset-', layout, scheme), context, '#reset-form');
     }
   }
 } finally {

@@ -54,6 +54,8 @@ const platform: Platform = {
   },
   // The counter benchmark never hashes passwords; the auth routes need some hasher to exist.
   passwords: new MemoryPasswordHasher(),
+  // Nor does it send mail.
+  mail: { send: () => '' },
   logger: consoleLogger(),
   now: () => Date.now(),
   sleep: (ms) => new Promise((r) => setTimeout(r, ms)),

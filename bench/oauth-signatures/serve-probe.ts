@@ -8,6 +8,7 @@ import { loadConfig } from '../../host/config.ts';
 import { guestEnvironment } from '../../host/guest/guest-env.ts';
 import { hostImports } from '../../host/guest/imports.ts';
 import { jsonLogger } from '../../host/log.ts';
+import { MailOutbox } from '../../host/mail/outbox.ts';
 import { InstancePool } from '../../host/guest/pool.ts';
 import { localPubSub } from '../../host/pubsub/local.ts';
 import { startServer } from '../../host/http/server.ts';
@@ -27,7 +28,10 @@ export async function serveProbe(transpiledDir: string, extraImports: Record<str
   const config = loadConfig(['--port', String(port), '--data-dir', join(tempDataDir('oauth-probe-')), '--instances-min', '1'], {});
   const storage = await openStorage(config, logger);
   const pubsub = localPubSub();
-  const imports = { ...hostImports({ environment: guestEnvironment(config, {}), storage, pubsub, logger }), ...extraImports };
+  const imports = {
+    ...hostImports({ environment: guestEnvironment(config, {}), storage, pubsub, logger, mail: { outbox: new MailOutbox(storage.projections), queued: () => {} } }),
+    ...extraImports,
+  };
   const component = await loadComponent(transpiledDir);
   const pool = new InstancePool(() => component.instantiate(imports), { min: 1, max: 4 }, logger);
   await pool.warm();

@@ -11,6 +11,7 @@
  */
 import type * as EventStore from '../../src/contract/wit/interfaces/app-platform-event-store.js';
 import type * as KeyValue from '../../src/contract/wit/interfaces/app-platform-key-value.js';
+import type * as Mail from '../../src/contract/wit/interfaces/app-platform-mail.js';
 import type * as PasswordHashing from '../../src/contract/wit/interfaces/app-platform-password-hashing.js';
 import type * as ProjectionStore from '../../src/contract/wit/interfaces/app-platform-projection-store.js';
 import type * as PubSub from '../../src/contract/wit/interfaces/app-platform-pubsub.js';
@@ -32,6 +33,7 @@ interface PlatformInterfaces {
   'key-value': typeof KeyValue;
   pubsub: typeof PubSub;
   'password-hashing': typeof PasswordHashing;
+  mail: typeof Mail;
 }
 
 type IsFunction<T> = T extends (...args: never) => unknown ? true : false;
@@ -61,6 +63,7 @@ export const PLATFORM_IMPORTS = {
   'key-value': { get: 'suspends', set: 'suspends', take: 'suspends', increment: 'suspends', delete: 'suspends' },
   pubsub: { publish: 'suspends', subscribe: 'suspends', Subscription: { next: 'suspends' } },
   'password-hashing': { hash: 'suspends', verify: 'suspends' },
+  mail: { send: 'suspends' },
 } as const satisfies { [I in keyof PlatformInterfaces]: Verdicts<PlatformInterfaces[I]> };
 
 type Table = typeof PLATFORM_IMPORTS;

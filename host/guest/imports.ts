@@ -5,6 +5,7 @@ import type { HostMetrics } from '../metrics/registry.ts';
 import { StreamTails } from '../leases/stream-tails.ts';
 import { storageImports } from '../app-platform/storage-imports.ts';
 import { leaseImports } from '../app-platform/lease-imports.ts';
+import { mailImports, type MailSink } from '../app-platform/mail-imports.ts';
 import { passwordHashingImports } from '../app-platform/password-hashing-imports.ts';
 import { pubsubImports } from '../app-platform/pubsub-imports.ts';
 import type { PlatformImports } from '../app-platform/suspending-imports.ts';
@@ -22,6 +23,8 @@ export function hostImports(options: {
   storage: StorageBackend;
   pubsub: PubSubBackend;
   logger: HostLogger;
+  /** Where the guest's mail goes: the durable outbox (host/mail/). */
+  mail: MailSink;
   /** With metrics on, the app:platform imports are timed (host/metrics/imports.ts). */
   metrics?: HostMetrics | undefined;
 }): Record<string, unknown> {
@@ -43,6 +46,7 @@ export function hostImports(options: {
     ),
     ...pubsubImports(options.pubsub, options.logger, metrics && (() => metrics.publishFailures.inc())),
     ...passwordHashingImports(options.logger),
+    ...mailImports(options.mail, options.logger),
   } satisfies PlatformImports;
   const imports = {
     ...ioImports,

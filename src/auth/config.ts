@@ -37,6 +37,15 @@ const schema = v.object({
   AUTH_SYSTEM_TOKEN_SECRET: v.optional(v.string()),
   AUTH_SYSTEM_TOKEN_ISSUER: v.optional(v.pipe(v.string(), v.minLength(1)), 'wasi-counter-auth'),
   AUTH_SYSTEM_TOKEN_AUDIENCE: v.optional(v.pipe(v.string(), v.minLength(1)), 'wasi-counter-auth:storage-status'),
+  // `Name <address>` or `address`: one line (a line break would inject mail headers), printable.
+  AUTH_EMAIL_FROM: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(200),
+      v.check((text) => ![...text].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)),
+      v.regex(/^(?:[^<>]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/),
+    ),
+  ),
 });
 
 export interface AuthConfig {
@@ -57,6 +66,11 @@ export interface AuthConfig {
   clientMaxAttemptsPerMinute: number;
   /** Registrations and OAuth starts (the calls that write records) per minute, all clients together. */
   globalMaxSignupsPerMinute: number;
+  /**
+   * Mail (verification and password-reset links): on when AUTH_PUBLIC_BASE_URL is set, since links
+   * are built from it, never from a request's Host. `baseUrl` has no trailing slash.
+   */
+  mail: { baseUrl: string; from: string } | undefined;
   /** Absent: the storage-status endpoint rejects every token (401). */
   systemToken: { keys: VerificationKey[]; issuer: string; audience: string } | undefined;
 }
@@ -80,7 +94,9 @@ export function parseAuthConfig(env: ReadonlyMap<string, string>): AuthConfig {
   }
   const systemTokenKeys = c.AUTH_SYSTEM_TOKEN_JWKS === undefined ? undefined : parseSystemTokenKeys(c.AUTH_SYSTEM_TOKEN_JWKS);
   if (systemTokenKeys && 'problem' in systemTokenKeys) throw new AppError('configuration', `invalid configuration: AUTH_SYSTEM_TOKEN_JWKS (${systemTokenKeys.problem})`);
+  const base = c.AUTH_PUBLIC_BASE_URL === undefined ? undefined : new URL(c.AUTH_PUBLIC_BASE_URL);
   return {
+    mail: base && { baseUrl: base.origin, from: c.AUTH_EMAIL_FROM ?? `Counter <no-reply@${base.hostname.replace(/^\[|\]$/g, '')}>` },
     publicOrigin: c.AUTH_PUBLIC_BASE_URL === undefined ? undefined : new URL(c.AUTH_PUBLIC_BASE_URL).origin,
     clientAddressTrusted: clientAddressTrusted(env),
     cookieSecure: cookies.secure,

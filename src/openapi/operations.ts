@@ -11,6 +11,7 @@ import { SERVER_FUNCTION_PATHS } from '../counter/pages/server-functions.ts';
 import { AUTH_PATHS } from '../auth/rest/routes.ts';
 import { ACCOUNT_PATHS } from '../auth/rest/account-routes.ts';
 import { PASSKEY_PATHS } from '../auth/passkeys/routes.ts';
+import { MAIL_PATHS } from '../auth/rest/mail-routes.ts';
 import { PROVIDER_IDS } from '../auth/oauth/provider-ids.ts';
 import { UNSIGNED } from '../counter/stream-position.ts';
 import { AmountValueSchema } from '../counter/rest-input.ts';
@@ -115,6 +116,7 @@ const FORM_HTML_ERRORS = {
   description: 'a form post refused as invalid (400) or too frequent (429): the /login page, the error beside its field and the typed email kept',
   statuses: [400, 429],
 } as const;
+const MAIL_FORM_HTML_ERRORS = { description: "a refused form post: the page it came from, showing the error, at the refusal's status" } as const;
 const FORM_OR_NONE = 'Cross-site requests (by `Origin`, else `Sec-Fetch-Site`) are refused with 403.';
 /** The passkey ceremonies: 404 when passkeys are not offered (no AUTH_PUBLIC_BASE_URL), 401 for any refused response. */
 const PASSKEY_CEREMONY = ['validation', 'invalid_credentials', 'forbidden', 'not_found', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'] as const;
@@ -376,6 +378,82 @@ export const OPERATIONS: readonly OperationSpec[] = [
       '303': { kind: 'redirect', description: 'form post: to /login', headers: ['Location', 'Set-Cookie-Cleared'] },
     },
     errors: ['unauthorized', 'forbidden', 'payload_too_large', 'store', 'internal'],
+  },
+  {
+    method: 'post',
+    path: MAIL_PATHS.forgot,
+    operationId: 'requestPasswordReset',
+    tag: 'auth',
+    summary: 'Forgot password: mail a reset link to the address',
+    description: `The same answer, as quick, for an address with an account and one without: whether a link is mailed is decided after the response is sent. The link (from AUTH_PUBLIC_BASE_URL) works once, for 30 minutes, only while it is the newest and the password unchanged; at most 3 are mailed per address per hour (more requests get the same answer and send nothing). Without AUTH_PUBLIC_BASE_URL there is no mail: 404. ${FORM_OR_NONE} A form post gets a 303 to /forgot-password?notice=sent; a refused one, the /forgot-password page at the refusal's status.`,
+    body: { schema: 'ForgotPasswordBody', mediaTypes: JSON_OR_FORM, required: true },
+    success: {
+      '202': { kind: 'json', schema: 'ResetRequested', description: 'accepted, whatever the address' },
+      '303': { kind: 'redirect', description: 'form post: to /forgot-password with the neutral notice', headers: ['Location'] },
+    },
+    errors: ['validation', 'forbidden', 'not_found', 'rate_limited', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
+    htmlErrors: MAIL_FORM_HTML_ERRORS,
+  },
+  {
+    method: 'post',
+    path: MAIL_PATHS.reset,
+    operationId: 'resetPassword',
+    tag: 'auth',
+    summary: 'Set a new password with a mailed reset link',
+    description: `\`token\` is the link's. The new password is checked first (a refused one leaves the link working); then the link is used up, the password set, every session of the account ended (this browser's cookie cleared) and the address told by mail. A used, expired or superseded link, or one issued before the password last changed: 404. Posted from a browser signed in to another account: 403, nothing changed. ${FORM_OR_NONE} A form post gets a 303 to /login?notice=password_reset; a refused one, the /reset-password page at the refusal's status.`,
+    body: { schema: 'ResetPasswordBody', mediaTypes: JSON_OR_FORM, required: true },
+    success: {
+      '200': { kind: 'json', schema: 'PasswordReset', description: 'the password is set; every session ended', headers: ['Set-Cookie-Cleared'] },
+      '303': { kind: 'redirect', description: 'form post: to /login with the notice', headers: ['Location', 'Set-Cookie-Cleared'] },
+    },
+    errors: ['validation', 'forbidden', 'not_found', 'conflict', 'rate_limited', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
+    htmlErrors: MAIL_FORM_HTML_ERRORS,
+  },
+  {
+    method: 'post',
+    path: MAIL_PATHS.change,
+    operationId: 'changePassword',
+    tag: 'auth',
+    summary: 'Change the password of the signed-in account',
+    security: 'session',
+    description: `The current password is required (a wrong one: 401, counted like a failed login: 429 past the limit). The other sessions of the account end; this one stays. The address is told by mail. Outstanding reset links die. ${FORM_OR_NONE} A form post gets a 303 to /dashboard?notice=password_changed; a refused one, the account page at the refusal's status.`,
+    body: { schema: 'ChangePasswordBody', mediaTypes: JSON_OR_FORM, required: true },
+    success: {
+      '200': { kind: 'json', schema: 'PasswordChanged', description: 'the password is changed' },
+      '303': { kind: 'redirect', description: 'form post: to /dashboard with the notice', headers: ['Location'] },
+    },
+    errors: ['validation', 'unauthorized', 'invalid_credentials', 'forbidden', 'conflict', 'rate_limited', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
+    htmlErrors: MAIL_FORM_HTML_ERRORS,
+  },
+  {
+    method: 'post',
+    path: MAIL_PATHS.verify,
+    operationId: 'verifyEmail',
+    tag: 'auth',
+    summary: 'Verify the address with a mailed link',
+    description: `\`token\` is the link's (mailed at registration and on "resend"; 24 hours, once, only the newest). The address of the link's account is marked verified. A used, expired or superseded link: 404. Posted from a browser signed in to another account: 403, nothing changed. ${FORM_OR_NONE} A form post gets a 303 to /dashboard (signed in) or /login with the notice; a refused one, the /verify-email page at the refusal's status.`,
+    body: { schema: 'VerifyEmailBody', mediaTypes: JSON_OR_FORM, required: true },
+    success: {
+      '200': { kind: 'json', schema: 'EmailVerified', description: 'the address is verified' },
+      '303': { kind: 'redirect', description: 'form post: to /dashboard or /login with the notice', headers: ['Location'] },
+    },
+    errors: ['validation', 'forbidden', 'not_found', 'conflict', 'rate_limited', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
+    htmlErrors: MAIL_FORM_HTML_ERRORS,
+  },
+  {
+    method: 'post',
+    path: MAIL_PATHS.resend,
+    operationId: 'resendEmailVerification',
+    tag: 'auth',
+    summary: 'Mail a new verification link to the signed-in account',
+    security: 'session',
+    description: `Any body is ignored. The previous link dies. At most 3 verification mails per address per hour (429 with Retry-After); an address verified already: 409. Without AUTH_PUBLIC_BASE_URL: 404. ${FORM_OR_NONE} A form post gets a 303 to /dashboard?notice=verification_sent; a refused one, the account page at the refusal's status.`,
+    success: {
+      '202': { kind: 'json', schema: 'VerificationResent', description: 'a new link is on its way' },
+      '303': { kind: 'redirect', description: 'form post: to /dashboard with the notice', headers: ['Location'] },
+    },
+    errors: ['unauthorized', 'forbidden', 'not_found', 'conflict', 'rate_limited', 'payload_too_large', 'store', 'internal'],
+    htmlErrors: MAIL_FORM_HTML_ERRORS,
   },
   {
     method: 'get',

@@ -88,7 +88,9 @@ export const CapabilitiesSchema = v.object({
     min_length: v.pipe(v.number(), v.integer(), v.minValue(1)),
     register: v.string(),
     login: v.string(),
+    reset: v.pipe(v.boolean(), v.description('whether "forgot password" mails reset links (AUTH_PUBLIC_BASE_URL is set)')),
   }),
+  email_verification: v.object({ enabled: v.pipe(v.boolean(), v.description('whether registration mails a verification link (AUTH_PUBLIC_BASE_URL is set)')) }),
   oauth: v.object({
     providers: v.array(v.object({ id: v.string(), label: v.string(), start: v.pipe(v.string(), v.description('path of the start route')) })),
   }),
@@ -169,3 +171,27 @@ export const CounterFrameSchema = v.object({
 export const StreamErrorSchema = v.object({ message: v.pipe(v.string(), v.description('public text; never internal detail')) });
 
 export { codeSchema as OAuthCallbackCodeSchema, errorSchema as OAuthCallbackErrorSchema } from '../auth/oauth/callback-params.ts';
+
+/** A mailed link's token, as the routes check it before any lookup (src/auth/application/mail-links.ts). */
+const MailToken = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{43}$/), v.description("the `token` query parameter of the mailed link's address"));
+/** A new password, as the policy measures it (see NewCredentials). */
+const NewPassword = NewCredentialsSchema.entries.password;
+
+/** The mail routes' bodies (src/auth/rest/mail-routes.ts), with what the routes check after parsing. */
+export const ForgotPasswordBodySchema = v.object({ email: NewCredentialsSchema.entries.email });
+export const ResetPasswordBodySchema = v.object({ token: MailToken, password: NewPassword });
+export const ChangePasswordBodySchema = v.object({ current_password: v.pipe(v.string(), v.maxLength(4096)), new_password: NewPassword });
+export const VerifyEmailBodySchema = v.object({ token: MailToken });
+
+/** POST /api/auth/password/forgot: the one answer, whatever the address (src/auth/rest/mail-routes.ts). */
+export const ResetRequestedSchema = v.object({ status: v.literal('accepted'), message: v.string() });
+export const PasswordResetSchema = v.object({
+  status: v.literal('password_reset'),
+  sessions_ended: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('every session of the account ended')),
+});
+export const PasswordChangedSchema = v.object({
+  status: v.literal('password_changed'),
+  sessions_ended: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('the other sessions of the account ended; this one stays')),
+});
+export const EmailVerifiedSchema = v.object({ status: v.literal('email_verified') });
+export const VerificationResentSchema = v.object({ status: v.literal('accepted') });

@@ -70,6 +70,23 @@ export interface PubSub {
  */
 export type PasswordHasher = FunctionsOf<typeof PasswordHashingWit>;
 
+/** One plain-text message (WIT `mail.mail-message`). */
+export interface MailMessage {
+  /** `Name <address>` or `address` */
+  sender: string;
+  recipient: string;
+  subject: string;
+  text: string;
+}
+
+/**
+ * Outgoing mail: `send` returns once the message is in the durable outbox (the Node host's store,
+ * or the standalone file store), which delivers it later, at least once. Returns the outbox id.
+ */
+export interface Mailer {
+  send(message: MailMessage): string;
+}
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** Structured logging: one JSON object per line. Never pass secrets in `fields`. */
@@ -85,6 +102,7 @@ export interface Platform {
   keyValue: KeyValue;
   pubsub: PubSub;
   passwords: PasswordHasher;
+  mail: Mailer;
   logger: Logger;
   /** Wall-clock milliseconds since the Unix epoch. */
   now(): number;

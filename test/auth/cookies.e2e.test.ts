@@ -15,7 +15,8 @@ let insecure: HostProcess;
 beforeAll(async () => {
   [secure, insecure] = await Promise.all([
     // No AUTH_COOKIE_SECURE: the https base alone turns Secure and the __Host- prefix on.
-    startHost({ env: { AUTH_PUBLIC_BASE_URL: 'https://auth.example.com' } }),
+    // A production-shaped base needs somewhere for mail to go (nothing listens there; no mail is read here).
+    startHost({ env: { AUTH_PUBLIC_BASE_URL: 'https://auth.example.com', SMTP_URL: 'smtp://127.0.0.1:9' } }),
     startHost({ env: { AUTH_COOKIE_SECURE: 'false', AUTH_SESSION_TTL_SECONDS: String(TTL_SECONDS) } }),
   ]);
 });

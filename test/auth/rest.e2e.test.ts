@@ -21,11 +21,12 @@ afterAll(async () => {
 });
 
 describe('GET /api/auth/capabilities', () => {
-  it('offers password login and no OAuth provider by default', async () => {
+  it('offers password login and no OAuth provider by default, and no mail without AUTH_PUBLIC_BASE_URL', async () => {
     const response = await fetch(`${host.url}/api/auth/capabilities`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
-      password: { enabled: true, min_length: 12, register: '/api/auth/password/register', login: '/api/auth/password/login' },
+      password: { enabled: true, min_length: 12, register: '/api/auth/password/register', login: '/api/auth/password/login', reset: false },
+      email_verification: { enabled: false },
       oauth: { providers: [] },
       passkeys: { enabled: false, authentication_options: '/api/auth/passkeys/authentication/options' },
     });

@@ -13,7 +13,7 @@ import { freePort, tempDataDir } from '../../harness/host-process.ts';
 import { requireTool } from '../../harness/tools.ts';
 import { startWasmtime, type WasmtimeProcess } from '../../harness/wasmtime-process.ts';
 import { openFileStorage } from '../../src/platform/standalone/file-storage.ts';
-import { nodeFileSystem } from '../storage/node-file-system.ts';
+import { nodeFileSystem } from '../../scripts/wasmtime/node-file-system.ts';
 import { startOAuthFixture, type OAuthFixture } from '../support/oauth-provider/fixture.ts';
 import { operatorIssuer, type OperatorIssuer } from '../support/operator-token.ts';
 

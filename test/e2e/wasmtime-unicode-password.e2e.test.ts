@@ -20,7 +20,7 @@ import { expectError, postJson, uniqueEmail } from '../auth/support.ts';
 import { tempDataDir } from '../../harness/host-process.ts';
 import { requireTool } from '../../harness/tools.ts';
 import { startWasmtime, type WasmtimeProcess } from '../../harness/wasmtime-process.ts';
-import { nodeFileSystem } from '../storage/node-file-system.ts';
+import { nodeFileSystem } from '../../scripts/wasmtime/node-file-system.ts';
 
 const wasmtime = requireTool('wasmtime');
 

@@ -13,7 +13,7 @@ import { freePort, startHost, tempDataDir, type HostProcess } from '../../harnes
 import { counterFrame, openSse } from '../../harness/sse.ts';
 import { requireTool } from '../../harness/tools.ts';
 import { prepareWasmtimeComponent, startWasmtime, type WasmtimeProcess } from '../../harness/wasmtime-process.ts';
-import { nodeFileSystem } from '../storage/node-file-system.ts';
+import { nodeFileSystem } from '../../scripts/wasmtime/node-file-system.ts';
 
 const wasmtime = requireTool('wasmtime');
 const json = { 'content-type': 'application/json' };

@@ -15,6 +15,7 @@ import { requireTool } from '../../harness/tools.ts';
 import { prepareWasmtimeComponent, startWasmtime, type WasmtimeProcess } from '../../harness/wasmtime-process.ts';
 import { OPERATOR_ENV, operatorToken } from '../oauth-flow/support.ts';
 import { OPERATIONS } from '../../src/openapi/operations.ts';
+import { MAIL_PATHS } from '../../src/auth/rest/mail-routes.ts';
 import { runSchemathesis, summary } from './schemathesis.ts';
 
 const schemathesis = requireTool('schemathesis');
@@ -29,10 +30,16 @@ async function serviceEnv(port: number): Promise<{ fixture: OAuthFixture; env: R
 
 /**
  * The operations whose only answer without a session is 401, as Schemathesis' warning lists them:
- * the session and account routes and the signed-in passkey routes (adding one, the list, rename, remove).
+ * the session and account routes, changing the password and resending the verification link, and
+ * the signed-in passkey routes (adding one, the list, rename, remove).
  */
+const SESSION_ONLY_PATHS = new Set<string>([MAIL_PATHS.change, MAIL_PATHS.resend]);
 const SESSION_OPERATIONS = OPERATIONS.filter(
-  (op) => op.path.startsWith('/api/auth/sessions') || op.path.startsWith('/api/auth/account') || (op.path.startsWith('/api/auth/passkeys') && op.security === 'session'),
+  (op) =>
+    op.path.startsWith('/api/auth/sessions') ||
+    op.path.startsWith('/api/auth/account') ||
+    SESSION_ONLY_PATHS.has(op.path) ||
+    (op.path.startsWith('/api/auth/passkeys') && op.security === 'session'),
 )
   .map((op) => `${op.method.toUpperCase()} ${op.path}`)
   .sort();

@@ -4,7 +4,7 @@
  * acknowledged append, until the parent kills it with SIGKILL. Runs under plain Node.
  */
 import { openFileStorage } from '../../src/platform/standalone/file-storage.ts';
-import { nodeFileSystem } from './node-file-system.ts';
+import { nodeFileSystem } from '../../scripts/wasmtime/node-file-system.ts';
 
 const storage = openFileStorage(nodeFileSystem(process.argv[2]!));
 for (let n = 0; ; n++) {

@@ -18,9 +18,10 @@ import { unfencedLeases } from '../../src/platform/leases/unfenced-leases.ts';
 import type { Platform } from '../../src/platform/ports.ts';
 import { openFileStorage } from '../../src/platform/standalone/file-storage.ts';
 import { noPubSub } from '../../src/platform/standalone/pubsub-none.ts';
+import { MemoryMailer } from '../../src/platform/testing/memory-mailer.ts';
 import { MemoryPasswordHasher } from '../../src/platform/testing/memory-password-hasher.ts';
 import { RecordingLogger } from '../../src/platform/testing/recording-logger.ts';
-import { nodeFileSystem } from './node-file-system.ts';
+import { nodeFileSystem } from '../../scripts/wasmtime/node-file-system.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'files-lifecycle-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -39,6 +40,7 @@ function filePlatform(dir: string) {
     keyValue: storage.keyValue,
     pubsub: noPubSub,
     passwords: new MemoryPasswordHasher(),
+    mail: new MemoryMailer(),
     logger,
     now: () => clock.now,
     sleep: async () => {},

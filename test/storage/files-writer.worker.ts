@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { FileStoreFailure } from '../../src/platform/standalone/failure.ts';
 import { openFileStorage } from '../../src/platform/standalone/file-storage.ts';
-import { nodeFileSystem } from './node-file-system.ts';
+import { nodeFileSystem } from '../../scripts/wasmtime/node-file-system.ts';
 
 const { dir, stream, count, writer, start, kind } = workerData as {
   dir: string;

@@ -20,7 +20,7 @@ import type { DocumentChange } from '../../src/platform/ports.ts';
 import { createMemoryPlatform } from '../../src/platform/testing/memory-platform.ts';
 import { seededRandom } from '../../src/platform/testing/seeded-random.ts';
 import { runStorageContract } from './contract.ts';
-import { nodeFileSystem } from './node-file-system.ts';
+import { nodeFileSystem } from '../../scripts/wasmtime/node-file-system.ts';
 import { expectContiguousRace, raceWorkers } from './race-workers.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'storage-files-'));

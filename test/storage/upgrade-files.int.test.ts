@@ -23,7 +23,7 @@ import { openFileStorage } from '../../src/platform/standalone/file-storage.ts';
 import { createMemoryPlatform } from '../../src/platform/testing/memory-platform.ts';
 import { FIXTURE_DIR, OAUTH_SUBJECT, type StoreManifest } from '../fixtures/upgrade-store.ts';
 import { tempDataDir } from '../../harness/host-process.ts';
-import { nodeFileSystem } from './node-file-system.ts';
+import { nodeFileSystem } from '../../scripts/wasmtime/node-file-system.ts';
 
 describe.each(readdirSync(FIXTURE_DIR))('the file store written by %s', (release) => {
   const manifest = JSON.parse(readFileSync(join(FIXTURE_DIR, release, 'manifest.json'), 'utf8')) as StoreManifest;

@@ -2,11 +2,13 @@
  * Accounts by email: the stream `auth-email-<sha256(normalized email)>` is created with
  * no-stream by the registration that claims the email, so an email belongs to one account even
  * with many hosts on one store. Its first event says who owns it and, for password accounts,
- * holds the password hash. A password registration proves nothing about the email (there is no
- * mail here), so only a claim made by a provider's verified email counts as verified.
+ * holds the first password hash; later events change the password (`auth_password_changed`, the
+ * newest wins) or record that the owner followed a link mailed to the address
+ * (`auth_email_verified`). A password registration alone proves nothing about the email; a claim
+ * made by a provider's verified email does.
  */
 import type { Platform } from '../../platform/ports.ts';
-import type { ExternalUserRegistered, PasswordUserRegistered } from '../domain/events.ts';
+import type { ExternalUserRegistered, PasswordChanged, PasswordUserRegistered } from '../domain/events.ts';
 import { payloadOf } from './event-codec.ts';
 import { AppError } from '../../errors.ts';
 import { authStreams } from './streams.ts';
@@ -17,24 +19,43 @@ export interface Account {
   /** Absent for accounts created by an external sign-in. */
   passwordHash: string | undefined;
   /**
-   * true only when the claim came from a provider that verified the email. A password
-   * registration never verifies it: whoever registered first may not own the mailbox.
+   * true when the owner followed a verification link, or the claim came from a provider that
+   * verified the email. A password registration alone never verifies it.
    */
   emailVerified: boolean;
+  /** The email stream's revision when it was read (a change to the account appends at exactly it). */
+  revision: bigint;
+  /** The revision of the event holding the current password hash: a reset link dies when it moves. */
+  passwordRevision: bigint;
 }
 
+/** Events one email stream may hold; far more than password changes and verifications ever make. */
+const MAX_ACCOUNT_EVENTS = 1000;
+
 export function findAccountByEmailHash(platform: Platform, emailHash: string): Account | undefined {
-  let first;
+  let events;
   try {
-    first = platform.events.readStream(authStreams.email(emailHash), { direction: 'forward', limit: 1 })[0];
+    events = platform.events.readStream(authStreams.email(emailHash), { direction: 'forward', limit: MAX_ACCOUNT_EVENTS });
   } catch (error) {
     throw AppError.fromStore(error);
   }
+  const first = events[0];
   if (!first) return undefined;
+  let account: Account;
   if (first.eventType === 'auth_password_user_registered') {
     const data = payloadOf<PasswordUserRegistered>(first);
-    return { userId: data.user_id, email: data.email, passwordHash: data.password_hash, emailVerified: false };
+    account = { userId: data.user_id, email: data.email, passwordHash: data.password_hash, emailVerified: false, revision: first.revision, passwordRevision: first.revision };
+  } else {
+    const data = payloadOf<ExternalUserRegistered>(first);
+    account = { userId: data.user_id, email: data.email ?? '', passwordHash: undefined, emailVerified: data.email !== null, revision: first.revision, passwordRevision: 0n };
   }
-  const data = payloadOf<ExternalUserRegistered>(first);
-  return { userId: data.user_id, email: data.email ?? '', passwordHash: undefined, emailVerified: data.email !== null };
+  for (const event of events.slice(1)) {
+    account.revision = event.revision;
+    if (event.eventType === 'auth_email_verified') account.emailVerified = true;
+    if (event.eventType === 'auth_password_changed') {
+      account.passwordHash = payloadOf<PasswordChanged>(event).password_hash;
+      account.passwordRevision = event.revision;
+    }
+  }
+  return account;
 }

@@ -69,9 +69,12 @@ async function createAccount(deps: AuthDeps, identity: ExternalIdentity, email: 
   }
 }
 
-/** Joins an account whose email a provider verified; never a password account (pre-hijacking). */
+/**
+ * Joins an account whose email a provider verified; never a password account (pre-hijacking), not
+ * even one whose owner verified the address by mail: such a link is made from inside the account only.
+ */
 function joinOrSeparate(deps: AuthDeps, identity: ExternalIdentity, email: string, owner: Account): { userId: string; created: boolean } {
-  if (owner.emailVerified) return { userId: owner.userId, created: false };
+  if (owner.emailVerified && owner.passwordHash === undefined) return { userId: owner.userId, created: false };
   deps.platform.logger.log('info', 'provider sign-in kept apart from a password account with the same email', {
     code: 'auth_identity_not_linked_unverified_email',
     provider: identity.provider,

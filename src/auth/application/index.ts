@@ -18,3 +18,6 @@ export { randomToken, sha256Hex } from './secrets.ts';
 export { authStreams, authNamespaces } from './streams.ts';
 export { safeNextPath, DEFAULT_AFTER_SIGN_IN } from '../domain/safe-redirect.ts';
 export { AUTH_EVENT_TYPES, type AuthEventType } from '../domain/events.ts';
+export { accountFacts, resendVerification, verificationState, verifyEmail, type AccountFacts, type VerificationState } from './email-verification.ts';
+export { changePassword, inspectResetLink, requestPasswordReset, resetPassword } from './password-reset.ts';
+export { MailLinkTokenSchema } from './mail-links.ts';

@@ -4,13 +4,16 @@
  * (`auth_password_user_registered`). A lost claim means the
  * email is taken: nothing is written and the caller learns nothing (OWASP Authentication Cheat
  * Sheet, "Account enumeration"): the route answers both outcomes alike and never signs in, and
- * the password is hashed before the claim on both paths, so the two cost the same.
+ * the password is hashed before the claim on both paths, so the two cost the same. A created
+ * account is mailed a verification link once the response is sent (email-verification.ts).
  */
 import { normalizeEmail } from '../domain/email.ts';
 import type { PasswordUserRegistered } from '../domain/events.ts';
 import { checkPassword } from '../domain/password-policy.ts';
 import type { AuthDeps } from './deps.ts';
+import { mailVerificationAfterResponse } from './email-verification.ts';
 import { authEvent } from './event-codec.ts';
+import { prepareMailLink } from './mail-links.ts';
 import { projectAfterResponse } from './projection.ts';
 import { sha256Hex } from './secrets.ts';
 import type { IssuedSession } from './sessions.ts';
@@ -54,6 +57,8 @@ export async function registerWithPassword(deps: AuthDeps, input: Credentials): 
   } catch (error) {
     throw AppError.fromStore(error);
   }
+  // Made on both paths, so a free and a taken address cost the same.
+  const link = deps.config.mail ? await prepareMailLink() : undefined;
   const data: PasswordUserRegistered = { user_id: userId, email, password_hash: passwordHash };
   try {
     deps.platform.events.append(authStreams.email(emailHash), { tag: 'no-stream' }, [authEvent('auth_password_user_registered', data)]);
@@ -62,5 +67,6 @@ export async function registerWithPassword(deps: AuthDeps, input: Credentials): 
     throw AppError.fromStore(error);
   }
   projectAfterResponse(deps.platform);
+  if (link) mailVerificationAfterResponse(deps, userId, emailHash, link);
   return { created: true, userId };
 }

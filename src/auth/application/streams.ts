@@ -9,7 +9,7 @@ export const authStreams = {
   identity: (provider: string, subjectHash: string) => `auth-identity-${provider}-${subjectHash}`,
 } as const;
 
-/** Key-value namespaces (rate limiting, the device cookie's key, pending OAuth states, provider_c's signed client secret). */
+/** Key-value namespaces (rate limiting, the device cookie's key, pending OAuth states, provider_c's signed client secret, mailed links). */
 export const authNamespaces = {
   loginFailures: 'auth-login-failures',
   loginLock: 'auth-login-lock',
@@ -23,4 +23,7 @@ export const authNamespaces = {
   oauthClientSecrets: 'auth-oauth-client-secret',
   oauthStates: 'auth-oauth-state',
   oauthStatesUsed: 'auth-oauth-state-used',
+  mailLinks: 'auth-mail-link',
+  mailLinkNewest: 'auth-mail-link-newest',
+  mailLinkBudget: 'auth-mail-link-budget',
 } as const;

@@ -65,6 +65,13 @@ export function revokeAllSessions(deps: AuthDeps, current: ActiveSession): numbe
   return sessions.length;
 }
 
+/** Revokes every active session of the user but `keep` (a session hash), if given; returns how many. */
+export function revokeUserSessions(deps: AuthDeps, userId: string, keep?: string): number {
+  const sessions = activeSessionsOf(deps, userId).filter((s) => s.sessionHash !== keep);
+  for (const session of sessions) revokeSession(deps, session);
+  return sessions.length;
+}
+
 /** At sign-in: the session the browser held before (if any) ends, whoever it belonged to. */
 export async function revokePreviousSession(deps: AuthDeps, previousSessionId: string | undefined): Promise<void> {
   const previous = await findActiveSession(deps, previousSessionId);

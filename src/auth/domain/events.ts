@@ -20,6 +20,9 @@ export const AUTH_EVENT_TYPES = [
   'auth_passkey_removed',
   'auth_passkey_claimed',
   'auth_passkey_used',
+  // Written by the mail flows (application/email-verification.ts, application/password-reset.ts).
+  'auth_email_verified',
+  'auth_password_changed',
 ] as const;
 
 export type AuthEventType = (typeof AUTH_EVENT_TYPES)[number];
@@ -82,4 +85,19 @@ export interface ExternalIdentityLinked {
   provider: string;
   subject_hash: string;
   email: string | null;
+}
+
+/** In stream `auth-email-<hash>`: the owner followed the verification link mailed to the address. */
+export interface EmailVerified {
+  user_id: string;
+  /** epoch ms */
+  verified_at: number;
+}
+
+/** In stream `auth-email-<hash>`: the account's password hash from now on (login reads the newest). */
+export interface PasswordChanged {
+  user_id: string;
+  password_hash: string;
+  /** `reset` (a mailed link) or `change` (from the account page, with the current password) */
+  via: 'reset' | 'change';
 }

@@ -1,13 +1,18 @@
 /**
- * /dashboard, the account page: who is signed in and how, the linked providers, and the user's
- * active sessions with "sign out this session" and "sign out everywhere", and account deletion
- * (confirmed with the password, or a provider sign-in of the last 5 minutes). Every action is a form
- * post, so it works without JavaScript; the client (static/client/account/) turns them into
- * fetches and shows times in the browser's locale and zone (the server writes UTC).
+ * /dashboard, the account page: who is signed in and how, the linked providers, the user's
+ * active sessions with "sign out this session" and "sign out everywhere", the address's
+ * verification state (with "send a new link"), the change-password form, the passkeys, and account
+ * deletion (confirmed with the password, or a provider sign-in of the last 5 minutes). Every action
+ * is a form post, so it works without JavaScript (passkeys aside: WebAuthn needs script); the client
+ * (static/client/account/) turns them into fetches and shows times in the browser's locale and
+ * zone (the server writes UTC).
  */
-import type { ActiveSession } from '../application/index.ts';
+import type { AccountFacts, ActiveSession } from '../application/index.ts';
 import type { PasskeySummary } from '../passkeys/manage.ts';
+import { Field } from './field.tsx';
 import { Layout } from './layout.tsx';
+import type { MailPageState } from './mail-pages.tsx';
+import { MAIL_NOTICES, mailErrorText } from './mail-words.ts';
 import { PasskeysCard } from './passkeys-card.tsx';
 import { signInWords } from './sign-in-words.ts';
 
@@ -121,16 +126,79 @@ function DeleteAccount(props: { refused: boolean }) {
   );
 }
 
-/** `passkeys` is undefined when passkeys are not offered (no AUTH_PUBLIC_BASE_URL). */
+function EmailCard(props: { facts: AccountFacts; mailOn: boolean }) {
+  const { email } = props.facts;
+  return (
+    <section class="card" aria-labelledby="email-title">
+      <div class="card-head">
+        <h2 id="email-title">Email address</h2>
+        <span id="email-state" class={email === 'verified' ? 'badge' : 'badge badge-warn'} data-state={email}>
+          {email === 'verified' ? 'Verified' : email === 'unverified' ? 'Not verified' : 'None'}
+        </span>
+      </div>
+      {email === 'unverified' && (
+        <>
+          <p class="hint">Open the link we mailed you to confirm the address. It is how you get back in if you forget your password.</p>
+          {props.mailOn && (
+            <form method="post" action="/api/auth/email/verification/resend" id="resend-form" class="form">
+              <button type="submit" class="button button-block">
+                Send a new link
+              </button>
+            </form>
+          )}
+        </>
+      )}
+      {email === 'verified' && <p class="hint">The address is confirmed: a password reset link can reach you.</p>}
+    </section>
+  );
+}
+
+function PasswordCard(props: { minLength: number }) {
+  return (
+    <section class="card" aria-labelledby="password-title">
+      <div class="card-head">
+        <h2 id="password-title">Change password</h2>
+      </div>
+      <form method="post" action="/api/auth/password/change" id="change-password-form" class="form">
+        <Field id="current-password" label="Current password" name="current_password" type="password" autocomplete="current-password" />
+        <Field
+          id="new-password"
+          label="New password"
+          name="new_password"
+          type="password"
+          autocomplete="new-password"
+          minLength={props.minLength}
+          hint={`At least ${props.minLength} characters. Your other sessions end.`}
+        />
+        <button type="submit" class="button button-block">
+          Change password
+        </button>
+      </form>
+    </section>
+  );
+}
+
+export interface AccountSecurity {
+  facts: AccountFacts;
+  mailOn: boolean;
+  minLength: number;
+  /** the outcome of the last form post (a notice or an error) */
+  outcome: MailPageState;
+}
+
+/** `passkeys` is undefined when passkeys are not offered (no domain-name AUTH_PUBLIC_BASE_URL). */
 export function DashboardPage(props: {
   session: ActiveSession;
   providers: string[];
   sessions: SessionRow[];
   actions: SessionActions | undefined;
+  security: AccountSecurity;
   passkeys?: PasskeySummary[] | undefined;
   deletionRefused?: boolean;
 }) {
-  const { session } = props;
+  const { session, security } = props;
+  const notice = security.outcome.notice ? MAIL_NOTICES[security.outcome.notice] : undefined;
+  const error = mailErrorText(security.outcome.error, security.outcome.reason, security.minLength);
   return (
     <Layout title="Account" page="dashboard" session={{ state: 'signed-in', email: session.email }}>
       <div class="page-head">
@@ -139,6 +207,16 @@ export function DashboardPage(props: {
           Signed in as <EmailText email={session.email} />
         </p>
       </div>
+      {notice && !error && (
+        <p class="notice" id="account-notice" role="status">
+          {notice}
+        </p>
+      )}
+      {error && (
+        <p class="form-error" id="account-error" role="alert" data-error={security.outcome.error}>
+          {error}
+        </p>
+      )}
       <div class="auth-grid">
         <section class="card" aria-labelledby="profile-title">
           <div class="card-head">
@@ -196,6 +274,8 @@ export function DashboardPage(props: {
             </form>
           )}
         </section>
+        {security.facts.email !== 'none' && <EmailCard facts={security.facts} mailOn={security.mailOn} />}
+        {security.facts.hasPassword && <PasswordCard minLength={security.minLength} />}
         {props.passkeys && <PasskeysCard passkeys={props.passkeys} />}
         <DeleteAccount refused={props.deletionRefused === true} />
       </div>

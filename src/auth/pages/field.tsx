@@ -7,7 +7,7 @@
 export interface FieldProps {
   id: string;
   label: string;
-  name: 'email' | 'password';
+  name: 'email' | 'password' | 'current_password' | 'new_password';
   type: 'email' | 'password';
   autocomplete: string;
   value?: string | undefined;

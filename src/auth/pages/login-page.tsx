@@ -10,6 +10,7 @@ import type { OfferedProvider } from '../application/index.ts';
 import { Field } from './field.tsx';
 import { Layout } from './layout.tsx';
 import { placeLoginError, type LoginForm, type PlacedError } from './login-errors.ts';
+import { MAIL_NOTICES } from './mail-words.ts';
 
 export interface LoginPageProps {
   next: string;
@@ -26,6 +27,8 @@ export interface LoginPageProps {
   signedInAs: string | null | undefined;
   /** passkeys offered: the "Sign in with a passkey" button and the browser's passkey autofill on the email field */
   passkeys?: boolean;
+  /** whether "Forgot password?" is offered (mail is configured) */
+  canReset?: boolean | undefined;
 }
 
 function errorFor(placed: PlacedError | undefined, form: LoginForm, place: 'email' | 'password'): string | undefined {
@@ -52,6 +55,7 @@ export function LoginPage(props: LoginPageProps) {
   const registered = props.notice === 'registered' && !placed;
   const email = (form: LoginForm) => (placed?.form === form || (registered && form === 'login') ? props.email : undefined);
   const signedIn = props.signedInAs !== undefined;
+  const mailNotice = !placed && (props.notice === 'password_reset' || props.notice === 'email_verified') ? MAIL_NOTICES[props.notice] : undefined;
   return (
     <Layout title="Sign in" page="login" session={signedIn ? { state: 'signed-in', email: props.signedInAs ?? null } : { state: 'signed-out' }}>
       <div class="page-head">
@@ -71,6 +75,11 @@ export function LoginPage(props: LoginPageProps) {
       {registered && (
         <p class="notice" id="registered-notice" role="status">
           If the address was free, your account exists now: sign in.
+        </p>
+      )}
+      {mailNotice && (
+        <p class="notice" id="mail-notice" role="status" data-notice={props.notice}>
+          {mailNotice}
         </p>
       )}
       <div class="auth-grid">
@@ -95,6 +104,13 @@ export function LoginPage(props: LoginPageProps) {
             <button type="submit" class="button button-primary button-block">
               Sign in
             </button>
+            {props.canReset && (
+              <p class="form-links">
+                <a href="/forgot-password" id="forgot-password-link">
+                  Forgot password?
+                </a>
+              </p>
+            )}
           </form>
           {props.passkeys && (
             <div id="passkey-sign-in-block" class="providers">

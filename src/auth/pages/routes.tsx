@@ -1,32 +1,25 @@
 /**
- * The auth pages: GET /login and GET /dashboard (which needs a session, else it redirects to
- * /login?next=/dashboard). Server-rendered Hono JSX in the counter page's shell; no script needed
+ * The auth pages: GET /login, GET /dashboard (which needs a session, else it redirects to
+ * /login?next=/dashboard), and the mailed-link pages /forgot-password, /reset-password, /verify-email. Server-rendered Hono JSX in the counter page's shell; no script needed
  * for any core action, and the same Content-Security-Policy as the counter page (no inline code).
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { AppError } from '../../errors.ts';
 import { errorResponse, methodNotAllowedResponse } from '../../http/errors.ts';
-import { AUTH_COLLECTIONS, findActiveSession, listSessions, safeNextPath, sessionIdFromCookieHeader, type AuthDeps } from '../application/index.ts';
+import { findActiveSession, safeNextPath, sessionIdFromCookieHeader, type AuthDeps } from '../application/index.ts';
 import { PAGE_HEADERS } from '../../web/security-headers.ts';
 import { clearedFormEchoCookie, formEchoFromCookieHeader } from '../rest/form-echo.ts';
-import { DashboardPage, type SessionActions, type SessionRow } from './dashboard-page.tsx';
+import { dashboardResponse, mailPageResponse, type Outcome } from './account-responses.tsx';
 import { LoginPage } from './login-page.tsx';
-import { listPasskeys } from '../passkeys/manage.ts';
 import { relyingParty } from '../passkeys/relying-party.ts';
 
-/** Providers linked to the user, from the auth projection's users read model. */
-function linkedProviders(deps: AuthDeps, userId: string): string[] {
-  const doc = deps.platform.projections.getDocument({ collection: AUTH_COLLECTIONS.users, id: userId });
-  if (!doc) return [];
-  const providers = (JSON.parse(doc.body) as { providers?: unknown }).providers;
-  return Array.isArray(providers) ? providers.filter((p): p is string => typeof p === 'string') : [];
-}
+/** The pages of the mailed-link flows (./mail-pages.tsx). */
+export const MAIL_PAGES = ['/forgot-password', '/reset-password', '/verify-email'] as const;
 
-/** The session forms post to the form variants of the session routes (src/auth/rest/session-routes.ts). */
-const SESSION_FORM_ACTIONS: SessionActions = {
-  revoke: (handle) => `/api/auth/sessions/${encodeURIComponent(handle)}/revoke`,
-  revokeAll: '/api/auth/sessions/revoke-all',
-};
+/** Only the notices the pages know are shown (the words are the page's, never the query's). */
+function outcomeOf(notice: string | undefined): Outcome {
+  return { notice };
+}
 
 export function authPageRoutes(deps: AuthDeps): Hono {
   const app = new Hono();
@@ -48,6 +41,7 @@ export function authPageRoutes(deps: AuthDeps): Hono {
         providers={deps.offeredProviders?.() ?? []}
         signedInAs={current ? current.email : undefined}
         passkeys={relyingParty(deps.config) !== undefined}
+        canReset={deps.config.mail !== undefined}
       />
     );
     return c.html(`<!doctype html>${page.toString()}`, 200, PAGE_HEADERS);
@@ -56,30 +50,18 @@ export function authPageRoutes(deps: AuthDeps): Hono {
   app.get('/dashboard', async (c) => {
     const current = await session(c.req.header('cookie'));
     if (!current) return c.redirect(`/login?next=${encodeURIComponent('/dashboard')}`, 302);
-    const rows: SessionRow[] = listSessions(deps, current).map((s) => ({
-      handle: s.id,
-      current: s.current,
-      device: s.device,
-      issuedAt: s.issuedAt,
-      lastSeenAt: s.lastSeenAt,
-      expiresAt: s.expiresAt,
-    }));
-    const passkeys = relyingParty(deps.config) ? listPasskeys(deps, current.userId) : undefined;
-    const page = (
-      <DashboardPage
-        session={current}
-        providers={linkedProviders(deps, current.userId)}
-        sessions={rows}
-        actions={SESSION_FORM_ACTIONS}
-        passkeys={passkeys}
-        deletionRefused={c.req.query('account_error') === 'reauth'}
-      />
-    );
-    return c.html(`<!doctype html>${page.toString()}`, 200, PAGE_HEADERS);
+    return dashboardResponse(deps, current, { ...outcomeOf(c.req.query('notice')), deletionRefused: c.req.query('account_error') === 'reauth' });
   });
 
+  // The mailed-link pages; without AUTH_PUBLIC_BASE_URL there is no mail and they do not exist.
+  const mailOn = () => deps.config.mail !== undefined;
+  const noMail = (c: Context) => errorResponse(c, new AppError('not_found', 'no route matches this path'), deps.platform.logger);
+  app.get('/forgot-password', (c) => (mailOn() ? mailPageResponse(deps, 'forgot', '', outcomeOf(c.req.query('notice'))) : noMail(c)));
+  app.get('/reset-password', (c) => (mailOn() ? mailPageResponse(deps, 'reset', c.req.query('token') ?? '', {}) : noMail(c)));
+  app.get('/verify-email', (c) => (mailOn() ? mailPageResponse(deps, 'verify', c.req.query('token') ?? '', {}) : noMail(c)));
+
   // Registered last, so they only see methods the routes above did not take (HEAD follows GET).
-  for (const path of ['/login', '/dashboard']) app.all(path, (c) => methodNotAllowedResponse(c, ['GET', 'HEAD'], deps.platform.logger));
+  for (const path of ['/login', '/dashboard', ...MAIL_PAGES]) app.all(path, (c) => methodNotAllowedResponse(c, ['GET', 'HEAD'], deps.platform.logger));
 
   app.onError((error, c) => errorResponse(c, AppError.from(error), deps.platform.logger));
   return app;

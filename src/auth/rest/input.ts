@@ -58,6 +58,14 @@ async function rawBody(c: Context, mode: InputMode): Promise<unknown> {
   }
 }
 
+/** A JSON or form body checked against `schema`; 400 validation with the first issue's message. */
+export async function readInput<TSchema extends v.GenericSchema>(c: Context, schema: TSchema): Promise<{ mode: InputMode; input: v.InferOutput<TSchema> }> {
+  const mode = inputMode(c);
+  const result = v.safeParse(schema, await rawBody(c, mode));
+  if (!result.success) throw new AppError('validation', result.issues[0]?.message ?? 'invalid body');
+  return { mode, input: result.output };
+}
+
 export async function readCredentials(c: Context): Promise<CredentialsInput> {
   const mode = inputMode(c);
   const result = v.safeParse(CredentialsSchema, await rawBody(c, mode));

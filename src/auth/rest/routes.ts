@@ -36,6 +36,7 @@ import { userSessionRoutes } from './session-routes.ts';
 import { ACCOUNT_PATHS, accountRoutes } from './account-routes.ts';
 import { PASSKEY_PATHS, passkeyRoutes } from '../passkeys/routes.ts';
 import { relyingParty } from '../passkeys/relying-party.ts';
+import { mailRoutes } from './mail-routes.ts';
 
 export const AUTH_PATHS = {
   capabilities: '/api/auth/capabilities',
@@ -86,7 +87,8 @@ export function authRestRoutes(deps: AuthDeps): Hono {
   app.get(AUTH_PATHS.capabilities, (c) =>
     c.json(
       {
-        password: { enabled: true, min_length: config.passwordMinLength, register: AUTH_PATHS.register, login: AUTH_PATHS.login },
+        password: { enabled: true, min_length: config.passwordMinLength, register: AUTH_PATHS.register, login: AUTH_PATHS.login, reset: config.mail !== undefined },
+        email_verification: { enabled: config.mail !== undefined },
         oauth: { providers: (deps.offeredProviders?.() ?? []).map((p) => ({ id: p.id, label: p.label, start: p.startPath })) },
         passkeys: { enabled: relyingParty(config) !== undefined, authentication_options: PASSKEY_PATHS.authenticationOptions },
       },
@@ -187,6 +189,7 @@ export function authRestRoutes(deps: AuthDeps): Hono {
   app.route('/', userSessionRoutes(deps, { sameSite, limit }));
   app.route('/', accountRoutes(deps, { sameSite, limit }));
   app.route('/', passkeyRoutes(deps, { sameSite }));
+  app.route('/', mailRoutes(deps, { sameSite, limit }));
 
   app.get(AUTH_PATHS.storageStatus, async (c) => {
     const principal = await authorizeSystemAdmin(deps, bearerToken(c.req.header('authorization')));

@@ -1,6 +1,7 @@
 // world app:platform/hosted@0.1.0
 export type * as AppPlatformEventStore010 from './interfaces/app-platform-event-store.js'; // import app:platform/event-store@0.1.0
 export type * as AppPlatformKeyValue010 from './interfaces/app-platform-key-value.js'; // import app:platform/key-value@0.1.0
+export type * as AppPlatformMail010 from './interfaces/app-platform-mail.js'; // import app:platform/mail@0.1.0
 export type * as AppPlatformPasswordHashing010 from './interfaces/app-platform-password-hashing.js'; // import app:platform/password-hashing@0.1.0
 export type * as AppPlatformProjectionStore010 from './interfaces/app-platform-projection-store.js'; // import app:platform/projection-store@0.1.0
 export type * as AppPlatformPubsub010 from './interfaces/app-platform-pubsub.js'; // import app:platform/pubsub@0.1.0

@@ -7,8 +7,9 @@ import * as streamLease from 'app:platform/stream-lease@0.1.0';
 import * as projections from 'app:platform/projection-store@0.1.0';
 import * as kv from 'app:platform/key-value@0.1.0';
 import * as pubsub from 'app:platform/pubsub@0.1.0';
+import * as mail from 'app:platform/mail@0.1.0';
 import type { AfterResponse } from '../after-response.ts';
-import type { EventStore, KeyValue, Platform, ProjectionStore, PubSub, StreamLeases } from '../ports.ts';
+import type { EventStore, KeyValue, Mailer, Platform, ProjectionStore, PubSub, StreamLeases } from '../ports.ts';
 import { implementationNormalizes, witPasswordHashing } from '../password-hashing.ts';
 import { consoleLogger } from '../log.ts';
 import { call } from './errors.ts';
@@ -63,6 +64,10 @@ const realtime: PubSub = {
   },
 };
 
+const mailer: Mailer = {
+  send: (message) => call(() => mail.send(message)),
+};
+
 /** `afterResponse`: where work that waits for the response goes (the entry point drains it, src/hosted.ts). */
 export function hostedPlatform(afterResponse: AfterResponse): Platform {
   return {
@@ -72,6 +77,7 @@ export function hostedPlatform(afterResponse: AfterResponse): Platform {
     keyValue,
     pubsub: realtime,
     passwords: witPasswordHashing(implementationNormalizes),
+    mail: mailer,
     logger: consoleLogger(),
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

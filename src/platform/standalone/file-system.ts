@@ -1,7 +1,7 @@
 /**
  * The tiny filesystem the standalone store is written against. Two implementations with the
  * same semantics: wasi:filesystem inside the component (./wasi-file-system.ts) and node:fs for
- * the conformance suite (test/storage/node-file-system.ts). Paths are relative to the data
+ * the conformance suite (scripts/wasmtime/node-file-system.ts). Paths are relative to the data
  * directory, `/`-separated; parent directories are created on demand.
  *
  * The store's atomicity rests on three POSIX guarantees both implementations keep:

@@ -1,7 +1,7 @@
 /**
  * The Platform ports for the standalone world (`wasmtime serve`): storage in files on the
  * preopened data directory, no pub/sub, the guest's own clocks, password hashing from the
- * composed password component.
+ * composed password component, mail queued in the file store (delivered by `npm run mail:drain`).
  */
 import type { AfterResponse } from '../after-response.ts';
 import type { EventStore, KeyValue, Platform, ProjectionStore } from '../ports.ts';
@@ -9,6 +9,7 @@ import { consoleLogger } from '../log.ts';
 import { nfkcInGuest, witPasswordHashing } from '../password-hashing.ts';
 import { toStoreError } from '../hosted/errors.ts';
 import { openFileStorage } from './file-storage.ts';
+import { fileStoreMailer } from './mail-outbox.ts';
 import { noPubSub } from './pubsub-none.ts';
 import { unfencedLeases } from '../leases/unfenced-leases.ts';
 import { preopenedDirectory, wasiFileSystem } from './wasi-file-system.ts';
@@ -41,13 +42,15 @@ export function standalonePlatform(afterResponse: AfterResponse, guestPath = DAT
   // Opened on first use: preopens are only reachable once the runtime runs the component.
   const store = () => (storage ??= openFileStorage(wasiFileSystem(preopenedDirectory(guestPath))));
   const events = lazyPort<EventStore>(() => store().events);
+  const projections = lazyPort<ProjectionStore>(() => store().projections);
   return {
     events,
     leases: unfencedLeases(events),
-    projections: lazyPort<ProjectionStore>(() => store().projections),
+    projections,
     keyValue: lazyPort<KeyValue>(() => store().keyValue),
     pubsub: noPubSub,
     passwords: witPasswordHashing(nfkcInGuest),
+    mail: fileStoreMailer(projections, () => Date.now()),
     logger: consoleLogger(),
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

@@ -12,6 +12,7 @@ import { MemoryProjectionStore } from './memory-projection-store.ts';
 import { MemoryPubSub } from './memory-pubsub.ts';
 import { MemoryPasswordHasher } from './memory-password-hasher.ts';
 import { RecordingLogger } from './recording-logger.ts';
+import { MemoryMailer } from './memory-mailer.ts';
 
 export { Faults, type FaultOp } from './faults.ts';
 export { RecordingLogger, type LogEntry } from './recording-logger.ts';
@@ -29,6 +30,7 @@ export interface MemoryPlatform extends Platform {
   readonly pubsub: MemoryPubSub;
   readonly passwords: MemoryPasswordHasher;
   readonly logger: RecordingLogger;
+  readonly mail: MemoryMailer;
   readonly faults: Faults;
   readonly clock: ManualClock;
   /** Every `sleep` duration requested, in order. Sleeping advances the clock and returns at once. */
@@ -65,6 +67,7 @@ export function createMemoryPlatform(options: { startMs?: number } = {}): Memory
     keyValue: new MemoryKeyValue(faults, now),
     pubsub: new MemoryPubSub(faults),
     passwords: new MemoryPasswordHasher(),
+    mail: new MemoryMailer(),
     logger,
     faults,
     clock,

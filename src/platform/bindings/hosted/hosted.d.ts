@@ -1,5 +1,6 @@
 /// <reference path="./interfaces/app-platform-event-store.d.ts" />
 /// <reference path="./interfaces/app-platform-key-value.d.ts" />
+/// <reference path="./interfaces/app-platform-mail.d.ts" />
 /// <reference path="./interfaces/app-platform-password-hashing.d.ts" />
 /// <reference path="./interfaces/app-platform-projection-store.d.ts" />
 /// <reference path="./interfaces/app-platform-pubsub.d.ts" />
@@ -21,6 +22,7 @@
 declare module 'app:platform/hosted@0.1.0' {
   export type * as AppPlatformEventStore010 from 'app:platform/event-store@0.1.0'; // import app:platform/event-store@0.1.0
   export type * as AppPlatformKeyValue010 from 'app:platform/key-value@0.1.0'; // import app:platform/key-value@0.1.0
+  export type * as AppPlatformMail010 from 'app:platform/mail@0.1.0'; // import app:platform/mail@0.1.0
   export type * as AppPlatformPasswordHashing010 from 'app:platform/password-hashing@0.1.0'; // import app:platform/password-hashing@0.1.0
   export type * as AppPlatformProjectionStore010 from 'app:platform/projection-store@0.1.0'; // import app:platform/projection-store@0.1.0
   export type * as AppPlatformPubsub010 from 'app:platform/pubsub@0.1.0'; // import app:platform/pubsub@0.1.0

@@ -1,0 +1,34 @@
+/**
+ * The app:platform/mail import: `send` queues the message in the durable outbox (one store
+ * commit; the function returns a promise and scripts/build.ts lists it as a JSPI suspending
+ * import) and wakes this host's deliverer. Logs never hold the message or its addresses.
+ */
+import type { MailMessageFields } from '../../src/contract/mail-outbox.ts';
+import { describeError, type HostLogger } from '../log.ts';
+import type { MailOutbox } from '../mail/outbox.ts';
+import { StorageFailure } from '../storage/errors.ts';
+
+export interface MailSink {
+  outbox: MailOutbox;
+  /** Called once a message is queued (the deliverer looks at the outbox at once). */
+  queued(): void;
+}
+
+export function mailImports(sink: MailSink, logger: HostLogger) {
+  return {
+    'app:platform/mail': {
+      send: async (message: MailMessageFields) => {
+        try {
+          const id = await sink.outbox.enqueue({ sender: message.sender, recipient: message.recipient, subject: message.subject, text: message.text }, Date.now());
+          logger.log('info', 'mail queued', { code: 'mail_queued', id });
+          sink.queued();
+          return id;
+        } catch (error) {
+          if (error instanceof StorageFailure) throw error;
+          logger.log('error', 'mail could not be queued', { code: 'mail_queue_failed', error: describeError(error) });
+          throw StorageFailure.unavailable('the mail outbox is unavailable');
+        }
+      },
+    },
+  };
+}

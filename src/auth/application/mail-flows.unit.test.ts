@@ -1,0 +1,177 @@
+/**
+ * Email verification and password reset over the in-memory platform: the links mailed, and every
+ * misuse refused with nothing changed (reused, expired, superseded, another account's, after a
+ * password change).
+ */
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../errors.ts';
+import { createMemoryPlatform, type MemoryPlatform } from '../../platform/testing/memory-platform.ts';
+import { parseAuthConfig } from '../config.ts';
+import {
+  changePassword,
+  findActiveSession,
+  linkOrCreateUserForExternalIdentity,
+  loginWithPassword,
+  registerWithPassword,
+  requestPasswordReset,
+  resendVerification,
+  resetPassword,
+  verificationState,
+  verifyEmail,
+  type AuthDeps,
+} from './index.ts';
+
+const BASE = 'https://accounts.example.test';
+
+function setup() {
+  const platform = createMemoryPlatform();
+  const deps: AuthDeps = { platform, config: parseAuthConfig(new Map([['AUTH_PUBLIC_BASE_URL', BASE]])) };
+  return { platform, deps };
+}
+const alice = { email: 'Alice@Example.com', password: 'correct horse battery' };
+const bob = { email: 'bob@example.com', password: 'another long secret' };
+
+/** The token of the newest mail to `to` whose link goes to `path`. */
+function linkToken(platform: MemoryPlatform, to: string, path: string): string {
+  const mail = platform.mail.sent.filter((m) => m.recipient === to && m.text.includes(`${BASE}${path}?token=`)).at(-1);
+  if (!mail) throw new Error(`no ${path} mail to ${to}`);
+  return /token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
+}
+
+async function registered(platform: MemoryPlatform, deps: AuthDeps, who: typeof alice) {
+  await registerWithPassword(deps, who);
+  platform.respond();
+  const signedIn = await loginWithPassword(deps, who);
+  const session = (await findActiveSession(deps, signedIn.session.sessionId))!;
+  return { signedIn, session };
+}
+
+const code = async (promise: Promise<unknown>) => {
+  try {
+    await promise;
+    return 'ok';
+  } catch (error) {
+    return error instanceof AppError ? error.code : String(error);
+  }
+};
+
+describe('email verification', () => {
+  it('registration mails a link from the public base; following it verifies the address once', async () => {
+    const { platform, deps } = setup();
+    const { session } = await registered(platform, deps, alice);
+    expect(platform.mail.sent).toHaveLength(1);
+    expect(platform.mail.sent[0]).toMatchObject({ recipient: 'alice@example.com', sender: 'Counter <no-reply@accounts.example.test>' });
+    expect(await verificationState(deps, session)).toBe('unverified');
+    const token = linkToken(platform, 'alice@example.com', '/verify-email');
+    await verifyEmail(deps, token, undefined);
+    expect(await verificationState(deps, session)).toBe('verified');
+    expect(platform.events.readAll(0n, 100).filter((e) => e.eventType === 'auth_email_verified')).toHaveLength(1);
+    // Reused: refused, nothing more written.
+    expect(await code(verifyEmail(deps, token, undefined))).toBe('not_found');
+    expect(platform.events.readAll(0n, 100).filter((e) => e.eventType === 'auth_email_verified')).toHaveLength(1);
+    // Stored only as a hash.
+    expect(JSON.stringify(platform.keyValue)).not.toContain(token);
+  });
+
+  it('a verified password account is still never joined by a provider sign-in with the same verified email', async () => {
+    const { platform, deps } = setup();
+    const { session } = await registered(platform, deps, alice);
+    await verifyEmail(deps, linkToken(platform, 'alice@example.com', '/verify-email'), session);
+    expect(await verificationState(deps, session)).toBe('verified');
+    const signIn = await linkOrCreateUserForExternalIdentity(deps, { provider: 'provider_a', subject: 'sub-1', email: alice.email, emailVerified: true });
+    expect(signIn.userId).not.toBe(session.userId);
+    expect(signIn.created).toBe(true);
+  });
+
+  it('refuses an expired link, a superseded one, and one opened while signed in to another account', async () => {
+    const { platform, deps } = setup();
+    const { session } = await registered(platform, deps, alice);
+    const first = linkToken(platform, 'alice@example.com', '/verify-email');
+    await resendVerification(deps, session);
+    const second = linkToken(platform, 'alice@example.com', '/verify-email');
+    expect(second).not.toBe(first);
+    expect(await code(verifyEmail(deps, first, undefined))).toBe('not_found');
+    const bobSession = (await registered(platform, deps, bob)).session;
+    expect(await code(verifyEmail(deps, second, bobSession))).toBe('forbidden');
+    expect(await verificationState(deps, session)).toBe('unverified');
+    platform.clock.advance(24 * 3_600_000 + 1);
+    expect(await code(verifyEmail(deps, second, undefined))).toBe('not_found');
+    expect(await verificationState(deps, session)).toBe('unverified');
+  });
+
+  it('limits "resend" to a few mails an hour', async () => {
+    const { platform, deps } = setup();
+    const { session } = await registered(platform, deps, alice);
+    await resendVerification(deps, session);
+    await resendVerification(deps, session);
+    expect(await code(resendVerification(deps, session))).toBe('rate_limited');
+    expect(platform.mail.sent).toHaveLength(3);
+  });
+});
+
+describe('password reset', () => {
+  it('mails a link to a known address only, answering both alike; the link sets the password and ends every session', async () => {
+    const { platform, deps } = setup();
+    const { signedIn } = await registered(platform, deps, alice);
+    const before = platform.mail.sent.length;
+    await requestPasswordReset(deps, 'nobody@example.com');
+    platform.respond();
+    expect(platform.mail.sent.length).toBe(before);
+    await requestPasswordReset(deps, 'ALICE@example.com');
+    platform.respond();
+    const token = linkToken(platform, 'alice@example.com', '/reset-password');
+    await resetPassword(deps, token, 'a brand new password', undefined);
+    expect(await findActiveSession(deps, signedIn.session.sessionId)).toBeUndefined();
+    expect(await code(loginWithPassword(deps, alice))).toBe('invalid_credentials');
+    expect(await code(loginWithPassword(deps, { ...alice, password: 'a brand new password' }))).toBe('ok');
+    expect(platform.mail.sent.at(-1)).toMatchObject({ recipient: 'alice@example.com', subject: 'Your password was changed' });
+    // Reused: refused, the password stays.
+    expect(await code(resetPassword(deps, token, 'yet another password', undefined))).toBe('not_found');
+    expect(await code(loginWithPassword(deps, { ...alice, password: 'a brand new password' }))).toBe('ok');
+  });
+
+  it('refuses an expired link, one superseded by a newer, one outlived by a password change, another account’s', async () => {
+    const { platform, deps } = setup();
+    const { session } = await registered(platform, deps, alice);
+    const bobSession = (await registered(platform, deps, bob)).session;
+    const reset = async () => {
+      await requestPasswordReset(deps, alice.email);
+      platform.respond();
+      return linkToken(platform, 'alice@example.com', '/reset-password');
+    };
+    const older = await reset();
+    const newer = await reset();
+    expect(await code(resetPassword(deps, older, 'a brand new password', undefined))).toBe('not_found');
+    expect(await code(resetPassword(deps, newer, 'a brand new password', bobSession))).toBe('forbidden');
+    await changePassword(deps, session, alice.password, 'changed from the page', '192.0.2.1');
+    expect(await code(resetPassword(deps, newer, 'a brand new password', undefined))).toBe('not_found');
+    const expiring = await reset();
+    platform.clock.advance(30 * 60_000 + 1);
+    expect(await code(resetPassword(deps, expiring, 'a brand new password', undefined))).toBe('not_found');
+    expect(await code(loginWithPassword(deps, { ...alice, password: 'changed from the page' }))).toBe('ok');
+    expect(await code(loginWithPassword(deps, bob))).toBe('ok');
+  });
+
+  it('sends at most a few reset mails an hour, answering alike', async () => {
+    const { platform, deps } = setup();
+    await registered(platform, deps, alice);
+    for (let i = 0; i < 5; i++) {
+      await requestPasswordReset(deps, alice.email);
+      platform.respond();
+    }
+    expect(platform.mail.sent.filter((m) => m.subject === 'Reset your password')).toHaveLength(3);
+  });
+});
+
+describe('changePassword()', () => {
+  it('needs the current password; ends the other sessions, keeps this one', async () => {
+    const { platform, deps } = setup();
+    const { session, signedIn } = await registered(platform, deps, alice);
+    const other = await loginWithPassword(deps, alice);
+    expect(await code(changePassword(deps, session, 'not the password', 'a brand new password', '192.0.2.1'))).toBe('invalid_credentials');
+    await changePassword(deps, session, alice.password, 'a brand new password', '192.0.2.1');
+    expect(await findActiveSession(deps, other.session.sessionId)).toBeUndefined();
+    expect(await findActiveSession(deps, signedIn.session.sessionId)).toBeDefined();
+    expect(await code(loginWithPassword(deps, { ...alice, password: 'a brand new password' }))).toBe('ok');
+  });
+});

@@ -1,0 +1,146 @@
+/**
+ * A way back in, and a way to change the password:
+ *
+ * - "Forgot password?": the answer is the same, and as quick, for a known and an unknown address:
+ *   the route hashes the address and makes a token for both, then answers; whether a link is
+ *   issued and mailed (the only work that differs) runs after the response is sent. At most a few
+ *   reset mails per address per hour, silently (the answer never changes).
+ * - The link (mail-links.ts, 30 min, single use, only the newest, only under the password it was
+ *   issued for) sets a new password (`auth_password_changed`, appended at the email stream's
+ *   exact revision), ends every session of the account and tells the address by mail.
+ * - From the account page: the current password is required (checked like a login, with its
+ *   attempt limit); the other sessions end; the address is told.
+ *
+ * Either change kills every outstanding reset link (the password revision moves).
+ */
+import { AppError, isStoreConflict } from '../../errors.ts';
+import { clientKey } from '../domain/client-key.ts';
+import { normalizeEmail } from '../domain/email.ts';
+import type { PasswordChanged } from '../domain/events.ts';
+import { checkPassword, PASSWORD_MAX_INPUT_UNITS, passwordForHashing } from '../domain/password-policy.ts';
+import { findAccountByEmailHash, type Account } from './accounts.ts';
+import type { AuthDeps } from './deps.ts';
+import { authEvent } from './event-codec.ts';
+import { inspectMailLink, issueMailLink, prepareMailLink, redeemMailLink, retireMailLinks, spendMailBudget, type MailLinkTarget } from './mail-links.ts';
+import { mailTexts } from './mail-texts.ts';
+import { clearLoginAttempts, loginPairKey, reserveLoginAttempt } from './rate-limit.ts';
+import { sha256Hex } from './secrets.ts';
+import type { ActiveSession } from './sessions.ts';
+import { authStreams } from './streams.ts';
+import { revokeUserSessions } from './user-sessions.ts';
+
+/** Reset mails one address may be sent per hour; more requests are answered alike and send nothing. */
+export const RESET_MAILS_PER_HOUR = 3;
+
+function mailConfig(deps: AuthDeps) {
+  const mail = deps.config.mail;
+  if (!mail) throw new AppError('not_found', 'mail is not configured (AUTH_PUBLIC_BASE_URL)');
+  return mail;
+}
+
+/**
+ * "Forgot password?": queues the work after the response; the caller answers the same whatever
+ * happens. An address that is not one (shape) is a validation error, which says nothing of accounts.
+ */
+export async function requestPasswordReset(deps: AuthDeps, typedEmail: string): Promise<void> {
+  const mail = mailConfig(deps);
+  const email = normalizeEmail(typedEmail);
+  const emailHash = await sha256Hex(email);
+  const link = await prepareMailLink();
+  deps.platform.afterResponse(`password-reset:${link.tokenHash}`, () => {
+    const account = findAccountByEmailHash(deps.platform, emailHash);
+    if (!account?.passwordHash) {
+      deps.platform.logger.log('info', 'password reset for an address without a password account; nothing sent', { code: 'auth_password_reset_unknown' });
+      return;
+    }
+    if (!spendMailBudget(deps, 'reset', emailHash, RESET_MAILS_PER_HOUR, true)) {
+      deps.platform.logger.log('info', 'password reset past the hourly budget; nothing sent', { code: 'auth_password_reset_throttled', user_id: account.userId });
+      return;
+    }
+    const url = issueMailLink(deps, 'reset', account, emailHash, link, mail.baseUrl);
+    const id = deps.platform.mail.send({ sender: mail.from, recipient: account.email, ...mailTexts.reset(url) });
+    deps.platform.logger.log('info', 'password reset mail queued', { code: 'auth_password_reset_mail_queued', user_id: account.userId, mail_id: id });
+  });
+}
+
+/** The link's account, when the link would still set a password (to show the form). */
+export async function inspectResetLink(deps: AuthDeps, token: string): Promise<Account | undefined> {
+  const target = await inspectMailLink(deps, 'reset', token);
+  return target && currentAccount(deps, target);
+}
+
+function currentAccount(deps: AuthDeps, target: MailLinkTarget): Account | undefined {
+  const account = findAccountByEmailHash(deps.platform, target.emailHash);
+  if (!account?.passwordHash || account.userId !== target.userId || account.passwordRevision !== target.passwordRevision) return undefined;
+  return account;
+}
+
+/** Appends the new hash at the revision `account` was read at; a concurrent change wins and this one is refused. */
+function storePassword(deps: AuthDeps, account: Account, emailHash: string, passwordHash: string, via: PasswordChanged['via']): void {
+  const data: PasswordChanged = { user_id: account.userId, password_hash: passwordHash, via };
+  try {
+    deps.platform.events.append(authStreams.email(emailHash), { tag: 'exact', val: account.revision }, [authEvent('auth_password_changed', data)]);
+  } catch (error) {
+    if (isStoreConflict(error)) throw new AppError('conflict', 'the account changed meanwhile: try again', { cause: error });
+    throw error;
+  }
+  retireMailLinks(deps, 'reset', emailHash);
+  const mail = deps.config.mail;
+  if (mail) deps.platform.mail.send({ sender: mail.from, recipient: account.email, ...mailTexts.passwordChanged(via, mail.baseUrl) });
+}
+
+function hashPassword(deps: AuthDeps, password: string): string {
+  const normalized = checkPassword(password, deps.config.passwordMinLength);
+  try {
+    return deps.platform.passwords.hash(normalized);
+  } catch (error) {
+    throw AppError.fromStore(error);
+  }
+}
+
+/**
+ * Sets a new password through a reset link. The password is checked before the link is used, so a
+ * refused password leaves the link working; a dead link (`not_found`) changes nothing.
+ */
+export async function resetPassword(deps: AuthDeps, token: string, newPassword: string, session: ActiveSession | undefined): Promise<{ userId: string; sessionsEnded: number }> {
+  mailConfig(deps);
+  const seen = await inspectMailLink(deps, 'reset', token);
+  if (seen && session && session.userId !== seen.userId) throw new AppError('forbidden', 'this link is for another account: sign out first');
+  checkPassword(newPassword, deps.config.passwordMinLength);
+  const target = await redeemMailLink(deps, 'reset', token);
+  const dead = () => new AppError('not_found', 'this link is not valid any more: ask for a new one');
+  if (!target) throw dead();
+  try {
+    const account = currentAccount(deps, target);
+    if (!account) throw dead();
+    storePassword(deps, account, target.emailHash, hashPassword(deps, newPassword), 'reset');
+    const sessionsEnded = revokeUserSessions(deps, account.userId);
+    deps.platform.logger.log('info', 'password reset', { code: 'auth_password_reset', user_id: account.userId, sessions_ended: sessionsEnded });
+    return { userId: account.userId, sessionsEnded };
+  } catch (error) {
+    throw AppError.fromStore(error);
+  }
+}
+
+/** From the account page: the current password, then the new one; the other sessions end. */
+export async function changePassword(deps: AuthDeps, session: ActiveSession, current: string, next: string, client: string): Promise<{ sessionsEnded: number }> {
+  if (!session.email) throw new AppError('conflict', 'this account has no password');
+  const emailHash = await sha256Hex(session.email);
+  const pairKey = await loginPairKey(emailHash, `change:${clientKey(client)}`);
+  checkPassword(next, deps.config.passwordMinLength);
+  try {
+    const account = findAccountByEmailHash(deps.platform, emailHash);
+    if (!account?.passwordHash || account.userId !== session.userId) throw new AppError('conflict', 'this account has no password');
+    reserveLoginAttempt(deps, pairKey);
+    const currentForm = current.length > PASSWORD_MAX_INPUT_UNITS ? undefined : passwordForHashing(current);
+    if (currentForm === undefined || !deps.platform.passwords.verify(currentForm, account.passwordHash))
+      throw new AppError('invalid_credentials', 'the current password is not right');
+    clearLoginAttempts(deps, pairKey);
+    storePassword(deps, account, emailHash, hashPassword(deps, next), 'change');
+    const sessionsEnded = revokeUserSessions(deps, account.userId, session.sessionHash);
+    deps.platform.logger.log('info', 'password changed', { code: 'auth_password_changed', user_id: account.userId, sessions_ended: sessionsEnded });
+    return { sessionsEnded };
+  } catch (error) {
+    throw AppError.fromStore(error);
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * The mail outbox's format in the store, shared by every writer and reader: the Node host (which
+ * queues and delivers), the standalone component (which queues into its file store under
+ * `wasmtime serve`) and `npm run mail:drain` (which delivers from that store). Entries are
+ * projection-store documents; every change to them is one commit of the `mail_outbox` checkpoint,
+ * moved forward by one, so two writers never both change the outbox from the same state.
+ */
+
+/** Where queued and set-aside messages live, and the checkpoint every outbox change moves. */
+export const MAIL_OUTBOX = {
+  projection: 'mail_outbox',
+  collection: 'mail_outbox',
+  deadLetters: 'mail_dead_letters',
+} as const;
+
+export interface MailMessageFields {
+  sender: string;
+  recipient: string;
+  subject: string;
+  text: string;
+}
+
+/** One queued message and its delivery state. */
+export interface OutboxEntry {
+  message: MailMessageFields;
+  /** epoch ms */
+  queued_at: number;
+  /** failed deliveries so far */
+  attempts: number;
+  /** epoch ms: not tried before (also how long a deliverer's claim holds) */
+  next_attempt_at: number;
+  /** why the last delivery failed (transport's words, never the message) */
+  last_error?: string;
+}
+
+/** A new id that sorts by queue time, so listing the outbox gives the oldest first. */
+export function newOutboxId(now: number): string {
+  const random = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${now.toString().padStart(15, '0')}-${random}`;
+}
+
+export function newOutboxEntry(message: MailMessageFields, now: number): OutboxEntry {
+  return { message, queued_at: now, attempts: 0, next_attempt_at: now };
+}
+
+/** How many times a writer re-reads the checkpoint when another writer committed first. */
+export const OUTBOX_COMMIT_RACES = 100;
