@@ -10,6 +10,8 @@ export interface OfferedProvider {
   label: string;
   /** Path that starts the sign-in (it receives `?next=`). */
   startPath: string;
+  /** Path the account page's "Link <label>" form posts to. */
+  linkPath: string;
 }
 
 export interface AuthDeps {

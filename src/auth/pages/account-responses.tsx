@@ -60,10 +60,14 @@ export async function dashboardResponse(deps: AuthDeps, current: ActiveSession, 
     outcome: { ...rest, minLength: deps.config.passwordMinLength },
   };
   const passkeys = relyingParty(deps.config) ? listPasskeys(deps, current.userId) : undefined;
+  const providers = linkedProviders(deps, current.userId);
+  // Only an account whose own address is verified links providers (docs/security.md, "The linking rule").
+  const linkable = security.facts.email === 'verified' ? (deps.offeredProviders?.() ?? []).filter((p) => !providers.includes(p.id)) : [];
   const page = (
     <DashboardPage
       session={current}
-      providers={linkedProviders(deps, current.userId)}
+      providers={providers}
+      linkable={linkable}
       sessions={rows}
       actions={SESSION_FORM_ACTIONS}
       security={security}
