@@ -12,6 +12,8 @@ export interface OfferedProvider {
   startPath: string;
   /** Path the account page's "Link <label>" form posts to. */
   linkPath: string;
+  /** Origin of the provider's authorization endpoint: that form's post redirects there. */
+  authorizationOrigin: string;
 }
 
 export interface AuthDeps {

@@ -14,6 +14,7 @@ import { listPasskeys } from '../passkeys/manage.ts';
 import { relyingParty } from '../passkeys/relying-party.ts';
 import { PasswordRejected } from '../domain/password-policy.ts';
 import { PAGE_HEADERS } from '../../ui/index.ts';
+import { contentSecurityPolicy } from '../../http/security-headers.ts';
 import { DashboardPage, type SessionActions, type SessionRow } from './dashboard-page.tsx';
 import { ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage, type MailPageState } from './mail-pages.tsx';
 
@@ -75,7 +76,10 @@ export async function dashboardResponse(deps: AuthDeps, current: ActiveSession, 
       deletionRefused={deletionRefused === true}
     />
   );
-  return html(page, status, { ...PAGE_HEADERS, ...extraHeaders });
+  // The link forms' posts redirect to the providers: CSP form-action must allow their origins.
+  const formTargets = [...new Set(linkable.map((p) => p.authorizationOrigin))];
+  const csp: Record<string, string> = formTargets.length > 0 ? { 'Content-Security-Policy': contentSecurityPolicy(formTargets) } : {};
+  return html(page, status, { ...PAGE_HEADERS, ...csp, ...extraHeaders });
 }
 
 export type MailPage = 'forgot' | 'reset' | 'verify';
