@@ -12,7 +12,8 @@ async function setup(verified: boolean) {
   await registerWithPassword(deps, alice);
   const { userId } = await loginWithPassword(deps, alice);
   // What following the mailed link appends (email-verification.ts).
-  if (verified) platform.events.append(authStreams.email(await sha256Hex('alice@example.com')), { tag: 'any' }, [authEvent('auth_email_verified', { user_id: userId, verified_at: 0 })]);
+  if (verified)
+    platform.events.append(authStreams.email(await sha256Hex('alice@example.com')), { tag: 'any' }, [authEvent('auth_email_verified', { user_id: userId, verified_at: 0 })]);
   const links = () => platform.events.readAll(0n, 1000).filter((e) => e.eventType === 'auth_external_identity_linked').length;
   return { deps, user: { userId, email: 'alice@example.com' }, links };
 }

@@ -52,7 +52,12 @@ const REFUSALS: Record<LinkRefusal, OAuthFailureReason> = {
 
 /** Links the identity the provider vouched for to the session's account, or throws the refusal. */
 export async function completeLink(deps: AuthDeps, session: ActiveSession, identity: ExternalIdentity): Promise<{ already: boolean }> {
-  const outcome = await linkIdentityToAccount(deps, session, { provider: identity.provider, subject: identity.subject, email: identity.email ?? null, emailVerified: identity.emailVerified });
+  const outcome = await linkIdentityToAccount(deps, session, {
+    provider: identity.provider,
+    subject: identity.subject,
+    email: identity.email ?? null,
+    emailVerified: identity.emailVerified,
+  });
   if (!outcome.linked) throw new OAuthSignInError(REFUSALS[outcome.refusal]);
   return { already: outcome.already };
 }

@@ -99,7 +99,13 @@ export interface CallbackBrowser extends CallbackSession {
 }
 
 /** The identity the provider vouches for (or the development identity), for a consumed state. */
-async function callbackIdentity(deps: OAuthFlowDeps, settings: ProviderSettings, state: ConsumedOAuthState, params: { code: string; state: string; user: string | undefined }, binding: string | undefined): Promise<ExternalIdentity> {
+async function callbackIdentity(
+  deps: OAuthFlowDeps,
+  settings: ProviderSettings,
+  state: ConsumedOAuthState,
+  params: { code: string; state: string; user: string | undefined },
+  binding: string | undefined,
+): Promise<ExternalIdentity> {
   if (state.development) {
     // Only a state made by the bypass, only while the bypass is on, and only with its code.
     if (!deps.config.developmentCallbackBypass || params.code !== DEVELOPMENT_CODE) throw new OAuthSignInError('oauth_token_exchange_failed', { detail: 'development_code' });
