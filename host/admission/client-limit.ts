@@ -1,9 +1,10 @@
 /**
  * At most `limit` exchanges in flight per client, the standard per-client bound (nginx
- * `limit_conn`, Envoy's per-downstream limits). An exchange counts from its request's arrival to
- * the close of its response, so a stream the relay holds counts for as long as it is open, and
- * each HTTP/2 stream counts on its own. A request beyond the limit is answered at once, before
- * any guest instance is taken (refusal.ts: 429, gRPC RESOURCE_EXHAUSTED).
+ * `limit_conn`, Envoy's per-downstream limits). An exchange counts from its start to the close of
+ * its response, so a stream the relay holds counts for as long as it is open, and each HTTP/2
+ * stream counts on its own. It starts when its connection's turn comes (pipeline.ts): pipelined
+ * HTTP/1.1 requests count one at a time, as they run, like nginx's. A request beyond the limit is
+ * answered at once, before any guest instance is taken (refusal.ts: 429, gRPC RESOURCE_EXHAUSTED).
  *
  * Why: admission (wait-queue.ts) sheds only what piles up inside the host. One client opening
  * thousands of SSE streams never piles up there (the relay holds them without an instance), but
