@@ -6,7 +6,10 @@
  * 250 ms on new connections, and a few legitimate clients increment and read the counter back to
  * back. A first row without an attacker is the baseline of legitimate throughput. The attacker runs
  * in a process of its own (bench/overload/attacker.ts), so its event loop does not delay the probes'
- * and legitimate clients' timing; it still shares the machine's cores with the host.
+ * and legitimate clients' timing; it still shares the machine's cores with the host. It connects
+ * from 127.0.0.2, they from 127.0.0.1, as from another machine: the host's per-client limit
+ * (--client-exchange-limit, read from the environment like every option: CLIENT_EXCHANGE_LIMIT=0
+ * measures without it) tells them apart.
  *
  * Per row: the host's peak RSS (sampled every 250 ms), probe success and p50/p99 latency, the
  * host's and the attacker's CPU seconds (/proc/<pid>/stat), 503 answers seen by anyone, the host's

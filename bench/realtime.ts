@@ -107,6 +107,9 @@ async function benchStreams(design: Design, count: number): Promise<StreamsResul
     '4',
     '--instances-max',
     String(count + 64),
+    // Every client connects from 127.0.0.1: the per-client limit (128 by default) would refuse most.
+    '--client-exchange-limit',
+    '0',
     '--shutdown-grace-ms',
     '100',
   ]);

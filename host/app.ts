@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { GUEST_ENV } from '../src/contract/environment.ts';
+import { ClientExchangeLimit } from './admission/client-limit.ts';
 import { admissionLimits } from './admission/limits.ts';
 import { memoryReclaimer } from './admission/reclaim.ts';
 import { clientAddressOf } from './http/client-address.ts';
@@ -127,7 +128,15 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
   const relay = new StreamRelay({ poll: guestPoller(pool), pubsub, logger });
   // The cheapest read of each dependency: the store's head sequence, the broker's PING.
   const readiness = new Readiness([{ name: 'store', run: () => storage.events.headSequence() }, ...(pubsub.ping ? [{ name: 'realtime', run: () => pubsub.ping?.() }] : [])]);
-  metrics?.watch({ pool: () => pool.stats, limits: () => pool.limits, relay: () => relay.stats, dependencies: () => readiness.dependencies() });
+  const clientAddress = clientAddressOf(config.trustedProxies);
+  const clientLimit = config.clientExchangeLimit > 0 ? new ClientExchangeLimit(config.clientExchangeLimit, clientAddress) : undefined;
+  metrics?.watch({
+    pool: () => pool.stats,
+    limits: () => pool.limits,
+    relay: () => relay.stats,
+    dependencies: () => readiness.dependencies(),
+    ...(clientLimit ? { clients: () => clientLimit.stats } : {}),
+  });
   // With the cache on, it strips the guest's private cache fields itself (server.ts); off, this does.
   const hook = (req: Parameters<typeof relayHook>[2]) =>
     config.responseCache === 'on' ? relayHook(relay, logger, req) : chainHooks(stripPrivateFields, relayHook(relay, logger, req));
@@ -149,7 +158,8 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     reusePort: overrides.reusePort,
     observe: metrics && exchangeObserver(metrics),
     limits: httpLimits(config),
-    clientAddress: clientAddressOf(config.trustedProxies),
+    clientAddress,
+    clientLimit,
   });
   try {
     await probeGuestConfiguration(config.host, server.port, logger, probeToken);

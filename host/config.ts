@@ -61,6 +61,15 @@ export const OPTIONS = {
     help: 'most requests waiting for a guest instance, per class; beyond, 503 with Retry-After (auto: 4 times the instance limit)',
   },
   'admission-wait-ms': { env: 'ADMISSION_WAIT_MS', default: '5000', kind: 'count', help: 'longest a request waits for a guest instance before a 503 with Retry-After' },
+  // The default is above what one browser opens (6 HTTP/1.1 connections, or one HTTP/2 connection
+  // of at most 100 streams, a page of this service using a handful and one event stream) and what
+  // a small office behind one NAT address does, and far below the thousands of streams the relay holds.
+  'client-exchange-limit': {
+    env: 'CLIENT_EXCHANGE_LIMIT',
+    default: '128',
+    kind: 'count',
+    help: 'most exchanges in flight per client address (held streams included, IPv6 per /64); beyond, 429 with Retry-After before any guest instance (0: off; docs/security.md)',
+  },
   'instance-max-requests': {
     env: 'INSTANCE_MAX_REQUESTS',
     default: '10000',
@@ -197,6 +206,8 @@ export interface HostConfig {
   /** requests waiting per class; `auto`: 4 × the instance limit */
   admissionQueue: number | 'auto';
   admissionWaitMs: number;
+  /** exchanges in flight per client (host/admission/client-limit.ts); 0: off */
+  clientExchangeLimit: number;
   /** 0: never */
   instanceMaxRequests: number;
   /** MiB; 0: never */
@@ -371,6 +382,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     instancesStreaming: get('instances-streaming') as number | 'auto',
     admissionQueue: get('admission-queue') as number | 'auto',
     admissionWaitMs: get('admission-wait-ms') as number,
+    clientExchangeLimit: get('client-exchange-limit') as number,
     instanceMaxRequests: get('instance-max-requests') as number,
     instanceMaxMemoryMiB: get('instance-max-memory') as number,
     instanceIdleSeconds: get('instance-idle-seconds') as number,

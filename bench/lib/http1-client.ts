@@ -42,15 +42,18 @@ export class Http1Client {
   readonly #host: string;
   readonly #request: Buffer;
   readonly #timeoutMs: number;
+  readonly #localAddress: string | undefined;
   #socket: Socket | undefined;
   #buffer: Buffer = Buffer.alloc(0);
   #pending: { resolve(answer: RawAnswer): void; timer: NodeJS.Timeout } | undefined;
 
-  constructor(url: string, request: Http1Request, timeoutMs = 30_000) {
+  /** `localAddress`: the address its connections come from (a loopback one of 127/8 stands for another machine). */
+  constructor(url: string, request: Http1Request, timeoutMs = 30_000, localAddress?: string) {
     const { hostname, port } = new URL(url);
     this.#host = hostname;
     this.#port = Number(port);
     this.#timeoutMs = timeoutMs;
+    this.#localAddress = localAddress;
     this.#request = this.#encode(request);
   }
 
@@ -90,7 +93,7 @@ export class Http1Client {
 
   #connection(): Socket {
     if (this.#socket !== undefined) return this.#socket;
-    const socket = connect(this.#port, this.#host);
+    const socket = connect({ port: this.#port, host: this.#host, localAddress: this.#localAddress });
     socket.setNoDelay(true);
     // Events of a connection already dropped must not touch the one that replaced it.
     socket.on('data', (chunk: Buffer) => this.#socket === socket && this.#read(chunk));

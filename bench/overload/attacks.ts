@@ -4,6 +4,10 @@
  * starts its connections and returns at once; the runner measures the host while they go on and
  * stops them at the end of the row. What the attacker saw (answers, 503s, connections the host
  * still holds open) goes in the table's notes column.
+ *
+ * The attacker's connections come from 127.0.0.2, the probes' and the legitimate clients' from
+ * 127.0.0.1 (Linux routes all of 127/8 to loopback), as a separate machine's would: the host tells
+ * them apart as it tells clients apart (--client-exchange-limit counts per client address).
  */
 import http from 'node:http';
 import http2 from 'node:http2';
@@ -36,6 +40,11 @@ export interface Attack {
   start(target: Target, options: AttackOptions): Promise<RunningAttack>;
 }
 
+/** Where every attack connects from: another client than the probes and legitimate clients (127.0.0.1). */
+export const ATTACKER_ADDRESS = '127.0.0.2';
+/** The writers beside the SSE attacks: a second machine of the attacker's, so its writes go on past the first one's limit. */
+const WRITER_ADDRESS = '127.0.0.3';
+
 const SERVICE = '/counter.v1.CounterService';
 /** A gRPC message frame holding an empty message (WatchCounter from position 0). */
 const EMPTY_MESSAGE_FRAME = new Uint8Array([0, 0, 0, 0, 0]);
@@ -56,6 +65,9 @@ class StatusCounter {
   get rejected(): number {
     return this.counts.get(503) ?? 0;
   }
+  get ok(): number {
+    return this.counts.get(200) ?? 0;
+  }
   describe(): string {
     return [...this.counts].map(([s, n]) => `${n}×${s}`).join(' ') || 'none';
   }
@@ -65,7 +77,7 @@ class StatusCounter {
 class Sockets {
   readonly all: Socket[] = [];
   open(target: Target): Socket {
-    const socket = connect(target.port, '127.0.0.1');
+    const socket = connect({ port: target.port, host: '127.0.0.1', localAddress: ATTACKER_ADDRESS });
     socket.on('error', () => undefined);
     this.all.push(socket);
     return socket;
@@ -79,7 +91,8 @@ class Sockets {
 }
 
 function session(target: Target, settings?: http2.Settings): http2.ClientHttp2Session {
-  const s = http2.connect(target.url, settings ? { settings } : {});
+  const createConnection = () => connect({ port: target.port, host: '127.0.0.1', localAddress: ATTACKER_ADDRESS });
+  const s = http2.connect(target.url, settings ? { settings, createConnection } : { createConnection });
   s.on('error', () => undefined);
   return s;
 }
@@ -256,7 +269,7 @@ export const ATTACKS: Attack[] = [
     name: 'sse-future',
     summary: '250 SSE clients at distinct future positions, then one POST',
     async start(target) {
-      const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+      const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY, localAddress: ATTACKER_ADDRESS });
       const clients = Array.from({ length: 250 }, (_, i) => openBenchSse(`${target.url}/api/counter/stream?last_sequence=${1_000 + i}`, agent));
       let opened = 0;
       for (const c of clients)
@@ -265,7 +278,12 @@ export const ATTACKS: Attack[] = [
           () => undefined,
         );
       await Promise.race([Promise.allSettled(clients.map((c) => c.opened)), sleep(5_000)]);
-      const writer = new Http1Client(target.url, { method: 'POST', path: '/api/counter/increment', headers: { 'content-type': 'application/json' }, body: INCREMENT_BODY }, 10_000);
+      const writer = new Http1Client(
+        target.url,
+        { method: 'POST', path: '/api/counter/increment', headers: { 'content-type': 'application/json' }, body: INCREMENT_BODY },
+        10_000,
+        WRITER_ADDRESS,
+      );
       const status = await writer.send();
       writer.close();
       return {
@@ -302,7 +320,12 @@ export const ATTACKS: Attack[] = [
           await sleep(50);
         }
       })();
-      const writer = new Http1Client(target.url, { method: 'POST', path: '/api/counter/increment', headers: { 'content-type': 'application/json' }, body: INCREMENT_BODY }, 5_000);
+      const writer = new Http1Client(
+        target.url,
+        { method: 'POST', path: '/api/counter/increment', headers: { 'content-type': 'application/json' }, body: INCREMENT_BODY },
+        5_000,
+        WRITER_ADDRESS,
+      );
       let writes = 0;
       let busy = false;
       const timer = setInterval(() => {
@@ -316,7 +339,7 @@ export const ATTACKS: Attack[] = [
       }, 16);
       return {
         rejected: () => seen.rejected,
-        notes: () => `${heads}/${options.sseClients} streams got a head; the writer made ${writes} writes`,
+        notes: () => `${seen.ok}/${options.sseClients} streams opened (heads: ${heads}, answers ${seen.describe()}); the writer (from ${WRITER_ADDRESS}) made ${writes} writes`,
         stop() {
           stopped = true;
           clearInterval(timer);

@@ -10,6 +10,7 @@ import http from 'node:http';
 import http2 from 'node:http2';
 import net, { type AddressInfo } from 'node:net';
 import { ConnectionTurns } from '../admission/pipeline.ts';
+import type { ClientExchangeLimit } from '../admission/client-limit.ts';
 import { laneOf, sendRefusal } from '../admission/refusal.ts';
 import { AdmissionRefused } from '../admission/wait-queue.ts';
 import type { ClientAddressOf } from './client-address.ts';
@@ -186,6 +187,8 @@ export interface ServerOptions {
   limits?: HttpLimits;
   /** The client address the guest is told (host/http/client-address.ts); default the TCP peer. */
   clientAddress?: ClientAddressOf;
+  /** Bounds each client's exchanges in flight (host/admission/client-limit.ts); none when off. */
+  clientLimit?: ClientExchangeLimit;
 }
 
 export function startServer(pool: InstancePool, logger: HostLogger, options: ServerOptions): Promise<RunningServer> {
@@ -223,8 +226,22 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
     }
     // Malformed targets and Host values are answered here, before any instance (http/target-gate.ts).
     if (!admitTarget(req, res, logger)) return;
-    const run = () =>
-      options.cache ? cachedExchange(options.cache, pool, logger, req, res, options.hook, context) : handleExchange(pool, logger, req, res, options.hook, context);
+    const run = () => {
+      // A client past its limit of exchanges in flight is answered before any instance
+      // (admission/client-limit.ts); counted from its turn, so a pipelined request waiting behind
+      // its connection's current one does not count.
+      const client = options.clientLimit?.admit(req, res);
+      if (client?.admitted === false) {
+        exchangeLimits.events.note('warn', 'requests refused: their client has too many exchanges in flight', {
+          code: 'client_exchange_limit',
+          client: client.client,
+          limit: options.clientLimit?.limit,
+        });
+        sendRefusal(req, res, 'client_limit');
+        return Promise.resolve();
+      }
+      return options.cache ? cachedExchange(options.cache, pool, logger, req, res, options.hook, context) : handleExchange(pool, logger, req, res, options.hook, context);
+    };
     // A connection's exchanges take turns (admission/pipeline.ts): pipelined HTTP/1.1 requests one
     // at a time; an HTTP/2 connection's ordinary requests a few at a time.
     const done =

@@ -16,6 +16,8 @@ export interface MetricSources {
   /** The pool's admission limits (host/admission/limits.ts). */
   limits?: () => { max: number; streamMax: number };
   relay?: () => { clients: number; polls: number; coalesced: number; cut: number; heldBytes: number };
+  /** The per-client limit on exchanges in flight (host/admission/client-limit.ts); absent when off. */
+  clients?: () => { refused: number; busiest: number };
   /** Each dependency's state (store, realtime broker) from the cached readiness check. */
   dependencies?: () => Promise<Record<string, boolean>>;
 }
@@ -101,7 +103,7 @@ export class HostMetrics {
   /** Registers the gauges and counters read from the host's own state at collection time. */
   watch(sources: MetricSources): void {
     const registers = [this.registry];
-    const { pool, relay, dependencies, limits } = sources;
+    const { pool, relay, dependencies, limits, clients } = sources;
     if (pool) {
       new Gauge({
         name: 'host_guest_instances',
@@ -153,6 +155,24 @@ export class HostMetrics {
           const l = limits();
           this.set({ class: 'all' }, l.max);
           this.set({ class: 'streaming' }, l.streamMax);
+        },
+      });
+    }
+    if (clients) {
+      new Counter({
+        name: 'host_client_limit_refused_total',
+        help: 'Requests refused (429, gRPC RESOURCE_EXHAUSTED) because their client had --client-exchange-limit exchanges in flight',
+        registers,
+        collect: growing(undefined, () => ({ all: clients().refused })),
+      });
+      new Gauge({
+        name: 'host_client_exchanges_busiest',
+        help: 'Exchanges in flight (held streams included) of the client with the most of them in one thread, against --client-exchange-limit',
+        // Each worker thread counts its own: the busiest thread's figure, not a sum.
+        aggregator: 'max',
+        registers,
+        collect() {
+          this.set(clients().busiest);
         },
       });
     }

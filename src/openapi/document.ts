@@ -248,6 +248,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         errorTable(),
         '',
         'A known path called with a method it does not take answers 405 `method_not_allowed` with an `Allow` header; an unknown path answers 404 `not_found`.',
+        'The Node host answers any route itself, before the service sees it, with 429 `too_many_exchanges` when the client already has its limit of requests and streams in flight, and 503 `overloaded` when no instance of the service is free in time; both with `Retry-After`.',
         'Generated from the valibot schemas the routes validate with (src/openapi/); regenerate with `npm run gen:openapi`.',
       ].join('\n'),
     },

@@ -117,6 +117,9 @@ const FORM_HTML_ERRORS = {
   statuses: [400, 429],
 } as const;
 const MAIL_FORM_HTML_ERRORS = { description: "a refused form post: the page it came from, showing the error, at the refusal's status" } as const;
+/** What the callbacks do with a state started by "Link <provider>". */
+const LINK_CALLBACK =
+  "A state started by the link route links the identity to the account whose session started it instead of signing in (no new session), when that session is still active and the provider's verified email is the account's verified address; else 403 or 409 with an `oauth_link_*` reason and nothing linked.";
 const FORM_OR_NONE = 'Cross-site requests (by `Origin`, else `Sec-Fetch-Site`) are refused with 403.';
 /** The passkey ceremonies: 404 when passkeys are not offered (no AUTH_PUBLIC_BASE_URL), 401 for any refused response. */
 const PASSKEY_CEREMONY = ['validation', 'invalid_credentials', 'forbidden', 'not_found', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'] as const;
@@ -488,14 +491,39 @@ export const OPERATIONS: readonly OperationSpec[] = [
     htmlErrors: OAUTH_HTML_ERRORS,
   },
   {
+    method: 'post',
+    path: '/api/auth/oauth/{provider}/link',
+    operationId: 'startOAuthLink',
+    tag: 'oauth',
+    summary: 'Link a provider to the signed-in account (the /dashboard "Link <provider>" form)',
+    security: 'session',
+    description: `Starts the provider's flow with a link intent bound to this session; any body is ignored. ${FORM_OR_NONE} Without a session: 401 (reason \`oauth_link_sign_in_required\`); an account whose address is not verified: 403 (\`oauth_link_account_unverified\`). At the callback the identity is linked only if this session is still the browser's and active, and the provider's verified email is the account's verified address (docs/security.md, "The linking rule").`,
+    parameters: [{ name: 'provider', in: 'path', required: true, description: 'a provider id; only offered providers answer 303', schema: PROVIDER }],
+    success: {
+      '303': {
+        kind: 'redirect',
+        description: "to the provider's authorization endpoint (or, with the development bypass, to our own callback), with the browser-binding cookie",
+        headers: ['Location', 'Set-Cookie-Binding'],
+      },
+    },
+    errors: ['unauthorized', 'forbidden', 'not_found', 'rate_limited', 'payload_too_large', 'store', 'internal', 'configuration'],
+    htmlErrors: OAUTH_HTML_ERRORS,
+  },
+  {
     method: 'get',
     path: '/api/auth/oauth/{provider}/callback',
     operationId: 'completeOAuthSignIn',
     tag: 'oauth',
     summary: 'The provider sends the browser back here (query response mode)',
-    description: 'Needs the browser-binding cookie set by the start route in this browser: without it, or with another one, 403 `forbidden` with reason `oauth_browser_mismatch`.',
+    description: `Needs the browser-binding cookie set by the start route in this browser: without it, or with another one, 403 \`forbidden\` with reason \`oauth_browser_mismatch\`. ${LINK_CALLBACK}`,
     parameters: [{ name: 'provider', in: 'path', required: true, description: 'a provider id', schema: PROVIDER }, ...CALLBACK_QUERY],
-    success: { '302': { kind: 'redirect', description: 'signed in: the session cookie and a redirect to the safe `next` path', headers: ['Location', 'Set-Cookie'] } },
+    success: {
+      '302': {
+        kind: 'redirect',
+        description: 'signed in: the session cookie and a redirect to the safe `next` path; linked: a redirect to /dashboard, no cookie',
+        headers: ['Location', 'Set-Cookie?'],
+      },
+    },
     errors: ['validation', 'not_found', 'conflict', 'forbidden', 'unauthorized', 'store', 'internal', 'configuration'],
     htmlErrors: OAUTH_HTML_ERRORS,
   },
@@ -505,10 +533,16 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'completeOAuthSignInFormPost',
     tag: 'oauth',
     summary: 'The provider posts the browser back here (form_post response mode, provider_c)',
-    description: 'Same browser binding as the GET callback.',
+    description: `Same browser binding as the GET callback. ${LINK_CALLBACK} A form post is cross-site, so the session cookie (SameSite=Lax) does not come with it: a link then needs the session that started it to be still active.`,
     parameters: [{ name: 'provider', in: 'path', required: true, description: 'a provider id', schema: PROVIDER }],
     body: { schema: 'OAuthCallbackForm', mediaTypes: ['application/x-www-form-urlencoded'], required: true },
-    success: { '303': { kind: 'redirect', description: 'signed in: the session cookie and a redirect to the safe `next` path', headers: ['Location', 'Set-Cookie'] } },
+    success: {
+      '303': {
+        kind: 'redirect',
+        description: 'signed in: the session cookie and a redirect to the safe `next` path; linked: a redirect to /dashboard, no cookie',
+        headers: ['Location', 'Set-Cookie?'],
+      },
+    },
     errors: ['validation', 'not_found', 'conflict', 'forbidden', 'unauthorized', 'payload_too_large', 'unsupported_media_type', 'store', 'internal', 'configuration'],
     htmlErrors: OAUTH_HTML_ERRORS,
   },

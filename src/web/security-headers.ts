@@ -4,8 +4,12 @@
  * only and no framing (`frame-ancestors 'none'`, against clickjacking), `X-Content-Type-Options:
  * nosniff` and a Referrer-Policy (OWASP HTTP Headers Cheat Sheet). No page has inline script or
  * style, so neither 'unsafe-inline' nor hashes are needed.
+ *
+ * `formTargets`: origins a form's submission may end on besides our own. CSP `form-action` also
+ * governs the redirects that follow a form post, so the account page's "Link <provider>" forms,
+ * whose post redirects to the provider, name the providers' authorization origins.
  */
-function contentSecurityPolicy(): string {
+export function contentSecurityPolicy(formTargets: readonly string[] = []): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -13,7 +17,7 @@ function contentSecurityPolicy(): string {
     "img-src 'self' data:",
     "connect-src 'self'",
     "base-uri 'none'",
-    "form-action 'self'",
+    ["form-action 'self'", ...formTargets].join(' '),
     "frame-ancestors 'none'",
   ].join('; ');
 }

@@ -18,7 +18,8 @@ describe('SIGTERM while overloaded', () => {
   });
 
   it('stops accepting at once and exits within 10 s', async () => {
-    host = await startHost({ args: ['--transport', 'both', '--stream-relay', 'off', '--instances-max', '40'] });
+    // All 500 come from 127.0.0.1 and must be in flight, not refused at the per-client limit (128 by default).
+    host = await startHost({ args: ['--transport', 'both', '--stream-relay', 'off', '--instances-max', '40', '--client-exchange-limit', '0'] });
     const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
     const requests: http.ClientRequest[] = [];
     let answered = 0;

@@ -30,8 +30,8 @@ async function serviceEnv(port: number): Promise<{ fixture: OAuthFixture; env: R
 
 /**
  * The operations whose only answer without a session is 401, as Schemathesis' warning lists them:
- * the session and account routes, changing the password and resending the verification link, and
- * the signed-in passkey routes (adding one, the list, rename, remove).
+ * the session and account routes, changing the password and resending the verification link, the
+ * signed-in passkey routes (adding one, the list, rename, remove) and "Link <provider>".
  */
 const SESSION_ONLY_PATHS = new Set<string>([MAIL_PATHS.change, MAIL_PATHS.resend]);
 const SESSION_OPERATIONS = OPERATIONS.filter(
@@ -39,7 +39,8 @@ const SESSION_OPERATIONS = OPERATIONS.filter(
     op.path.startsWith('/api/auth/sessions') ||
     op.path.startsWith('/api/auth/account') ||
     SESSION_ONLY_PATHS.has(op.path) ||
-    (op.path.startsWith('/api/auth/passkeys') && op.security === 'session'),
+    (op.path.startsWith('/api/auth/passkeys') && op.security === 'session') ||
+    (op.path.startsWith('/api/auth/oauth') && op.security === 'session'),
 )
   .map((op) => `${op.method.toUpperCase()} ${op.path}`)
   .sort();

@@ -11,7 +11,7 @@
  */
 import { AppError } from '../../errors.ts';
 import type { DocumentChange } from '../../platform/ports.ts';
-import { clientKey } from '../domain/client-key.ts';
+import { clientKey } from '../../contract/client-key.ts';
 import { PASSWORD_MAX_INPUT_UNITS, passwordForHashing } from '../domain/password-policy.ts';
 import { findAccountByEmailHash } from './accounts.ts';
 import type { AuthDeps } from './deps.ts';

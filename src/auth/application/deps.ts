@@ -10,6 +10,10 @@ export interface OfferedProvider {
   label: string;
   /** Path that starts the sign-in (it receives `?next=`). */
   startPath: string;
+  /** Path the account page's "Link <label>" form posts to. */
+  linkPath: string;
+  /** Origin of the provider's authorization endpoint: that form's post redirects there. */
+  authorizationOrigin: string;
 }
 
 export interface AuthDeps {

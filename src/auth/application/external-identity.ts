@@ -9,7 +9,8 @@
  * never linked by email to a password account, because registering with a password proves
  * nothing about the mailbox. Whoever registered the email first keeps that password account; the
  * provider sign-in gets a separate account (in `auth-user-<id>`, the email shown but not claimed).
- * Races between hosts resolve through the no-stream claims: the loser re-reads.
+ * Races between hosts resolve through the no-stream claims: the loser re-reads. The one way an
+ * identity joins a password account is from inside it (./identity-linking.ts).
  */
 import type { ExternalIdentityLinked, ExternalUserRegistered } from '../domain/events.ts';
 import { normalizeEmail } from '../domain/email.ts';
@@ -39,7 +40,14 @@ export interface LinkedAccount {
   linked: boolean;
 }
 
-function readLink(deps: AuthDeps, stream: string): ExternalIdentityLinked | undefined {
+/** The link stream of an identity and its subject hash (the subject itself is never stored). */
+export async function identityStreamOf(identity: Pick<ExternalIdentity, 'provider' | 'subject'>): Promise<{ stream: string; subjectHash: string }> {
+  const subjectHash = await sha256Hex(`${identity.provider}\n${identity.subject}`);
+  return { stream: authStreams.identity(identity.provider, subjectHash), subjectHash };
+}
+
+/** The link an identity's stream holds, if any. Store failures propagate. */
+export function readLink(deps: AuthDeps, stream: string): ExternalIdentityLinked | undefined {
   const first = deps.platform.events.readStream(stream, { direction: 'forward', limit: 1 })[0];
   return first ? payloadOf<ExternalIdentityLinked>(first) : undefined;
 }
@@ -83,8 +91,7 @@ function joinOrSeparate(deps: AuthDeps, identity: ExternalIdentity, email: strin
 }
 
 export async function linkOrCreateUserForExternalIdentity(deps: AuthDeps, identity: ExternalIdentity): Promise<LinkedAccount> {
-  const subjectHash = await sha256Hex(`${identity.provider}\n${identity.subject}`);
-  const stream = authStreams.identity(identity.provider, subjectHash);
+  const { stream, subjectHash } = await identityStreamOf(identity);
   try {
     const existing = readLink(deps, stream);
     if (existing) return { userId: existing.user_id, email: existing.email, created: false, linked: false };

@@ -4,10 +4,20 @@ export { registerWithPassword, UNKNOWN_CLIENT, type Credentials, type Registrati
 export { loginWithPassword } from './login.ts';
 export { listSessions, revokeAllSessions, revokePreviousSession, revokeSessionByHandle, type SessionSummary } from './user-sessions.ts';
 export { throttle } from './rate-limit.ts';
-export { issueSession, findActiveSession, MAX_SESSIONS_PER_USER, revokeSession, type ActiveSession, type IssuedSession, type IssueSessionInput } from './sessions.ts';
+export {
+  issueSession,
+  findActiveSession,
+  findActiveSessionByHash,
+  MAX_SESSIONS_PER_USER,
+  revokeSession,
+  type ActiveSession,
+  type IssuedSession,
+  type IssueSessionInput,
+} from './sessions.ts';
 export { deviceCookieFromHeader, deviceCookieName, DEVICE_COOKIE_PATH } from './device-cookie.ts';
 export { SESSION_COOKIE, sessionCookie, clearedSessionCookie, sessionIdFromCookieHeader } from './session-cookie.ts';
 export { linkOrCreateUserForExternalIdentity, type ExternalIdentity, type LinkedAccount } from './external-identity.ts';
+export { linkIdentityToAccount, verifiedAccountEmail, type LinkOutcome, type LinkRefusal } from './identity-linking.ts';
 export { authorizeSystemAdmin, bearerToken, SYSTEM_ADMIN_ROLE } from './system-token.ts';
 export { getStorageStatus, type StorageStatus } from './storage-status.ts';
 export { runSessionRetention, type RetentionPass } from './retention.ts';

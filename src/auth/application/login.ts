@@ -15,7 +15,7 @@ import { PASSWORD_MAX_INPUT_UNITS, PASSWORD_MAX_LENGTH, passwordForHashing } fro
 import { findAccountByEmailHash } from './accounts.ts';
 import type { AuthDeps } from './deps.ts';
 import { authEvent } from './event-codec.ts';
-import { clientKey } from '../domain/client-key.ts';
+import { clientKey } from '../../contract/client-key.ts';
 import { releaseAccountAttempt, reserveAccountAttempt, type AccountReservation } from './account-budget.ts';
 import { deviceSetCookie, knownDevice } from './device-cookie.ts';
 import { clearLoginAttempts, loginPairKey, reserveLoginAttempt } from './rate-limit.ts';

@@ -14,7 +14,7 @@
  * Either change kills every outstanding reset link (the password revision moves).
  */
 import { AppError, isStoreConflict } from '../../errors.ts';
-import { clientKey } from '../domain/client-key.ts';
+import { clientKey } from '../../contract/client-key.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import type { PasswordChanged } from '../domain/events.ts';
 import { checkPassword, PASSWORD_MAX_INPUT_UNITS, passwordForHashing } from '../domain/password-policy.ts';

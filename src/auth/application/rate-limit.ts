@@ -19,7 +19,7 @@
  * Keys are hashes or fixed names; an email never appears in a key.
  */
 import { RateLimitedError } from '../../errors.ts';
-import { clientKey } from '../domain/client-key.ts';
+import { clientKey } from '../../contract/client-key.ts';
 import type { AuthDeps } from './deps.ts';
 import { sha256Hex } from './secrets.ts';
 import { authNamespaces } from './streams.ts';

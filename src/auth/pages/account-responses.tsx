@@ -13,7 +13,7 @@ import { readAuthDocument } from '../application/projection.ts';
 import { listPasskeys } from '../passkeys/manage.ts';
 import { relyingParty } from '../passkeys/relying-party.ts';
 import { PasswordRejected } from '../domain/password-policy.ts';
-import { PAGE_HEADERS } from '../../web/security-headers.ts';
+import { contentSecurityPolicy, PAGE_HEADERS } from '../../web/security-headers.ts';
 import { DashboardPage, type SessionActions, type SessionRow } from './dashboard-page.tsx';
 import { ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage, type MailPageState } from './mail-pages.tsx';
 
@@ -60,10 +60,14 @@ export async function dashboardResponse(deps: AuthDeps, current: ActiveSession, 
     outcome: { ...rest, minLength: deps.config.passwordMinLength },
   };
   const passkeys = relyingParty(deps.config) ? listPasskeys(deps, current.userId) : undefined;
+  const providers = linkedProviders(deps, current.userId);
+  // Only an account whose own address is verified links providers (docs/security.md, "The linking rule").
+  const linkable = security.facts.email === 'verified' ? (deps.offeredProviders?.() ?? []).filter((p) => !providers.includes(p.id)) : [];
   const page = (
     <DashboardPage
       session={current}
-      providers={linkedProviders(deps, current.userId)}
+      providers={providers}
+      linkable={linkable}
       sessions={rows}
       actions={SESSION_FORM_ACTIONS}
       security={security}
@@ -71,7 +75,10 @@ export async function dashboardResponse(deps: AuthDeps, current: ActiveSession, 
       deletionRefused={deletionRefused === true}
     />
   );
-  return html(page, status, { ...PAGE_HEADERS, ...extraHeaders });
+  // The link forms' posts redirect to the providers: CSP form-action must allow their origins.
+  const formTargets = [...new Set(linkable.map((p) => p.authorizationOrigin))];
+  const csp: Record<string, string> = formTargets.length > 0 ? { 'Content-Security-Policy': contentSecurityPolicy(formTargets) } : {};
+  return html(page, status, { ...PAGE_HEADERS, ...csp, ...extraHeaders });
 }
 
 export type MailPage = 'forgot' | 'reset' | 'verify';

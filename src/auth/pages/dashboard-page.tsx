@@ -1,5 +1,6 @@
 /**
- * /dashboard, the account page: who is signed in and how, the linked providers, the user's
+ * /dashboard, the account page: who is signed in and how, the linked providers (and "Link
+ * <provider>" for the others, once the address is verified), the user's
  * active sessions with "sign out this session" and "sign out everywhere", the address's
  * verification state (with "send a new link"), the change-password form, the passkeys, and account
  * deletion (confirmed with the password, or a provider sign-in of the last 5 minutes). Every action
@@ -7,7 +8,7 @@
  * (static/client/account/) turns them into fetches and shows times in the browser's locale and
  * zone (the server writes UTC).
  */
-import type { AccountFacts, ActiveSession } from '../application/index.ts';
+import type { AccountFacts, ActiveSession, OfferedProvider } from '../application/index.ts';
 import type { PasskeySummary } from '../passkeys/manage.ts';
 import { Field } from './field.tsx';
 import { Layout } from './layout.tsx';
@@ -178,6 +179,22 @@ function PasswordCard(props: { minLength: number }) {
   );
 }
 
+/** "Link <provider>": a form post that starts the provider's flow with a link intent (src/auth/oauth/flow/link.ts). */
+function LinkProviders(props: { providers: OfferedProvider[] }) {
+  return (
+    <div id="link-providers" class="link-providers">
+      <p class="hint">Sign in with a provider too: its verified email must be this account’s address.</p>
+      {props.providers.map((provider) => (
+        <form method="post" action={provider.linkPath} class="link-provider">
+          <button type="submit" class="button button-quiet button-block" data-link-provider={provider.id}>
+            Link {provider.label}
+          </button>
+        </form>
+      ))}
+    </div>
+  );
+}
+
 export interface AccountSecurity {
   facts: AccountFacts;
   mailOn: boolean;
@@ -190,6 +207,8 @@ export interface AccountSecurity {
 export function DashboardPage(props: {
   session: ActiveSession;
   providers: string[];
+  /** offered providers not linked yet, for an account whose address is verified (else empty) */
+  linkable?: OfferedProvider[];
   sessions: SessionRow[];
   actions: SessionActions | undefined;
   security: AccountSecurity;
@@ -252,6 +271,7 @@ export function DashboardPage(props: {
               </dd>
             </div>
           </dl>
+          {props.linkable && props.linkable.length > 0 && <LinkProviders providers={props.linkable} />}
         </section>
         <section class="card" aria-labelledby="sessions-title">
           <div class="card-head">

@@ -22,6 +22,12 @@ export const OAUTH_FAILURES = {
   oauth_profile_failed: ['unauthorized', 'the provider did not return a usable profile'],
   oauth_jwks_unavailable: ['internal', 'the provider signing keys are unavailable; try again later'],
   oauth_signing_key_invalid: ['configuration', 'the service is misconfigured'],
+  oauth_link_sign_in_required: ['unauthorized', 'sign in to the account you want to link the provider to first'],
+  oauth_link_account_unverified: ['forbidden', 'verify your account’s email address before linking a provider; nothing was linked'],
+  oauth_link_session_changed: ['forbidden', 'this browser is no longer signed in to the account that started the linking; nothing was linked'],
+  oauth_link_email_unverified: ['forbidden', 'the provider did not confirm that its email address is verified; nothing was linked'],
+  oauth_link_email_mismatch: ['forbidden', 'the provider’s email address is not your account’s verified address; nothing was linked'],
+  oauth_link_identity_taken: ['conflict', 'this provider identity is linked to another account; nothing was linked'],
 } as const satisfies Record<string, readonly [AppErrorCode, string]>;
 
 export type OAuthFailureReason = keyof typeof OAUTH_FAILURES;

@@ -5,6 +5,8 @@
  * callback bypass on, start sends the browser straight to our own callback with a development
  * code, and that callback signs in a fixed development identity without calling a provider.
  * Every sign-in is bound to the browser that started it (./browser-binding.ts, RFC 9700 §4.7).
+ * A flow started by "Link <provider>" on the account page links the identity to that account
+ * instead of signing in (./link.ts).
  */
 import { issueSession, linkOrCreateUserForExternalIdentity, safeNextPath, type AuthDeps, type IssuedSession } from '../../application/index.ts';
 import type { CallbackParams } from '../callback-params.ts';
@@ -15,7 +17,8 @@ import { OAUTH_PROVIDERS, type ExternalIdentity, type ProviderDeps } from '../pr
 import { generateState, hashState } from '../random-tokens.ts';
 import { bindingHash, bindingSetCookie, flowSecrets, newBindingValue } from './browser-binding.ts';
 import { OAuthSignInError, signInFailure } from './failures.ts';
-import { consumeOAuthState, createOAuthState } from './state-records.ts';
+import { completeLink, linkingSession, LINK_DONE_PATH, type CallbackSession } from './link.ts';
+import { consumeOAuthState, createOAuthState, type ConsumedOAuthState, type LinkIntent } from './state-records.ts';
 
 export interface OAuthFlowDeps {
   auth: AuthDeps;
@@ -42,14 +45,21 @@ function offeredSettings(config: OAuthConfig, provider: string): ProviderSetting
 /**
  * Start: records a fresh single-use state bound to this browser and returns where to send it,
  * with the binding cookie to set. `currentBinding`: the browser's binding cookie, when it already
- * has one (kept, so sign-ins started in two tabs both complete).
+ * has one (kept, so sign-ins started in two tabs both complete). `link`: the flow links the
+ * identity to this signed-in account (./link.ts) and lands on the account page.
  */
-export function startOAuthSignIn(deps: OAuthFlowDeps, provider: string, next: string | undefined, currentBinding: string | undefined): { location: string; setCookie: string } {
+export function startOAuthSignIn(
+  deps: OAuthFlowDeps,
+  provider: string,
+  next: string | undefined,
+  currentBinding: string | undefined,
+  link?: LinkIntent,
+): { location: string; setCookie: string } {
   const settings = offeredSettings(deps.config, provider);
-  const safeNext = safeNextPath(next);
+  const safeNext = link ? LINK_DONE_PATH : safeNextPath(next);
   const binding = newBindingValue(currentBinding);
   const setCookie = bindingSetCookie(binding, deps.config.cookieSecure);
-  const record = { provider: settings.id, bindingHash: bindingHash(binding), next: safeNext };
+  const record = { provider: settings.id, bindingHash: bindingHash(binding), next: safeNext, link };
   if (deps.config.developmentCallbackBypass) {
     const state = generateState();
     createOAuthState(deps.auth, { ...record, stateHash: hashState(state), development: true });
@@ -64,6 +74,7 @@ export function startOAuthSignIn(deps: OAuthFlowDeps, provider: string, next: st
 }
 
 export interface CompletedSignIn {
+  kind: 'signed-in';
   userId: string;
   session: IssuedSession;
   next: string;
@@ -71,13 +82,57 @@ export interface CompletedSignIn {
   linked: boolean;
 }
 
+export interface CompletedLink {
+  kind: 'linked';
+  userId: string;
+  next: string;
+  /** true when the identity was linked to this account already */
+  already: boolean;
+}
+
+/** What the callback request brings besides its parameters. */
+export interface CallbackBrowser extends CallbackSession {
+  /** the browser's binding cookie value (undefined when absent or malformed) */
+  binding: string | undefined;
+  /** labels a new session on the account page (domain/device-hint.ts) */
+  device?: string | undefined;
+}
+
+/** The identity the provider vouches for (or the development identity), for a consumed state. */
+async function callbackIdentity(
+  deps: OAuthFlowDeps,
+  settings: ProviderSettings,
+  state: ConsumedOAuthState,
+  params: { code: string; state: string; user: string | undefined },
+  binding: string | undefined,
+): Promise<ExternalIdentity> {
+  if (state.development) {
+    // Only a state made by the bypass, only while the bypass is on, and only with its code.
+    if (!deps.config.developmentCallbackBypass || params.code !== DEVELOPMENT_CODE) throw new OAuthSignInError('oauth_token_exchange_failed', { detail: 'development_code' });
+    return developmentIdentity(settings.id);
+  }
+  // consumeOAuthState checked that `binding` is the one the state was made with.
+  const { nonce, codeVerifier } = flowSecrets(binding!, params.state);
+  const provider = OAUTH_PROVIDERS[settings.id];
+  try {
+    return await provider.signIn(
+      settings,
+      { code: params.code, nonce, ...(provider.usesPkce ? { codeVerifier } : {}), ...(params.user ? { user: params.user } : {}) },
+      deps.provider,
+    );
+  } catch (error) {
+    throw signInFailure(error);
+  }
+}
+
 /**
- * Callback: every failure throws (an AppError, mostly OAuthSignInError); no session unless all
- * checks pass. `binding`: the browser's binding cookie value (undefined when absent or malformed).
+ * Callback: every failure throws (an AppError, mostly OAuthSignInError); no session and no link
+ * unless all checks pass. A sign-in issues a session; a link (the state carries its intent) adds
+ * the identity to the account whose session started it and issues nothing.
  */
-/** `device` labels the new session on the account page (domain/device-hint.ts). */
-export async function completeOAuthSignIn(deps: OAuthFlowDeps, provider: string, params: CallbackParams, binding: string | undefined, device?: string): Promise<CompletedSignIn> {
+export async function completeOAuthCallback(deps: OAuthFlowDeps, provider: string, params: CallbackParams, browser: CallbackBrowser): Promise<CompletedSignIn | CompletedLink> {
   const settings = offeredSettings(deps.config, provider);
+  const { binding } = browser;
   const boundTo = binding === undefined ? undefined : bindingHash(binding);
   if (params.kind === 'malformed') throw new OAuthSignInError('oauth_callback_malformed');
   if (params.kind === 'provider_error') {
@@ -87,32 +142,22 @@ export async function completeOAuthSignIn(deps: OAuthFlowDeps, provider: string,
   }
   const state = consumeOAuthState(deps.auth, settings.id, hashState(params.state), boundTo);
 
-  let identity: ExternalIdentity;
-  if (state.development) {
-    // Only a state made by the bypass, only while the bypass is on, and only with its code.
-    if (!deps.config.developmentCallbackBypass || params.code !== DEVELOPMENT_CODE) throw new OAuthSignInError('oauth_token_exchange_failed', { detail: 'development_code' });
-    identity = developmentIdentity(settings.id);
-  } else {
-    // consumeOAuthState checked that `binding` is the one the state was made with.
-    const { nonce, codeVerifier } = flowSecrets(binding!, params.state);
-    const provider = OAUTH_PROVIDERS[settings.id];
-    try {
-      identity = await provider.signIn(
-        settings,
-        { code: params.code, nonce, ...(provider.usesPkce ? { codeVerifier } : {}), ...(params.user ? { user: params.user } : {}) },
-        deps.provider,
-      );
-    } catch (error) {
-      throw signInFailure(error);
-    }
+  if (state.link) {
+    // Checked before the provider is asked, and again after (the browser may sign out meanwhile).
+    linkingSession(deps.auth, state.link, browser);
+    const identity = await callbackIdentity(deps, settings, state, params, binding);
+    const session = linkingSession(deps.auth, state.link, browser);
+    const { already } = await completeLink(deps.auth, session, identity);
+    return { kind: 'linked', userId: session.userId, next: state.next, already };
   }
 
+  const identity = await callbackIdentity(deps, settings, state, params, binding);
   const account = await linkOrCreateUserForExternalIdentity(deps.auth, {
     provider: identity.provider,
     subject: identity.subject,
     email: identity.email ?? null,
     emailVerified: identity.emailVerified,
   });
-  const session = await issueSession(deps.auth, { userId: account.userId, email: account.email, aal: 'aal1', method: `oauth:${settings.id}`, device });
-  return { userId: account.userId, session, next: state.next, linked: account.linked };
+  const session = await issueSession(deps.auth, { userId: account.userId, email: account.email, aal: 'aal1', method: `oauth:${settings.id}`, device: browser.device });
+  return { kind: 'signed-in', userId: account.userId, session, next: state.next, linked: account.linked };
 }

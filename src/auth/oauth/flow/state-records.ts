@@ -7,7 +7,9 @@
  * consumes it first takes `auth-oauth-state-used` with an atomic increment (of two callbacks
  * racing on any number of hosts exactly one gets 1) and deletes the record. The used mark
  * outlives it, so a replay is told "reused" (409). The nonce and PKCE verifier are stored
- * nowhere: they are derived from the browser binding (./browser-binding.ts).
+ * nowhere: they are derived from the browser binding (./browser-binding.ts). A state started by
+ * "Link <provider>" on the account page carries the link intent: the user id and the hash of the
+ * session that asked (./link.ts).
  */
 import * as v from 'valibot';
 import { timingSafeEqual } from '../random-tokens.ts';
@@ -28,11 +30,20 @@ export interface NewOAuthState {
   bindingHash: string;
   next: string;
   development: boolean;
+  /** set when the flow links the identity to the signed-in account instead of signing in */
+  link?: LinkIntent | undefined;
+}
+
+/** Who asked to link: the account and the session it was signed in with. */
+export interface LinkIntent {
+  userId: string;
+  sessionHash: string;
 }
 
 export interface ConsumedOAuthState {
   next: string;
   development: boolean;
+  link: LinkIntent | undefined;
 }
 
 /** The stored record (JSON in key-value), checked when read back. */
@@ -44,6 +55,8 @@ const Record = v.object({
   /** true when made by the development callback bypass (its callback needs no provider) */
   development: v.boolean(),
   binding_hash: v.string(),
+  /** the link intent (absent on a sign-in) */
+  link: v.optional(v.object({ user_id: v.string(), session_hash: v.string() })),
 });
 
 export function createOAuthState(deps: AuthDeps, input: NewOAuthState): void {
@@ -54,6 +67,7 @@ export function createOAuthState(deps: AuthDeps, input: NewOAuthState): void {
     expires_at: platform.now() + OAUTH_STATE_TTL_MS,
     development: input.development,
     binding_hash: input.bindingHash,
+    ...(input.link ? { link: { user_id: input.link.userId, session_hash: input.link.sessionHash } } : {}),
   };
   try {
     platform.keyValue.set(authNamespaces.oauthStates, input.stateHash, JSON.stringify(record), KEPT_MS);
@@ -90,7 +104,8 @@ export function consumeOAuthState(deps: AuthDeps, provider: ProviderId, stateHas
     // Another callback (here or on another host) may have read it too: the first increment wins.
     if (keyValue.increment(authNamespaces.oauthStatesUsed, stateHash, 1n, KEPT_MS) !== 1n) throw new OAuthSignInError('oauth_state_reused');
     keyValue.delete(authNamespaces.oauthStates, stateHash);
-    return { next: record.next, development: record.development };
+    const link = record.link ? { userId: record.link.user_id, sessionHash: record.link.session_hash } : undefined;
+    return { next: record.next, development: record.development, link };
   } catch (error) {
     throw AppError.fromStore(error);
   }

@@ -39,6 +39,14 @@ describe('OAuth state records', () => {
     expect(platform.events.headSequence()).toBe(0n);
   });
 
+  it('carry a link intent (the account and the session that asked) to the callback', () => {
+    const { deps } = setup();
+    const link = { userId: 'user-1', sessionHash: 's'.repeat(64) };
+    createOAuthState(deps, { provider: 'provider_b', stateHash: 'h3', bindingHash: 'b1', next: '/dashboard?notice=provider_linked', development: false, link });
+    expect(consumeOAuthState(deps, 'provider_b', 'h3', 'b1')).toEqual({ next: '/dashboard?notice=provider_linked', development: false, link });
+    expect(consumeOAuthState(deps, 'provider_a', 'h1', 'b1').link).toBeUndefined();
+  });
+
   it('expire by themselves: the record and its used mark are gone after twice the lifetime', () => {
     const { platform, deps } = setup();
     createOAuthState(deps, { provider: 'provider_a', stateHash: 'h2', bindingHash: 'b1', next: '/', development: false });

@@ -1,10 +1,12 @@
 /**
- * The key a client address is counted under by the sign-in limits. One IPv4 address is one
- * client (/32). An IPv6 host usually gets a whole /64 (RFC 6177; SLAAC and privacy addresses,
- * RFC 8981, pick any of its 2^64 interface ids at will), so counting per /128 gave one
- * subscriber unlimited fresh "clients": IPv6 addresses are counted per /64. The address is
- * parsed first, so every spelling of it (`::`, leading zeros, upper case, an IPv4-mapped
- * `::ffff:192.0.2.1`) gives the same key. Anything that does not parse is counted as itself.
+ * The key a client address is counted under: by the guest's sign-in limits and by the Node
+ * host's limit on exchanges in flight per client (host/admission/client-limit.ts), one
+ * implementation for both. One IPv4 address is one client (/32). An IPv6 host usually gets a
+ * whole /64 (RFC 6177; SLAAC and privacy addresses, RFC 8981, pick any of its 2^64 interface ids
+ * at will), so counting per /128 gave one subscriber unlimited fresh "clients": IPv6 addresses
+ * are counted per /64. The address is parsed first, so every spelling of it (`::`, leading zeros,
+ * upper case, an IPv4-mapped `::ffff:192.0.2.1`) gives the same key. Anything that does not parse
+ * is counted as itself.
  */
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
