@@ -51,18 +51,31 @@ const surfaces: Surface[] = [
   },
 ];
 
-/** The host's import histogram: total seconds and calls, summed over every function. */
-async function importTotals(): Promise<{ seconds: number; calls: number }> {
+/** The host's import histogram: per function (`interface#function`), total seconds and calls. */
+async function importTotals(): Promise<Map<string, { seconds: number; calls: number }>> {
   const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-  let seconds = 0;
-  let calls = 0;
+  const totals = new Map<string, { seconds: number; calls: number }>();
   for (const line of text.split('\n')) {
-    const sum = /^host_wit_import_duration_seconds_sum\{[^}]*\} (\S+)/.exec(line);
-    if (sum) seconds += Number(sum[1]);
-    const count = /^host_wit_import_duration_seconds_count\{[^}]*\} (\S+)/.exec(line);
-    if (count) calls += Number(count[1]);
+    const match = /^host_wit_import_duration_seconds_(sum|count)\{function="([^"]+)"\} (\S+)/.exec(line);
+    if (!match) continue;
+    const entry = totals.get(match[2]!) ?? { seconds: 0, calls: 0 };
+    if (match[1] === 'sum') entry.seconds = Number(match[3]);
+    else entry.calls = Number(match[3]);
+    totals.set(match[2]!, entry);
   }
-  return { seconds, calls };
+  return totals;
+}
+
+/**
+ * Per function, the host's microseconds and calls per command between two readings. The host
+ * times each method of a lease (host/metrics/imports.ts), and `appendAndEnd` calls `append` in
+ * it: `nested` marks that one, left out of the sums so it is not counted twice.
+ */
+function importsPerCommand(before: Map<string, { seconds: number; calls: number }>, after: Map<string, { seconds: number; calls: number }>, commands: number) {
+  return [...after]
+    .map(([name, a]) => ({ name, us: ((a.seconds - (before.get(name)?.seconds ?? 0)) * 1e6) / commands, calls: (a.calls - (before.get(name)?.calls ?? 0)) / commands }))
+    .filter((row) => row.calls > 0)
+    .map((row) => ({ ...row, nested: row.name.endsWith('#Lease.append') && after.has(row.name.replace('#Lease.append', '#Lease.appendAndEnd')) }));
 }
 
 /** Per phase, the microseconds of each exchange of `route` in the `guest_profile` lines since `from`. */
@@ -108,8 +121,10 @@ try {
         .map(([name, samples]) => ({ name, p50: percentile(ascending(samples), 50), mean: mean(samples) }))
         .sort((a, b) => b.mean - a.mean);
       const commands = result.requests + result.errors;
-      const importMs = ((after.seconds - before.seconds) * 1000) / commands;
-      const callsPer = (after.calls - before.calls) / commands;
+      const imports = importsPerCommand(before, after, commands);
+      const own = imports.filter((row) => !row.nested);
+      const importMs = own.reduce((sum, row) => sum + row.us, 0) / 1000;
+      const callsPer = own.reduce((sum, row) => sum + row.calls, 0);
       sections.push(
         `### ${surface.name}, c=${concurrency}\n\n${result.requests} answers in ${durationMs / 1000} s (${fmt(result.throughput)} req/s, ${result.errors} errors), ${totals.length} exchanges profiled.\n\n${markdownTable(
           ['phase', 'p50 µs', 'mean µs', 'share of the guest'],
@@ -118,6 +133,10 @@ try {
             ['**guest total** (handle entered → response written)', fmt(percentile(ascending(totals), 50), 0), fmt(guestMean, 0), '100%'],
           ],
           ['l', 'r', 'r', 'r'],
+        )}\n\nThe host's side of the import calls (its import histogram, per command):\n\n${markdownTable(
+          ['import', 'calls', 'host µs'],
+          imports.map((row) => [row.nested ? `${row.name} (inside appendAndEnd, not summed)` : row.name, fmt(row.calls, 2), fmt(row.us, 0)]),
+          ['l', 'r', 'r'],
         )}`,
       );
       const wallMean = result.throughput > 0 ? (concurrency * 1000) / result.throughput : Number.NaN;
