@@ -11,7 +11,8 @@ import { jsonLogger } from '../../host/log.ts';
 import { startOperationsListener } from '../../host/metrics/listener.ts';
 import { hostSource } from '../../host/metrics/source.ts';
 
-export const PROFILE_COMPONENT_DIR = join(import.meta.dirname, '..', '..', 'build', 'hosted-profile', 'transpiled');
+/** The profiling build; `PROFILE_COMPONENT_DIR` names another (a copy kept from before a change, to compare). */
+export const PROFILE_COMPONENT_DIR = process.env['PROFILE_COMPONENT_DIR'] ?? join(import.meta.dirname, '..', '..', 'build', 'hosted-profile', 'transpiled');
 
 const logger = jsonLogger();
 const config = loadConfig(process.argv.slice(2), process.env);
