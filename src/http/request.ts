@@ -38,12 +38,8 @@ function bodyStream(request: IncomingRequest): RequestBody {
     {
       pull(controller) {
         try {
-          // `read` answers at once with what the host already holds (a command's small body has
-          // usually arrived whole, and the end is known at once too): no suspension. Only when
-          // nothing is there yet does `blocking-read` wait, suspending only this instance (JSPI on
-          // the Node host).
-          let bytes = stream.read(READ_SIZE);
-          if (bytes.byteLength === 0) bytes = stream.blockingRead(READ_SIZE);
+          // blocking-read suspends only this instance (JSPI on the Node host).
+          const bytes = stream.blockingRead(READ_SIZE);
           if (bytes.byteLength > 0) controller.enqueue(bytes);
         } catch (error) {
           if (isClosed(error)) {
