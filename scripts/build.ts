@@ -4,7 +4,7 @@
  * password component (`wac plug`) into the one component `wasmtime serve` runs. Each step hashes
  * its inputs and is skipped when they did not change. Prints what it did and how long it took.
  *
- *   node scripts/build.ts [--force] [--variant hosted|standalone|all]
+ *   node scripts/build.ts [--force] [--variant hosted|standalone|all|profile]
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -58,8 +58,12 @@ async function step(name: string, inputs: string[], outputs: string[], extra: st
 
 const mb = (n: number) => `${(n / 1_048_576).toFixed(1)} MB`;
 
-async function buildVariant(variant: 'hosted' | 'standalone'): Promise<void> {
-  const out = join(root, 'build', variant);
+/** `profile`: the hosted component with its phase marks kept (src/platform/profile.ts), in build/hosted-profile. */
+type Variant = 'hosted' | 'standalone' | 'profile';
+
+async function buildVariant(variant: Variant): Promise<void> {
+  const world = variant === 'profile' ? 'hosted' : variant;
+  const out = join(root, 'build', variant === 'profile' ? 'hosted-profile' : variant);
   mkdirSync(out, { recursive: true });
   const bundle = join(out, 'bundle.js');
   const wasm = join(out, 'component.wasm');
@@ -69,15 +73,15 @@ async function buildVariant(variant: 'hosted' | 'standalone'): Promise<void> {
   const sources = [...filesUnder(join(root, 'src')), ...filesUnder(join(root, 'static')), join(root, 'package-lock.json')];
 
   await step(`${variant}: bundle`, [...sources, join(root, 'scripts', 'guest-bundle.ts')], [bundle], variant, async () => {
-    await bundleGuest(join(root, 'src', `${variant}.ts`), bundle);
+    await bundleGuest(join(root, 'src', `${world}.ts`), bundle, { profile: variant === 'profile' });
     return `${(statSync(bundle).size / 1024).toFixed(0)} KiB JS`;
   });
 
   await step(`${variant}: componentize`, [bundle, ...filesUnder(join(root, 'wit')), join(root, 'scripts', 'componentize-patches.ts')], [app], variant, async () => {
     await installComponentizePatches(root);
-    const { component } = await componentize({ sourcePath: bundle, witPath: join(root, 'wit'), worldName: variant });
+    const { component } = await componentize({ sourcePath: bundle, witPath: join(root, 'wit'), worldName: world });
     writeFileSync(app, component);
-    return `${mb(component.byteLength)} component (world ${variant})`;
+    return `${mb(component.byteLength)} component (world ${world})`;
   });
 
   if (variant === 'standalone') {
@@ -87,7 +91,7 @@ async function buildVariant(variant: 'hosted' | 'standalone'): Promise<void> {
     });
   }
 
-  if (variant !== 'hosted') return;
+  if (world !== 'hosted') return;
   await step(
     `${variant}: transpile`,
     [wasm],
@@ -106,7 +110,7 @@ async function buildVariant(variant: 'hosted' | 'standalone'): Promise<void> {
 }
 
 const started = performance.now();
-const variants = values.variant === 'all' ? (['hosted', 'standalone'] as const) : [values.variant as 'hosted' | 'standalone'];
+const variants = values.variant === 'all' ? (['hosted', 'standalone'] as const) : [values.variant as Variant];
 console.log(`build (${variants.join(', ')})`);
 // The UI's static files, embedded in every variant's bundle (src/web/generated/, gitignored).
 const generatedAssets = join(root, ...GENERATED_MODULE);

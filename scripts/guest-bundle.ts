@@ -43,8 +43,13 @@ function guestWebCrypto(): Plugin {
   };
 }
 
-export async function bundleGuest(entry: string, outfile: string): Promise<void> {
+/**
+ * `profile`: keep the statements labelled `GUEST_PROFILE:` (phase marks, src/platform/profile.ts);
+ * every other bundle drops them, so production code does not carry them at all.
+ */
+export async function bundleGuest(entry: string, outfile: string, options: { profile?: boolean } = {}): Promise<void> {
   await build({
+    dropLabels: options.profile ? [] : ['GUEST_PROFILE'],
     entryPoints: [entry],
     bundle: true,
     format: 'esm',

@@ -3,6 +3,7 @@
  * the Node host implements.
  */
 import { getEnvironment } from 'wasi:cli/environment@0.2.12';
+import { now } from 'wasi:clocks/monotonic-clock@0.2.12';
 import { buildApp } from './app.ts';
 import { parseConfig } from './config.ts';
 import { AppError } from './errors.ts';
@@ -10,9 +11,12 @@ import { installBufferedResponse } from './http/buffered-response.ts';
 import { createIncomingHandler } from './http/handler.ts';
 import { AfterResponse, logAfterResponseFailure } from './platform/after-response.ts';
 import { hostedPlatform } from './platform/hosted/platform.ts';
+import { installProfileClock } from './platform/profile.ts';
 
 // Responses with a complete body skip the ReadableStream on their way out (src/http/buffered-response.ts).
 installBufferedResponse();
+// The profiling build only (src/platform/profile.ts): the production bundle drops this line.
+GUEST_PROFILE: installProfileClock(now, (line) => console.log(line));
 
 const afterResponse = new AfterResponse();
 const platform = hostedPlatform(afterResponse);

@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import * as v from 'valibot';
 import { AppError } from '../errors.ts';
 import { AMOUNT_MESSAGES, INT32_MAX } from './domain/int32.ts';
+import { profileMark } from '../platform/profile.ts';
 
 const BODY_NOT_OBJECT = 'request body must be a JSON object with an integer "amount"';
 
@@ -67,11 +68,16 @@ export async function readAmountFromJsonBody(c: Context): Promise<number> {
   }
   let body: unknown;
   try {
-    body = JSON.parse(await c.req.text());
+    const text = await c.req.text();
+    GUEST_PROFILE: profileMark('body read');
+    body = JSON.parse(text);
   } catch {
     throw new AppError('validation', 'request body must be valid JSON');
   }
-  return validated(IncrementBodySchema, body);
+  GUEST_PROFILE: profileMark('JSON parse');
+  const amount = validated(IncrementBodySchema, body);
+  GUEST_PROFILE: profileMark('validation');
+  return amount;
 }
 
 /** Reads the `amount` query parameter (exactly one). */

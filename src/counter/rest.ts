@@ -15,6 +15,7 @@ import { sameSiteOnly } from '../http/same-site.ts';
 import { errorResponse, methodNotAllowedResponse, readOnlyRoute } from '../http/errors.ts';
 import { validatedSurrogateHeaders } from '../http/surrogate.ts';
 import { readAmountFromJsonBody, readAmountFromQuery } from './rest-input.ts';
+import { profileMark } from '../platform/profile.ts';
 
 export const COUNTER_REST_PATHS = {
   view: '/api/counter/view',
@@ -54,7 +55,11 @@ export function counterRestRoutes(deps: CounterDeps): Hono {
     onError: (c) => errorResponse(c, new AppError('payload_too_large', 'request body exceeds 256 KiB'), logger),
   });
 
-  const ok = (c: Context, view: CounterView): Response => c.json(view, 200, { 'Cache-Control': 'no-store' });
+  const ok = (c: Context, view: CounterView): Response => {
+    const response = c.json(view, 200, { 'Cache-Control': 'no-store' });
+    GUEST_PROFILE: profileMark('view JSON, response');
+    return response;
+  };
 
   // The view path has one handler for every method (Hono dispatches HEAD as GET with the method
   // left HEAD): a separate 405 route on the same path would make every GET go through Hono's
@@ -72,7 +77,10 @@ export function counterRestRoutes(deps: CounterDeps): Hono {
     COUNTER_REST_PATHS.increment,
     sameSite,
     limit,
-    guarded(async (c) => ok(c, await executeCounterCommand(deps, { type: 'increment', amount: await readAmountFromJsonBody(c) }))),
+    guarded(async (c) => {
+      GUEST_PROFILE: profileMark('routing, middleware');
+      return ok(c, await executeCounterCommand(deps, { type: 'increment', amount: await readAmountFromJsonBody(c) }));
+    }),
   );
   app.post(
     COUNTER_REST_PATHS.decrement,

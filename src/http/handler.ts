@@ -7,6 +7,7 @@
 import type { IncomingRequest, ResponseOutparam } from 'wasi:http/types@0.2.12';
 import { SERVER_METHODS, toRequest } from './request.ts';
 import { writeFallback, writeResponse } from './response.ts';
+import { profileEnd, profileMark, profileStart } from '../platform/profile.ts';
 
 /** Work queued during an exchange, run after its response (src/platform/after-response.ts). */
 export interface DeferredWork {
@@ -30,7 +31,9 @@ export function createIncomingHandler(
 ) {
   return {
     async handle(request: IncomingRequest, outparam: ResponseOutparam): Promise<void> {
+      GUEST_PROFILE: profileStart();
       const incoming = toRequest(request);
+      GUEST_PROFILE: profileMark('request');
       if ('serverOptions' in incoming) return writeResponse(new Response(null, { headers: { allow: SERVER_METHODS } }), outparam);
       if ('malformed' in incoming) {
         onMalformed(incoming.malformed);
@@ -45,10 +48,14 @@ export function createIncomingHandler(
           await writeFallback(outparam, 500, 'internal error');
           return;
         }
+        GUEST_PROFILE: profileMark('app');
         await writeResponse(response, outparam);
+        GUEST_PROFILE: profileMark('response write');
       } finally {
         incoming.release();
         deferred?.drain(onDeferredError);
+        GUEST_PROFILE: profileMark('release, deferred work');
+        GUEST_PROFILE: profileEnd(`${incoming.request.method} ${new URL(incoming.request.url).pathname}`);
       }
     },
   };

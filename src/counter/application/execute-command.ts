@@ -16,6 +16,7 @@ import { encodeEvent } from './event-codec.ts';
 import { COUNTER_PROJECTION, runCounterProjection } from './projection.ts';
 import { DEFAULT_RETRY_POLICY, retryOnConflict } from './retry.ts';
 import { encodeRealtimeMessage, LATEST_EVENTS_LIMIT, toEventLog, type CounterView } from './view.ts';
+import { profileMark } from '../../platform/profile.ts';
 
 /**
  * How long a command waits for its turn on the counter stream before answering 409
@@ -42,8 +43,11 @@ export async function executeCounterCommand(deps: CounterDeps, command: CounterC
   } catch (error) {
     throw AppError.fromStore(error, COUNTER_CHANGED);
   }
+  GUEST_PROFILE: profileMark('command routine');
   const view = buildView(deps, committed);
+  GUEST_PROFILE: profileMark('view building');
   publish(deps, view);
+  GUEST_PROFILE: profileMark('import: pubsub publish');
   // After the response: the client does not wait for the projection's round trips.
   if (committed.revision % (deps.projectionBatch ?? PROJECTION_BATCH) === 0n) platform.afterResponse(COUNTER_PROJECTION, () => advanceProjection(platform));
   return view;
@@ -51,12 +55,16 @@ export async function executeCounterCommand(deps: CounterDeps, command: CounterC
 
 /** One attempt inside the stream's turn; no turn within `waitMs` is the one 409 of a well-behaved writer. */
 function inTurn(platform: Platform, waitMs: number, command: CounterCommand): KnownCounter {
+  GUEST_PROFILE: profileMark('command routine');
   const lease = platform.leases.acquire(COUNTER_STREAM_ID, waitMs);
+  GUEST_PROFILE: profileMark('import: lease acquire');
   if (lease === undefined) throw new AppError('concurrency', NO_TURN_MESSAGE);
   try {
     return attempt(platform, lease, command);
   } finally {
+    GUEST_PROFILE: profileMark('command routine');
     lease.release();
+    GUEST_PROFILE: profileMark('import: lease release');
   }
 }
 
@@ -65,10 +73,18 @@ function inTurn(platform: Platform, waitMs: number, command: CounterCommand): Kn
  * the revision read: the next writer may start before it is confirmed (`appendAndEnd`).
  */
 function attempt(platform: Platform, lease: StreamLease, command: CounterCommand): KnownCounter {
-  const base = currentCounter(platform, (limit) => lease.readNewest(limit));
+  const base = currentCounter(platform, (limit) => {
+    GUEST_PROFILE: profileMark('command routine');
+    const newest = lease.readNewest(limit);
+    GUEST_PROFILE: profileMark('import: lease read-newest');
+    return newest;
+  });
   const events = decide(command, base.state);
   const expected = base.revision === 0n ? { tag: 'no-stream' as const } : { tag: 'exact' as const, val: base.revision };
-  const committed = lease.appendAndEnd(expected, events.map(encodeEvent), LATEST_EVENTS_LIMIT);
+  const encoded = events.map(encodeEvent);
+  GUEST_PROFILE: profileMark('command routine');
+  const committed = lease.appendAndEnd(expected, encoded, LATEST_EVENTS_LIMIT);
+  GUEST_PROFILE: profileMark('import: lease append-and-end');
   if (committed.length < events.length) throw new AppError('internal', undefined, { cause: new Error('append returned no events') });
   return afterCommit(platform, base, fold(base.state, events), committed);
 }

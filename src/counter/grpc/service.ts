@@ -9,6 +9,7 @@ import type { CounterDeps } from '../application/deps.ts';
 import { executeCounterCommand } from '../application/execute-command.ts';
 import { getCounterView } from '../application/get-view.ts';
 import { commandOfChange, toProtoView, toStreamReply } from './messages.ts';
+import { profileMark } from '../../platform/profile.ts';
 
 export function counterServiceImpl(deps: CounterDeps): Omit<ServiceImpl<typeof CounterService>, 'watchCounter'> {
   return {
@@ -16,7 +17,10 @@ export function counterServiceImpl(deps: CounterDeps): Omit<ServiceImpl<typeof C
       return toProtoView(getCounterView(deps));
     },
     async increment(input) {
-      return toProtoView(await executeCounterCommand(deps, { type: 'increment', amount: input.amount }));
+      GUEST_PROFILE: profileMark('gRPC routing, framing, decode');
+      const view = toProtoView(await executeCounterCommand(deps, { type: 'increment', amount: input.amount }));
+      GUEST_PROFILE: profileMark('view to protobuf');
+      return view;
     },
     async decrement(input) {
       return toProtoView(await executeCounterCommand(deps, { type: 'decrement', amount: input.amount }));

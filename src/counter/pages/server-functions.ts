@@ -25,6 +25,7 @@ import type { CounterView } from '../application/view.ts';
 import { errorEnvelope, statusForCode } from '../../http/errors.ts';
 import { MAX_BODY_BYTES } from '../rest.ts';
 import { isJsonMediaType, readAmountFromJsonValue } from '../rest-input.ts';
+import { profileMark } from '../../platform/profile.ts';
 import { sameSiteOnly } from '../../http/same-site.ts';
 
 export const SERVER_FUNCTION_PATHS = {
@@ -45,10 +46,13 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
 
 /** `{"amount": n}` with `content-type: application/json`; the same rules and messages as REST. */
 const amountInput = validator('json', (value, c): { amount: number } => {
+  GUEST_PROFILE: profileMark('routing, middleware, body read, JSON parse');
   if (!isJsonMediaType(c.req.header('content-type'))) {
     throw new AppError('unsupported_media_type', 'content type must be application/json');
   }
-  return { amount: readAmountFromJsonValue(value) };
+  const amount = readAmountFromJsonValue(value);
+  GUEST_PROFILE: profileMark('validation');
+  return { amount };
 });
 
 /** Any thrown value as the AppError a server function reports (malformed JSON is a validation error). */
@@ -73,7 +77,11 @@ export function serverFunctionRoutes(deps: CounterDeps) {
 
   const run = async (c: Context, name: ServerFunctionName, work: () => CounterView | Promise<CounterView>) => {
     try {
-      return c.json(await work(), 200, NO_STORE);
+      GUEST_PROFILE: profileMark('routing, middleware');
+      const view = await work();
+      const response = c.json(view, 200, NO_STORE);
+      GUEST_PROFILE: profileMark('view JSON, response');
+      return response;
     } catch (error) {
       return fail(c, name, asAppError(error));
     }
