@@ -3,15 +3,17 @@
  * store afterwards: the user's email and device hint appear in no row or key (events included),
  * every session of theirs has ended, someone else's session is untouched, and the same email
  * registers again. The attacks: no session, someone else's session cannot name another account
- * (the route deletes the caller's own), a missing or wrong password is refused, and a cross-site
- * request is refused before anything runs.
+ * (the route deletes the caller's own), a missing or wrong password is refused, a cross-site
+ * request is refused before anything runs, and a passkey of the deleted account signs nobody in
+ * (its credential id and public key are gone from the store).
  */
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../../harness/host-process.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
 import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../../harness/servers.ts';
-import { cookieHeader, expectError, PASSWORD, postJson, register, sessionOf, uniqueEmail } from './support.ts';
+import { SoftwarePasskey } from '../support/software-passkey.ts';
+import { cookieHeader, expectError, PASSWORD, postJson, register, sessionIdFrom, sessionOf, uniqueEmail } from './support.ts';
 
 const unavailable = await sharedServers();
 if (unavailable !== undefined && inCi) it('needs PostgreSQL and Redis under CI', () => expect.fail(unavailable));
@@ -77,13 +79,19 @@ const remove = (base: string, sessionId: string | undefined, body?: unknown, hea
   });
 
 describe.runIf(unavailable === undefined).each([sqlite, postgres, redis])('account deletion: $name', (backend) => {
-  let host: HostProcess | undefined;
+  let host: HostProcess;
+  /** AUTH_PUBLIC_BASE_URL: passkeys need a domain name for their RP ID (localhost). */
+  let origin: string;
+  beforeAll(async () => {
+    const port = await freePort();
+    origin = `http://localhost:${port}`;
+    host = await startHost({ port, args: backend.args(), env: { AUTH_PUBLIC_BASE_URL: origin } });
+  }, 120_000);
   afterAll(async () => {
     await host?.stop();
   });
 
   it('erases the email and device hints from the raw store; every session ends; the email registers again', { timeout: 120_000 }, async () => {
-    host = await startHost({ args: backend.args() });
     const base = host.url;
     const email = uniqueEmail('erase');
     const alice = await register(base, email);
@@ -125,6 +133,50 @@ describe.runIf(unavailable === undefined).each([sqlite, postgres, redis])('accou
 
     const again = await register(base, email);
     expect(again.userId).not.toBe(alice.userId);
+  });
+
+  it("erases the account's passkeys: the passkey signs nobody in, and its credential id and public key leave the store", { timeout: 120_000 }, async () => {
+    const base = host.url;
+    const browser = { origin, 'sec-fetch-site': 'same-origin' };
+    const call = (path: string, body: unknown, sessionId?: string) => postJson(base, path, body, { ...browser, ...(sessionId ? cookieHeader(sessionId) : {}) });
+    const signInWith = async (key: SoftwarePasskey) => {
+      const options = (await (await call('/api/auth/passkeys/authentication/options', {})).json()) as { challenge: string; rpId?: string };
+      return call('/api/auth/passkeys/authentication/verify', { response: key.assert(options, { origin }) });
+    };
+
+    const carol = await register(base);
+    const key = new SoftwarePasskey();
+    const creation = await call('/api/auth/passkeys/registration/options', {}, carol.sessionId);
+    expect(creation.status).toBe(200);
+    const registered = await call('/api/auth/passkeys/registration/verify', { response: key.register(await creation.json(), { origin }), name: 'Carol key' }, carol.sessionId);
+    expect(registered.status, await registered.clone().text()).toBe(201);
+    const { id: passkeyId } = (await registered.json()) as { id: string };
+    // A second passkey, removed before the deletion: its credential stream must go too.
+    const removedKey = new SoftwarePasskey();
+    const second = await call('/api/auth/passkeys/registration/options', {}, carol.sessionId);
+    const secondRegistered = await call('/api/auth/passkeys/registration/verify', { response: removedKey.register(await second.json(), { origin }) }, carol.sessionId);
+    expect(secondRegistered.status).toBe(201);
+    const { id: removedPasskeyId } = (await secondRegistered.json()) as { id: string };
+    const removal = await fetch(`${base}/api/auth/passkeys/${removedPasskeyId}`, { method: 'DELETE', headers: { ...browser, ...cookieHeader(carol.sessionId) } });
+    expect(removal.status).toBe(204);
+
+    const before = await signInWith(key);
+    expect(before.status, await before.clone().text()).toBe(200);
+    const passkeySession = sessionIdFrom(before)!;
+    expect(await sessionOf(base, passkeySession)).toMatchObject({ authenticated: true, user_id: carol.userId, method: 'passkey' });
+    const stored = await backend.dump(host);
+    for (const secret of [key.id, key.publicKey, removedKey.id, removedKey.publicKey]) expect(stored).toContain(secret);
+
+    const deleted = await remove(base, carol.sessionId, { password: PASSWORD });
+    expect(deleted.status).toBe(204);
+
+    const after = await signInWith(key);
+    expect(sessionIdFrom(after)).toBeUndefined();
+    await expectError(after, 401, 'invalid_credentials');
+    expect(await sessionOf(base, passkeySession)).toEqual({ authenticated: false });
+    const erased = await backend.dump(host);
+    // The passkey ids name the credential streams; the user id names the list and is in every event.
+    for (const secret of [key.id, key.publicKey, removedKey.id, removedKey.publicKey, passkeyId, removedPasskeyId, carol.userId]) expect(erased).not.toContain(secret);
   });
 });
 

@@ -21,11 +21,19 @@ const increment = async (url: string) => {
   return (await response.json()) as { count: number; last_sequence: number };
 };
 
+/**
+ * Admission is test/admission/'s subject, not this file's. With `--workers 2` each thread gets half
+ * the memory budget, and the thread that warms second is charged the first one's memory too: it
+ * may get two instances and a queue of eight, fewer than the connections the kernel gives it (the
+ * guest's instances measure about 25 MiB each). Queue them all.
+ */
+const PATIENT = ['--admission-wait-ms', '60000', '--admission-queue', '64'];
+
 const runsPerWorker = (h: HostProcess) => h.logs().find((l) => l['code'] === 'workers_stopped')?.['runs_per_worker'] as number[] | undefined;
 
 describe('--workers 2', () => {
   it('serves from both threads; 16 clients × 50 increments → 800, contiguous; exits 0 after draining', { timeout: 120_000 }, async () => {
-    host = await startHost({ args: ['--workers', '2'] });
+    host = await startHost({ args: ['--workers', '2', ...PATIENT] });
     expect(host.logs().find((l) => l['code'] === 'host_listening')?.['workers']).toBe(2);
     await Promise.all(
       Array.from({ length: 16 }, async () => {
@@ -57,7 +65,7 @@ describe('--workers 2', () => {
   // Without the cross-thread fan-out a stream on the other thread never gets the frame; the 5 s bound
   // only keeps a failure from waiting for the test timeout (1 s flaked on a loaded CI runner).
   it('an increment on any thread reaches SSE clients on every thread', async () => {
-    host = await startHost({ args: ['--workers', '2', '--realtime', 'local'] });
+    host = await startHost({ args: ['--workers', '2', '--realtime', 'local', ...PATIENT] });
     // 12 streams on 12 connections: the odds that they all share the POST's thread are 2^-12.
     const streams: SseClient[] = await Promise.all(Array.from({ length: 12 }, () => openSse(`${host!.url}/api/counter/stream`)));
     try {

@@ -11,7 +11,8 @@ import { tempDataDir } from '../../harness/host-process.ts';
 export function startOneInstanceHost(extraArgs: string[] = []): Promise<RunningHost> {
   const args = ['--port', '0', '--data-dir', tempDataDir(), '--instances-min', '1', '--instances-max', '1'];
   // The safety net off: it would hide growth. The cache off: it would answer repeated GETs itself.
-  args.push('--instance-max-requests', '0', '--instance-max-memory', '0', '--response-cache', 'off', '--shutdown-grace-ms', '300', ...extraArgs);
+  // The maintenance timer off: its pass is a guest exchange of its own, counted in the runs a test expects.
+  args.push('--instance-max-requests', '0', '--instance-max-memory', '0', '--response-cache', 'off', '--maintenance-interval', '0', '--shutdown-grace-ms', '300', ...extraArgs);
   return startHost(
     loadConfig(args, {}),
     {},

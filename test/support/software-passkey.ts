@@ -49,6 +49,11 @@ export class SoftwarePasskey {
     return b64url(this.credentialId);
   }
 
+  /** The COSE public key, base64url: what the server stores for this credential. */
+  get publicKey(): string {
+    return b64url(this.#coseKey());
+  }
+
   #coseKey(): Uint8Array {
     const key = new Map<number, number | Uint8Array>([
       [1, 2],
