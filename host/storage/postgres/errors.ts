@@ -12,6 +12,7 @@
  */
 import { DatabaseError } from 'pg';
 import { StorageFailure, guardAllAsync } from '../errors.ts';
+import { NETWORK_ERROR_CODES } from '../network-errors.ts';
 
 /** SQLSTATE classes that mean "the server cannot serve this right now". */
 const UNAVAILABLE_CLASSES = new Map<string, string>([
@@ -33,22 +34,6 @@ const UNAVAILABLE_CODES = new Map<string, string>([
 const INVALID_CODES = new Map<string, string>([
   ['22021', 'character_not_in_repertoire'],
   ['22P05', 'untranslatable_character'],
-]);
-
-/** Socket-level errno codes: the server is not reachable over the network. */
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'EHOSTDOWN',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'EADDRNOTAVAIL',
 ]);
 
 /**
@@ -93,7 +78,7 @@ function unavailableReason(error: unknown): string | undefined {
     return UNAVAILABLE_CODES.get(state) ?? UNAVAILABLE_CLASSES.get(state.slice(0, 3)) ?? UNAVAILABLE_CLASSES.get(state.slice(0, 2));
   }
   const code = stringProperty(error, 'code');
-  if (code !== undefined && NETWORK_CODES.has(code)) return code;
+  if (code !== undefined && NETWORK_ERROR_CODES.has(code)) return code;
   // Connecting to "localhost" tries every address; Node reports all the failures together.
   if (error instanceof AggregateError) {
     for (const inner of error.errors) {

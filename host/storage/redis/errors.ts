@@ -4,22 +4,7 @@
  */
 import { StorageFailure, guardAllAsync } from '../errors.ts';
 import { INVALID_REPLY } from './script.ts';
-
-/** errno codes of a server that cannot be reached (refused, reset, timed out, no route, DNS). */
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'EHOSTDOWN',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ENOENT', // a unix socket path that does not exist
-]);
+import { NETWORK_ERROR_CODES } from '../network-errors.ts';
 
 /**
  * ioredis' own messages for "not connected right now": the offline queue is off, the connection
@@ -65,7 +50,7 @@ export function toStorageFailure(error: unknown): StorageFailure {
     return StorageFailure.internal(`redis: ${message}`);
   }
   if (name === 'MaxRetriesPerRequestError' || name === 'AbortError' || name === 'InterruptError') return StorageFailure.unavailable(`redis: ${message}`);
-  if (typeof code === 'string' && NETWORK_CODES.has(code)) return StorageFailure.unavailable(`redis ${code}: ${message}`);
+  if (typeof code === 'string' && NETWORK_ERROR_CODES.has(code)) return StorageFailure.unavailable(`redis ${code}: ${message}`);
   if (CLIENT_UNAVAILABLE.some((text) => message.includes(text))) return StorageFailure.unavailable(`redis: ${message}`);
   return StorageFailure.internal(message);
 }
