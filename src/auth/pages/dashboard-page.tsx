@@ -117,8 +117,14 @@ function DeleteAccount(props: { refused: boolean }) {
         </p>
       )}
       <form method="post" action="/api/auth/account/delete" id="delete-account-form" class="form">
-        <label for="delete-password">Password (leave empty if you just signed in with a provider)</label>
-        <input id="delete-password" name="password" type="password" autocomplete="current-password" />
+        {/* Not `required`: after a provider sign-in of the last 5 minutes no password is asked. */}
+        <div class="field">
+          <label for="delete-password">Password</label>
+          <input id="delete-password" class="input" name="password" type="password" autocomplete="current-password" aria-describedby="delete-password-hint" />
+          <p id="delete-password-hint" class="field-hint">
+            Leave it empty if you signed in with a provider in the last 5 minutes.
+          </p>
+        </div>
         <button type="submit" class="button button-danger button-block">
           Delete my account
         </button>
