@@ -74,6 +74,8 @@ describe('the file store under maintenance and account deletion', () => {
     }
     const sessionDirsBefore = readdirSync(join(dir, 'events/streams')).length;
     expect(sessionDirsBefore).toBeGreaterThan(SIGN_INS);
+    const logFilesBefore = files(dir, 'events/log').length + files(dir, 'projections/log').length + files(dir, 'projections/documents').length;
+    expect(logFilesBefore).toBeGreaterThan(3 * SIGN_INS);
 
     // Every session has ended, and the sign-ins' throttle windows (2 minutes) have expired.
     clock.now += 3 * 60_000;
@@ -86,6 +88,16 @@ describe('the file store under maintenance and account deletion', () => {
 
     // Stream directories left: the 6 email claims, the 6 user streams, the live session.
     expect(readdirSync(join(dir, 'events/streams'))).toHaveLength(users.length * 2 + 1);
+    // Files of the logs and documents: the live data plus a constant, whatever SIGN_INS is. Live:
+    // each user's registration commits and documents, the live session's commits and documents.
+    const liveCommits = new Set<string>();
+    for (let after = 0n, page = platform.events.readAll(after, 1000); page.length > 0; after = page.at(-1)!.sequence, page = platform.events.readAll(after, 1000)) {
+      for (const event of page) liveCommits.add(`${event.streamId}@${event.sequence - event.revision}`);
+    }
+    expect(files(dir, 'events/log').length, 'event log files').toBeLessThanOrEqual(2 * liveCommits.size + 4);
+    expect(files(dir, 'projections/log').length, 'projection log files').toBeLessThanOrEqual(3);
+    expect(files(dir, 'projections/documents').length, 'document files').toBeLessThanOrEqual(users.length * 4 + 8);
+    expect(files(dir, 'events/removed').length, 'removal markers').toBeLessThanOrEqual(1);
     // No expired key-value file is left.
     for (const file of files(dir, 'kv')) {
       const entry = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { expiresAt: number | null };
