@@ -23,8 +23,9 @@
  * follows the log onto a tombstone forgets what it remembered and probes from there.
  *
  * Then the tombstones are folded: `projections/log/1` becomes a range standing for commits 1 to
- * N-1 (N the newest; `through`), commit N-1 stays as it is (its name taken), and the files between
- * are deleted in ascending order after the range is written. The log is then at most three files.
+ * N-1 (N the newest; `through`, also in `projections/folded`, the small file every call reads),
+ * commit N-1 stays as it is (its name taken), and the files between are deleted in ascending
+ * order after the range is written. The log is then at most three files.
  * The head is found from the range's end when the head hint is behind it, and an instance that
  * finds the next commit missing while the range reaches past it (the fold deleted it) forgets and
  * finds the head again; one whose remembered range end changed forgets too. A late writer (one that
@@ -69,6 +70,8 @@ type CheckpointEntry = Position & { next: string };
 const LOG = 'projections/log';
 const RANGE = `${LOG}/${padded(1n)}`;
 const FOLD_LOCK = 'projections/fold.lock';
+/** The range's end, as a number every call reads (commit 1 itself may be large until the first fold). */
+const FOLDED = 'projections/folded';
 const HEAD_HINT = 'projections/head';
 /** Present in every directory whose commits are all indexed by this format (written before commit 1). */
 const INDEXED_MARKER = 'projections/indexed';
@@ -294,9 +297,7 @@ export class FileProjectionStore implements ProjectionStore {
 
   /** The last commit the folded range stands for (0 before any fold). */
   #foldedThrough(): bigint {
-    const bytes = this.#fs.read(RANGE);
-    const through = bytes ? decodeJson<CommitFile>(bytes).through : undefined;
-    return through === undefined ? 0n : BigInt(through);
+    return readHint(this.#fs, FOLDED);
   }
 
   #stale(dir: string): void {
@@ -431,6 +432,7 @@ export class FileProjectionStore implements ProjectionStore {
   #fold(floor: bigint, through: bigint): number {
     const first = this.#readCommit(1n);
     this.#fs.replace(RANGE, encodeJson({ projection: first.projection, next: first.next, changes: [], compacted: true, through: through.toString() } satisfies CommitFile));
+    writeHint(this.#fs, FOLDED, through);
     let deleted = 0;
     for (let n = floor >= 2n ? floor : 2n; n < through; n++) if (this.#fs.remove(`${LOG}/${padded(n)}`)) deleted++;
     this.#through = through;
