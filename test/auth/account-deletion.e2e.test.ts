@@ -2,14 +2,15 @@
  * DELETE /api/auth/account on a real Node host over SQLite, PostgreSQL and Redis, reading the raw
  * store afterwards: the user's email and device hint appear in no row or key (events included),
  * every session of theirs has ended, someone else's session is untouched, and the same email
- * registers again. The attacks: no session, someone else's session cannot name another account
+ * registers again. The SMTP server is down, so the verification mail to the address waits in the
+ * outbox for its retry: it goes with the account. The attacks: no session, someone else's session cannot name another account
  * (the route deletes the caller's own), a missing or wrong password is refused, and a cross-site
  * request is refused before anything runs.
  */
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../../harness/host-process.ts';
+import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
 import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../../harness/servers.ts';
 import { cookieHeader, expectError, PASSWORD, postJson, register, sessionOf, uniqueEmail } from './support.ts';
 
@@ -83,10 +84,14 @@ describe.runIf(unavailable === undefined).each([sqlite, postgres, redis])('accou
   });
 
   it('erases the email and device hints from the raw store; every session ends; the email registers again', { timeout: 120_000 }, async () => {
-    host = await startHost({ args: backend.args() });
+    const port = await freePort();
+    // Nothing listens on port 9 of the loopback: every delivery fails, and is retried an hour later.
+    const env = { SMTP_URL: 'smtp://127.0.0.1:9', AUTH_PUBLIC_BASE_URL: `http://localhost:${port}`, MAIL_RETRY_SECONDS: '3600' };
+    host = await startHost({ port, args: backend.args(), env });
     const base = host.url;
     const email = uniqueEmail('erase');
     const alice = await register(base, email);
+    await expect.poll(() => host!.logs().some((l) => l['code'] === 'mail_delivery_failed'), { timeout: 20_000 }).toBe(true);
     const phone = await postJson(base, '/api/auth/password/login', { email, password: PASSWORD }, { 'user-agent': DEVICE_UA });
     expect(phone.status).toBe(200);
     const phoneSession = phone.headers
@@ -98,6 +103,8 @@ describe.runIf(unavailable === undefined).each([sqlite, postgres, redis])('accou
     const before = await backend.dump(host);
     expect(before).toContain(email);
     expect(before).toContain('Firefox on Linux');
+    // The queued message, its address inside (a JSON body, escaped once more by the dump).
+    expect(before).toMatch(new RegExp(`recipient\\\\*":\\\\*"${email.replace(/[.+]/g, '\\$&')}`));
 
     // Another user's session deletes its own account only: the route takes no account to name.
     expect((await remove(base, undefined, { password: PASSWORD })).status).toBe(401);

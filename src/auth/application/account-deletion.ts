@@ -19,6 +19,7 @@ import { AUTH_COLLECTIONS, AUTH_PROJECTION, readAuthDocument, runAuthProjection,
 import { clearLoginAttempts, loginPairKey, reserveLoginAttempt } from './rate-limit.ts';
 import { ENDED_SESSIONS } from './retention.ts';
 import { purgeMailTo } from '../../platform/mail-outbox-upkeep.ts';
+import { eraseMailLinks } from './mail-links.ts';
 import { everRegisteredPasskeyIds, passkeyStreams } from '../passkeys/store.ts';
 import { sha256Hex } from './secrets.ts';
 import type { ActiveSession } from './sessions.ts';
@@ -113,7 +114,10 @@ export async function deleteAccount(deps: AuthDeps, current: ActiveSession, reau
       for (const hash of hashes) platform.keyValue.delete(authNamespaces.sessionActivity, hash);
       // Mail queued or set aside for the account holds its address (a deliverer that fails on a
       // message meanwhile does not put it back, host/mail/outbox.ts).
-      if (email) purgeMailTo(platform.projections, email);
+      if (email) {
+        purgeMailTo(platform.projections, email);
+        eraseMailLinks(deps, await sha256Hex(email));
+      }
       const changes: DocumentChange[] = [
         { tag: 'delete', val: { collection: AUTH_COLLECTIONS.users, id: userId } },
         { tag: 'delete', val: { collection: AUTH_COLLECTIONS.userSessions, id: userId } },
