@@ -15,7 +15,8 @@ import { deleteAccount, findActiveSession, getStorageStatus, loginWithPassword, 
 import { runMaintenancePass } from '../../src/maintenance/pass.ts';
 import { AfterResponse, logAfterResponseFailure } from '../../src/platform/after-response.ts';
 import { unfencedLeases } from '../../src/platform/leases/unfenced-leases.ts';
-import type { Platform } from '../../src/platform/ports.ts';
+import type { Platform, RecordedEvent } from '../../src/platform/ports.ts';
+import { raceWorkers } from './race-workers.ts';
 import type { FileSystem } from '../../src/platform/standalone/file-system.ts';
 import { openFileStorage } from '../../src/platform/standalone/file-storage.ts';
 import { padded } from '../../src/platform/standalone/names.ts';
@@ -228,6 +229,32 @@ describe('file store folding', () => {
     expect(readdirSync(join(dir, 'events/log')).map(Number)).toEqual([1, 2, 4, 6, 7, 9, 10]);
     expect(fresh.events.readAll(0n, 100).map((e) => e.sequence)).toEqual([1n, 6n, 10n]);
     expect(fresh.events.readStream('kept', { direction: 'forward', limit: 10 }).map((e) => e.payload)).toEqual(['{"n":1}', '{"n":6}', '{"n":10}']);
+  });
+
+  it('appends from 3 threads while 2 others remove streams and fold: every append once, in order, counted', { timeout: 180_000 }, async () => {
+    const dir = join(root, 'fold-race');
+    const COUNT = 60;
+    await Promise.all([
+      raceWorkers(new URL('./files-writer.worker.ts', import.meta.url), 3, { dir, stream: 'counter', count: COUNT }),
+      raceWorkers(new URL('./files-writer.worker.ts', import.meta.url), 2, { dir, stream: 'unused', count: COUNT / 2, kind: 'churn' }),
+    ]);
+    const storage = openFileStorage(nodeFileSystem(dir));
+    storage.upkeep();
+    const all: RecordedEvent[] = [];
+    for (let page = storage.events.readAll(0n, 1000); page.length > 0; page = storage.events.readAll(page.at(-1)!.sequence, 1000)) all.push(...page);
+    const counter = all.filter((e) => e.streamId === 'counter');
+    expect(all.filter((e) => e.eventType === 'counter.churned')).toEqual([]);
+    expect(counter.map((e) => e.revision)).toEqual(counter.map((_, i) => BigInt(i + 1)));
+    expect(all.map((e) => e.sequence)).toEqual([...all.map((e) => e.sequence)].sort((x, y) => (x < y ? -1 : 1)));
+    expect(storage.events.readStream('counter', { direction: 'forward', limit: 1000 })).toHaveLength(3 * COUNT);
+    expect(storage.events.countByType('counter.')).toEqual([
+      { eventType: 'counter.churned', count: BigInt(2 * (COUNT / 2) * 3) },
+      { eventType: 'counter.incremented', count: BigInt(3 * COUNT) },
+      { eventType: 'counter.tail', count: BigInt(COUNT) },
+    ]);
+    expect(storage.events.headSequence()).toBe(BigInt(3 * COUNT + 2 * (COUNT / 2) * 4));
+    // Every removed commit is folded but those next to the newest.
+    expect(readdirSync(join(dir, 'events/log')).length).toBeLessThanOrEqual(3 * (3 * COUNT + COUNT) + 4);
   });
 
   it('folds the projection log to three files; a late writer on a deleted name takes it back', () => {
