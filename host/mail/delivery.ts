@@ -106,7 +106,7 @@ export class MailDelivery {
         const reason = describeError(error).slice(0, 300);
         const attempts = entry.attempts + 1;
         if (attempts >= maxAttempts) {
-          await this.#outbox.failed(id, entry, reason, undefined);
+          await this.#outbox.failed(id, entry, reason, undefined, now());
           this.#logger.log('error', 'mail set aside after too many failed deliveries', {
             code: 'mail_dead_lettered',
             id,
@@ -116,7 +116,7 @@ export class MailDelivery {
           });
         } else {
           const retryAt = now() + retryDelayMs(attempts, retryMs);
-          await this.#outbox.failed(id, entry, reason, retryAt);
+          await this.#outbox.failed(id, entry, reason, retryAt, now());
           this.#logger.log('warn', 'mail delivery failed; will retry', {
             code: 'mail_delivery_failed',
             id,

@@ -16,6 +16,7 @@ const EntrySchema = v.object({
   attempts: v.number(),
   next_attempt_at: v.number(),
   last_error: v.optional(v.string()),
+  dead_at: v.optional(v.number()),
 });
 
 export interface QueuedMessage {
@@ -100,10 +101,17 @@ export class MailOutbox {
     await this.#change(async () => [remove(id)]);
   }
 
-  /** A failed delivery: tried again at `retryAt`, or set aside among the dead letters when undefined. */
-  async failed(id: string, entry: OutboxEntry, reason: string, retryAt: number | undefined): Promise<void> {
+  /**
+   * A failed delivery: tried again at `retryAt`, or set aside among the dead letters (at `now`)
+   * when undefined. Nothing when the message left the outbox meanwhile (its recipient's data was
+   * erased during the delivery): it must not come back.
+   */
+  async failed(id: string, entry: OutboxEntry, reason: string, retryAt: number | undefined, now: number): Promise<void> {
     const next: OutboxEntry = { ...entry, attempts: entry.attempts + 1, last_error: reason, next_attempt_at: retryAt ?? entry.next_attempt_at };
-    await this.#change(async () => (retryAt === undefined ? [remove(id), put(MAIL_OUTBOX.deadLetters, id, next)] : [put(MAIL_OUTBOX.collection, id, next)]));
+    await this.#change(async () => {
+      if ((await this.#read(id)) === undefined) return undefined;
+      return retryAt === undefined ? [remove(id), put(MAIL_OUTBOX.deadLetters, id, { ...next, dead_at: now })] : [put(MAIL_OUTBOX.collection, id, next)];
+    });
   }
 
   /** Messages set aside after too many failed deliveries (operators; tests). */

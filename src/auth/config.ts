@@ -29,6 +29,7 @@ const schema = v.object({
   AUTH_SESSION_IDLE_SECONDS: seconds('1800', 30 * DAY),
   // 0 = an ended session's stream goes at the next maintenance pass.
   AUTH_SESSION_RETENTION_SECONDS: v.pipe(v.optional(v.string(), String(30 * DAY)), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(3650 * DAY)),
+  MAIL_DEAD_LETTER_RETENTION_SECONDS: v.pipe(v.optional(v.string(), String(30 * DAY)), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(3650 * DAY)),
   AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE: count('100', 100_000),
   AUTH_GLOBAL_MAX_SIGNUPS_PER_MINUTE: count('1000', 1_000_000),
   // ES256 public key(s) of the operator token issuer (./system-token-keys.ts); checked below.
@@ -62,6 +63,8 @@ export interface AuthConfig {
   sessionIdleSeconds: number;
   /** How long an ended session's events are kept before maintenance removes its stream. */
   sessionRetentionSeconds: number;
+  /** How long a message set aside after failed deliveries is kept (it holds the recipient's address). */
+  mailDeadLetterRetentionSeconds: number;
   /** Login, registration and OAuth start attempts one client address may make per minute. */
   clientMaxAttemptsPerMinute: number;
   /** Registrations and OAuth starts (the calls that write records) per minute, all clients together. */
@@ -106,6 +109,7 @@ export function parseAuthConfig(env: ReadonlyMap<string, string>): AuthConfig {
     loginLockoutSeconds: c.AUTH_LOGIN_LOCKOUT_SECONDS,
     sessionIdleSeconds: c.AUTH_SESSION_IDLE_SECONDS,
     sessionRetentionSeconds: c.AUTH_SESSION_RETENTION_SECONDS,
+    mailDeadLetterRetentionSeconds: c.MAIL_DEAD_LETTER_RETENTION_SECONDS,
     clientMaxAttemptsPerMinute: c.AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE,
     globalMaxSignupsPerMinute: c.AUTH_GLOBAL_MAX_SIGNUPS_PER_MINUTE,
     systemToken: systemTokenKeys === undefined ? undefined : { keys: systemTokenKeys.keys, issuer: c.AUTH_SYSTEM_TOKEN_ISSUER, audience: c.AUTH_SYSTEM_TOKEN_AUDIENCE },

@@ -31,6 +31,8 @@ export interface OutboxEntry {
   next_attempt_at: number;
   /** why the last delivery failed (transport's words, never the message) */
   last_error?: string;
+  /** epoch ms: when it was set aside among the dead letters (their retention counts from here) */
+  dead_at?: number;
 }
 
 /** A new id that sorts by queue time, so listing the outbox gives the oldest first. */

@@ -2,10 +2,11 @@
  * DELETE /api/auth/account on a real Node host over SQLite, PostgreSQL and Redis, reading the raw
  * store afterwards: the user's email and device hint appear in no row or key (events included),
  * every session of theirs has ended, someone else's session is untouched, and the same email
- * registers again. The attacks: no session, someone else's session cannot name another account
- * (the route deletes the caller's own), a missing or wrong password is refused, a cross-site
- * request is refused before anything runs, and a passkey of the deleted account signs nobody in
- * (its credential id and public key are gone from the store).
+ * registers again. The SMTP server is down, so the verification mail to the address waits in the
+ * outbox for its retry: it goes with the account. The attacks: no session, someone else's session
+ * cannot name another account (the route deletes the caller's own), a missing or wrong password is
+ * refused, a cross-site request is refused before anything runs, and a passkey of the deleted
+ * account signs nobody in (its credential id and public key are gone from the store).
  */
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
@@ -85,7 +86,10 @@ describe.runIf(unavailable === undefined).each([sqlite, postgres, redis])('accou
   beforeAll(async () => {
     const port = await freePort();
     origin = `http://localhost:${port}`;
-    host = await startHost({ port, args: backend.args(), env: { AUTH_PUBLIC_BASE_URL: origin } });
+    // Nothing listens on port 9 of the loopback: every delivery fails, and is retried an hour later,
+    // so a verification mail waits in the outbox with its address.
+    const env = { AUTH_PUBLIC_BASE_URL: origin, SMTP_URL: 'smtp://127.0.0.1:9', MAIL_RETRY_SECONDS: '3600' };
+    host = await startHost({ port, args: backend.args(), env });
   }, 120_000);
   afterAll(async () => {
     await host?.stop();
@@ -95,6 +99,7 @@ describe.runIf(unavailable === undefined).each([sqlite, postgres, redis])('accou
     const base = host.url;
     const email = uniqueEmail('erase');
     const alice = await register(base, email);
+    await expect.poll(() => host!.logs().some((l) => l['code'] === 'mail_delivery_failed'), { timeout: 20_000 }).toBe(true);
     const phone = await postJson(base, '/api/auth/password/login', { email, password: PASSWORD }, { 'user-agent': DEVICE_UA });
     expect(phone.status).toBe(200);
     const phoneSession = phone.headers
@@ -106,6 +111,8 @@ describe.runIf(unavailable === undefined).each([sqlite, postgres, redis])('accou
     const before = await backend.dump(host);
     expect(before).toContain(email);
     expect(before).toContain('Firefox on Linux');
+    // The queued message, its address inside (a JSON body, escaped once more by the dump).
+    expect(before).toMatch(new RegExp(`recipient\\\\*":\\\\*"${email.replace(/[.+]/g, '\\$&')}`));
 
     // Another user's session deletes its own account only: the route takes no account to name.
     expect((await remove(base, undefined, { password: PASSWORD })).status).toBe(401);

@@ -2,7 +2,8 @@
  * A worker thread for the file store's cross-thread race tests: its own store instance on the
  * shared directory makes `count` writes with the optimistic loop, either appends to one stream
  * (`kind: 'events'`) or projection commits that read-modify-write one shared document and put
- * the writer's own (`kind: 'projection'`).
+ * the writer's own (`kind: 'projection'`), or (`kind: 'churn'`) appends three commits to a stream
+ * of its own, removes it and folds, over and over, while the others write.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { FileStoreFailure } from '../../src/platform/standalone/failure.ts';
@@ -15,7 +16,7 @@ const { dir, stream, count, writer, start, kind } = workerData as {
   count: number;
   writer: number;
   start: Int32Array;
-  kind?: 'events' | 'projection';
+  kind?: 'events' | 'projection' | 'churn';
 };
 const storage = openFileStorage(nodeFileSystem(dir));
 Atomics.add(start, 0, 1);
@@ -33,6 +34,16 @@ function commitProjection(n: number): boolean {
 }
 
 for (let n = 0; n < count; n++) {
+  if (kind === 'churn') {
+    const gone = `gone-${writer}-${n}`;
+    for (let i = 0; i < 3; i++) storage.events.append(gone, { tag: 'any' }, [{ eventType: 'counter.churned', payload: '{}', metadata: '{}' }]);
+    // Not the newest commit when removed: another thread finishing the newest commit's index
+    // while the stream's revision files go is a race of removal itself, not of the fold.
+    storage.events.append(`tail-${writer}`, { tag: 'any' }, [{ eventType: 'counter.tail', payload: '{}', metadata: '{}' }]);
+    storage.events.removeStream(gone);
+    storage.upkeep();
+    continue;
+  }
   if (kind === 'projection') {
     while (!commitProjection(n)) conflicts++;
     continue;

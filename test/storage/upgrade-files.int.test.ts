@@ -4,6 +4,9 @@
  * process over node:fs (the wasi:filesystem semantics, node-file-system.ts): the same count and
  * events, a command on top, both accounts found by their email, the OAuth account through its
  * stored identity, each user's session list, and every stored event through the versioned readers.
+ * And what the store lacks is folded in by the first maintenance pass: its sessions join the
+ * retention queue (and go, once ended, with retention 0), its OAuth identity is listed on the user,
+ * so deleting that account removes the identity's stream.
  */
 import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +17,10 @@ import { linkOrCreateUserForExternalIdentity } from '../../src/auth/application/
 import { userSessionEntries } from '../../src/auth/application/projection.ts';
 import { sha256Hex } from '../../src/auth/application/secrets.ts';
 import { buildAuthDeps } from '../../src/auth/index.ts';
+import { deleteAccount } from '../../src/auth/application/account-deletion.ts';
+import type { ActiveSession } from '../../src/auth/application/sessions.ts';
+import { authStreams } from '../../src/auth/application/streams.ts';
+import { runMaintenancePass } from '../../src/maintenance/pass.ts';
 import { decodeEvent } from '../../src/counter/application/event-codec.ts';
 import { executeCounterCommand } from '../../src/counter/application/execute-command.ts';
 import { getCounterView } from '../../src/counter/application/get-view.ts';
@@ -27,13 +34,56 @@ import { nodeFileSystem } from '../../scripts/wasmtime/node-file-system.ts';
 
 describe.each(readdirSync(FIXTURE_DIR))('the file store written by %s', (release) => {
   const manifest = JSON.parse(readFileSync(join(FIXTURE_DIR, release, 'manifest.json'), 'utf8')) as StoreManifest;
-  const open = () => {
+  const open = (env = new Map<string, string>()) => {
     const dir = tempDataDir('upgrade-files-');
     cpSync(join(FIXTURE_DIR, release, 'files'), dir, { recursive: true });
-    const storage = openFileStorage(nodeFileSystem(dir));
-    const platform = { ...createMemoryPlatform(), events: storage.events, projections: storage.projections, keyValue: storage.keyValue, leases: unfencedLeases(storage.events) };
-    return { platform, counter: { platform, realtime: { enabled: false, channel: 'upgrade' } }, auth: buildAuthDeps(platform, new Map()) };
+    const memory = createMemoryPlatform();
+    memory.clock.now = Date.now();
+    const storage = openFileStorage(nodeFileSystem(dir), () => memory.clock.now);
+    const platform = {
+      ...memory,
+      events: storage.events,
+      projections: storage.projections,
+      keyValue: storage.keyValue,
+      leases: unfencedLeases(storage.events),
+      storeUpkeep: () => storage.upkeep(),
+    };
+    return { platform, clock: memory.clock, counter: { platform, realtime: { enabled: false, channel: 'upgrade' } }, auth: buildAuthDeps(platform, env) };
   };
+  const sessionStreams = (platform: ReturnType<typeof open>['platform']) =>
+    new Set(platform.events.readAll(0n, 1000).flatMap((e) => (e.streamId.startsWith('auth-session-') ? [e.streamId] : [])));
+
+  it("one maintenance pass puts the store's sessions in the retention queue; ended, they go", () => {
+    const { platform, clock, auth } = open(new Map([['AUTH_SESSION_RETENTION_SECONDS', '0']]));
+    expect(sessionStreams(platform).size).toBeGreaterThanOrEqual(2);
+    // Past any session's absolute lifetime (at most 30 days).
+    clock.now += 31 * 86_400_000;
+    const report = runMaintenancePass(auth);
+    expect(report.backfilled_events).toBeGreaterThan(0);
+    expect(report.session_streams_removed).toBeGreaterThanOrEqual(2);
+    expect(sessionStreams(platform).size).toBe(0);
+    for (const user of [manifest.password_user, manifest.oauth_user]) expect(userSessionEntries(platform, user.user_id)).toEqual([]);
+    // Once done, a pass folds nothing again.
+    expect(runMaintenancePass(auth).backfilled_events).toBe(0);
+  });
+
+  it("after one pass, deleting the OAuth account removes its identity's stream", async () => {
+    const { platform, auth } = open();
+    runMaintenancePass(auth);
+    const identity = authStreams.identity(manifest.oauth_user.provider, await sha256Hex(`${manifest.oauth_user.provider}\n${OAUTH_SUBJECT}`));
+    const before = platform.events.streamRevision(identity);
+    expect(before).toBeGreaterThan(0n);
+    const current = {
+      sessionHash: 'upgrade-fixture-reauth',
+      userId: manifest.oauth_user.user_id,
+      email: null,
+      method: `oauth:${manifest.oauth_user.provider}`,
+      issuedAt: platform.now(),
+    } as unknown as ActiveSession;
+    await deleteAccount(auth, current, { client: '192.0.2.1' });
+    expect(platform.events.streamRevision(identity)).toBe(0n);
+    expect(platform.events.streamRevision(authStreams.user(manifest.oauth_user.user_id))).toBe(0n);
+  });
 
   it('shows the same count and events, and takes a command on top', async () => {
     const { counter } = open();

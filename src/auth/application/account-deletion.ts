@@ -4,7 +4,7 @@
  * their personal data is removed from the store (event-store `remove-stream`): the email claim
  * (email, password hash), the user stream, each external identity (provider subject hash, email)
  * and each session (email, device hint), live or ended and kept for retention. Then their
- * read-model documents go. Removing the email claim frees the email: it can register again.
+ * read-model documents go, and the mail outbox's messages to their address, queued or set aside. Removing the email claim frees the email: it can register again.
  * Erasure rather than crypto-shredding: the streams are the user's alone, so nothing else is
  * lost with them, and the store then holds no ciphertext that a leaked key could open
  * (docs/storage.md, "Account deletion"). The per-type event totals stay exact.
@@ -18,6 +18,8 @@ import type { AuthDeps } from './deps.ts';
 import { AUTH_COLLECTIONS, AUTH_PROJECTION, readAuthDocument, runAuthProjection, userSessionEntries, type UserDocument } from './projection.ts';
 import { clearLoginAttempts, loginPairKey, reserveLoginAttempt } from './rate-limit.ts';
 import { ENDED_SESSIONS } from './retention.ts';
+import { purgeMailTo } from '../../platform/mail-outbox-upkeep.ts';
+import { eraseMailLinks } from './mail-links.ts';
 import { everRegisteredPasskeyIds, passkeyStreams } from '../passkeys/store.ts';
 import { sha256Hex } from './secrets.ts';
 import type { ActiveSession } from './sessions.ts';
@@ -109,6 +111,12 @@ export async function deleteAccount(deps: AuthDeps, current: ActiveSession, reau
       ];
       for (const stream of streams) removed += Number(platform.events.removeStream(stream));
       for (const hash of hashes) platform.keyValue.delete(authNamespaces.sessionActivity, hash);
+      // Mail queued or set aside for the account holds its address (a deliverer that fails on a
+      // message meanwhile does not put it back, host/mail/outbox.ts).
+      if (email) {
+        purgeMailTo(platform.projections, email);
+        eraseMailLinks(deps, await sha256Hex(email));
+      }
       const changes: DocumentChange[] = [
         { tag: 'delete', val: { collection: AUTH_COLLECTIONS.users, id: userId } },
         { tag: 'delete', val: { collection: AUTH_COLLECTIONS.userSessions, id: userId } },

@@ -102,6 +102,19 @@ export function retireMailLinks(deps: AuthDeps, kind: MailLinkKind, emailHash: s
 }
 
 /**
+ * Erases the address's newest link of each kind with its record (the account is being deleted:
+ * the record names the account). Links replaced earlier no longer work and expire with their TTL.
+ */
+export function eraseMailLinks(deps: AuthDeps, emailHash: string): void {
+  const { keyValue } = deps.platform;
+  for (const kind of Object.keys(MAIL_LINK_TTL_MS) as MailLinkKind[]) {
+    const tokenHash = keyValue.get(authNamespaces.mailLinkNewest, newestKey(kind, emailHash));
+    if (tokenHash !== undefined) keyValue.delete(authNamespaces.mailLinks, recordKey(kind, tokenHash));
+    keyValue.delete(authNamespaces.mailLinkNewest, newestKey(kind, emailHash));
+  }
+}
+
+/**
  * Counts one mail of `kind` to the address: at most `max` per hour (fixed window). With `quiet`,
  * false instead of RateLimitedError, for callers whose answer must not change (password reset).
  */

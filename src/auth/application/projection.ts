@@ -18,7 +18,7 @@ export const AUTH_COLLECTIONS = { users: 'auth_users', userSessions: 'auth_user_
  * The id of a session's entry in `auth_session_ends`: its end (epoch ms, zero-padded so ids sort
  * in time order) and its hash. Until it is revoked a session ends at its absolute expiry.
  */
-function sessionEndId(endsAt: number, sessionHash: string): string {
+export function sessionEndId(endsAt: number, sessionHash: string): string {
   return `${String(Math.max(0, Math.trunc(endsAt))).padStart(15, '0')}:${sessionHash}`;
 }
 

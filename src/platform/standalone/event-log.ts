@@ -13,7 +13,21 @@
  * same name and event count, so the chain keeps its links, and the event types, so the counts
  * stay exact, but no payload or metadata; its revision files go. Readers skip tombstones. A
  * removal writes a new value to `events/removals`; an instance that finds it changed forgets what it remembered
- * (commit contents and lower bounds are then no longer facts).
+ * (commit contents and lower bounds are then no longer facts). It also leaves a marker
+ * `events/removed/<first>` per tombstone, for compaction.
+ *
+ * Compaction (`compact`, run by maintenance) folds each run of adjacent tombstones below the newest
+ * commit into one range: the run's first file becomes the range (through: its last sequence;
+ * counts: its event types, for `countByType`), its last commit's file stays as the range's end
+ * marker (a tombstone naming the range's first), and the files between are deleted, in ascending
+ * order, after the range and its marker are written. Files for ended sessions are then at most two
+ * per run of removed commits, and runs lie between live commits. A chain walk steps from a range to
+ * the commit after it; a search back from a sequence inside a run meets the range or its marker.
+ * A late writer (one that read the chain, then stalled while the next commit was published,
+ * removed and folded) may find a deleted name free and publish it: any removal or fold changes
+ * `events/removals` first, so a writer that finds it changed after publishing checks that its
+ * commit follows the chain (the item holding the sequence before it ends right there) and takes
+ * its file back otherwise.
  *
  * Derived (rebuildable): per-stream revision files `events/streams/<sha256(id)>/<revision>`
  * (content: the commit's first sequence), and hints (`events/head`, `.../tip`, `events/counts`)
@@ -28,10 +42,11 @@
 import type { EventStore, ExpectedRevision, NewEvent, ReadStreamOptions, RecordedEvent, TypeCount } from '../ports.ts';
 import { checkLimit, checkName, FileStoreFailure } from './failure.ts';
 import type { FileSystem } from './file-system.ts';
-import { decodeJson, decodeText, encodeJson, encodeText, hashed, padded } from './names.ts';
+import { decodeJson, decodeText, encodeJson, encodeText, hashed, padded, sameBytes } from './names.ts';
 import { revisionMatches } from '../../contract/revision.ts';
 import { readHint, writeHint } from './hints.ts';
 import { Memo } from './memo.ts';
+import { whileCompacting } from './compaction-lock.ts';
 
 interface CommitFile {
   v: 1;
@@ -42,6 +57,14 @@ interface CommitFile {
   events: Array<{ type: string; payload: string; metadata: string }>;
   /** A removed stream's commit: types kept for the counts, payloads and metadata emptied. */
   removed?: true;
+  /** A folded run of removed commits (this file is its first): its last sequence, */
+  through?: string;
+  /** its events' counts by type, */
+  counts?: Record<string, string>;
+  /** and its end marker (the run's last commit). */
+  marker?: string;
+  /** An end marker: the first sequence of its range. */
+  foldedFrom?: string;
 }
 
 interface Commit {
@@ -51,6 +74,12 @@ interface Commit {
   recordedAt: bigint;
   events: CommitFile['events'];
   removed: boolean;
+  /** the last sequence it stands for */
+  last: bigint;
+  /** a folded range's counts by type and end marker */
+  range?: { counts: Map<string, bigint>; marker: bigint };
+  /** an end marker's range */
+  foldedFrom?: bigint;
 }
 
 /** Giving up after this many lost races means something is wrong (each lost race is someone else's progress). */
@@ -62,9 +91,13 @@ const LOG = 'events/log';
 const HEAD_HINT = 'events/head';
 const COUNTS = 'events/counts';
 const REMOVALS = 'events/removals';
+/** One marker per tombstone not folded yet. */
+const REMOVED = 'events/removed';
+const FOLD_LOCK = 'events/fold.lock';
 const streamDir = (streamId: string) => `events/streams/${hashed(streamId)}`;
 
-const lastOf = (commit: Commit) => commit.first + BigInt(commit.events.length) - 1n;
+const lastOf = (commit: Commit) => commit.last;
+const isDigits = (name: string) => /^\d+$/.test(name);
 
 function recorded(commit: Commit, index: number): RecordedEvent {
   const event = commit.events[index]!;
@@ -105,13 +138,15 @@ export class FileEventStore implements EventStore {
       const actual = this.#revision(streamId);
       if (!revisionMatches(expected, actual)) throw FileStoreFailure.conflict(streamId, expected, actual);
       if (events.length === 0) return [];
+      const first = head.sequence + 1n;
       const commit: Commit = {
-        first: head.sequence + 1n,
+        first,
         stream: streamId,
         revision: actual + 1n,
         recordedAt: BigInt(Math.trunc(this.#now())),
         events: events.map((e) => ({ type: e.eventType, payload: e.payload, metadata: e.metadata })),
         removed: false,
+        last: first + BigInt(events.length) - 1n,
       };
       const file: CommitFile = {
         v: 1,
@@ -120,7 +155,18 @@ export class FileEventStore implements EventStore {
         recordedAt: commit.recordedAt.toString(),
         events: commit.events,
       };
-      if (!this.#fs.publish(`${LOG}/${padded(commit.first)}`, encodeJson(file))) continue; // lost the race: re-read
+      const path = `${LOG}/${padded(commit.first)}`;
+      const bytes = encodeJson(file);
+      if (!this.#fs.publish(path, bytes)) continue; // lost the race: re-read
+      if (readHint(this.#fs, REMOVALS) !== this.#removals && !this.#follows(commit.first)) {
+        // A late writer on a name compaction freed: take the file back and try again.
+        if (sameBytes(this.#fs.read(path), bytes)) {
+          this.#fs.remove(path);
+          continue;
+        }
+        // The file is no longer ours: the commit was on the chain, then removed and folded.
+        return commit.events.map((_, i) => recorded(commit, i));
+      }
       this.#commits.set(commit.first, commit);
       this.#newest = commit;
       this.#index(commit);
@@ -189,11 +235,19 @@ export class FileEventStore implements EventStore {
     const counts = new Map(Object.entries(cache?.counts ?? {}).map(([type, n]) => [type, BigInt(n)]));
     const startedAt = asOf;
     while (asOf < head) {
-      const commit = this.#mustRead(asOf + 1n);
-      for (const event of commit.events) counts.set(event.type, (counts.get(event.type) ?? 0n) + 1n);
+      const commit = this.#read(asOf + 1n);
+      if (!commit && asOf > 0n) {
+        // The cached totals end inside a run folded since: count again from the start.
+        asOf = 0n;
+        counts.clear();
+        continue;
+      }
+      if (!commit) throw FileStoreFailure.unavailable(`commit ${asOf + 1n} vanished`);
+      if (commit.range) for (const [type, n] of commit.range.counts) counts.set(type, (counts.get(type) ?? 0n) + n);
+      else for (const event of commit.events) counts.set(event.type, (counts.get(event.type) ?? 0n) + 1n);
       asOf = lastOf(commit);
     }
-    if (asOf > startedAt) {
+    if (asOf !== startedAt) {
       const saved = Object.fromEntries([...counts].map(([type, n]) => [type, n.toString()]));
       this.#fs.replace(COUNTS, encodeJson({ asOf: asOf.toString(), counts: saved }));
     }
@@ -220,17 +274,110 @@ export class FileEventStore implements EventStore {
         removed: true,
       };
       this.#fs.replace(`${LOG}/${padded(first)}`, encodeJson(tombstone));
+      this.#fs.publish(`${REMOVED}/${padded(first)}`, new Uint8Array());
       this.#commits.set(first, { ...commit, events: tombstone.events, removed: true });
       this.#indexed.set(first, true);
     }
     this.#fs.removeTree(streamDir(streamId));
-    // A value no earlier removal wrote (two removers racing must not write the same one).
-    this.#removals = BigInt(Math.trunc(this.#now())) * 1_000_000n + BigInt(Math.floor(Math.random() * 1_000_000));
-    writeHint(this.#fs, REMOVALS, this.#removals);
+    this.#announceRemoval();
     // Lower bounds and index entries of the stream are no longer true.
     this.#revisions.clear();
     this.#revisionFiles.clear();
     return top;
+  }
+
+  /** Folds runs of tombstones (see above); returns how many files it deleted. */
+  compact(): number {
+    return whileCompacting(this.#fs, FOLD_LOCK, this.#now, () => {
+      const markers = this.#fs.list(REMOVED).filter(isDigits).map(BigInt);
+      if (markers.length === 0) return 0;
+      markers.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      this.#sync();
+      const newest = this.#newest;
+      if (!newest) return 0;
+      // A fresh instance starts from a commit that stays.
+      writeHint(this.#fs, HEAD_HINT, newest.first);
+      let deleted = 0;
+      let foldedThrough = 0n;
+      for (const first of markers) {
+        // The newest commit stays whole (it may not be indexed yet): its marker waits.
+        if (first >= newest.first) continue;
+        if (first > foldedThrough) {
+          const run = this.#runAround(first, newest.first);
+          if (run === undefined) break; // another instance changed the log meanwhile: the next pass
+          deleted += run.deleted;
+          foldedThrough = run.through;
+        }
+        this.#fs.remove(`${REMOVED}/${padded(first)}`);
+      }
+      this.#announceRemoval();
+      this.forget();
+      return deleted;
+    });
+  }
+
+  /** Folds the run of tombstones holding `first`, up to `limit` (excluded); undefined when the files changed under it. */
+  #runAround(first: bigint, limit: bigint): { through: bigint; deleted: number } | undefined {
+    let start = this.#read(first);
+    if (!start?.removed) return { through: first, deleted: 0 };
+    // Back to the run's first item (a range's end marker names it).
+    for (;;) {
+      const before: Commit | undefined = start.first > 1n ? this.#commitContaining(start.first - 1n) : undefined;
+      if (!before?.removed) break;
+      start = before.foldedFrom === undefined ? before : this.#read(before.foldedFrom);
+      if (!start?.removed) return undefined;
+    }
+    const run: Commit[] = [];
+    for (let item: Commit | undefined = start; item?.removed && item.first < limit; item = this.#read(lastOf(item) + 1n)) run.push(item);
+    const last = run.at(-1)!;
+    if (run.length < 2) return { through: lastOf(last), deleted: 0 };
+    const through = lastOf(last);
+    const marker = last.range ? last.range.marker : last.first;
+    const counts = new Map<string, bigint>();
+    const names: bigint[] = [];
+    for (const item of run) {
+      if (item.range) for (const [type, n] of item.range.counts) counts.set(type, (counts.get(type) ?? 0n) + n);
+      else for (const event of item.events) counts.set(event.type, (counts.get(event.type) ?? 0n) + 1n);
+      if (item !== start) names.push(item.first);
+      if (item.range) names.push(item.range.marker);
+    }
+    const markerFile = this.#readJson<CommitFile>(`${LOG}/${padded(marker)}`);
+    if (!markerFile?.removed) return undefined;
+    // The range, then its end marker, then the files between, in ascending order (see above).
+    const range: CommitFile = {
+      v: 1,
+      stream: '',
+      revision: '0',
+      recordedAt: '0',
+      events: [],
+      removed: true,
+      through: through.toString(),
+      counts: Object.fromEntries([...counts].map(([type, n]) => [type, n.toString()])),
+      marker: marker.toString(),
+    };
+    this.#fs.replace(`${LOG}/${padded(start.first)}`, encodeJson(range));
+    this.#fs.replace(`${LOG}/${padded(marker)}`, encodeJson({ ...markerFile, foldedFrom: start.first.toString() } satisfies CommitFile));
+    let deleted = 0;
+    for (const name of names.filter((n) => n !== marker).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+      if (this.#fs.remove(`${LOG}/${padded(name)}`)) deleted++;
+    }
+    this.#commits.clear();
+    return { through, deleted };
+  }
+
+  /** Whether the commit at `first` follows the chain: the item holding the sequence before it ends there. */
+  #follows(first: bigint): boolean {
+    this.forget();
+    this.#removals = readHint(this.#fs, REMOVALS);
+    if (first === 1n) return true;
+    const before = this.#commitContaining(first - 1n);
+    return before !== undefined && lastOf(before) === first - 1n;
+  }
+
+  /** A value no earlier removal or fold wrote (two racing must not write the same one). */
+  #announceRemoval(): void {
+    this.#removals = BigInt(Math.trunc(this.#now())) * 1_000_000n + BigInt(Math.floor(Math.random() * 1_000_000));
+    writeHint(this.#fs, REMOVALS, this.#removals);
   }
 
   /**
@@ -319,7 +466,19 @@ export class FileEventStore implements EventStore {
     if (known) return known;
     const file = this.#readJson<CommitFile>(`${LOG}/${padded(first)}`);
     if (!file) return undefined;
-    const commit = { first, stream: file.stream, revision: BigInt(file.revision), recordedAt: BigInt(file.recordedAt), events: file.events, removed: file.removed === true };
+    const commit: Commit = {
+      first,
+      stream: file.stream,
+      revision: BigInt(file.revision),
+      recordedAt: BigInt(file.recordedAt),
+      events: file.events,
+      removed: file.removed === true,
+      last: file.through !== undefined ? BigInt(file.through) : first + BigInt(file.events.length) - 1n,
+    };
+    if (file.through !== undefined) {
+      commit.range = { counts: new Map(Object.entries(file.counts ?? {}).map(([type, n]) => [type, BigInt(n)])), marker: BigInt(file.marker ?? file.through) };
+    }
+    if (file.foldedFrom !== undefined) commit.foldedFrom = BigInt(file.foldedFrom);
     this.#commits.set(first, commit);
     return commit;
   }

@@ -13,7 +13,7 @@ export interface FileStorage {
   events: EventStore;
   projections: ProjectionStore;
   keyValue: KeyValue;
-  /** Housekeeping maintenance runs: deletes expired key-value files and compacts the projection store; returns how many files it removed or emptied. */
+  /** Housekeeping maintenance runs: deletes expired key-value files, folds removed event commits, compacts the projection store; returns how many files it removed or emptied. */
   upkeep(): number;
   /** Deletes everything the store wrote (tests; other store instances on the directory must be closed). */
   reset(): void;
@@ -42,13 +42,13 @@ function guarded<T extends object>(target: T): T {
 
 export function openFileStorage(fs: FileSystem, now: () => number = () => Date.now()): FileStorage {
   const events = new FileEventStore(fs, now);
-  const projections = new FileProjectionStore(fs);
+  const projections = new FileProjectionStore(fs, now);
   const keyValue = new FileKeyValue(fs, now);
   return {
     events: guarded(events),
     projections: guarded(projections),
     keyValue: guarded(keyValue),
-    upkeep: () => guarded(keyValue).sweepExpired() + guarded(projections).compact(),
+    upkeep: () => guarded(keyValue).sweepExpired() + guarded(events).compact() + guarded(projections).compact(),
     reset() {
       for (const dir of STORE_DIRS) fs.removeTree(dir);
       events.forget();

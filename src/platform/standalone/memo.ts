@@ -16,6 +16,10 @@ export class Memo<K, V> {
     this.#map.set(key, value);
   }
 
+  delete(key: K): void {
+    this.#map.delete(key);
+  }
+
   clear(): void {
     this.#map.clear();
   }

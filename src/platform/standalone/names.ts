@@ -35,3 +35,8 @@ export function decodeText(bytes: Uint8Array): string {
 export function encodeText(text: string): Uint8Array {
   return encoder.encode(text);
 }
+
+/** Whether a file still holds exactly what this instance wrote. */
+export function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
+  return a !== undefined && a.byteLength === b.byteLength && a.every((byte, i) => byte === b[i]);
+}

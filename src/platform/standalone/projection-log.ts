@@ -22,6 +22,20 @@
  * document's directory only the newest entry stays (the tip hint names it first). An instance that
  * follows the log onto a tombstone forgets what it remembered and probes from there.
  *
+ * Then the tombstones are folded: `projections/log/1` becomes a range standing for commits 1 to
+ * N-1 (N the newest; `through`, also in `projections/folded`, the small file every call reads),
+ * commit N-1 stays as it is (its name taken), and the files between are deleted in ascending
+ * order after the range is written. The log is then at most three files.
+ * The head is found from the range's end when the head hint is behind it, and an instance that
+ * finds the next commit missing while the range reaches past it (the fold deleted it) forgets and
+ * finds the head again; one whose remembered range end changed forgets too. A late writer (one that
+ * found the head, then stalled while later commits were published and folded) may find a deleted
+ * name free: after publishing, a writer whose number the range now covers while the file still
+ * holds its own commit takes it back and tries again (a commit on the chain is a tombstone before
+ * any range covers it). A document directory whose newest entry is a deletion folded with the
+ * log is deleted whole; a writer checks that a remembered entry still exists before writing after
+ * it, and numbers a deleted directory's entries from 1 again.
+ *
  * The first version of this store folded every document into one snapshot that each commit
  * rewrote and each instance kept in memory: with one document per session that grew with every
  * sign-in (docs/memory.md, cause 6). A directory written that way is indexed once (#upgrade).
@@ -31,7 +45,8 @@ import { checkLimit, checkName, FileStoreFailure } from './failure.ts';
 import type { FileSystem } from './file-system.ts';
 import { readHint, writeHint } from './hints.ts';
 import { Memo } from './memo.ts';
-import { decodeJson, encodeJson, encodeText, hashed, padded } from './names.ts';
+import { decodeJson, encodeJson, encodeText, hashed, padded, sameBytes } from './names.ts';
+import { whileCompacting } from './compaction-lock.ts';
 
 interface CommitFile {
   projection: string;
@@ -39,6 +54,8 @@ interface CommitFile {
   changes: DocumentChange[];
   /** A compacted commit: its changes are in the index, no longer here. */
   compacted?: true;
+  /** Commit 1 as the range of folded commits: the last one it stands for. */
+  through?: string;
 }
 
 /** Where an entry came from: change `change` of commit `commit` (a checkpoint uses the change count). */
@@ -51,6 +68,10 @@ type DocumentEntry = Position & ({ id: string; version: string; body: string } |
 type CheckpointEntry = Position & { next: string };
 
 const LOG = 'projections/log';
+const RANGE = `${LOG}/${padded(1n)}`;
+const FOLD_LOCK = 'projections/fold.lock';
+/** The range's end, as a number every call reads (commit 1 itself may be large until the first fold). */
+const FOLDED = 'projections/folded';
 const HEAD_HINT = 'projections/head';
 /** Present in every directory whose commits are all indexed by this format (written before commit 1). */
 const INDEXED_MARKER = 'projections/indexed';
@@ -98,10 +119,14 @@ export class FileProjectionStore implements ProjectionStore {
   readonly #indexed = new Memo<bigint, true>();
   /** The newest commit this instance has read (it reads every one after the first it saw). */
   #head: bigint | undefined;
+  /** The folded range's end as last seen. */
+  #through = 0n;
   #checkedFormat = false;
+  readonly #now: () => number;
 
-  constructor(fs: FileSystem) {
+  constructor(fs: FileSystem, now: () => number = () => Date.now()) {
     this.#fs = fs;
+    this.#now = now;
   }
 
   /** Forgets everything remembered (after this store deleted the files). */
@@ -109,6 +134,7 @@ export class FileProjectionStore implements ProjectionStore {
     this.#latest.clear();
     this.#indexed.clear();
     this.#head = undefined;
+    this.#through = 0n;
     this.#checkedFormat = false;
   }
 
@@ -140,7 +166,15 @@ export class FileProjectionStore implements ProjectionStore {
       if (this.#checkpoint(projection) !== expected) return false;
       if (head === 0n) this.#fs.publish(INDEXED_MARKER, encodeText('1'));
       const number = head + 1n;
-      if (this.#fs.publish(`${LOG}/${padded(number)}`, encodeJson(file))) {
+      const path = `${LOG}/${padded(number)}`;
+      const bytes = encodeJson(file);
+      if (this.#fs.publish(path, bytes)) {
+        if (this.#foldedThrough() >= number && sameBytes(this.#fs.read(path), bytes)) {
+          // A late writer on a name the fold deleted (see above): take it back, find the head again.
+          this.#fs.remove(path);
+          this.forget();
+          continue;
+        }
         this.#head = number;
         this.#index(number, file);
         if (number % HINT_EVERY === 0n) writeHint(this.#fs, HEAD_HINT, number);
@@ -188,6 +222,13 @@ export class FileProjectionStore implements ProjectionStore {
    */
   #sync(): bigint {
     if (!this.#checkedFormat) this.#upgrade();
+    const through = this.#foldedThrough();
+    if (through !== this.#through) {
+      // A fold deleted commits and maybe document directories: nothing remembered is sure.
+      this.#latest.clear();
+      this.#head = undefined;
+      this.#through = through;
+    }
     // Remembered entries must hear of every later commit that touches their key, so a following
     // instance reads each new commit; one that remembers nothing only needs to find the end.
     let following = this.#head !== undefined;
@@ -207,6 +248,14 @@ export class FileProjectionStore implements ProjectionStore {
       }
       if (following) {
         const bytes = this.#fs.read(path);
+        if (!bytes && this.#foldedThrough() > head) {
+          // Folded meanwhile: the next commit's file is gone, the head is further.
+          this.#through = this.#foldedThrough();
+          head = this.#follow(this.#hintedHead());
+          following = false;
+          newest = undefined;
+          continue;
+        }
         if (!bytes) break;
         newest = decodeJson<CommitFile>(bytes);
         if (newest.compacted) {
@@ -237,10 +286,18 @@ export class FileProjectionStore implements ProjectionStore {
   }
 
   #hintedHead(): bigint {
+    // Below the range's end, names are deleted: start there (its last commit's file stays).
+    const floor = this.#foldedThrough();
     let head = readHint(this.#fs, HEAD_HINT);
+    if (head <= floor) return floor;
     // A hint can only be ahead after a reset that raced a writer; be exact anyway.
-    while (head > 0n && !this.#fs.exists(`${LOG}/${padded(head)}`)) head--;
+    while (head > floor && !this.#fs.exists(`${LOG}/${padded(head)}`)) head--;
     return head;
+  }
+
+  /** The last commit the folded range stands for (0 before any fold). */
+  #foldedThrough(): bigint {
+    return readHint(this.#fs, FOLDED);
   }
 
   #stale(dir: string): void {
@@ -286,6 +343,11 @@ export class FileProjectionStore implements ProjectionStore {
    */
   #record<T extends Position>(dir: string, position: Position, make: (previous: T | undefined) => T | undefined): void {
     let latest = this.#latest.get(dir) as Latest<T> | undefined;
+    // A directory deleted by a fold numbers from 1 again: never write after an entry that is gone.
+    if (latest?.current && !this.#fs.exists(`${dir}/${padded(latest.n)}`)) {
+      this.#latest.delete(dir);
+      latest = undefined;
+    }
     for (let race = 0; race < MAX_RACES; race++) {
       if (!latest?.current) latest = this.#latestEntry<T>(dir);
       if (latest && !isBefore(latest.entry, position)) return;
@@ -333,38 +395,72 @@ export class FileProjectionStore implements ProjectionStore {
     return latest;
   }
 
-  /** Compaction (see above); returns how many files it removed or emptied. */
+  /** Compaction and the fold (see above); returns how many files it removed or emptied. */
   compact(): number {
-    const head = this.#sync();
-    let compacted = 0;
-    for (let n = head - KEEP_COMMITS; n >= 1n; n--) {
-      const path = `${LOG}/${padded(n)}`;
-      const bytes = this.#fs.read(path);
-      if (!bytes) continue;
-      const file = decodeJson<CommitFile>(bytes);
-      // Older commits were compacted by an earlier pass.
-      if (file.compacted) break;
-      this.#fs.replace(path, encodeJson({ projection: file.projection, next: file.next, changes: [], compacted: true } satisfies CommitFile));
-      compacted++;
-    }
-    for (const parent of ['projections/documents', 'projections/checkpoints']) {
-      for (const group of this.#fs.list(parent)) {
-        const dirs = parent === 'projections/checkpoints' ? [`${parent}/${group}`] : this.#fs.list(`${parent}/${group}`).map((name) => `${parent}/${group}/${name}`);
-        for (const dir of dirs) compacted += this.#compactEntries(dir);
+    return whileCompacting(this.#fs, FOLD_LOCK, this.#now, () => {
+      const head = this.#sync();
+      const floor = this.#foldedThrough();
+      let compacted = 0;
+      for (let n = head - KEEP_COMMITS; n > floor; n--) {
+        const path = `${LOG}/${padded(n)}`;
+        const bytes = this.#fs.read(path);
+        if (!bytes) continue;
+        const file = decodeJson<CommitFile>(bytes);
+        // Older commits were compacted by an earlier pass.
+        if (file.compacted) break;
+        this.#fs.replace(path, encodeJson({ projection: file.projection, next: file.next, changes: [], compacted: true } satisfies CommitFile));
+        compacted++;
       }
-    }
-    return compacted;
+      // Every commit up to `through` is indexed and compacted: fold them (at least one file to delete).
+      const through = head - KEEP_COMMITS;
+      const folding = through >= 3n && through > floor;
+      // A deletion in the newest commit may go too: indexing that commit again records nothing for a
+      // document it deletes. Only with a fold, whose new range end makes every instance forget.
+      const droppable = folding ? head : 0n;
+      for (const parent of ['projections/documents', 'projections/checkpoints']) {
+        for (const group of this.#fs.list(parent)) {
+          const dirs = parent === 'projections/checkpoints' ? [`${parent}/${group}`] : this.#fs.list(`${parent}/${group}`).map((name) => `${parent}/${group}/${name}`);
+          for (const dir of dirs) compacted += this.#compactEntries(dir, parent === 'projections/documents' ? droppable : 0n);
+        }
+      }
+      if (folding) compacted += this.#fold(floor, through);
+      return compacted;
+    });
   }
 
-  /** Leaves a directory's newest entry only, naming it in the tip hint before the older ones go. */
-  #compactEntries(dir: string): number {
+  /** Commit 1 becomes the range through `through`; the names between go, in ascending order, after it. */
+  #fold(floor: bigint, through: bigint): number {
+    const first = this.#readCommit(1n);
+    this.#fs.replace(RANGE, encodeJson({ projection: first.projection, next: first.next, changes: [], compacted: true, through: through.toString() } satisfies CommitFile));
+    writeHint(this.#fs, FOLDED, through);
+    let deleted = 0;
+    for (let n = floor >= 2n ? floor : 2n; n < through; n++) if (this.#fs.remove(`${LOG}/${padded(n)}`)) deleted++;
+    this.#through = through;
+    this.#latest.clear();
+    return deleted;
+  }
+
+  /**
+   * Leaves a directory's newest entry only, naming it in the tip hint before the older ones go; a
+   * document deleted by a commit up to `droppable` leaves nothing (see above).
+   */
+  #compactEntries(dir: string, droppable: bigint): number {
     const numbers = this.#fs
       .list(dir)
       .filter((name) => /^\d+$/.test(name))
       .map(BigInt)
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const newest = numbers.at(-1);
-    if (newest === undefined || numbers.length === 1) return 0;
+    if (newest === undefined) return 0;
+    if (droppable > 0n) {
+      const bytes = this.#fs.read(`${dir}/${padded(newest)}`);
+      const entry = bytes ? decodeJson<DocumentEntry>(bytes) : undefined;
+      if (entry && 'deleted' in entry && BigInt(entry.commit) <= droppable) {
+        this.#fs.removeTree(dir);
+        return numbers.length;
+      }
+    }
+    if (numbers.length === 1) return 0;
     writeHint(this.#fs, `${dir}/tip`, newest);
     for (const n of numbers.slice(0, -1)) this.#fs.remove(`${dir}/${padded(n)}`);
     return numbers.length - 1;
