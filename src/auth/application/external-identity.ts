@@ -47,6 +47,23 @@ export async function identityStreamOf(identity: Pick<ExternalIdentity, 'provide
 }
 
 /** The link an identity's stream holds, if any. Store failures propagate. */
+/**
+ * Claims an identity's stream for `link` (the first link of an identity wins; the stream is
+ * created at no-stream). Returns the link that holds it: `link` itself, or the one a concurrent
+ * sign-in or link wrote first. Store failures propagate.
+ */
+export function claimIdentity(deps: AuthDeps, stream: string, link: ExternalIdentityLinked): { claimed: boolean; holder: ExternalIdentityLinked } {
+  try {
+    deps.platform.events.append(stream, { tag: 'no-stream' }, [authEvent('auth_external_identity_linked', link)]);
+    return { claimed: true, holder: link };
+  } catch (error) {
+    if (!isStoreConflict(error)) throw error;
+    const winner = readLink(deps, stream);
+    if (!winner) throw error;
+    return { claimed: false, holder: winner };
+  }
+}
+
 export function readLink(deps: AuthDeps, stream: string): ExternalIdentityLinked | undefined {
   const first = deps.platform.events.readStream(stream, { direction: 'forward', limit: 1 })[0];
   return first ? payloadOf<ExternalIdentityLinked>(first) : undefined;
@@ -107,15 +124,8 @@ export async function linkOrCreateUserForExternalIdentity(deps: AuthDeps, identi
     const owner = email ? findAccountByEmailHash(deps.platform, await sha256Hex(email)) : undefined;
     const { userId, created } = owner && email ? joinOrSeparate(deps, identity, email, owner) : await createAccount(deps, identity, email);
 
-    const link: ExternalIdentityLinked = { user_id: userId, provider: identity.provider, subject_hash: subjectHash, email };
-    try {
-      deps.platform.events.append(stream, { tag: 'no-stream' }, [authEvent('auth_external_identity_linked', link)]);
-    } catch (error) {
-      if (!isStoreConflict(error)) throw error;
-      const winner = readLink(deps, stream);
-      if (!winner) throw error;
-      return { userId: winner.user_id, email: winner.email, created: false, linked: false };
-    }
+    const claim = claimIdentity(deps, stream, { user_id: userId, provider: identity.provider, subject_hash: subjectHash, email });
+    if (!claim.claimed) return { userId: claim.holder.user_id, email: claim.holder.email, created: false, linked: false };
     projectAfterResponse(deps.platform);
     return { userId, email, created, linked: true };
   } catch (error) {

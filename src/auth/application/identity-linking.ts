@@ -11,11 +11,10 @@ import { normalizeEmail } from '../domain/email.ts';
 import type { ExternalIdentityLinked } from '../domain/events.ts';
 import { findAccountByEmailHash } from './accounts.ts';
 import type { AuthDeps } from './deps.ts';
-import { authEvent } from './event-codec.ts';
-import { identityStreamOf, readLink, type ExternalIdentity } from './external-identity.ts';
+import { claimIdentity, identityStreamOf, readLink, type ExternalIdentity } from './external-identity.ts';
 import { projectAfterResponse } from './projection.ts';
 import { sha256Hex } from './secrets.ts';
-import { AppError, isStoreConflict } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
 
 /** Why a link was refused; nothing is written for any of them. */
 export type LinkRefusal =
@@ -61,15 +60,8 @@ export async function linkIdentityToAccount(deps: AuthDeps, user: { userId: stri
   try {
     const existing = readLink(deps, stream);
     if (existing) return outcome(existing);
-    const link: ExternalIdentityLinked = { user_id: user.userId, provider: identity.provider, subject_hash: subjectHash, email: accountEmail };
-    try {
-      deps.platform.events.append(stream, { tag: 'no-stream' }, [authEvent('auth_external_identity_linked', link)]);
-    } catch (error) {
-      if (!isStoreConflict(error)) throw error;
-      const winner = readLink(deps, stream);
-      if (!winner) throw error;
-      return outcome(winner);
-    }
+    const claim = claimIdentity(deps, stream, { user_id: user.userId, provider: identity.provider, subject_hash: subjectHash, email: accountEmail });
+    if (!claim.claimed) return outcome(claim.holder);
     projectAfterResponse(deps.platform);
     return { linked: true, already: false };
   } catch (error) {
