@@ -94,7 +94,11 @@ class WorkerHandle {
     this.#stopped ??= new Promise((resolve) => {
       let runs: number | undefined;
       this.#worker.on('message', (message: ToMain) => {
-        if (message.type === 'stopped') runs = message.runs;
+        if (message.type !== 'stopped') return;
+        runs = message.runs;
+        // Drained and closed: a handle the thread still holds (a timer a departed client left
+        // behind) must not keep it, and the host, from exiting until the grace period forces it.
+        void this.#worker.terminate();
       });
       this.#worker.once('exit', () => resolve(runs));
       this.#worker.postMessage({ type: 'stop' } satisfies ToWorker);
