@@ -58,7 +58,7 @@ export const OPTIONS = {
     env: 'ADMISSION_QUEUE',
     default: 'auto',
     kind: 'auto-count',
-    help: 'most requests waiting for a guest instance, per class; beyond, 503 with Retry-After (auto: 4 times the instance limit)',
+    help: 'most requests waiting for a guest instance, per class; beyond, 503 with Retry-After (auto: 4 times the instance limit, at least 64)',
   },
   'admission-wait-ms': { env: 'ADMISSION_WAIT_MS', default: '5000', kind: 'count', help: 'longest a request waits for a guest instance before a 503 with Retry-After' },
   // The default is above what one browser opens (6 HTTP/1.1 connections, or one HTTP/2 connection

@@ -96,7 +96,13 @@ export function streamingLimit(max: number, configured: number | 'auto', grpcOnl
   return Math.min(max - 1, Math.ceil(max / 2));
 }
 
-/** Requests that may wait per class: a few rounds of the instances, so a wait stays within a few exchanges' time. */
+/**
+ * Requests that may wait per class: a few rounds of the instances, so a wait stays within a few
+ * exchanges' time; at least QUEUE_FLOOR, so a host whose budget holds few instances (a worker
+ * thread's half of it) still lets an ordinary burst of clients wait rather than refusing it. A
+ * waiting request holds at most its pre-read body (256 KiB): 64 of them fit in the budget's slack.
+ */
+export const QUEUE_FLOOR = 64;
 export function queueLength(max: number, configured: number | 'auto'): number {
-  return configured === 'auto' ? 4 * max : configured;
+  return configured === 'auto' ? Math.max(QUEUE_FLOOR, 4 * max) : configured;
 }

@@ -46,6 +46,8 @@ describe('memory budget', () => {
     expect(streamingLimit(16, 40)).toBe(16);
     expect(streamingLimit(16, 0)).toBe(1);
     expect(queueLength(16, 'auto')).toBe(64);
+    expect(queueLength(32, 'auto')).toBe(128);
+    expect(queueLength(2, 'auto')).toBe(64);
     expect(queueLength(16, 0)).toBe(0);
   });
 
