@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../../harness/host-process.ts';
 import { PASSWORD, postFrom, register, uniqueEmail } from './support.ts';
+import { inOneMinuteWindow } from '../support/minute-window.ts';
 
 describe('password lockout and throttles', () => {
   let host: HostProcess;
@@ -57,9 +58,7 @@ describe('per-client and global throttles', () => {
   it('one address gets 4 registrations a minute, all addresses together 6', async () => {
     const path = `${host.url}/api/auth/password/register`;
     const from = (address: string) => postFrom(address, path, { email: uniqueEmail(), password: PASSWORD });
-    // The windows are calendar minutes: do not start right before one ends.
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - intoMinute));
+    await inOneMinuteWindow(10_000);
     const first = [];
     for (let i = 0; i < 5; i++) first.push(await from('127.0.0.3'));
     expect(first.slice(0, 4).map((a) => a.status < 300)).toEqual([true, true, true, true]);

@@ -14,6 +14,7 @@ import { postFrom } from '../support/post-from.ts';
 import { documentedBlock, type ProxyProcess, startNginx } from '../support/reverse-proxy.ts';
 import { requireTool } from '../../harness/tools.ts';
 import { prepareWasmtimeComponent, startWasmtime, type WasmtimeProcess } from '../../harness/wasmtime-process.ts';
+import { inOneMinuteWindow } from '../support/minute-window.ts';
 
 const wasmtime = requireTool('wasmtime');
 const nginx = requireTool('nginx');
@@ -81,10 +82,8 @@ describe.skipIf(!wasmtime)('x-app-client-address under wasmtime serve', () => {
     it("nginx's address replaces the client's own header: rotating it does not help the attacker, the victim elsewhere signs in", { timeout: 120_000 }, async () => {
       const email = uniqueEmail('wasmtime');
       expect((await via('127.0.0.2', '/api/auth/password/register', { email, password: PASSWORD }, '198.51.100.1')).status).toBe(202);
-      // The budget counts in fixed one-minute windows of the epoch: the five attempts below must
-      // fall in one, so they start early in a window (each takes a hash under wasmtime, slow on a loaded machine).
-      const intoMinute = Date.now() % 60_000;
-      if (intoMinute > 30_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 250));
+      // The five attempts below must fall in one budget window (each takes a hash under wasmtime, slow on a loaded machine).
+      await inOneMinuteWindow(30_000);
       for (let i = 1; i <= 4; i++)
         expect((await via('127.0.0.3', LOGIN, { email: uniqueEmail('nobody'), password: 'wrong password guess' }, `198.51.100.${i}`)).code).toBe('invalid_credentials');
       expect(await via('127.0.0.3', LOGIN, { email: uniqueEmail('nobody'), password: PASSWORD }, '198.51.100.9')).toMatchObject({ status: 429, code: 'rate_limited' });
