@@ -16,6 +16,7 @@ import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../../harness/host-process.ts';
 import { scrape } from '../support/prometheus.ts';
+import { openNonReader } from '../support/non-reading-sse.ts';
 
 const LIMIT = 16;
 const ATTACKER = '127.0.0.2';
@@ -41,29 +42,6 @@ function send(port: number, from: string, path: string, options: { method?: stri
     });
     req.once('error', reject);
     req.end(options.body);
-  });
-}
-
-/** An SSE stream from `from` that reads its head and the retry hint, then never reads again. */
-function openNonReader(port: number, from: string, headers: Record<string, string> = {}): Promise<net.Socket> {
-  const extra = Object.entries(headers)
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join('');
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ port, host: '127.0.0.1', localAddress: from }, () =>
-      socket.write(`GET ${STREAM} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n${extra}\r\n`),
-    );
-    let seen = '';
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString();
-      if (!seen.startsWith('HTTP/1.1 200')) return reject(new Error(`the stream got ${seen.slice(0, 12)}`));
-      if (!seen.includes('retry: 1000')) return;
-      socket.off('data', onData);
-      socket.pause();
-      resolve(socket);
-    };
-    socket.on('data', onData);
-    socket.once('error', reject);
   });
 }
 

@@ -11,6 +11,7 @@ import { residentBytes } from '../../bench/lib/proc-memory.ts';
 import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
 import { scrape } from '../support/prometheus.ts';
 import { counterFrame, openSse, type SseClient } from '../../harness/sse.ts';
+import { openNonReader } from '../support/non-reading-sse.ts';
 
 const MiB = 1_048_576;
 const STREAM = '/api/counter/stream';
@@ -58,23 +59,6 @@ async function settled(s: Started): Promise<void> {
       { timeout: 15_000, interval: 100 },
     )
     .toBe(true);
-}
-
-/** An HTTP/1.1 SSE client that reads the head and the retry hint, then never reads again. */
-function openNonReader(port: number): Promise<net.Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(`GET ${STREAM} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`));
-    let seen = '';
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString();
-      if (!seen.includes('retry: 1000')) return;
-      socket.off('data', onData);
-      socket.pause();
-      resolve(socket);
-    };
-    socket.on('data', onData);
-    socket.once('error', reject);
-  });
 }
 
 /** An HTTP/2 session with `count` SSE streams that are never read (their flow-control windows fill). */
