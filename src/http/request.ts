@@ -1,6 +1,9 @@
 /**
- * wasi:http incoming-request → Fetch `Request`. The body is a ReadableStream that reads the
- * incoming-body stream as the application pulls it (gRPC client streams need this), never
+ * wasi:http incoming-request → Fetch `Request`. A body that declares a length of at most
+ * EAGER_BODY_BYTES (a JSON command, a form post) is read at once and handed to the `Request` as
+ * bytes: the runtime then parses it natively, where a JS ReadableStream source cost more than the
+ * command routine itself. Any other body (gRPC client streams, chunked or larger uploads) is a
+ * ReadableStream that reads the incoming-body stream as the application pulls it, never
  * buffering the whole body up front.
  */
 import { IncomingBody, type IncomingRequest, type Method } from 'wasi:http/types@0.2.12';
@@ -9,6 +12,12 @@ import { AppError } from '../errors.ts';
 const decoder = new TextDecoder();
 /** Bytes asked for per read; the host returns what it has, up to this. */
 const READ_SIZE = 65_536n;
+/**
+ * Bodies up to this declared length are read before the application runs: the limit of the JSON
+ * routes and server functions (256 KiB), which the Node host has read in full before it took an
+ * instance (host/http/body-preread.ts), so the reads return at once.
+ */
+const EAGER_BODY_BYTES = 256 * 1024;
 
 function methodName(method: Method): string {
   return method.tag === 'other' ? method.val : method.tag.toUpperCase();
@@ -62,6 +71,48 @@ function bodyStream(request: IncomingRequest): RequestBody {
   return { stream: readable, release: finish };
 }
 
+/** The whole body of `length` declared bytes, or undefined when it could not be read (the client broke it off). */
+function readWhole(request: IncomingRequest, length: number): Uint8Array<ArrayBuffer> | undefined {
+  const body = request.consume();
+  const stream = body.stream();
+  const bytes = new Uint8Array(length);
+  let filled = 0;
+  try {
+    for (;;) {
+      // `read` answers at once with what the host holds (the Node host holds such a body whole);
+      // only when that is nothing yet does the instance wait (suspend) for more.
+      let chunk = stream.read(READ_SIZE);
+      if (chunk.byteLength === 0) chunk = stream.blockingRead(READ_SIZE);
+      if (filled + chunk.byteLength > length) return undefined;
+      bytes.set(chunk, filled);
+      filled += chunk.byteLength;
+    }
+  } catch (error) {
+    if (!isClosed(error) || filled !== length) return undefined;
+    return bytes;
+  } finally {
+    stream[Symbol.dispose]();
+    IncomingBody.finish(body)[Symbol.dispose]();
+  }
+}
+
+/** A body the client broke off: reading it fails as a streamed one does (400 `validation`). */
+function brokenBody(): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      controller.error(new AppError('validation', 'the request body could not be read'));
+    },
+  });
+}
+
+/** The declared Content-Length when it is a plain decimal within EAGER_BODY_BYTES (RFC 9110 §8.6). */
+function eagerLength(headers: Headers): number | undefined {
+  const declared = headers.get('content-length');
+  if (declared === null || !/^[0-9]{1,7}$/.test(declared)) return undefined;
+  const length = Number(declared);
+  return length <= EAGER_BODY_BYTES ? length : undefined;
+}
+
 function isClosed(error: unknown): boolean {
   const payload = (error as { payload?: { tag?: string } } | undefined)?.payload ?? error;
   return (payload as { tag?: string } | undefined)?.tag === 'closed';
@@ -112,15 +163,17 @@ function hasControl(text: string): boolean {
 function requestUrl(scheme: string, authority: string, pathWithQuery: string): URL | MalformedRequest {
   if (!pathWithQuery.startsWith('/')) return { malformed: 'the request target is not a path' };
   if (authority === '' || NOT_IN_AUTHORITY.test(authority) || hasControl(authority)) return { malformed: 'the Host header is not a valid host[:port]' };
-  let origin: URL;
+  // One parse: an authority free of the characters above cannot reach into the path, and a
+  // target that starts with '/' cannot reach back into the authority.
   try {
-    origin = new URL(`${scheme}://${authority}/`);
+    return new URL(`${scheme}://${authority}${pathWithQuery}`);
   } catch {
-    return { malformed: 'the Host header is not a valid host[:port]' };
-  }
-  try {
-    return new URL(`${origin.origin}${pathWithQuery}`);
-  } catch {
+    // Which part was refused decides the message (the parse above is the common path).
+    try {
+      new URL(`${scheme}://${authority}/`);
+    } catch {
+      return { malformed: 'the Host header is not a valid host[:port]' };
+    }
     return { malformed: 'the request target is not a valid path' };
   }
 }
@@ -147,6 +200,12 @@ export function toRequest(request: IncomingRequest): IncomingExchange | Malforme
       fields[Symbol.dispose]();
     }
     const hasBody = method !== 'GET' && method !== 'HEAD';
+    const length = hasBody ? eagerLength(headers) : undefined;
+    if (length !== undefined) {
+      const bytes = readWhole(request, length);
+      const eager = bytes === undefined ? brokenBody() : length === 0 ? null : bytes;
+      return { request: new Request(url, { method, headers, body: eager }), release: () => undefined };
+    }
     body = hasBody ? bodyStream(request) : undefined;
     const built = new Request(url, { method, headers, body: body?.stream ?? null });
     return { request: built, release: body?.release ?? (() => undefined) };
