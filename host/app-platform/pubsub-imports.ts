@@ -101,17 +101,19 @@ export function pubsubImports(backend: PubSubBackend, logger: HostLogger, onPubl
         const subscription = new Subscription(channel);
         return backend.subscribed === undefined ? subscription : confirmed(subscription);
       },
-      publish: (channel: string, message: string): void | Promise<void> => {
-        const fail = (error: unknown): never => {
+      // Returns at once (a returning import, suspending-imports.ts): a broker that fails the publish
+      // later is logged and counted here, where the guest would only have logged it again.
+      publish: (channel: string, message: string): void => {
+        const failed = (error: unknown): void => {
           onPublishFailed();
           logger.log('warn', 'publish failed', { code: 'realtime_publish_failed', error: describeError(error) });
-          throw StorageFailure.unavailable('the realtime broker is unavailable');
         };
         try {
           const sent = backend.publish(channel, message);
-          return sent instanceof Promise ? sent.catch(fail) : undefined;
+          if (sent instanceof Promise) sent.catch(failed);
         } catch (error) {
-          return fail(error);
+          failed(error);
+          throw StorageFailure.unavailable('the realtime broker is unavailable');
         }
       },
     },

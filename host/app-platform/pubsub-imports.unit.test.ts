@@ -61,6 +61,32 @@ describe('pubsub import', () => {
     expect(await waiting).toBe('hello');
   });
 
+  it('publish returns at once: a broker that fails it later is logged and counted, one that refuses it at once is an error', async () => {
+    let reject: (error: Error) => void = () => undefined;
+    const lines: Array<Record<string, unknown>> = [];
+    let failures = 0;
+    const logger: HostLogger = { log: (_level, _message, fields) => void lines.push(fields ?? {}) };
+    const slow: PubSubBackend = {
+      ...scriptedBackend().backend,
+      publish: () => new Promise<void>((_resolve, rejectWith) => (reject = rejectWith)),
+    };
+    const pubsub = pubsubImports(slow, logger, () => failures++)['app:platform/pubsub'];
+    expect(pubsub.publish('c', 'hello')).toBeUndefined();
+    reject(new Error('broker gone'));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(failures).toBe(1);
+    expect(lines.map((l) => l['code'])).toEqual(['realtime_publish_failed']);
+
+    const refusing: PubSubBackend = {
+      ...scriptedBackend().backend,
+      publish: () => {
+        throw new Error('not connected');
+      },
+    };
+    expect(() => pubsubImports(refusing, logger, () => failures++)['app:platform/pubsub'].publish('c', 'hello')).toThrow(StorageFailure);
+    expect(failures).toBe(2);
+  });
+
   it('subscribe returns once the broker confirmed, and fails unavailable when it never does', async () => {
     let confirm: () => void = () => undefined;
     const confirmed = scriptedBackend({ confirm: () => new Promise<void>((resolve) => (confirm = resolve)) });

@@ -61,7 +61,8 @@ export const PLATFORM_IMPORTS = {
   },
   'projection-store': { checkpoint: 'suspends', commit: 'suspends', getDocument: 'suspends', listDocuments: 'suspends' },
   'key-value': { get: 'suspends', set: 'suspends', take: 'suspends', increment: 'suspends', delete: 'suspends' },
-  pubsub: { publish: 'suspends', subscribe: 'suspends', Subscription: { next: 'suspends' } },
+  // A publish is handed to the broker and not waited for (pubsub-imports.ts): the command's answer never waits on a wake-up.
+  pubsub: { publish: 'returns', subscribe: 'suspends', Subscription: { next: 'suspends' } },
   'password-hashing': { hash: 'suspends', verify: 'suspends' },
   mail: { send: 'suspends' },
 } as const satisfies { [I in keyof PlatformInterfaces]: Verdicts<PlatformInterfaces[I]> };

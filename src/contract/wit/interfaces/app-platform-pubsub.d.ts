@@ -1,6 +1,8 @@
 /** @module Interface app:platform/pubsub@0.1.0 **/
 /**
  * Publishes `message` to every current subscriber of `channel`, on every host sharing the broker.
+ * Returns once the message is handed to the broker, not delivered: an error says the broker is
+ * known to be unavailable; a failure found later is the host's to log and count.
  */
 export function publish(channel: string, message: string): void;
 export function subscribe(channel: string): Subscription;
