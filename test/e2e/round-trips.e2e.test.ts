@@ -10,7 +10,7 @@
  *   PostgreSQL: lease (lock, timeouts, token and tail in one simple query) 1, append + unlock
  *               (BEGIN; one statement; COMMIT; unlock in one simple query) 1
  *   Redis:      lease (+ tail) script 1, append script (which deletes the lease key) 1
- *   SQLite:     calls into the store: lease (and a check of the newest row), append (which ends the lease in its transaction); the load is the host’s
+ *   SQLite:     calls into the store: lease (and a check of the newest row), append (which ends the lease in its transaction); the load is answered from the host's tail
  * Sequential commands: no local writer waits, so no lease is handed over.
  *
  * Under 16 concurrent clients a command's turn is mostly handed over from the writer before it
