@@ -11,6 +11,7 @@ import http2 from 'node:http2';
 import net, { type AddressInfo } from 'node:net';
 import { ConnectionTurns } from '../admission/pipeline.ts';
 import type { ClientExchangeLimit } from '../admission/client-limit.ts';
+import type { ClientPieceRate } from '../admission/piece-rate.ts';
 import { laneOf, sendRefusal } from '../admission/refusal.ts';
 import { AdmissionRefused } from '../admission/wait-queue.ts';
 import type { ClientAddressOf } from './client-address.ts';
@@ -189,6 +190,8 @@ export interface ServerOptions {
   clientAddress?: ClientAddressOf;
   /** Bounds each client's exchanges in flight (host/admission/client-limit.ts); none when off. */
   clientLimit?: ClientExchangeLimit;
+  /** Bounds each client's body pieces a second (host/admission/piece-rate.ts); none when off. */
+  pieceRate?: ClientPieceRate | undefined;
 }
 
 export function startServer(pool: InstancePool, logger: HostLogger, options: ServerOptions): Promise<RunningServer> {
@@ -204,6 +207,7 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
     sendTimeoutMs: limits.sendTimeoutMs,
     events: new IntervalLog(logger),
     prereadBytes: new PrereadBudget(),
+    pieceRate: options.pieceRate,
   };
   const context: ExchangeContext = { limits: exchangeLimits, clientAddress: options.clientAddress };
   const onRequest = (req: NodeRequest, res: NodeResponse) => {
