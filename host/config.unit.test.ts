@@ -94,11 +94,13 @@ describe('loadConfig() --body-piece-rate', () => {
     expect(loadConfig(['--body-piece-rate', '0'], { BODY_PIECE_RATE: '16384' })).toMatchObject({ bodyPieceRate: 0 });
   });
 
-  it.each([[['--body-piece-rate=-1'], {}], [['--body-piece-rate', '4k'], {}], [[], { BODY_PIECE_RATE: '1.5' }], [[], { BODY_PIECE_RATE: 'off' }]])(
-    'rejects %j %j naming the option',
-    (argv, env) => {
-      expect(() => loadConfig(argv, env)).toThrow(ConfigError);
-      expect(() => loadConfig(argv, env)).toThrow(/--body-piece-rate \(BODY_PIECE_RATE\).*a non-negative integer/);
-    },
-  );
+  it.each([
+    [['--body-piece-rate=-1'], {}],
+    [['--body-piece-rate', '4k'], {}],
+    [[], { BODY_PIECE_RATE: '1.5' }],
+    [[], { BODY_PIECE_RATE: 'off' }],
+  ])('rejects %j %j naming the option', (argv, env) => {
+    expect(() => loadConfig(argv, env)).toThrow(ConfigError);
+    expect(() => loadConfig(argv, env)).toThrow(/--body-piece-rate \(BODY_PIECE_RATE\).*a non-negative integer/);
+  });
 });
