@@ -48,6 +48,8 @@ export class BodyFlow {
       const done = this.#budget.done;
       req.once('end', done);
       req.once('close', done);
+      // A client in debt starts no body before it is repaid (a new request or stream is no way around it).
+      if (this.#budget.bucket.msUntil(0) > 0) this.#throttle(this.#budget);
     }
   }
 
@@ -55,6 +57,10 @@ export class BodyFlow {
   piece(): void {
     const budget = this.#budget;
     if (budget === undefined || budget.bucket.take() || this.#reasons.has('pieces')) return;
+    this.#throttle(budget);
+  }
+
+  #throttle(budget: { client: string; bucket: PieceBucket }): void {
     const pieces = this.#pieces!;
     pieces.rate.noteThrottled();
     pieces.events.note('warn', 'request bodies slowed: their client sent more body pieces (HTTP/1.1 chunks, HTTP/2 DATA frames) a second than its budget', {

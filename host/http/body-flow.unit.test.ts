@@ -72,6 +72,18 @@ describe('BodyFlow', () => {
     expect(other.pause).not.toHaveBeenCalled();
   });
 
+  it('a body of a client in debt starts paused', () => {
+    const rate = new ClientPieceRate(8, peer);
+    const first = new BodyFlow(http1Request('192.0.2.1') as unknown as NodeRequest, { rate, events });
+    for (let i = 0; i < 9; i++) first.piece();
+    const next = http1Request('192.0.2.1');
+    new BodyFlow(next as unknown as NodeRequest, { rate, events });
+    expect(next.pause).toHaveBeenCalledTimes(1);
+    expect(next.socket.pause).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1000);
+    expect(next.resume).toHaveBeenCalledTimes(1);
+  });
+
   it('a full queue and the budget pause together; reading resumes once neither holds', () => {
     const rate = new ClientPieceRate(8, peer);
     const req = http1Request('192.0.2.1');
