@@ -9,6 +9,7 @@ import { ClientExchangeLimit } from './admission/client-limit.ts';
 import { admissionLimits } from './admission/limits.ts';
 import { ClientPieceRate } from './admission/piece-rate.ts';
 import { memoryReclaimer } from './admission/reclaim.ts';
+import { rangeMatcher } from './http/cidr.ts';
 import { clientAddressOf } from './http/client-address.ts';
 import { loadComponent } from './guest/component.ts';
 import type { HostConfig } from './config.ts';
@@ -131,7 +132,10 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
   const readiness = new Readiness([{ name: 'store', run: () => storage.events.headSequence() }, ...(pubsub.ping ? [{ name: 'realtime', run: () => pubsub.ping?.() }] : [])]);
   const clientAddress = clientAddressOf(config.trustedProxies);
   const clientLimit = config.clientExchangeLimit > 0 ? new ClientExchangeLimit(config.clientExchangeLimit, clientAddress) : undefined;
-  const pieceRate = config.bodyPieceRate > 0 ? new ClientPieceRate(config.bodyPieceRate, clientAddress) : undefined;
+  const pieceRate =
+    config.bodyPieceRate > 0
+      ? new ClientPieceRate(config.bodyPieceRate, clientAddress, { isProxy: config.trustedProxies.length > 0 ? rangeMatcher(config.trustedProxies) : undefined })
+      : undefined;
   metrics?.watch({
     pool: () => pool.stats,
     limits: () => pool.limits,

@@ -11,6 +11,7 @@
  * keeps its own.
  */
 import { clientKey } from '../../src/contract/client-key.ts';
+import { canonicalAddress } from '../http/cidr.ts';
 import type { ClientAddressOf } from '../http/client-address.ts';
 import type { NodeRequest } from '../http/exchange.ts';
 
@@ -37,6 +38,12 @@ export class PieceBucket {
     this.#refill();
     this.#tokens -= 1;
     return this.#tokens >= 0;
+  }
+
+  /** Takes `pieces` tokens at once, whatever the debt. */
+  charge(pieces: number): void {
+    this.#refill();
+    this.#tokens -= pieces;
   }
 
   /** Milliseconds until at least `tokens` are saved (0: now). */
@@ -72,15 +79,29 @@ export class ClientPieceRate {
   readonly rate: number;
   readonly #clientAddress: ClientAddressOf;
   readonly #now: () => number;
+  readonly #isProxy: (address: string) => boolean;
   readonly #buckets = new Map<string, PieceBucket>();
   #sweptAt: number;
   #throttled = 0;
 
-  constructor(rate: number, clientAddress: ClientAddressOf, now: () => number = () => performance.now()) {
+  /** `isProxy`: peers whose connections carry other clients (--trusted-proxies), never held back as a whole. */
+  constructor(rate: number, clientAddress: ClientAddressOf, options: { now?: () => number; isProxy?: (address: string) => boolean } = {}) {
     this.rate = rate;
     this.#clientAddress = clientAddress;
-    this.#now = now;
-    this.#sweptAt = now();
+    this.#now = options.now ?? (() => performance.now());
+    this.#isProxy = options.isProxy ?? (() => false);
+    this.#sweptAt = this.#now();
+  }
+
+  /**
+   * Milliseconds the peer of a new connection owes (0: none, or a trusted proxy): its connection is
+   * read only once it has repaid, or every new connection would bring a socket read of pieces.
+   */
+  connectionDebtMs(peer: string | undefined): number {
+    if (peer === undefined) return 0;
+    const address = canonicalAddress(peer);
+    if (this.#isProxy(address)) return 0;
+    return this.#buckets.get(clientKey(address))?.msUntil(0) ?? 0;
   }
 
   /** The bucket of the request's client, with its key, until `done`; undefined when the connection is gone. */

@@ -67,7 +67,7 @@ describe('PieceBucket', () => {
 describe('ClientPieceRate', () => {
   it('gives one client one bucket, shared by its requests; other clients their own', () => {
     const time = clock();
-    const rate = new ClientPieceRate(10, peer, time.now);
+    const rate = new ClientPieceRate(10, peer, { now: time.now });
     const a1 = rate.open(request('192.0.2.1'))!;
     const a2 = rate.open(request('192.0.2.1'))!;
     const b = rate.open(request('192.0.2.2'))!;
@@ -87,13 +87,27 @@ describe('ClientPieceRate', () => {
     expect(rate.open(request('::ffff:192.0.2.7'))!.client).toBe('192.0.2.7');
   });
 
+  it("tells a new connection's peer what it owes, a trusted proxy nothing", () => {
+    const time = clock();
+    const rate = new ClientPieceRate(10, peer, { now: time.now, isProxy: (address) => address === '192.0.2.9' });
+    expect(rate.connectionDebtMs('192.0.2.1')).toBe(0);
+    for (const address of ['192.0.2.1', '192.0.2.9']) {
+      const { bucket } = rate.open(request(address))!;
+      for (let i = 0; i < 30; i++) bucket.take();
+    }
+    expect(rate.connectionDebtMs('::ffff:192.0.2.1')).toBeCloseTo(2_000);
+    expect(rate.connectionDebtMs('192.0.2.9')).toBe(0);
+    time.advance(2_000);
+    expect(rate.connectionDebtMs('192.0.2.1')).toBe(0);
+  });
+
   it('has no bucket for a request whose connection is gone', () => {
     expect(new ClientPieceRate(10, peer).open(request(undefined))).toBeUndefined();
   });
 
   it('forgets a bucket once it is full and unused, keeps a client in debt', () => {
     const time = clock();
-    const rate = new ClientPieceRate(10, peer, time.now);
+    const rate = new ClientPieceRate(10, peer, { now: time.now });
     const debtor = rate.open(request('192.0.2.1'))!;
     for (let i = 0; i < 200; i++) debtor.bucket.take();
     debtor.done();

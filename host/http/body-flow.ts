@@ -36,6 +36,8 @@ export class BodyFlow {
   readonly #reasons = new Set<PauseReason>();
   readonly #budget: { client: string; bucket: PieceBucket; done: () => void } | undefined;
   readonly #pieces: PieceRateContext | undefined;
+  /** Bytes buffered in the request that their client was charged for before they were delivered. */
+  #charged = 0;
   /** The HTTP/2 connection whose windows this body holds at 0. */
   #heldSession: Http2Session | undefined;
 
@@ -45,7 +47,7 @@ export class BodyFlow {
     this.#pieces = pieces;
     this.#budget = pieces?.rate.open(req);
     if (this.#budget) {
-      const done = this.#budget.done;
+      const { done } = this.#budget;
       req.once('end', done);
       req.once('close', done);
       // A client in debt starts no body before it is repaid (a new request or stream is no way around it).
@@ -53,10 +55,15 @@ export class BodyFlow {
     }
   }
 
-  /** Called for each 'data' event: one piece of the client's budget. */
-  piece(): void {
+  /** Called for each 'data' event of `bytes`: one piece of the client's budget, unless charged already. */
+  piece(bytes: number): void {
     const budget = this.#budget;
-    if (budget === undefined || budget.bucket.take() || this.#reasons.has('pieces')) return;
+    if (budget === undefined) return;
+    if (this.#charged > 0) {
+      this.#charged -= bytes;
+      return;
+    }
+    if (budget.bucket.take() || this.#reasons.has('pieces')) return;
     this.#throttle(budget);
   }
 
@@ -69,6 +76,17 @@ export class BodyFlow {
       rate: pieces.rate.rate,
     });
     this.hold('pieces');
+    // HTTP/1.1: the parser goes on through the read it has, into the paused request. Those pieces
+    // cost as much now as when delivered, and a client that closes its paused connections must not
+    // escape them: charged once the read is through, in bytes (a piece holds at least one).
+    if (this.#req.httpVersionMajor < 2) {
+      setImmediate(() => {
+        const unread = this.#req.readableLength - Math.max(0, this.#charged);
+        if (unread <= 0) return;
+        budget.bucket.charge(unread);
+        this.#charged = Math.max(0, this.#charged) + unread;
+      });
+    }
     // Resumed once an eighth of a second's pieces are saved, not at the first token: a pause per
     // piece would cost more than the piece (and pieces read meanwhile go on taking tokens).
     const level = pieces.rate.rate / RESUME_SHARE;

@@ -14,13 +14,13 @@ import { IntervalLog } from './interval-log.ts';
 
 function http1Request(remoteAddress: string) {
   const socket = { remoteAddress, pause: vi.fn(), resume: vi.fn() };
-  return Object.assign(new EventEmitter(), { httpVersionMajor: 1, socket, pause: vi.fn(), resume: vi.fn() });
+  return Object.assign(new EventEmitter(), { httpVersionMajor: 1, socket, readableLength: 0, pause: vi.fn(), resume: vi.fn() });
 }
 
 function http2Request(remoteAddress: string) {
   const session = { destroyed: false, closed: false, settings: vi.fn((_: unknown, ack: () => void) => ack()), destroy: vi.fn() };
   const socket = { remoteAddress };
-  return Object.assign(new EventEmitter(), { httpVersionMajor: 2, socket, stream: { session }, pause: vi.fn(), resume: vi.fn() });
+  return Object.assign(new EventEmitter(), { httpVersionMajor: 2, socket, stream: { session }, readableLength: 0, pause: vi.fn(), resume: vi.fn() });
 }
 
 const peer = (req: NodeRequest) => (req.socket as unknown as { remoteAddress: string }).remoteAddress;
@@ -42,10 +42,10 @@ describe('BodyFlow', () => {
     const rate = new ClientPieceRate(80, peer);
     const req = http1Request('192.0.2.1');
     const flow = new BodyFlow(req as unknown as NodeRequest, { rate, events });
-    for (let i = 0; i < 80; i++) flow.piece();
+    for (let i = 0; i < 80; i++) flow.piece(1);
     expect(req.pause).not.toHaveBeenCalled();
-    flow.piece();
-    flow.piece();
+    flow.piece(1);
+    flow.piece(1);
     expect(req.pause).toHaveBeenCalledTimes(1);
     expect(req.socket.pause).toHaveBeenCalledTimes(1);
     expect(rate.stats.throttled).toBe(1);
@@ -64,18 +64,33 @@ describe('BodyFlow', () => {
     const second = http1Request('192.0.2.1');
     const other = http1Request('192.0.2.2');
     const flows = [first, second].map((req) => new BodyFlow(req as unknown as NodeRequest, { rate, events }));
-    for (let i = 0; i < 6; i++) for (const flow of flows) flow.piece();
+    for (let i = 0; i < 6; i++) for (const flow of flows) flow.piece(1);
     expect(first.pause).toHaveBeenCalledTimes(1);
     expect(second.pause).toHaveBeenCalledTimes(1);
     const otherFlow = new BodyFlow(other as unknown as NodeRequest, { rate, events });
-    for (let i = 0; i < 10; i++) otherFlow.piece();
+    for (let i = 0; i < 10; i++) otherFlow.piece(1);
     expect(other.pause).not.toHaveBeenCalled();
+  });
+
+  it('HTTP/1.1: what the parser put into the paused request is charged at once, and not again when delivered', () => {
+    const rate = new ClientPieceRate(80, peer);
+    const req = http1Request('192.0.2.1');
+    const flow = new BodyFlow(req as unknown as NodeRequest, { rate, events });
+    for (let i = 0; i < 81; i++) flow.piece(1);
+    // The rest of the parser's read: 800 one-byte pieces buffered in the paused request.
+    req.readableLength = 800;
+    vi.advanceTimersByTime(0);
+    const { bucket } = rate.open(req as unknown as NodeRequest)!;
+    expect(bucket.msUntil(0)).toBeCloseTo((801 / 80) * 1000, -2);
+    for (let i = 0; i < 800; i++) flow.piece(1);
+    expect(bucket.msUntil(0)).toBeCloseTo((801 / 80) * 1000, -2);
+    expect(req.pause).toHaveBeenCalledTimes(1);
   });
 
   it('a body of a client in debt starts paused', () => {
     const rate = new ClientPieceRate(8, peer);
     const first = new BodyFlow(http1Request('192.0.2.1') as unknown as NodeRequest, { rate, events });
-    for (let i = 0; i < 9; i++) first.piece();
+    for (let i = 0; i < 9; i++) first.piece(1);
     const next = http1Request('192.0.2.1');
     new BodyFlow(next as unknown as NodeRequest, { rate, events });
     expect(next.pause).toHaveBeenCalledTimes(1);
@@ -89,7 +104,7 @@ describe('BodyFlow', () => {
     const req = http1Request('192.0.2.1');
     const flow = new BodyFlow(req as unknown as NodeRequest, { rate, events });
     flow.hold('queue');
-    for (let i = 0; i < 9; i++) flow.piece();
+    for (let i = 0; i < 9; i++) flow.piece(1);
     expect(req.pause).toHaveBeenCalledTimes(1);
     flow.release('queue');
     expect(req.resume).not.toHaveBeenCalled();
@@ -101,7 +116,7 @@ describe('BodyFlow', () => {
     const rate = new ClientPieceRate(8, peer);
     const req = http2Request('192.0.2.1');
     const flow = new BodyFlow(req as unknown as NodeRequest, { rate, events });
-    for (let i = 0; i < 9; i++) flow.piece();
+    for (let i = 0; i < 9; i++) flow.piece(1);
     expect(req.pause).not.toHaveBeenCalled();
     expect(req.stream.session.settings).toHaveBeenCalledTimes(1);
     expect(req.stream.session.settings.mock.calls[0]![0]).toEqual({ initialWindowSize: 0 });
@@ -118,7 +133,7 @@ describe('BodyFlow', () => {
     const req = http2Request('192.0.2.1');
     req.stream.session.settings.mockImplementation(() => undefined);
     const flow = new BodyFlow(req as unknown as NodeRequest, { rate, events });
-    for (let i = 0; i < 9; i++) flow.piece();
+    for (let i = 0; i < 9; i++) flow.piece(1);
     vi.advanceTimersByTime(10_000);
     expect(req.stream.session.destroy).toHaveBeenCalled();
   });
@@ -126,7 +141,7 @@ describe('BodyFlow', () => {
   it('without a budget, pieces never pause the body', () => {
     const req = http1Request('192.0.2.1');
     const flow = new BodyFlow(req as unknown as NodeRequest);
-    for (let i = 0; i < 100_000; i++) flow.piece();
+    for (let i = 0; i < 100_000; i++) flow.piece(1);
     expect(req.pause).not.toHaveBeenCalled();
   });
 });

@@ -90,7 +90,7 @@ function readBody(req: NodeRequest, res: NodeResponse, limits: ExchangeLimits, f
     };
     const onData = (chunk: Buffer) => {
       source.queue.push(chunk);
-      flow.piece();
+      flow.piece(chunk.byteLength);
       if (size + chunk.byteLength <= MAX_PREREAD_BYTES && limits.prereadBytes.take(chunk.byteLength)) {
         size += chunk.byteLength;
         return;

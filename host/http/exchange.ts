@@ -54,7 +54,7 @@ export function trailerEntries(req: NodeRequest): FieldEntry[] | undefined {
 export function streamBody(req: NodeRequest, source = new BodySource(), flow = new BodyFlow(req)): BodySource {
   req.on('data', (chunk: Buffer) => {
     source.queue.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    flow.piece();
+    flow.piece(chunk.byteLength);
     if (source.queue.buffered > INCOMING_HIGH_WATER) {
       flow.hold('queue');
       void source.queue.whenDrained().then(() => flow.release('queue'));

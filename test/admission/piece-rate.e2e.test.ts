@@ -8,8 +8,11 @@
  * client is answered promptly meanwhile, and every body still arrives whole (its JSON is at the
  * end; the count moves by one per upload).
  *
- * The attacker connects from 127.0.0.2, the legitimate client from 127.0.0.1 (Linux routes all of
- * 127/8 to loopback).
+ * A client that closes its paused connections and opens new ones gets them read only once it has
+ * repaid what it owes.
+ *
+ * The attackers connect from 127.0.0.2-4, one address per test, the legitimate client from
+ * 127.0.0.1 (Linux routes all of 127/8 to loopback).
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +24,9 @@ import { RawHttp2Client } from '../support/raw-http2.ts';
 
 const RATE = 4096;
 const ATTACKER = '127.0.0.2';
+/** The attackers of the later tests: each test's debts and exchanges in flight its own. */
+const CYCLING_ATTACKER = '127.0.0.3';
+const HTTP2_ATTACKER = '127.0.0.4';
 /** How long the attacker sends, and the host's CPU is measured. */
 const ATTACK_MS = 4_000;
 /** Pieces of each body: about five seconds of the budget, so bodies end while the test waits. */
@@ -37,10 +43,15 @@ const SLACK_MS = 300;
  * read (64 KiB of six-byte chunks); HTTP/2, the stream's flow-control window (65,535 bytes).
  */
 const OVERSHOOT = { http1: 11_000, http2: 65_536 } as const;
+/** Connections the cycling attacker opens at once. */
+const LANES = 5;
 
-/** The bound of the host's CPU-ms over the attack: the budget's pieces and what overshoots it, beside `baselineMs` (the legitimate client's). */
-function cpuBoundMs(protocol: keyof typeof OVERSHOOT, baselineMs: number): number {
-  const pieces = RATE * (1 + ATTACK_MS / 1000) + OVERSHOOT[protocol];
+/**
+ * The bound of the host's CPU-ms over the attack: the budget's pieces and what overshoots it (once
+ * per connection read before the client owed), beside `baselineMs` (the legitimate client's).
+ */
+function cpuBoundMs(protocol: keyof typeof OVERSHOOT, baselineMs: number, connections = 1): number {
+  const pieces = RATE * (1 + ATTACK_MS / 1000) + OVERSHOOT[protocol] * connections;
   return (pieces * COST_PER_PIECE_US) / 1000 + baselineMs + SLACK_MS;
 }
 
@@ -50,11 +61,17 @@ function incrementBody(size: number): string {
   return ' '.repeat(size - json.length) + json;
 }
 
-/** One chunked POST of `body` in one-byte chunks from `from`, written at once; resolves with the status line. */
-function uploadOneByteChunks(port: number, from: string, body: string): Promise<string> {
+/** A chunked POST of `body` in one-byte chunks, as it goes on the wire. */
+function oneByteChunks(body: string): string {
   const parts = ['POST /api/counter/increment HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n'];
   for (const ch of body) parts.push(`1\r\n${ch}\r\n`);
   parts.push('0\r\n\r\n');
+  return parts.join('');
+}
+
+/** One chunked POST of `body` in one-byte chunks from `from`, written at once; resolves with the status line. */
+function uploadOneByteChunks(port: number, from: string, body: string): Promise<string> {
+  const wire = oneByteChunks(body);
   return new Promise((resolve, reject) => {
     const socket = net.connect({ port, host: '127.0.0.1', localAddress: from });
     let text = '';
@@ -67,7 +84,7 @@ function uploadOneByteChunks(port: number, from: string, body: string): Promise<
     });
     socket.once('error', reject);
     socket.once('close', () => reject(new Error(`closed; received ${JSON.stringify(text.slice(0, 200))}`)));
-    socket.write(parts.join(''), 'latin1');
+    socket.write(wire, 'latin1');
   });
 }
 
@@ -141,9 +158,27 @@ describe('body pieces per second per client', () => {
     expect(lines[0]).toMatchObject({ level: 'warn', client: ATTACKER, rate: RATE });
   }, 60_000);
 
+  it('HTTP/1.1: a client that owes pieces gets its new connections read only once it has repaid', async () => {
+    const wire = Buffer.from(oneByteChunks(incrementBody(PIECES)), 'latin1');
+    // Each round: LANES new connections, each writing a whole body, cut after 100 ms.
+    const result = await attack(async () => {
+      const sockets = Array.from({ length: LANES }, () => {
+        const socket = net.connect({ port: host.port, host: '127.0.0.1', localAddress: CYCLING_ATTACKER });
+        socket.on('error', () => undefined);
+        socket.write(wire);
+        return socket;
+      });
+      await new Promise((r) => setTimeout(r, 100));
+      for (const socket of sockets) socket.destroy();
+    });
+    const bound = cpuBoundMs('http1', baselineMs, LANES);
+    measured.http1Cycling = { ...result, viewsMs: Math.max(...result.viewsMs), boundMs: bound };
+    expect(result.cpuMs).toBeLessThan(bound);
+    expect(Math.max(...result.viewsMs)).toBeLessThan(1_000);
+  }, 60_000);
   it('HTTP/2: one-byte DATA frames of gRPC calls are read at the budget; every message arrives whole', async () => {
     const before = await count();
-    const client = await RawHttp2Client.connect(host.port, ATTACKER);
+    const client = await RawHttp2Client.connect(host.port, HTTP2_ATTACKER);
     const message = paddedIncrement(PIECES - 5);
     let stream = 1;
     try {
