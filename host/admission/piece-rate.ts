@@ -69,7 +69,7 @@ export class PieceBucket {
 const SWEEP_MS = 10_000;
 
 export interface PieceRateStats {
-  /** Times a body was paused because its client was over budget, since start. */
+  /** Times a body was paused or a new connection left unread because its client was over budget, since start. */
   throttled: number;
 }
 
@@ -125,7 +125,7 @@ export class ClientPieceRate {
     return { client, bucket, done };
   }
 
-  /** A body was paused for its client's debt (counted for host_body_piece_rate_throttled_total). */
+  /** A body was paused, or a new connection left unread, for its client's debt (host_body_piece_rate_throttled_total). */
   noteThrottled(): void {
     this.#throttled++;
   }

@@ -14,6 +14,8 @@ import type { ClientExchangeLimit } from '../admission/client-limit.ts';
 import type { ClientPieceRate } from '../admission/piece-rate.ts';
 import { laneOf, sendRefusal } from '../admission/refusal.ts';
 import { AdmissionRefused } from '../admission/wait-queue.ts';
+import { clientKey } from '../../src/contract/client-key.ts';
+import { canonicalAddress } from './cidr.ts';
 import type { ClientAddressOf } from './client-address.ts';
 import { Exchange, streamBody, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
 import { PrereadBudget, prereadBody } from './body-preread.ts';
@@ -186,7 +188,7 @@ function whenRepaid(socket: net.Socket, rate: ClientPieceRate, events: IntervalL
   rate.noteThrottled();
   events.note('warn', 'request bodies slowed: their client sent more body pieces (HTTP/1.1 chunks, HTTP/2 DATA frames) a second than its budget', {
     code: 'body_piece_rate',
-    client: socket.remoteAddress,
+    client: clientKey(canonicalAddress(socket.remoteAddress ?? '')),
     rate: rate.rate,
   });
   socket.pause();

@@ -181,7 +181,7 @@ export class HostMetrics {
     if (pieces) {
       new Counter({
         name: 'host_body_piece_rate_throttled_total',
-        help: 'Times a request body was paused because its client sent more body pieces a second than --body-piece-rate',
+        help: 'Times a request body was paused, or a new connection left unread, because its client sent more body pieces a second than --body-piece-rate',
         registers,
         collect: growing(undefined, () => ({ all: pieces().throttled })),
       });
