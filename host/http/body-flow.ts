@@ -1,13 +1,13 @@
 /**
  * Pauses and resumes the reading of one request body for the host's reasons: the guest's queue is
  * full (exchange.ts), or the client spent its budget of body pieces (host/admission/piece-rate.ts).
- * Reading resumes once no reason holds.
+ * Reading resumes once no reason holds. A body of a client already in debt starts paused.
  *
  * What a pause stops:
- * - HTTP/1.1: the socket, so nothing more is read from the kernel (the parser finishes the buffer
- *   it has; up to 64 KiB, ~11,000 one-byte chunks, each a debt the client repays). `req.pause()`
- *   alone lets the parser go on until the request's readable buffer is full (16 KiB of pieces),
- *   and the request's own read would resume the socket.
+ * - HTTP/1.1: the request and its socket, so nothing more is read from the kernel (the parser
+ *   finishes the buffer it has, up to 64 KiB, ~11,000 one-byte chunks, charged to the client once
+ *   the read is through). `req.pause()` alone lets the parser go on until the request's readable
+ *   buffer is full (16 KiB of pieces), and the request's own read would resume the socket.
  * - HTTP/2, a full queue: the stream (Node stops its WINDOW_UPDATEs).
  * - HTTP/2, pieces owed: the connection's stream windows, held at 0 (http2-window.ts), so the
  *   client can send only what it had in flight (at most a window, 65,535 one-byte frames, per
