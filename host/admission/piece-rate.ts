@@ -104,6 +104,11 @@ export class ClientPieceRate {
     return this.#buckets.get(clientKey(address))?.msUntil(0) ?? 0;
   }
 
+  /** Whether `peer` is a trusted proxy, whose connections carry other clients' requests too. */
+  carriesOthers(peer: string | undefined): boolean {
+    return peer !== undefined && this.#isProxy(canonicalAddress(peer));
+  }
+
   /** The bucket of the request's client, with its key, until `done`; undefined when the connection is gone. */
   open(req: NodeRequest): { client: string; bucket: PieceBucket; done: () => void } | undefined {
     const address = this.#clientAddress(req);

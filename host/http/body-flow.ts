@@ -103,9 +103,11 @@ export class BodyFlow {
     const wasPaused = this.#paused();
     this.#reasons.add(reason);
     const req = this.#req;
-    // HTTP/2 owes pieces: its connection's windows are held at 0 instead (http2-window.ts).
+    // HTTP/2 owes pieces: its connection's windows are held at 0 instead (http2-window.ts), unless
+    // the connection is a trusted proxy's, whose other clients must not wait: then the stream alone
+    // pauses (its window bounds it, and a proxy forwards DATA in its own frames, not one per byte).
     const session = 'stream' in req ? req.stream.session : undefined;
-    if (reason === 'pieces' && session) {
+    if (reason === 'pieces' && session && !this.#pieces!.rate.carriesOthers(req.socket?.remoteAddress)) {
       this.#heldSession = session;
       return holdWindows(session);
     }
@@ -129,8 +131,9 @@ export class BodyFlow {
     if (req.httpVersionMajor < 2) req.socket?.resume();
   }
 
-  /** Whether a reason that pauses the request itself holds (on HTTP/2, only a full queue does). */
+  /** Whether a reason that pauses the request itself holds (on HTTP/2, pieces only through a proxy's connection). */
   #paused(): boolean {
-    return 'stream' in this.#req ? this.#reasons.has('queue') : this.#reasons.size > 0;
+    if (!('stream' in this.#req) || this.#heldSession === undefined) return this.#reasons.size > 0;
+    return this.#reasons.has('queue');
   }
 }

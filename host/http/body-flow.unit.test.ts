@@ -128,6 +128,18 @@ describe('BodyFlow', () => {
     expect(req.stream.session.destroy).not.toHaveBeenCalled();
   });
 
+  it('HTTP/2 from a trusted proxy: pauses only the stream, never the windows of the connection other clients share', () => {
+    const rate = new ClientPieceRate(8, () => '198.51.100.7', { isProxy: (address) => address === '192.0.2.9' });
+    const req = http2Request('192.0.2.9');
+    const flow = new BodyFlow(req as unknown as NodeRequest, { rate, events });
+    for (let i = 0; i < 9; i++) flow.piece(1);
+    expect(req.stream.session.settings).not.toHaveBeenCalled();
+    expect(req.pause).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1000);
+    expect(req.resume).toHaveBeenCalledTimes(1);
+    expect(req.stream.session.settings).not.toHaveBeenCalled();
+  });
+
   it('HTTP/2: a client that never acknowledges the SETTINGS is cut', () => {
     const rate = new ClientPieceRate(8, peer);
     const req = http2Request('192.0.2.1');
