@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { GUEST_ENV } from '../src/contract/environment.ts';
 import { ClientExchangeLimit } from './admission/client-limit.ts';
 import { admissionLimits } from './admission/limits.ts';
+import { ClientPieceRate } from './admission/piece-rate.ts';
 import { memoryReclaimer } from './admission/reclaim.ts';
+import { rangeMatcher } from './http/cidr.ts';
 import { clientAddressOf } from './http/client-address.ts';
 import { loadComponent } from './guest/component.ts';
 import type { HostConfig } from './config.ts';
@@ -130,12 +132,17 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
   const readiness = new Readiness([{ name: 'store', run: () => storage.events.headSequence() }, ...(pubsub.ping ? [{ name: 'realtime', run: () => pubsub.ping?.() }] : [])]);
   const clientAddress = clientAddressOf(config.trustedProxies);
   const clientLimit = config.clientExchangeLimit > 0 ? new ClientExchangeLimit(config.clientExchangeLimit, clientAddress) : undefined;
+  const pieceRate =
+    config.bodyPieceRate > 0
+      ? new ClientPieceRate(config.bodyPieceRate, clientAddress, { isProxy: config.trustedProxies.length > 0 ? rangeMatcher(config.trustedProxies) : undefined })
+      : undefined;
   metrics?.watch({
     pool: () => pool.stats,
     limits: () => pool.limits,
     relay: () => relay.stats,
     dependencies: () => readiness.dependencies(),
     ...(clientLimit ? { clients: () => clientLimit.stats } : {}),
+    ...(pieceRate ? { pieces: () => pieceRate.stats } : {}),
   });
   // With the cache on, it strips the guest's private cache fields itself (server.ts); off, this does.
   const hook = (req: Parameters<typeof relayHook>[2]) =>
@@ -160,6 +167,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     limits: httpLimits(config),
     clientAddress,
     clientLimit,
+    pieceRate,
   });
   try {
     await probeGuestConfiguration(config.host, server.port, logger, probeToken);

@@ -70,6 +70,15 @@ export const OPTIONS = {
     kind: 'count',
     help: 'most exchanges in flight per client address (held streams included, IPv6 per /64); beyond, 429 with Retry-After before any guest instance (0: off; docs/security.md)',
   },
+  // Legitimate bodies come in pieces of KiBs (a 256 KiB upload is tens of pieces) and a gRPC client
+  // streaming small messages sends one piece per message; a piece costs the host ~1-2 µs, so the
+  // default bounds one client's pieces at well under 1% of a core (docs/security.md).
+  'body-piece-rate': {
+    env: 'BODY_PIECE_RATE',
+    default: '4096',
+    kind: 'count',
+    help: 'request body pieces (HTTP/1.1 chunks, HTTP/2 DATA frames) one client address may send a second (IPv6 per /64); beyond, its bodies are read more slowly, never cut (0: off; docs/security.md)',
+  },
   'instance-max-requests': {
     env: 'INSTANCE_MAX_REQUESTS',
     default: '10000',
@@ -208,6 +217,8 @@ export interface HostConfig {
   admissionWaitMs: number;
   /** exchanges in flight per client (host/admission/client-limit.ts); 0: off */
   clientExchangeLimit: number;
+  /** body pieces a second per client (host/admission/piece-rate.ts); 0: off */
+  bodyPieceRate: number;
   /** 0: never */
   instanceMaxRequests: number;
   /** MiB; 0: never */
@@ -383,6 +394,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     admissionQueue: get('admission-queue') as number | 'auto',
     admissionWaitMs: get('admission-wait-ms') as number,
     clientExchangeLimit: get('client-exchange-limit') as number,
+    bodyPieceRate: get('body-piece-rate') as number,
     instanceMaxRequests: get('instance-max-requests') as number,
     instanceMaxMemoryMiB: get('instance-max-memory') as number,
     instanceIdleSeconds: get('instance-idle-seconds') as number,

@@ -86,3 +86,21 @@ describe('--realtime', () => {
     expect(loadConfig(['--db', 'postgres'], { REALTIME: 'redis' }).realtime).toBe('redis');
   });
 });
+
+describe('loadConfig() --body-piece-rate', () => {
+  it('defaults to 4,096 pieces a second; a flag wins over its variable; 0 turns it off', () => {
+    expect(loadConfig([], {})).toMatchObject({ bodyPieceRate: 4096 });
+    expect(loadConfig([], { BODY_PIECE_RATE: '16384' })).toMatchObject({ bodyPieceRate: 16_384 });
+    expect(loadConfig(['--body-piece-rate', '0'], { BODY_PIECE_RATE: '16384' })).toMatchObject({ bodyPieceRate: 0 });
+  });
+
+  it.each([
+    [['--body-piece-rate=-1'], {}],
+    [['--body-piece-rate', '4k'], {}],
+    [[], { BODY_PIECE_RATE: '1.5' }],
+    [[], { BODY_PIECE_RATE: 'off' }],
+  ])('rejects %j %j naming the option', (argv, env) => {
+    expect(() => loadConfig(argv, env)).toThrow(ConfigError);
+    expect(() => loadConfig(argv, env)).toThrow(/--body-piece-rate \(BODY_PIECE_RATE\).*a non-negative integer/);
+  });
+});

@@ -19,6 +19,7 @@ import http2 from 'node:http2';
 import { streamBody, trailerEntries, type NodeRequest, type NodeResponse } from './exchange.ts';
 import { BodySource } from '../wasi/http-incoming.ts';
 import type { ExchangeLimits } from './limits.ts';
+import { BodyFlow } from './body-flow.ts';
 
 /** The guest's body limit for its JSON routes and server functions (256 KiB): a larger body is streamed to it, which refuses it. */
 export const MAX_PREREAD_BYTES = 256 * 1024;
@@ -60,17 +61,20 @@ const TIMEOUT_BODY = JSON.stringify({ error: { code: 'request_timeout', message:
  */
 export function prereadBody(req: NodeRequest, res: NodeResponse, limits: ExchangeLimits): BodySource | Promise<BodySource | undefined> | undefined {
   // gRPC streams its messages to the guest.
-  if (isGrpcRequest(req) || hasNoBody(req)) return streamBody(req);
+  if (hasNoBody(req)) return streamBody(req);
+  // One client's bodies share its budget of pieces a second (host/admission/piece-rate.ts).
+  const flow = new BodyFlow(req, limits.pieceRate && { rate: limits.pieceRate, events: limits.events });
+  if (isGrpcRequest(req)) return streamBody(req, new BodySource(), flow);
   const declared = declaredLength(req);
   if (declared !== undefined && declared > MAX_PREREAD_BYTES) {
     limits.events.note('info', 'a request body was longer than the host reads before the guest; answered 413', { code: 'http_body_too_large', content_length: declared });
     answerEarly(req, res, 413, TOO_LARGE_BODY);
     return undefined;
   }
-  return readBody(req, res, limits);
+  return readBody(req, res, limits, flow);
 }
 
-function readBody(req: NodeRequest, res: NodeResponse, limits: ExchangeLimits): Promise<BodySource | undefined> {
+function readBody(req: NodeRequest, res: NodeResponse, limits: ExchangeLimits, flow: BodyFlow): Promise<BodySource | undefined> {
   return new Promise((resolve) => {
     // Queued as they arrive: a body in tiny pieces is held in a few blocks (host/wasi/io.ts).
     const source = new BodySource();
@@ -86,6 +90,7 @@ function readBody(req: NodeRequest, res: NodeResponse, limits: ExchangeLimits): 
     };
     const onData = (chunk: Buffer) => {
       source.queue.push(chunk);
+      flow.piece(chunk.byteLength);
       if (size + chunk.byteLength <= MAX_PREREAD_BYTES && limits.prereadBytes.take(chunk.byteLength)) {
         size += chunk.byteLength;
         return;
@@ -93,7 +98,7 @@ function readBody(req: NodeRequest, res: NodeResponse, limits: ExchangeLimits): 
       // Longer than announced (or announced by no one), or the host holds enough pre-read bodies:
       // the guest reads it as it streams, as before.
       stop();
-      resolve(streamBody(req, source));
+      resolve(streamBody(req, source, flow));
     };
     const onEnd = () => {
       stop();

@@ -14,6 +14,7 @@ import { HOST_ONLY_REQUEST_HEADERS } from '../relay/headers.ts';
 import { ResponseOutparam, type BodyTarget, type ResponseTarget } from '../wasi/http-response.ts';
 import type { SendTimeout } from './send-timeout.ts';
 import { responseClosed } from './response-closed.ts';
+import { BodyFlow } from './body-flow.ts';
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
 export type NodeResponse = ServerResponse | Http2ServerResponse;
@@ -46,13 +47,17 @@ export function trailerEntries(req: NodeRequest): FieldEntry[] | undefined {
   return entries;
 }
 
-/** The body as the client sends it; `first`: bytes already read from it (host/http/body-preread.ts). */
-export function streamBody(req: NodeRequest, source = new BodySource()): BodySource {
+/**
+ * The body as the client sends it; `source`: holding bytes already read from it (host/http/body-preread.ts);
+ * `flow`: pauses its reading, for a full queue or the client's piece budget (body-flow.ts).
+ */
+export function streamBody(req: NodeRequest, source = new BodySource(), flow = new BodyFlow(req)): BodySource {
   req.on('data', (chunk: Buffer) => {
     source.queue.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    flow.piece(chunk.byteLength);
     if (source.queue.buffered > INCOMING_HIGH_WATER) {
-      req.pause();
-      void source.queue.whenDrained().then(() => req.resume());
+      flow.hold('queue');
+      void source.queue.whenDrained().then(() => flow.release('queue'));
     }
   });
   req.on('end', () => source.finish(trailerEntries(req)));

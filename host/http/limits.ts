@@ -17,6 +17,7 @@ import type http from 'node:http';
 import type http2 from 'node:http2';
 import type net from 'node:net';
 import { OPTIONS } from '../config.ts';
+import type { ClientPieceRate } from '../admission/piece-rate.ts';
 import type { PrereadBudget } from './body-preread.ts';
 import type { IntervalLog } from './interval-log.ts';
 
@@ -36,6 +37,8 @@ export interface ExchangeLimits {
   readonly events: IntervalLog;
   /** The request body bytes the server's pre-reads hold (body-preread.ts). */
   readonly prereadBytes: PrereadBudget;
+  /** Each client's budget of body pieces a second (host/admission/piece-rate.ts); none when off. */
+  readonly pieceRate?: ClientPieceRate | undefined;
 }
 
 const seconds = (name: keyof typeof OPTIONS) => Number(OPTIONS[name].default) * 1000;

@@ -11,8 +11,11 @@ import http2 from 'node:http2';
 import net, { type AddressInfo } from 'node:net';
 import { ConnectionTurns } from '../admission/pipeline.ts';
 import type { ClientExchangeLimit } from '../admission/client-limit.ts';
+import type { ClientPieceRate } from '../admission/piece-rate.ts';
 import { laneOf, sendRefusal } from '../admission/refusal.ts';
 import { AdmissionRefused } from '../admission/wait-queue.ts';
+import { clientKey } from '../../src/contract/client-key.ts';
+import { canonicalAddress } from './cidr.ts';
 import type { ClientAddressOf } from './client-address.ts';
 import { Exchange, streamBody, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
 import { PrereadBudget, prereadBody } from './body-preread.ts';
@@ -173,6 +176,40 @@ function routeConnection(socket: net.Socket, h1: http.Server, h2: http2.Http2Ser
   socket.on('error', onError);
 }
 
+/**
+ * Reads a new connection once its peer has repaid the body pieces it owes (host/admission/piece-rate.ts):
+ * each new connection's first read would bring up to 64 KiB of pieces, so a client in debt could
+ * open connection after connection. Kept unread (the kernel holds its bytes) for at most the
+ * sniffer's time limit, then closed.
+ */
+function whenRepaid(socket: net.Socket, rate: ClientPieceRate, events: IntervalLog, route: () => void): void {
+  const owed = rate.connectionDebtMs(socket.remoteAddress);
+  if (owed === 0) return route();
+  rate.noteThrottled();
+  events.note('warn', 'request bodies slowed: their client sent more body pieces (HTTP/1.1 chunks, HTTP/2 DATA frames) a second than its budget', {
+    code: 'body_piece_rate',
+    client: clientKey(canonicalAddress(socket.remoteAddress ?? '')),
+    rate: rate.rate,
+  });
+  socket.pause();
+  const onError = () => socket.destroy();
+  socket.on('error', onError);
+  const deadline = performance.now() + SNIFF_TIMEOUT_MS;
+  const check = () => {
+    if (socket.destroyed) return;
+    const more = rate.connectionDebtMs(socket.remoteAddress);
+    if (more > 0) {
+      if (performance.now() + more > deadline) socket.destroy();
+      else setTimeout(check, more).unref();
+      return;
+    }
+    socket.off('error', onError);
+    route();
+    socket.resume();
+  };
+  check();
+}
+
 export interface ServerOptions {
   port: number;
   host: string;
@@ -189,6 +226,8 @@ export interface ServerOptions {
   clientAddress?: ClientAddressOf;
   /** Bounds each client's exchanges in flight (host/admission/client-limit.ts); none when off. */
   clientLimit?: ClientExchangeLimit;
+  /** Bounds each client's body pieces a second (host/admission/piece-rate.ts); none when off. */
+  pieceRate?: ClientPieceRate | undefined;
 }
 
 export function startServer(pool: InstancePool, logger: HostLogger, options: ServerOptions): Promise<RunningServer> {
@@ -204,6 +243,7 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
     sendTimeoutMs: limits.sendTimeoutMs,
     events: new IntervalLog(logger),
     prereadBytes: new PrereadBudget(),
+    pieceRate: options.pieceRate,
   };
   const context: ExchangeContext = { limits: exchangeLimits, clientAddress: options.clientAddress };
   const onRequest = (req: NodeRequest, res: NodeResponse) => {
@@ -269,7 +309,9 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
   const server = net.createServer({ noDelay: true }, (socket) => {
     plainSockets.set(socket, 0);
     socket.once('close', () => plainSockets.delete(socket));
-    routeConnection(socket, h1, h2, () => plainSockets.delete(socket));
+    const route = () => routeConnection(socket, h1, h2, () => plainSockets.delete(socket));
+    if (options.pieceRate) whenRepaid(socket, options.pieceRate, exchangeLimits.events, route);
+    else route();
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

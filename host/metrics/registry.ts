@@ -18,6 +18,8 @@ export interface MetricSources {
   relay?: () => { clients: number; polls: number; coalesced: number; cut: number; heldBytes: number };
   /** The per-client limit on exchanges in flight (host/admission/client-limit.ts); absent when off. */
   clients?: () => { refused: number; busiest: number };
+  /** The per-client budget of body pieces a second (host/admission/piece-rate.ts); absent when off. */
+  pieces?: () => { throttled: number };
   /** Each dependency's state (store, realtime broker) from the cached readiness check. */
   dependencies?: () => Promise<Record<string, boolean>>;
 }
@@ -103,7 +105,7 @@ export class HostMetrics {
   /** Registers the gauges and counters read from the host's own state at collection time. */
   watch(sources: MetricSources): void {
     const registers = [this.registry];
-    const { pool, relay, dependencies, limits, clients } = sources;
+    const { pool, relay, dependencies, limits, clients, pieces } = sources;
     if (pool) {
       new Gauge({
         name: 'host_guest_instances',
@@ -174,6 +176,14 @@ export class HostMetrics {
         collect() {
           this.set(clients().busiest);
         },
+      });
+    }
+    if (pieces) {
+      new Counter({
+        name: 'host_body_piece_rate_throttled_total',
+        help: 'Times a request body was paused, or a new connection left unread, because its client sent more body pieces a second than --body-piece-rate',
+        registers,
+        collect: growing(undefined, () => ({ all: pieces().throttled })),
       });
     }
     if (relay) {

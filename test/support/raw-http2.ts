@@ -88,9 +88,10 @@ export class RawHttp2Client {
     socket.on('error', () => undefined);
   }
 
-  static connect(port: number): Promise<RawHttp2Client> {
+  /** `localAddress`: the loopback address to connect from, to be another client than 127.0.0.1. */
+  static connect(port: number, localAddress?: string): Promise<RawHttp2Client> {
     return new Promise((resolve, reject) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
+      const socket = net.connect({ port, host: '127.0.0.1', ...(localAddress ? { localAddress } : {}) }, () => {
         socket.off('error', reject);
         socket.write(Buffer.concat([PREFACE, frame(FrameType.Settings, 0, 0)]));
         resolve(new RawHttp2Client(socket));
