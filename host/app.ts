@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { GUEST_ENV } from '../src/contract/environment.ts';
 import { ClientExchangeLimit } from './admission/client-limit.ts';
+import type { FairShare } from './admission/fair-share.ts';
 import { admissionLimits } from './admission/limits.ts';
 import { memoryReclaimer } from './admission/reclaim.ts';
 import { clientAddressOf } from './http/client-address.ts';
@@ -130,7 +131,9 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
   const readiness = new Readiness([{ name: 'store', run: () => storage.events.headSequence() }, ...(pubsub.ping ? [{ name: 'realtime', run: () => pubsub.ping?.() }] : [])]);
   const clientAddress = clientAddressOf(config.trustedProxies);
   const clientLimit = config.clientExchangeLimit > 0 ? new ClientExchangeLimit(config.clientExchangeLimit, clientAddress) : undefined;
+  let fairShare: FairShare | undefined;
   metrics?.watch({
+    fairShare: () => fairShare?.stats ?? { delayed: 0, waiting: 0, active: 0 },
     pool: () => pool.stats,
     limits: () => pool.limits,
     relay: () => relay.stats,
@@ -160,6 +163,9 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     limits: httpLimits(config),
     clientAddress,
     clientLimit,
+    onFairShare: (share) => {
+      fairShare = share;
+    },
   });
   try {
     await probeGuestConfiguration(config.host, server.port, logger, probeToken);

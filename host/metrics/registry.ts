@@ -18,6 +18,8 @@ export interface MetricSources {
   relay?: () => { clients: number; polls: number; coalesced: number; cut: number; heldBytes: number };
   /** The per-client limit on exchanges in flight (host/admission/client-limit.ts); absent when off. */
   clients?: () => { refused: number; busiest: number };
+  /** Each client's fair share of guest runs (host/admission/fair-share.ts). */
+  fairShare?: () => { delayed: number; waiting: number; active: number };
   /** Each dependency's state (store, realtime broker) from the cached readiness check. */
   dependencies?: () => Promise<Record<string, boolean>>;
 }
@@ -103,7 +105,7 @@ export class HostMetrics {
   /** Registers the gauges and counters read from the host's own state at collection time. */
   watch(sources: MetricSources): void {
     const registers = [this.registry];
-    const { pool, relay, dependencies, limits, clients } = sources;
+    const { pool, relay, dependencies, limits, clients, fairShare } = sources;
     if (pool) {
       new Gauge({
         name: 'host_guest_instances',
@@ -173,6 +175,22 @@ export class HostMetrics {
         registers,
         collect() {
           this.set(clients().busiest);
+        },
+      });
+    }
+    if (fairShare) {
+      new Counter({
+        name: 'host_client_fair_share_delayed_total',
+        help: 'Ordinary requests that waited (holding no instance) because their client had its fair share of guest runs going while other clients were active',
+        registers,
+        collect: growing(undefined, () => ({ all: fairShare().delayed })),
+      });
+      new Gauge({
+        name: 'host_client_fair_share_waiting',
+        help: "Ordinary requests waiting now for their client's earlier guest runs to end",
+        registers,
+        collect() {
+          this.set(fairShare().waiting);
         },
       });
     }
