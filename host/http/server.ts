@@ -85,17 +85,19 @@ function runExchange(
   res.once('close', onClose);
   let refused = false;
   const lane = laneOf(req);
+  const address = (context.clientAddress ?? peerAddress)(req);
+  const client = address === undefined ? undefined : clientKey(address);
   const guestRun = () =>
     pool.run(
       (instance) => {
         res.off('close', onClose);
         return instance.handle(incoming, exchange.outparam);
       },
-      { lane, signal: departed.signal },
+      { lane, signal: departed.signal, client },
     );
-  // An ordinary request waits while its client has its fair share of runs going (admission/fair-share.ts).
-  const address = lane === 'request' && context.fairShare ? (context.clientAddress ?? peerAddress)(req) : undefined;
-  return (address === undefined ? guestRun() : context.fairShare!.run(clientKey(address), guestRun, departed.signal))
+  // An ordinary request waits while its client has its fair share of the guest (admission/fair-share.ts).
+  const share = lane === 'request' && client !== undefined ? context.fairShare : undefined;
+  return (share === undefined ? guestRun() : share.run(client!, guestRun, departed.signal))
     .catch((error: unknown) => {
       if (error instanceof AdmissionRefused) {
         refused = true;
