@@ -1,7 +1,8 @@
 /**
  * Each client's fair share of the guest while other clients are active: at most
  * `max(1, floor(capacity / active))` ordinary guest runs at once, and at most `1 / active` of the
- * guest's recent time (an average over about `windowMs`; #advance). A request past either waits
+ * guest's recent time (an average over about `windowMs`; #advance), light clients' unused parts
+ * given to the others (share()). A request past either waits
  * its turn in its client's own line, holding no instance, and starts as the client's earlier runs
  * end or its recent share falls back. A client alone is never held back (work-conserving: it gets
  * every instance), as Netflix concurrency-limits' partitions lend an unused share to whoever wants it.
@@ -28,6 +29,8 @@ import { AdmissionRefused } from './wait-queue.ts';
 export const ACTIVE_MS = 1_000;
 /** The time constant of a client's recent busy share: short, so a client that finds company pauses briefly. */
 export const WINDOW_MS = 250;
+/** How long a census of light clients is reused while the active clients stay as many. */
+const CENSUS_REUSE_MS = 1;
 
 export interface FairShareOptions {
   /** Guest runs that may go on at once in all (the pool's instance limit). */
@@ -59,6 +62,15 @@ export interface FairShareStats {
   active: number;
 }
 
+interface Census {
+  at: number;
+  active: number;
+  /** a part of the time below which a client is light */
+  lightBelow: number;
+  light: number;
+  lightTime: number;
+}
+
 interface Client {
   running: number;
   waiting: Array<() => void>;
@@ -87,6 +99,8 @@ export class FairShare {
   #delayed = 0;
   #waiting = 0;
   #timer: NodeJS.Timeout | undefined;
+  /** The last census of light clients (it takes a pass over the active clients). */
+  #counted: Census | undefined;
 
   constructor(options: FairShareOptions) {
     this.#capacity = options.capacity;
@@ -99,7 +113,7 @@ export class FairShare {
   /** Runs `fn` once `key`'s client is within its share; rejects with AdmissionRefused('departed') if `signal` aborts first. */
   run<T>(key: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const client = this.#touch(key);
-    const share = this.share();
+    const share = this.share(key);
     if (client.waiting.length === 0 && this.#within(client, share)) {
       this.#take(client);
       return this.#start(key, client, fn);
@@ -138,12 +152,47 @@ export class FairShare {
       });
   }
 
-  /** What one client may have now: everything alone, else its part of the instances and of the time. */
-  share(): Share {
+  /**
+   * What `key`'s client may have now: everything alone, else its part of the instances and of the
+   * time. The part of a light client (below a quarter of an equal part: a health check, a page
+   * left open) goes to the others, so it does not halve a heavy client's throughput; the client
+   * asking is never counted light (it asks for more).
+   */
+  share(key?: string): Share {
     this.#prune();
     const active = this.#clients.size;
     if (active <= 1) return { ...ALONE, active };
-    return { runs: Math.max(1, Math.floor(this.#capacity() / active)), time: 1 / active, active };
+    const census = this.#census(active);
+    let { light, lightTime } = census;
+    const client = key === undefined ? undefined : this.#clients.get(key);
+    if (client !== undefined) {
+      const busy = this.#busy(client);
+      if (busy < census.lightBelow) {
+        light--;
+        lightTime -= busy;
+      }
+    }
+    const others = Math.max(1, active - light);
+    return { runs: Math.max(1, Math.floor(this.#capacity() / others)), time: (1 - lightTime) / others, active };
+  }
+
+  /** How many of the active clients are light and their time (a pass over them, reused for a millisecond). */
+  #census(active: number): Census {
+    const now = this.#now();
+    if (this.#counted !== undefined && this.#counted.active === active && now - this.#counted.at < CENSUS_REUSE_MS) return this.#counted;
+    this.#advance();
+    const lightBelow = 1 / active / 4;
+    let light = 0;
+    let lightTime = 0;
+    for (const client of this.#clients.values()) {
+      const busy = client.running > 0 ? client.busy : client.busy * Math.exp(-Math.max(0, now - client.measured) / this.#windowMs);
+      if (busy < lightBelow) {
+        light++;
+        lightTime += busy;
+      }
+    }
+    this.#counted = { at: now, active, lightBelow, light, lightTime };
+    return this.#counted;
   }
 
   get stats(): FairShareStats {
@@ -222,10 +271,10 @@ export class FairShare {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     if (this.#backlogged.size === 0) return;
-    const share = this.share();
     let wakeMs = Number.POSITIVE_INFINITY;
     for (const key of this.#backlogged) {
       const client = this.#clients.get(key)!;
+      const share = this.share(key);
       while (client.waiting.length > 0 && this.#within(client, share)) {
         // The slot is taken now; the run starts on a later turn of the event loop (run()).
         this.#waiting--;

@@ -10,6 +10,9 @@ function gate() {
   return run;
 }
 
+/** A client with a run going for 100 ms has a third of the recent time: not a light one (FairShare.share). */
+const establish = () => vi.advanceTimersByTime(100);
+
 /** Lets handed-over turns start (they begin from setImmediate) and settled runs release their slots. */
 const settle = () => vi.advanceTimersByTimeAsync(0);
 
@@ -35,6 +38,7 @@ describe('FairShare', () => {
     const share = make(4, (_, s) => delays.push(s));
     const other = gate();
     void share.run('b', other.fn);
+    establish();
     const runs = Array.from({ length: 4 }, () => gate());
     const done = runs.map((r) => share.run('a', r.fn));
     expect(runs.map((r) => r.started)).toEqual([true, true, false, false]);
@@ -58,19 +62,38 @@ describe('FairShare', () => {
     vi.advanceTimersByTime(1_000);
     long.finish();
     await settle();
-    // `b` comes: `a` (about 0.98 of the recent time) waits until its part is back under a half.
+    // `b` comes and has a run going for 100 ms (its part: 1 - e^-0.4 ≈ 0.33; `a`'s fell to ≈ 0.66).
     const other = gate();
     void share.run('b', other.fn);
+    vi.advanceTimersByTime(100);
+    // `a` waits until its part is back under a half: 250 ms × ln(0.66 / 0.5) ≈ 69 ms.
     const next = gate();
     void share.run('a', next.fn);
     expect(next.started).toBe(false);
-    await vi.advanceTimersByTimeAsync(100);
+    await vi.advanceTimersByTimeAsync(50);
     expect(next.started).toBe(false);
-    // 250 ms × ln(0.98 / 0.5) ≈ 168 ms after it ended.
-    await vi.advanceTimersByTimeAsync(100);
+    await vi.advanceTimersByTimeAsync(30);
     expect(next.started).toBe(true);
     // `b`, below its part, was never held back.
     expect(other.started).toBe(true);
+  });
+
+  it("gives a light client's unused part to the heavy one", async () => {
+    const share = make(10);
+    const long = gate();
+    void share.run('a', long.fn);
+    vi.advanceTimersByTime(1_000);
+    // A health check from another address: one short run.
+    const check = gate();
+    void share.run('health', check.fn);
+    vi.advanceTimersByTime(2);
+    check.finish();
+    await settle();
+    // `a` (about 0.98 of the time) keeps its pace and every instance: the check took almost none.
+    const runs = Array.from({ length: 9 }, () => gate());
+    for (const r of runs) void share.run('a', r.fn);
+    expect(runs.every((r) => r.started)).toBe(true);
+    expect(share.share('a')).toMatchObject({ runs: 10, active: 2 });
   });
 
   it('shares the time among the runs going, so the parts add up to at most 1', async () => {
@@ -80,23 +103,25 @@ describe('FairShare', () => {
     void share.run('a', a.fn);
     void share.run('b', b.fn);
     vi.advanceTimersByTime(2_000);
-    // Each had half of the time: a run of each may still start (0.5 ≤ 1/2) ...
+    // Each had half of the time, not all of it: a run of each may still start (0.5 ≤ 1/2).
     const a2 = gate();
     void share.run('a', a2.fn);
     expect(a2.started).toBe(true);
-    // ... but no third client's share is left for either once a third comes.
-    const c = gate();
-    void share.run('c', c.fn);
-    expect(c.started).toBe(true);
+    // `a` now has two runs of the three: two thirds of the time from here on, past its half.
+    vi.advanceTimersByTime(1_000);
+    const a3 = gate();
+    void share.run('a', a3.fn);
+    expect(a3.started).toBe(false);
     const b2 = gate();
     void share.run('b', b2.fn);
-    expect(b2.started).toBe(false);
+    expect(b2.started).toBe(true);
   });
 
   it('forgets a client idle for a second, so the one left is alone again', async () => {
     const share = make(4);
     const b = gate();
     void share.run('b', b.fn);
+    establish();
     b.finish();
     await settle();
     const runs = Array.from({ length: 3 }, () => gate());
@@ -115,6 +140,7 @@ describe('FairShare', () => {
     const share = make(2);
     const b = gate();
     void share.run('b', b.fn);
+    establish();
     const first = gate();
     void share.run('a', first.fn);
     const left = new AbortController();
