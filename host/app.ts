@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { GUEST_ENV } from '../src/contract/environment.ts';
 import { ClientExchangeLimit } from './admission/client-limit.ts';
+import type { FairShare } from './admission/fair-share.ts';
 import { admissionLimits } from './admission/limits.ts';
 import { ClientPieceRate } from './admission/piece-rate.ts';
 import { memoryReclaimer } from './admission/reclaim.ts';
@@ -136,7 +137,9 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     config.bodyPieceRate > 0
       ? new ClientPieceRate(config.bodyPieceRate, clientAddress, { isProxy: config.trustedProxies.length > 0 ? rangeMatcher(config.trustedProxies) : undefined })
       : undefined;
+  let fairShare: FairShare | undefined;
   metrics?.watch({
+    fairShare: () => fairShare?.stats ?? { delayed: 0, waiting: 0, active: 0 },
     pool: () => pool.stats,
     limits: () => pool.limits,
     relay: () => relay.stats,
@@ -168,6 +171,9 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     clientAddress,
     clientLimit,
     pieceRate,
+    onFairShare: (share) => {
+      fairShare = share;
+    },
   });
   try {
     await probeGuestConfiguration(config.host, server.port, logger, probeToken);

@@ -5,9 +5,10 @@
  * stops them at the end of the row. What the attacker saw (answers, 503s, connections the host
  * still holds open) goes in the table's notes column.
  *
- * The attacker's connections come from 127.0.0.2, the probes' and the legitimate clients' from
- * 127.0.0.1 (Linux routes all of 127/8 to loopback), as a separate machine's would: the host tells
- * them apart as it tells clients apart (--client-exchange-limit counts per client address).
+ * The attacker's connections come from 127.0.0.2, the probes' and each legitimate client's from an
+ * address of their own in 127.0.1.0/24 (Linux routes all of 127/8 to loopback), as separate
+ * machines' would: the host tells them apart as it tells clients apart (its per-client limits
+ * count per client address).
  */
 import http from 'node:http';
 import http2 from 'node:http2';
@@ -40,7 +41,7 @@ export interface Attack {
   start(target: Target, options: AttackOptions): Promise<RunningAttack>;
 }
 
-/** Where every attack connects from: another client than the probes and legitimate clients (127.0.0.1). */
+/** Where every attack connects from: another client than the probes and legitimate clients (127.0.1.0/24). */
 export const ATTACKER_ADDRESS = '127.0.0.2';
 /** The writers beside the SSE attacks: a second machine of the attacker's, so its writes go on past the first one's limit. */
 const WRITER_ADDRESS = '127.0.0.3';

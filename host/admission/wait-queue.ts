@@ -1,9 +1,13 @@
 /**
- * A bounded FIFO of exchanges waiting for a guest instance, each for at most a deadline.
+ * A bounded queue of exchanges waiting for a guest instance, each for at most a deadline.
  * Beyond the bound or the deadline the waiter is refused (the server answers 503 with
  * Retry-After): load shedding keeps the wait short for those admitted instead of letting a
  * queue grow without limit (as Envoy's and Netflix's concurrency limiters do). A waiter whose
  * client went away (its signal aborted) leaves the queue at once.
+ *
+ * Served round-robin by client, each client's waiters in arrival order (fair queuing): a client
+ * that queued many exchanges while it was alone does not delay the next client's request behind
+ * its backlog; that request is served within one turn of each client waiting.
  */
 
 export type RefusalReason = 'queue_full' | 'deadline' | 'departed' | 'stopping';
@@ -27,6 +31,7 @@ export interface WaitQueueOptions {
 }
 
 interface Waiter<T> {
+  client: string;
   resolve(value: T): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout | undefined;
@@ -36,27 +41,32 @@ interface Waiter<T> {
 
 export class WaitQueue<T> {
   #options: WaitQueueOptions;
-  // A Set keeps insertion order (FIFO) and removes a departed waiter in O(1).
-  readonly #waiters = new Set<Waiter<T>>();
+  /**
+   * Each client's waiters (a Set keeps arrival order and removes a departed waiter in O(1)); the
+   * Map's order is the round's: the client served is moved to its end.
+   */
+  readonly #lines = new Map<string, Set<Waiter<T>>>();
+  #length = 0;
 
   constructor(options: WaitQueueOptions) {
     this.#options = options;
   }
 
   get length(): number {
-    return this.#waiters.size;
+    return this.#length;
   }
 
   set options(options: WaitQueueOptions) {
     this.#options = options;
   }
 
-  /** Waits for a value handed by `take()`; rejects with AdmissionRefused beyond the bound, the deadline or on abort. */
-  enter(signal?: AbortSignal): Promise<T> {
+  /** Waits for a value handed by `take()`; rejects with AdmissionRefused beyond the bound, the deadline or on abort. `client`: whose turn it waits for (default: one anonymous client). */
+  enter(signal?: AbortSignal, client = ''): Promise<T> {
     if (signal?.aborted) return Promise.reject(new AdmissionRefused('departed'));
-    if (this.#waiters.size >= this.#options.maxLength) return Promise.reject(new AdmissionRefused('queue_full'));
+    if (this.#length >= this.#options.maxLength) return Promise.reject(new AdmissionRefused('queue_full'));
     return new Promise<T>((resolve, reject) => {
       const waiter: Waiter<T> = {
+        client,
         resolve,
         reject,
         timer: undefined,
@@ -68,32 +78,46 @@ export class WaitQueue<T> {
         waiter.timer.unref();
       }
       signal?.addEventListener('abort', waiter.onAbort, { once: true });
-      this.#waiters.add(waiter);
+      let line = this.#lines.get(client);
+      if (line === undefined) {
+        line = new Set();
+        this.#lines.set(client, line);
+      }
+      line.add(waiter);
+      this.#length++;
     });
   }
 
-  /** Removes the first waiter and returns the function that gives it its value (or fails it), if any waits. */
+  /** Removes the next waiter (the first of the client whose turn it is) and returns the function that gives it its value (or fails it), if any waits. */
   take(): { give(value: T): void; fail(error: Error): void } | undefined {
-    const first = this.#waiters.values().next();
-    if (first.done) return undefined;
-    const waiter = first.value;
+    const turn = this.#lines.entries().next();
+    if (turn.done) return undefined;
+    const [client, line] = turn.value;
+    const waiter = line.values().next().value!;
     this.#remove(waiter);
+    // The client served goes to the end of the round.
+    if (line.size > 0) {
+      this.#lines.delete(client);
+      this.#lines.set(client, line);
+    }
     return { give: (value) => waiter.resolve(value), fail: (error) => waiter.reject(error) };
   }
 
   /** Refuses every waiter (shutdown). */
   refuseAll(reason: RefusalReason): void {
-    for (const waiter of [...this.#waiters]) this.#refuse(waiter, reason);
+    for (const line of [...this.#lines.values()]) for (const waiter of [...line]) this.#refuse(waiter, reason);
   }
 
   #refuse(waiter: Waiter<T>, reason: RefusalReason): void {
-    if (!this.#waiters.has(waiter)) return;
+    if (this.#lines.get(waiter.client)?.has(waiter) !== true) return;
     this.#remove(waiter);
     waiter.reject(new AdmissionRefused(reason));
   }
 
   #remove(waiter: Waiter<T>): void {
-    this.#waiters.delete(waiter);
+    const line = this.#lines.get(waiter.client);
+    if (line?.delete(waiter) === true) this.#length--;
+    if (line?.size === 0) this.#lines.delete(waiter.client);
     if (waiter.timer !== undefined) clearTimeout(waiter.timer);
     waiter.signal?.removeEventListener('abort', waiter.onAbort);
   }

@@ -1,5 +1,5 @@
 /**
- * The admission queue: FIFO, bounded, a deadline per waiter, a departed client leaves at once;
+ * The admission queue: clients served in turn (each FIFO), bounded, a deadline per waiter, a departed client leaves at once;
  * and the pool's use of it: a bounded share for long-lived exchanges, refusals counted and
  * logged once per interval. Fake instances and vitest's fake clock.
  */
@@ -27,6 +27,37 @@ describe('WaitQueue', () => {
     queue.take()!.give('b');
     expect(await Promise.all([first, second])).toEqual(['a', 'b']);
     expect(queue.take()).toBeUndefined();
+  });
+
+  it('serves clients in turn, the waiters of each in arrival order', async () => {
+    const queue = new WaitQueue<string>({ maxLength: 10, maxWaitMs: 1_000 });
+    // `a` queued a backlog before `b` and `c` came.
+    const order: string[] = [];
+    const enter = (client: string, n: number) => void queue.enter(undefined, client).then(() => order.push(`${client}${n}`));
+    enter('a', 1);
+    enter('a', 2);
+    enter('a', 3);
+    enter('b', 1);
+    enter('c', 1);
+    enter('b', 2);
+    for (let i = 0; i < 6; i++) queue.take()!.give('x');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order).toEqual(['a1', 'b1', 'c1', 'a2', 'b2', 'a3']);
+    expect(queue.length).toBe(0);
+  });
+
+  it('keeps the round when a waiter leaves or a line empties', async () => {
+    const queue = new WaitQueue<string>({ maxLength: 10, maxWaitMs: 1_000 });
+    const left = new AbortController();
+    const leaving = reasonOf(queue.enter(left.signal, 'a'));
+    const b = queue.enter(undefined, 'b');
+    const a = queue.enter(undefined, 'a');
+    left.abort();
+    expect(await leaving).toBe('departed');
+    expect(queue.length).toBe(2);
+    queue.take()!.give('first');
+    queue.take()!.give('second');
+    expect(await Promise.all([a, b])).toEqual(['first', 'second']);
   });
 
   it('refuses beyond its bound at once', async () => {

@@ -13,8 +13,8 @@
  * by host/app.ts), so a host gives its memory back when the load stops.
  *
  * Admission (host/admission/): the pool never grows past `max` (derived from the memory budget);
- * an exchange that finds no instance waits in its lane's bounded queue for at most a deadline
- * and is refused beyond either. Long-lived exchanges (the `stream` lane: gRPC calls, SSE held by
+ * an exchange that finds no instance waits in its lane's bounded queue (served by client in
+ * turn) for at most a deadline and is refused beyond either. Long-lived exchanges (the `stream` lane: gRPC calls, SSE held by
  * the guest) hold at most `streamMax` instances, so ordinary requests always keep the rest.
  */
 import { RefusalLog } from '../admission/refusal-log.ts';
@@ -75,6 +75,8 @@ export interface RunOptions {
   lane?: Lane;
   /** aborted when the client goes away: a waiting exchange leaves the queue */
   signal?: AbortSignal;
+  /** the client's key (src/contract/client-key.ts): the queue serves clients in turn */
+  client?: string;
 }
 
 type Retirement = { reason: 'max_requests' | 'max_memory' | 'idle'; requests: number; memoryBytes: number };
@@ -180,7 +182,7 @@ export class InstancePool {
     const lane = options.lane ?? 'internal';
     let instance: GuestInstance;
     try {
-      instance = await this.#acquire(lane, options.signal);
+      instance = await this.#acquire(lane, options.signal, options.client);
     } catch (error) {
       if (error instanceof AdmissionRefused) this.#noteRefusal(error.reason);
       throw error;
@@ -294,8 +296,8 @@ export class InstancePool {
     return lane !== 'stream' || this.#streamBusy < this.limits.streamMax;
   }
 
-  async #acquire(lane: Lane, signal: AbortSignal | undefined): Promise<GuestInstance> {
-    // Behind earlier waiters of the same lane (FIFO), unless none waits.
+  async #acquire(lane: Lane, signal: AbortSignal | undefined, client: string | undefined): Promise<GuestInstance> {
+    // Behind earlier waiters of the same lane (served by client in turn), unless none waits.
     if (this.#laneOpen(lane) && this.#queues[lane].length === 0) {
       const ready = this.#takeIdle();
       if (ready) {
@@ -315,7 +317,7 @@ export class InstancePool {
       }
     }
     if (this.#stopping && lane !== 'internal') throw new AdmissionRefused('stopping');
-    return this.#queues[lane].enter(signal);
+    return this.#queues[lane].enter(signal, client);
   }
 
   /** The lane whose first waiter is served next: the host's own calls, then ordinary requests, then streams within their share. */

@@ -11,12 +11,13 @@ import http2 from 'node:http2';
 import net, { type AddressInfo } from 'node:net';
 import { ConnectionTurns } from '../admission/pipeline.ts';
 import type { ClientExchangeLimit } from '../admission/client-limit.ts';
+import { FairShare } from '../admission/fair-share.ts';
 import type { ClientPieceRate } from '../admission/piece-rate.ts';
 import { laneOf, sendRefusal } from '../admission/refusal.ts';
 import { AdmissionRefused } from '../admission/wait-queue.ts';
 import { clientKey } from '../../src/contract/client-key.ts';
 import { canonicalAddress } from './cidr.ts';
-import type { ClientAddressOf } from './client-address.ts';
+import { peerAddress, type ClientAddressOf } from './client-address.ts';
 import { Exchange, streamBody, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
 import { PrereadBudget, prereadBody } from './body-preread.ts';
 import { enforceGrpcDeadline, grpcDeadlineOf, refuseMalformedTimeout } from './grpc-deadline.ts';
@@ -53,6 +54,8 @@ export interface ExchangeContext {
   limits?: ExchangeLimits;
   /** The client address the guest is told (host/http/client-address.ts); default the TCP peer. */
   clientAddress?: ClientAddressOf;
+  /** Each client's fair share of ordinary guest runs (host/admission/fair-share.ts); none: no bound. */
+  fairShare?: FairShare;
 }
 
 /** A malformed `grpc-timeout` is refused at once; otherwise the body is read (or streamed) and the guest runs the exchange. */
@@ -83,14 +86,20 @@ function runExchange(
   const onClose = () => departed.abort();
   res.once('close', onClose);
   let refused = false;
-  return pool
-    .run(
+  const lane = laneOf(req);
+  const address = (context.clientAddress ?? peerAddress)(req);
+  const client = address === undefined ? undefined : clientKey(address);
+  const guestRun = () =>
+    pool.run(
       (instance) => {
         res.off('close', onClose);
         return instance.handle(incoming, exchange.outparam);
       },
-      { lane: laneOf(req), signal: departed.signal },
-    )
+      { lane, signal: departed.signal, client },
+    );
+  // An ordinary request waits while its client has its fair share of the guest (admission/fair-share.ts).
+  const share = lane === 'request' && client !== undefined ? context.fairShare : undefined;
+  return (share === undefined ? guestRun() : share.run(client!, guestRun, departed.signal))
     .catch((error: unknown) => {
       if (error instanceof AdmissionRefused) {
         refused = true;
@@ -228,6 +237,8 @@ export interface ServerOptions {
   clientLimit?: ClientExchangeLimit;
   /** Bounds each client's body pieces a second (host/admission/piece-rate.ts); none when off. */
   pieceRate?: ClientPieceRate | undefined;
+  /** Sees the port's fair share of guest runs per client (host/admission/fair-share.ts), for metrics. */
+  onFairShare?: (fairShare: FairShare) => void;
 }
 
 export function startServer(pool: InstancePool, logger: HostLogger, options: ServerOptions): Promise<RunningServer> {
@@ -245,7 +256,19 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
     prereadBytes: new PrereadBudget(),
     pieceRate: options.pieceRate,
   };
-  const context: ExchangeContext = { limits: exchangeLimits, clientAddress: options.clientAddress };
+  const fairShare = new FairShare({
+    capacity: () => pool.limits.max,
+    onDelay: (client, share) =>
+      exchangeLimits.events.note('info', 'requests delayed: their client had its fair share of the guest while other clients were active', {
+        code: 'client_fair_share',
+        client,
+        active: share.active,
+        share_runs: share.runs,
+        share_time: Math.round(share.time * 1000) / 1000,
+      }),
+  });
+  options.onFairShare?.(fairShare);
+  const context: ExchangeContext = { limits: exchangeLimits, clientAddress: options.clientAddress, fairShare };
   const onRequest = (req: NodeRequest, res: NodeResponse) => {
     options.observe?.(req, res);
     if (req.httpVersionMajor < 2) {

@@ -20,6 +20,8 @@ export interface MetricSources {
   clients?: () => { refused: number; busiest: number };
   /** The per-client budget of body pieces a second (host/admission/piece-rate.ts); absent when off. */
   pieces?: () => { throttled: number };
+  /** Each client's fair share of guest runs (host/admission/fair-share.ts). */
+  fairShare?: () => { delayed: number; waiting: number; active: number };
   /** Each dependency's state (store, realtime broker) from the cached readiness check. */
   dependencies?: () => Promise<Record<string, boolean>>;
 }
@@ -105,7 +107,7 @@ export class HostMetrics {
   /** Registers the gauges and counters read from the host's own state at collection time. */
   watch(sources: MetricSources): void {
     const registers = [this.registry];
-    const { pool, relay, dependencies, limits, clients, pieces } = sources;
+    const { pool, relay, dependencies, limits, clients, pieces, fairShare } = sources;
     if (pool) {
       new Gauge({
         name: 'host_guest_instances',
@@ -184,6 +186,22 @@ export class HostMetrics {
         help: 'Times a request body was paused, or a new connection left unread, because its client sent more body pieces a second than --body-piece-rate',
         registers,
         collect: growing(undefined, () => ({ all: pieces().throttled })),
+      });
+    }
+    if (fairShare) {
+      new Counter({
+        name: 'host_client_fair_share_delayed_total',
+        help: 'Ordinary requests that waited (holding no instance) because their client had its fair share of guest runs going while other clients were active',
+        registers,
+        collect: growing(undefined, () => ({ all: fairShare().delayed })),
+      });
+      new Gauge({
+        name: 'host_client_fair_share_waiting',
+        help: "Ordinary requests waiting now for their client's earlier guest runs to end",
+        registers,
+        collect() {
+          this.set(fairShare().waiting);
+        },
       });
     }
     if (relay) {

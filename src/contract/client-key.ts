@@ -1,7 +1,7 @@
 /**
  * The key a client address is counted under: by the guest's sign-in limits and by the Node
- * host's limit on exchanges in flight per client (host/admission/client-limit.ts), one
- * implementation for both. One IPv4 address is one client (/32). An IPv6 host usually gets a
+ * host's limits per client (host/admission/client-limit.ts, fair-share.ts), one implementation
+ * for all. One IPv4 address is one client (/32). An IPv6 host usually gets a
  * whole /64 (RFC 6177; SLAAC and privacy addresses, RFC 8981, pick any of its 2^64 interface ids
  * at will), so counting per /128 gave one subscriber unlimited fresh "clients": IPv6 addresses
  * are counted per /64. The address is parsed first, so every spelling of it (`::`, leading zeros,
