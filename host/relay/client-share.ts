@@ -17,6 +17,7 @@
  * client's waiting streams oldest first, so none starves behind the others.
  *
  * The client is keyed as the per-client exchange limit keys it (host/admission/client-limit.ts).
+ * Each worker thread has its own relay, and counts its own clients' shares.
  */
 
 /** A client alone gets at most this part of the relay's writes. */
