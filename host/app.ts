@@ -149,7 +149,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
   });
   // With the cache on, it strips the guest's private cache fields itself (server.ts); off, this does.
   const hook = (req: Parameters<typeof relayHook>[2]) =>
-    config.responseCache === 'on' ? relayHook(relay, logger, req) : chainHooks(stripPrivateFields, relayHook(relay, logger, req));
+    config.responseCache === 'on' ? relayHook(relay, logger, req, clientAddress) : chainHooks(stripPrivateFields, relayHook(relay, logger, req, clientAddress));
   const cache =
     config.responseCache === 'on'
       ? new ResponseCache({

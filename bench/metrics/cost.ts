@@ -47,7 +47,7 @@ export async function metricsCosts(): Promise<CostRow[]> {
   for (const status of ['200', '201', '204', '304', '400', '401', '404', '409', '503']) metrics.exchanges.inc({ method: 'POST', status });
   metrics.watch({
     pool: () => ({ idle: 2, busy: 1, waiting: 0, created: 3, discarded: 0, retired: 0 }),
-    relay: () => ({ clients: 5, polls: 9, coalesced: 0, cut: 0, heldBytes: 0 }),
+    relay: () => ({ clients: 5, polls: 9, coalesced: 0, deferred: 0, cut: 0, heldBytes: 0 }),
   });
   const process_ = processRegistry(() => 0);
   const SCRAPES = 200;

@@ -15,7 +15,7 @@ export interface MetricSources {
   pool?: () => { idle: number; busy: number; waiting: number; created: number; discarded: number; retired: number; refused?: Record<string, number> };
   /** The pool's admission limits (host/admission/limits.ts). */
   limits?: () => { max: number; streamMax: number };
-  relay?: () => { clients: number; polls: number; coalesced: number; cut: number; heldBytes: number };
+  relay?: () => { clients: number; polls: number; coalesced: number; deferred: number; cut: number; heldBytes: number };
   /** The per-client limit on exchanges in flight (host/admission/client-limit.ts); absent when off. */
   clients?: () => { refused: number; busiest: number };
   /** The per-client budget of body pieces a second (host/admission/piece-rate.ts); absent when off. */
@@ -224,6 +224,12 @@ export class HostMetrics {
         help: 'Relayed frames a slow client never got because a newer one replaced them',
         registers,
         collect: growing(undefined, () => ({ all: relay().coalesced })),
+      });
+      new Counter({
+        name: 'host_relay_frames_deferred_total',
+        help: 'Relayed frames held pending because their client had used its share of the relay writes (written later or superseded)',
+        registers,
+        collect: growing(undefined, () => ({ all: relay().deferred })),
       });
       new Counter({
         name: 'host_relay_clients_cut_total',

@@ -6,7 +6,7 @@ describe('HostMetrics.watch()', () => {
   it('reports pool and relay state, and their counts as counters that only grow by what the host counted', async () => {
     const metrics = new HostMetrics('main');
     const pool = { idle: 2, busy: 1, waiting: 3, created: 3, discarded: 0, retired: 0 };
-    const relay = { clients: 4, polls: 10, coalesced: 7, cut: 1, heldBytes: 2048 };
+    const relay = { clients: 4, polls: 10, coalesced: 7, deferred: 3, cut: 1, heldBytes: 2048 };
     metrics.watch({ pool: () => pool, relay: () => relay, dependencies: async () => ({ store: false }) });
     const text = async () => metrics.registry.metrics();
     let body = await text();
@@ -20,6 +20,7 @@ describe('HostMetrics.watch()', () => {
       'host_sse_streams_open 4',
       'host_relay_polls_total 10',
       'host_relay_frames_coalesced_total 7',
+      'host_relay_frames_deferred_total 3',
       'host_relay_clients_cut_total 1',
       'host_relay_held_bytes 2048',
       'host_dependency_up{dependency="store"} 0',

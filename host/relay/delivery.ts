@@ -11,6 +11,9 @@
  * taken by the kernel. A connection whose peer does not read fills its kernel buffers first, then
  * the host's; from then on the host holds at most one unsent frame and one pending frame for it,
  * whatever the number of writes.
+ *
+ * The same pending frame waits for its client's share of the relay's writes (client-share.ts): a
+ * frame is written only when `take` grants it a token, else it is kept as the newest pending one.
  */
 
 /** Where a relayed client's bytes go (a Node response in production). */
@@ -29,8 +32,15 @@ export interface RelaySink {
   readonly keepalive?: Uint8Array | undefined;
 }
 
+/** Asks for a token of the client's share; false when the frame must wait. */
+export type TakeToken = () => boolean;
+
 export class RelayClient {
   readonly sink: RelaySink;
+  /** The client this stream belongs to (its key, host/admission/client-limit.ts). */
+  readonly key: string;
+  /** Holds a pending frame for want of its client's tokens (the connection had room). */
+  owed = false;
   /** The position of the newest frame this client was given (written or pending). */
   position: number;
   lastWrite: number;
@@ -38,8 +48,9 @@ export class RelayClient {
   /** Since when the connection has had unsent bytes; undefined while it keeps up. */
   #stuckSince: number | undefined;
 
-  constructor(sink: RelaySink, position: number, now: number) {
+  constructor(sink: RelaySink, key: string, position: number, now: number) {
     this.sink = sink;
+    this.key = key;
     this.position = position;
     this.lastWrite = now;
   }
@@ -54,17 +65,18 @@ export class RelayClient {
   }
 
   /**
-   * Gives the client the state at `after`: written now if its connection has room, else kept in
-   * place of an older pending frame. Returns true when it superseded one (a coalesced frame).
+   * Gives the client the state at `after`: written now if its connection has room and `take`
+   * grants it, else kept in place of an older pending frame. Returns true when it superseded one
+   * (a coalesced frame); `owed` tells whether it waits for a token.
    */
-  advance(bytes: Uint8Array, after: number, now: number): boolean {
+  advance(bytes: Uint8Array, after: number, now: number, take: TakeToken): boolean {
     this.position = after;
-    if (!this.#congested(now)) {
-      this.#write(bytes, now);
-      return false;
-    }
     const superseded = this.#pending !== undefined;
-    this.#pending = bytes;
+    if (!this.#congested(now) && take()) {
+      // The newest state: an older pending frame must never follow it.
+      this.#pending = undefined;
+      this.#write(bytes, now);
+    } else this.#pending = bytes;
     return superseded;
   }
 
@@ -75,12 +87,17 @@ export class RelayClient {
     return true;
   }
 
-  /** Writes the pending frame if the connection has room now. */
-  flush(now: number): void {
-    if (this.#pending === undefined || this.#congested(now)) return;
+  /** Writes the pending frame if the connection has room now and `take` grants it. */
+  flush(now: number, take: TakeToken): void {
+    if (this.#pending === undefined || this.#congested(now) || !take()) return;
     const bytes = this.#pending;
     this.#pending = undefined;
     this.#write(bytes, now);
+  }
+
+  /** The connection has room (the host holds none of its bytes). */
+  hasRoom(now: number): boolean {
+    return !this.#congested(now);
   }
 
   /** How long the connection has had unsent bytes, as last observed. */

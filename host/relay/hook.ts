@@ -2,14 +2,18 @@
  * Where the relay meets the HTTP exchange: a guest response carrying `x-app-relay` loses that
  * header on its way out, and when the guest ends its body the client's response stays open and
  * is handed to the relay instead of being ended. A GET's stream is SSE (keepalive comments); a
- * gRPC call's is a server stream of messages that ends with trailers (grpc-stream.ts).
+ * gRPC call's is a server stream of messages that ends with trailers (grpc-stream.ts). The stream
+ * is adopted under its client's key (the address the host determines, keyed as the per-client
+ * limits key it), whose share of the relay's writes it gets (client-share.ts).
  */
 import type { ServerResponse } from 'node:http';
 import type { NodeRequest, NodeResponse, ResponseHook } from '../http/exchange.ts';
 import type { HostLogger } from '../log.ts';
 import { onResponseClosed, responseClosed } from '../http/response-closed.ts';
 import type { FieldEntry } from '../wasi/http-fields.ts';
+import { clientKey } from '../../src/contract/client-key.ts';
 import { RELAY_HEADER } from '../../src/contract/headers.ts';
+import { peerAddress, type ClientAddressOf } from '../http/client-address.ts';
 import { isGrpcRequest } from '../http/grpc-request.ts';
 import { grpcSink } from './grpc-stream.ts';
 import { parseInstruction } from './headers.ts';
@@ -38,8 +42,9 @@ function responseSink(res: NodeResponse): RelaySink {
 }
 
 /** The hook for one exchange; records the wake epoch now, before the guest reads anything. */
-export function relayHook(relay: StreamRelay, logger: HostLogger, req: NodeRequest): ResponseHook {
+export function relayHook(relay: StreamRelay, logger: HostLogger, req: NodeRequest, clientAddress: ClientAddressOf = peerAddress): ResponseHook {
   const mark = relay.mark();
+  const address = clientAddress(req);
   const path = new URL(req.url ?? '/', 'http://localhost').pathname;
   return {
     head(status, headers: FieldEntry[], res) {
@@ -55,7 +60,7 @@ export function relayHook(relay: StreamRelay, logger: HostLogger, req: NodeReque
         return { headers: rest };
       }
       const sink = grpc ? grpcSink(responseSink(res), res) : responseSink(res);
-      return { headers: rest, adopt: () => relay.adopt(sink, path, instruction, mark) };
+      return { headers: rest, adopt: () => relay.adopt(sink, path, instruction, mark, address === undefined ? undefined : clientKey(address)) };
     },
   };
 }

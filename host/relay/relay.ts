@@ -26,10 +26,19 @@
  * (its clients / `writesPerSecond` after its last poll), and the wakes in between are coalesced into
  * that poll. A few hundred clients see every change at once; thousands see the newest state a
  * few times a second, whatever the write rate, and the guest is polled as often.
+ *
+ * Bounded per client: one client may hold over a hundred streams (the per-client exchange limit),
+ * so it also gets only its share of those writes (client-share.ts: a token bucket of frames per
+ * client, whatever its number of streams). Its streams beyond the share keep the newest frame
+ * pending and get it when the share allows (the tick), oldest waiting first. A feed polls no sooner
+ * than one of its clients has the tokens to take the answer on all its streams of the feed, so a
+ * client's many streams do not drive polls either: one client alone with 128 streams is polled for
+ * a few times a second, however often the others write.
  */
 import type { HostLogger } from '../log.ts';
 import { describeError } from '../log.ts';
 import type { PubSubBackend } from '../pubsub/types.ts';
+import { ClientFrameShare } from './client-share.ts';
 import { RelayClient, type RelaySink } from './delivery.ts';
 import type { RelayInstruction } from './headers.ts';
 import type { Poller } from './poll.ts';
@@ -51,7 +60,7 @@ export interface RelayTimings {
   flushMs: number;
   /** A client whose connection takes none of its bytes for this long is cut. */
   stallMs: number;
-  /** Frames written to clients per second at most, all streams together (see above). */
+  /** Frames written to clients per second at most, all streams together; each client gets a share (see above). */
   writesPerSecond: number;
 }
 
@@ -80,6 +89,8 @@ export interface RelayStats {
   polls: number;
   /** Frames a congested client never got because a newer one replaced them, since start. */
   coalesced: number;
+  /** Frames held pending because their client had used its share of the writes, since start. */
+  deferred: number;
   /** Clients cut for not taking their bytes, since start. */
   cut: number;
   /** Bytes the host holds for its clients now (unsent and pending frames). */
@@ -90,6 +101,8 @@ interface Feed {
   readonly channel: Channel;
   readonly path: string;
   readonly clients: Set<RelayClient>;
+  /** Its clients' keys, with how many of its streams each holds. */
+  readonly keys: Map<string, number>;
   /** The newest position an answer reached, and that answer (the state there). */
   head: number;
   latest: Uint8Array | undefined;
@@ -133,8 +146,12 @@ export class StreamRelay {
   readonly #now: () => number;
   readonly #channels = new Map<string, Channel>();
   readonly #clients = new Map<RelayClient, Feed>();
-  /** Clients holding a frame their connection had no room for. */
+  /** Clients holding a pending frame (no room, or no token of their client's share), oldest first. */
   readonly #congested = new Set<RelayClient>();
+  readonly #share: ClientFrameShare;
+  /** Streams adopted without a client key (tests): each counts as a client of its own. */
+  #unkeyed = 0;
+  #deferred = 0;
   #epoch = 0;
   #polls = 0;
   #coalesced = 0;
@@ -151,6 +168,7 @@ export class StreamRelay {
     this.#logger = options.logger;
     this.#timings = { ...DEFAULT_TIMINGS, ...options.timings };
     this.#now = options.now ?? (() => performance.now());
+    this.#share = new ClientFrameShare(this.#timings.writesPerSecond);
   }
 
   get stats(): RelayStats {
@@ -158,7 +176,16 @@ export class StreamRelay {
     for (const channel of this.#channels.values()) feeds += channel.feeds.size;
     let heldBytes = 0;
     for (const client of this.#clients.keys()) heldBytes += client.heldBytes;
-    return { clients: this.#clients.size, feeds, channels: this.#channels.size, polls: this.#polls, coalesced: this.#coalesced, cut: this.#cut, heldBytes };
+    return {
+      clients: this.#clients.size,
+      feeds,
+      channels: this.#channels.size,
+      polls: this.#polls,
+      coalesced: this.#coalesced,
+      deferred: this.#deferred,
+      cut: this.#cut,
+      heldBytes,
+    };
   }
 
   /** The wake epoch now: an exchange records it when it starts, and passes it to `adopt`. */
@@ -168,14 +195,23 @@ export class StreamRelay {
 
   /**
    * Takes over a client whose guest response (already written to `sink`) carried `instruction`.
-   * `path` is the request's path: polls for this client go there.
+   * `path` is the request's path: polls for this client go there. `client`: the key of the client
+   * the stream belongs to (host/admission/client-limit.ts), whose share of the writes it gets.
    */
-  adopt(sink: RelaySink, path: string, instruction: RelayInstruction, mark: number): void {
+  adopt(sink: RelaySink, path: string, instruction: RelayInstruction, mark: number, client?: string): void {
     if (this.#closed) return sink.end();
     if (sink.closed) return;
     const channel = this.#channel(instruction);
     const feed = this.#feed(channel, path);
-    const client = new RelayClient(sink, instruction.after, this.#now());
+    this.#adopt(sink, feed, instruction.after, mark, client ?? `unkeyed ${++this.#unkeyed}`);
+  }
+
+  #adopt(sink: RelaySink, feed: Feed, after: number, mark: number, key: string): void {
+    const channel = feed.channel;
+    const now = this.#now();
+    const client = new RelayClient(sink, key, after, now);
+    this.#share.join(key, now);
+    feed.keys.set(key, (feed.keys.get(key) ?? 0) + 1);
     feed.clients.add(client);
     channel.clients++;
     this.#clients.set(client, feed);
@@ -229,7 +265,18 @@ export class StreamRelay {
   #feed(channel: Channel, path: string): Feed {
     let feed = channel.feeds.get(path);
     if (!feed) {
-      feed = { channel, path, clients: new Set(), head: 0, latest: undefined, polling: false, again: false, polledAt: Number.NEGATIVE_INFINITY, deferred: undefined };
+      feed = {
+        channel,
+        path,
+        clients: new Set(),
+        keys: new Map(),
+        head: 0,
+        latest: undefined,
+        polling: false,
+        again: false,
+        polledAt: Number.NEGATIVE_INFINITY,
+        deferred: undefined,
+      };
       channel.feeds.set(path, feed);
     }
     return feed;
@@ -240,7 +287,11 @@ export class StreamRelay {
     if (!feed) return;
     this.#clients.delete(client);
     this.#congested.delete(client);
+    this.#share.leave(client.key, client.owed);
     feed.clients.delete(client);
+    const streams = (feed.keys.get(client.key) ?? 1) - 1;
+    if (streams > 0) feed.keys.set(client.key, streams);
+    else feed.keys.delete(client.key);
     const channel = feed.channel;
     channel.clients--;
     if (feed.clients.size === 0 && !feed.polling && channel.feeds.get(feed.path) === feed) {
@@ -353,7 +404,7 @@ export class StreamRelay {
     }
     if (feed.deferred !== undefined) return; // a poll is due already: this wake is in it
     const now = this.#now();
-    const wait = feed.polledAt + (this.#clients.size / this.#timings.writesPerSecond) * 1000 - now;
+    const wait = Math.max(feed.polledAt + (this.#clients.size / this.#timings.writesPerSecond) * 1000 - now, this.#shareWait(feed, now));
     if (wait > 0) {
       feed.deferred = setTimeout(() => {
         feed.deferred = undefined;
@@ -378,6 +429,16 @@ export class StreamRelay {
         setTimeout(() => this.#pollFeed(feed), this.#timings.retryPollMs).unref();
       },
     );
+  }
+
+  /** How long until one of the feed's clients has the tokens for the answer on all its streams of the feed. */
+  #shareWait(feed: Feed, now: number): number {
+    let wait = Number.POSITIVE_INFINITY;
+    for (const [key, streams] of feed.keys) {
+      wait = Math.min(wait, this.#share.msUntil(key, streams, now));
+      if (wait === 0) break;
+    }
+    return wait === Number.POSITIVE_INFINITY ? 0 : wait;
   }
 
   #deliver(feed: Feed, from: number, bytes: Uint8Array, after: number): void {
@@ -409,9 +470,22 @@ export class StreamRelay {
 
   #advance(client: RelayClient, bytes: Uint8Array, after: number): void {
     if (client.sink.closed) return this.#remove(client);
-    if (client.advance(bytes, after, this.#now())) this.#coalesced++;
-    if (client.hasPending) this.#congested.add(client);
+    const now = this.#now();
+    // A stream already waiting for its client's tokens waits on (its client's waiting ones are served in order).
+    if (client.advance(bytes, after, now, () => !client.owed && this.#share.take(client.key, now))) this.#coalesced++;
+    if (client.hasPending) {
+      this.#congested.add(client);
+      const owed = client.hasRoom(now);
+      if (owed) this.#deferred++;
+      this.#owe(client, owed);
+    } else this.#owe(client, false);
     this.#cutIfOver(client);
+  }
+
+  #owe(client: RelayClient, owed: boolean): void {
+    if (client.owed === owed) return;
+    client.owed = owed;
+    this.#share.owe(client.key, owed);
   }
 
   #notice(client: RelayClient, bytes: Uint8Array): void {
@@ -443,8 +517,12 @@ export class StreamRelay {
         this.#remove(client);
         continue;
       }
-      client.flush(now);
-      if (!client.hasPending) this.#congested.delete(client);
+      client.flush(now, () => this.#share.take(client.key, now, true));
+      if (client.hasPending) this.#owe(client, client.hasRoom(now));
+      else {
+        this.#congested.delete(client);
+        this.#owe(client, false);
+      }
       this.#cutIfOver(client);
     }
     if (now - this.#lastKeepaliveCheck < Math.min(1_000, this.#timings.keepaliveMs)) return;

@@ -1,5 +1,5 @@
 /** The relay's bookkeeping over fake sinks, a scripted poller and a real local pub/sub backend. */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HostLogger } from '../log.ts';
 import { localPubSub } from '../pubsub/local.ts';
 import type { PubSubBackend } from '../pubsub/types.ts';
@@ -350,6 +350,99 @@ describe('StreamRelay', () => {
     await settle();
     expect(idsOf(sink)).toEqual([4, 5]);
     expect(codes.filter((c) => c === 'realtime_subscribe_failed')).toHaveLength(1);
+    relay.close();
+  });
+});
+
+describe("StreamRelay: each client's share of the writes", () => {
+  /** A relay on a fake clock: `run(ms)` advances it, with the polls' answers settling on the way. */
+  function fakeClockRelay(writesPerSecond: number) {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    const poller = new ScriptedPoller();
+    const pubsub = localPubSub();
+    const relay = new StreamRelay({ poll: poller.poll, pubsub, logger: silent, timings: { writesPerSecond }, now: () => Date.now() });
+    const join = (key: string, count: number) =>
+      Array.from({ length: count }, () => {
+        const sink = new FakeSink();
+        relay.adopt(sink, PATH, pubsubInstruction(0), relay.mark(), key);
+        return sink;
+      });
+    /** A change every `everyMs` for `ms`. */
+    const writes = async (ms: number, everyMs: number) => {
+      for (let t = 0; t < ms; t += everyMs) {
+        poller.head++;
+        pubsub.publish(CHANNEL, 'wake');
+        await vi.advanceTimersByTimeAsync(everyMs);
+      }
+    };
+    return { poller, relay, join, writes };
+  }
+  const framesOf = (sinks: FakeSink[]) => sinks.reduce((n, sink) => n + idsOf(sink).length, 0);
+  const ascending = (ids: number[]) => ids.every((id, i) => i === 0 || id > ids[i - 1]!);
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('keeps a client with many streams to its share while a client with one sees every change at once', async () => {
+    // 1,000 writes/s: a client gets 125 frames/s (an eighth) whatever its streams.
+    const { poller, relay, join, writes } = fakeClockRelay(1_000);
+    const heavy = join('10.0.0.2', 64);
+    const light = join('10.0.0.3', 1);
+    await vi.advanceTimersByTimeAsync(10);
+    await writes(3_000, 100); // 30 changes, one every 100 ms
+    expect(idsOf(light[0]!)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    // 64 streams × 30 changes would be 1,920 frames: 3 s of its share and one bucket at most.
+    expect(framesOf(heavy)).toBeLessThanOrEqual(125 * 3 + 32);
+    expect(relay.stats.deferred).toBeGreaterThan(0);
+    // Then every stream gets the newest state, never a frame backwards, none starved on the way.
+    await vi.advanceTimersByTimeAsync(2_000);
+    for (const sink of heavy) {
+      const ids = idsOf(sink);
+      expect(ids.at(-1)).toBe(poller.head);
+      expect(ascending(ids)).toBe(true);
+      expect(ids.length).toBeGreaterThanOrEqual(3);
+    }
+    relay.close();
+  });
+
+  it("does not poll the guest for a client's many streams faster than its share can take the answers", async () => {
+    const { poller, relay, join, writes } = fakeClockRelay(1_000);
+    const heavy = join('10.0.0.2', 64);
+    await vi.advanceTimersByTimeAsync(10);
+    const before = poller.calls.length;
+    await writes(2_000, 5); // 400 changes
+    // Its bucket (31 frames) refills every 250 ms: a poll each time, not one per 64 ms (the overall pacing).
+    expect(poller.calls.length - before).toBeLessThanOrEqual(10);
+    await vi.advanceTimersByTimeAsync(2_000);
+    for (const sink of heavy) expect(idsOf(sink).at(-1)).toBe(poller.head);
+    expect(framesOf(heavy)).toBeLessThanOrEqual(125 * 4 + 32);
+    relay.close();
+  });
+
+  it('splits the writes among the clients holding streams, each with its own bucket', async () => {
+    const { relay, join, writes } = fakeClockRelay(1_000);
+    const a = join('10.0.0.2', 40);
+    const b = join('2001:db8::1', 40);
+    await vi.advanceTimersByTimeAsync(10);
+    await writes(2_000, 20);
+    // Both get the same share, neither more.
+    expect(Math.abs(framesOf(a) - framesOf(b))).toBeLessThanOrEqual(40);
+    for (const sinks of [a, b]) expect(framesOf(sinks)).toBeLessThanOrEqual(125 * 2 + 32);
+    relay.close();
+  });
+
+  it('never writes an older pending frame after a newer one', async () => {
+    const { poller, relay, join, writes } = fakeClockRelay(1_000);
+    const [slow] = join('10.0.0.2', 1);
+    await vi.advanceTimersByTimeAsync(10);
+    slow!.buffered = 100;
+    await writes(10, 10); // pending: 1
+    slow!.buffered = 0;
+    await writes(10, 10); // room again before the tick: 2 is written, 1 is dropped
+    await vi.advanceTimersByTimeAsync(500);
+    expect(idsOf(slow!)).toEqual([2]);
+    expect(poller.head).toBe(2);
     relay.close();
   });
 });
