@@ -15,6 +15,21 @@ export interface SseClient {
   close(): void;
 }
 
+/**
+ * Splits what a stream delivered so far into its complete blocks (frames end with a blank line,
+ * WHATWG HTML §9.2.6) and the unfinished rest, which the next chunk continues.
+ */
+export function takeSseBlocks(buffer: string): { blocks: string[]; rest: string } {
+  const blocks: string[] = [];
+  let rest = buffer;
+  let end: number;
+  while ((end = rest.indexOf('\n\n')) >= 0) {
+    blocks.push(rest.slice(0, end));
+    rest = rest.slice(end + 2);
+  }
+  return { blocks, rest };
+}
+
 export async function openSse(url: string, headers: Record<string, string> = {}): Promise<SseClient> {
   const controller = new AbortController();
   const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
@@ -26,11 +41,9 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     let buffer = '';
     try {
       for await (const chunk of response.body) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
+        const taken = takeSseBlocks(buffer + decoder.decode(chunk, { stream: true }));
+        buffer = taken.rest;
+        for (const block of taken.blocks) {
           const frame: SseFrame = {};
           for (const line of block.split('\n')) {
             if (line.startsWith(':')) frame.comment = line.slice(1).trim();

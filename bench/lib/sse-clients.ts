@@ -3,6 +3,7 @@
  * track the highest `id:` received and when each id first arrived.
  */
 import http from 'node:http';
+import { takeSseBlocks } from '../../harness/sse.ts';
 
 export interface BenchSseClient {
   /** Resolves at the first frame (the retry hint): the stream is open and its guest is running. */
@@ -33,11 +34,9 @@ export function openBenchSse(url: string, agent: http.Agent): BenchSseClient {
     response.setEncoding('utf8');
     response.on('data', (chunk: string) => {
       const at = performance.now();
-      buffer += chunk;
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const frame = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
+      const taken = takeSseBlocks(buffer + chunk);
+      buffer = taken.rest;
+      for (const frame of taken.blocks) {
         markOpen();
         const id = /^id: (\d+)$/m.exec(frame);
         if (id && Number(id[1]) > highest()) firsts.push({ id: Number(id[1]), at });

@@ -20,7 +20,7 @@ import { processCpuMs } from '../../bench/lib/proc-cpu.ts';
 import { startHost, type HostProcess } from '../../harness/host-process.ts';
 import { paddedIncrement } from '../support/padded-increment.ts';
 import { scrape } from '../support/prometheus.ts';
-import { RawHttp2Client } from '../support/raw-http2.ts';
+import { grpcIncrementHead, RawHttp2Client } from '../support/raw-http2.ts';
 
 const RATE = 4096;
 const ATTACKER = '127.0.0.2';
@@ -185,14 +185,7 @@ describe('body pieces per second per client', () => {
       const result = await attack(async () => {
         const id = stream;
         stream += 2;
-        client.headers(id, [
-          [':method', 'POST'],
-          [':scheme', 'http'],
-          [':path', '/counter.v1.CounterService/Increment'],
-          [':authority', `127.0.0.1:${host.port}`],
-          ['content-type', 'application/grpc'],
-          ['te', 'trailers'],
-        ]);
+        client.headers(id, grpcIncrementHead(host.port));
         await client.data(id, message, 1);
         expect(await client.ended(id)).toEqual({});
       });

@@ -11,7 +11,7 @@ import { residentBytes } from '../../bench/lib/proc-memory.ts';
 import { startHost, type HostProcess } from '../../harness/host-process.ts';
 import { rawConnect } from '../support/raw-http1.ts';
 import { paddedIncrement } from '../support/padded-increment.ts';
-import { RawHttp2Client } from '../support/raw-http2.ts';
+import { grpcIncrementHead, RawHttp2Client } from '../support/raw-http2.ts';
 
 const PIECES = 200_000;
 /**
@@ -110,14 +110,7 @@ describe('CPU per byte of bodies sent in tiny pieces', () => {
     const client = await RawHttp2Client.connect(host.port);
     try {
       const spent = await cpuOf('grpc_one_byte_frames', async () => {
-        client.headers(1, [
-          [':method', 'POST'],
-          [':scheme', 'http'],
-          [':path', '/counter.v1.CounterService/Increment'],
-          [':authority', `127.0.0.1:${host.port}`],
-          ['content-type', 'application/grpc'],
-          ['te', 'trailers'],
-        ]);
+        client.headers(1, grpcIncrementHead(host.port));
         await client.data(1, paddedIncrement(PIECES - 5), 1);
         expect(await client.ended(1)).toEqual({});
       });

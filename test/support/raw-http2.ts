@@ -61,6 +61,18 @@ function hpackBlock(headers: Array<[string, string]>): Buffer {
   return Buffer.from(bytes);
 }
 
+/** The request head of a gRPC `Increment` call to the host on `port`. */
+export function grpcIncrementHead(port: number): Array<[string, string]> {
+  return [
+    [':method', 'POST'],
+    [':scheme', 'http'],
+    [':path', '/counter.v1.CounterService/Increment'],
+    [':authority', `127.0.0.1:${port}`],
+    ['content-type', 'application/grpc'],
+    ['te', 'trailers'],
+  ];
+}
+
 export interface StreamEnd {
   /** RST_STREAM error code, when the server reset the stream. */
   rstCode?: number;

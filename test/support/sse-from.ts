@@ -3,6 +3,7 @@
  * test can play several clients: records each counter frame's id and when it arrived.
  */
 import http from 'node:http';
+import { takeSseBlocks } from '../../harness/sse.ts';
 
 export interface CounterFrames {
   /** Resolves once the stream's head and retry hint came. */
@@ -25,11 +26,9 @@ export function openCounterStream(port: number, from: string): CounterFrames {
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         const at = performance.now();
-        buffer += chunk;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
+        const taken = takeSseBlocks(buffer + chunk);
+        buffer = taken.rest;
+        for (const block of taken.blocks) {
           if (block.startsWith('retry:')) resolve();
           const id = /^id: (\d+)$/m.exec(block);
           if (id && /^event: counter$/m.test(block)) frames.push({ id: Number(id[1]), at });
