@@ -17,7 +17,7 @@
  * src/contract/client-key.ts). Each worker thread counts its own exchanges.
  */
 import { clientKey } from '../../src/contract/client-key.ts';
-import type { ClientAddressOf } from '../http/client-address.ts';
+import { clientKeyOf, type ClientAddressOf } from '../http/client-address.ts';
 import type { NodeRequest, NodeResponse } from '../http/exchange.ts';
 
 export type ClientAdmission = { admitted: true } | { admitted: false; client: string };
@@ -47,10 +47,9 @@ export class ClientExchangeLimit {
 
   /** Counts the exchange until its response closes, unless its client has `limit` in flight already. */
   admit(req: NodeRequest, res: NodeResponse): ClientAdmission {
-    const address = this.#clientAddress(req);
+    const client = clientKeyOf(req, this.#clientAddress);
     // No address or a closed socket: the connection is gone already, and the exchange ends at once.
-    if (address === undefined || req.socket?.destroyed === true) return { admitted: true };
-    const client = clientKey(address);
+    if (client === undefined || req.socket?.destroyed === true) return { admitted: true };
     const open = this.#open.get(client) ?? 0;
     if (open >= this.limit) {
       this.#refused++;

@@ -12,7 +12,7 @@
  */
 import { clientKey } from '../../src/contract/client-key.ts';
 import { canonicalAddress } from '../http/cidr.ts';
-import type { ClientAddressOf } from '../http/client-address.ts';
+import { clientKeyOf, type ClientAddressOf } from '../http/client-address.ts';
 import type { NodeRequest } from '../http/exchange.ts';
 
 /** A token bucket that may go into debt: `rate` tokens a second, at most `burst` saved. */
@@ -111,10 +111,9 @@ export class ClientPieceRate {
 
   /** The bucket of the request's client, with its key, until `done`; undefined when the connection is gone. */
   open(req: NodeRequest): { client: string; bucket: PieceBucket; done: () => void } | undefined {
-    const address = this.#clientAddress(req);
-    if (address === undefined) return undefined;
+    const client = clientKeyOf(req, this.#clientAddress);
+    if (client === undefined) return undefined;
     this.#sweep();
-    const client = clientKey(address);
     let bucket = this.#buckets.get(client);
     if (bucket === undefined) {
       bucket = new PieceBucket(this.rate, this.rate, this.#now);

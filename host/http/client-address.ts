@@ -10,6 +10,7 @@
  * `Forwarded` (RFC 7239) is read when present, else `X-Forwarded-For`; a proxy that writes only
  * `X-Forwarded-For` must delete a `Forwarded` its client sent.
  */
+import { clientKey } from '../../src/contract/client-key.ts';
 import type { NodeRequest } from './exchange.ts';
 import { canonicalAddress, rangeMatcher } from './cidr.ts';
 import { parseForwarded, parseXForwardedFor, type Hop } from './forwarded.ts';
@@ -17,6 +18,23 @@ import type { HostLogger } from '../log.ts';
 
 /** How the host finds the client address of a request; undefined when the socket is gone. */
 export type ClientAddressOf = (req: NodeRequest) => string | undefined;
+
+/** Each request's client key, found once: the per-client bounds all ask for it (limit, piece budget, fair share, relay share). */
+const requestKeys = new WeakMap<NodeRequest, { of: ClientAddressOf; key: string | undefined }>();
+
+/**
+ * The key (src/contract/client-key.ts: IPv6 per /64) of the client `req` comes from, as
+ * `clientAddress` finds it; undefined when the socket is gone. Worked out on the first ask and
+ * kept with the request: with trusted proxies each ask would parse the forwarding headers again.
+ */
+export function clientKeyOf(req: NodeRequest, clientAddress: ClientAddressOf): string | undefined {
+  const known = requestKeys.get(req);
+  if (known?.of === clientAddress) return known.key;
+  const address = clientAddress(req);
+  const key = address === undefined ? undefined : clientKey(address);
+  requestKeys.set(req, { of: clientAddress, key });
+  return key;
+}
 
 /** The peer's IP address as Node saw it (an IPv4-mapped IPv6 address is shown as IPv4). */
 export function peerAddress(req: NodeRequest): string | undefined {

@@ -1,6 +1,6 @@
 /** Who the client is: the peer, or behind trusted proxies the right-most untrusted hop of their chain. */
 import { describe, expect, it } from 'vitest';
-import { clientAddressOf } from './client-address.ts';
+import { clientAddressOf, clientKeyOf } from './client-address.ts';
 import type { NodeRequest } from './exchange.ts';
 
 const request = (peer: string, headers: Record<string, string> = {}) => ({ socket: { remoteAddress: peer }, headers }) as unknown as NodeRequest;
@@ -42,5 +42,28 @@ describe('clientAddressOf()', () => {
 
   it('is the left-most hop when every hop is trusted', () => {
     expect(behindProxies(request('127.0.0.1', { 'x-forwarded-for': '10.0.0.9, 10.0.0.5' }))).toBe('10.0.0.9');
+  });
+});
+
+describe('clientKeyOf()', () => {
+  it('finds a request’s client key once, per way of finding the address', () => {
+    const behindProxy = clientAddressOf(['127.0.0.1/32']);
+    let asked = 0;
+    const counted = (req: NodeRequest) => {
+      asked++;
+      return behindProxy(req);
+    };
+    const req = request('127.0.0.1', { 'x-forwarded-for': '2001:db8:1:2:3:4:5:6' });
+    expect(clientKeyOf(req, counted)).toBe('2001:db8:1:2::/64');
+    expect(clientKeyOf(req, counted)).toBe('2001:db8:1:2::/64');
+    expect(asked).toBe(1);
+    // Another way of finding the address is asked on its own.
+    expect(clientKeyOf(req, clientAddressOf([]))).toBe('127.0.0.1');
+    expect(clientKeyOf(request('192.0.2.1'), counted)).toBe('192.0.2.1');
+    expect(asked).toBe(2);
+  });
+
+  it('is undefined when the socket is gone', () => {
+    expect(clientKeyOf({ socket: null, headers: {} } as unknown as NodeRequest, clientAddressOf([]))).toBeUndefined();
   });
 });

@@ -17,7 +17,7 @@ import { laneOf, sendRefusal } from '../admission/refusal.ts';
 import { AdmissionRefused } from '../admission/wait-queue.ts';
 import { clientKey } from '../../src/contract/client-key.ts';
 import { canonicalAddress } from './cidr.ts';
-import { peerAddress, type ClientAddressOf } from './client-address.ts';
+import { clientKeyOf, peerAddress, type ClientAddressOf } from './client-address.ts';
 import { Exchange, streamBody, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
 import { PrereadBudget, prereadBody } from './body-preread.ts';
 import { enforceGrpcDeadline, grpcDeadlineOf, refuseMalformedTimeout } from './grpc-deadline.ts';
@@ -87,8 +87,7 @@ function runExchange(
   res.once('close', onClose);
   let refused = false;
   const lane = laneOf(req);
-  const address = (context.clientAddress ?? peerAddress)(req);
-  const client = address === undefined ? undefined : clientKey(address);
+  const client = clientKeyOf(req, context.clientAddress ?? peerAddress);
   const guestRun = () =>
     pool.run(
       (instance) => {

@@ -11,9 +11,8 @@ import type { NodeRequest, NodeResponse, ResponseHook } from '../http/exchange.t
 import type { HostLogger } from '../log.ts';
 import { onResponseClosed, responseClosed } from '../http/response-closed.ts';
 import type { FieldEntry } from '../wasi/http-fields.ts';
-import { clientKey } from '../../src/contract/client-key.ts';
 import { RELAY_HEADER } from '../../src/contract/headers.ts';
-import { peerAddress, type ClientAddressOf } from '../http/client-address.ts';
+import { clientKeyOf, peerAddress, type ClientAddressOf } from '../http/client-address.ts';
 import { isGrpcRequest } from '../http/grpc-request.ts';
 import { grpcSink } from './grpc-stream.ts';
 import { parseInstruction } from './headers.ts';
@@ -44,7 +43,7 @@ function responseSink(res: NodeResponse): RelaySink {
 /** The hook for one exchange; records the wake epoch now, before the guest reads anything. */
 export function relayHook(relay: StreamRelay, logger: HostLogger, req: NodeRequest, clientAddress: ClientAddressOf = peerAddress): ResponseHook {
   const mark = relay.mark();
-  const address = clientAddress(req);
+  const client = clientKeyOf(req, clientAddress);
   const path = new URL(req.url ?? '/', 'http://localhost').pathname;
   return {
     head(status, headers: FieldEntry[], res) {
@@ -60,7 +59,7 @@ export function relayHook(relay: StreamRelay, logger: HostLogger, req: NodeReque
         return { headers: rest };
       }
       const sink = grpc ? grpcSink(responseSink(res), res) : responseSink(res);
-      return { headers: rest, adopt: () => relay.adopt(sink, path, instruction, mark, address === undefined ? undefined : clientKey(address)) };
+      return { headers: rest, adopt: () => relay.adopt(sink, path, instruction, mark, client) };
     },
   };
 }
