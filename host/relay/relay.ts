@@ -203,22 +203,18 @@ export class StreamRelay {
     if (sink.closed) return;
     const channel = this.#channel(instruction);
     const feed = this.#feed(channel, path);
-    this.#adopt(sink, feed, instruction.after, mark, client ?? `unkeyed ${++this.#unkeyed}`);
-  }
-
-  #adopt(sink: RelaySink, feed: Feed, after: number, mark: number, key: string): void {
-    const channel = feed.channel;
+    const key = client ?? `unkeyed ${++this.#unkeyed}`;
     const now = this.#now();
-    const client = new RelayClient(sink, key, after, now);
+    const stream = new RelayClient(sink, key, instruction.after, now);
     this.#share.join(key, now);
     feed.keys.set(key, (feed.keys.get(key) ?? 0) + 1);
-    feed.clients.add(client);
+    feed.clients.add(stream);
     channel.clients++;
-    this.#clients.set(client, feed);
-    sink.onClose(() => this.#remove(client));
+    this.#clients.set(stream, feed);
+    sink.onClose(() => this.#remove(stream));
     this.#tickTimer ??= setInterval(() => this.#tick(), this.#timings.flushMs).unref();
     // A newer state the relay already has: this client's opening read came before it.
-    if (feed.latest !== undefined && feed.head > client.position) this.#advance(client, feed.latest, feed.head);
+    if (feed.latest !== undefined && feed.head > stream.position) this.#advance(stream, feed.latest, feed.head);
     // A wake this client's opening read may have missed: poll now (coalesced with any poll in flight).
     if (channel.state === 'live' && (channel.liveSince > mark || channel.lastWake > mark)) this.#pollFeed(feed);
   }
