@@ -88,14 +88,15 @@ export function openSqliteStorage(options: SqliteStorageOptions): SqliteStorage 
     },
   });
 
+  const streamHeads = createStreamHeads(database);
   return {
     name: 'sqlite',
     path: options.path,
     events,
     projections: guardAll(createProjections(database)),
     keyValue: guardAll(createKeyValue(database)),
-    streamHeads: createStreamHeads(database),
-    leases: createLeases(database, append, events.readStream, options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS),
+    streamHeads,
+    leases: createLeases(database, append, events.readStream, streamHeads, options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS),
     reset: lifecycle.reset,
     close: lifecycle.close,
   };

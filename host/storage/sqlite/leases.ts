@@ -15,6 +15,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { checkName, StorageFailure } from '../errors.ts';
+import type { StreamHead } from '../stream-heads.ts';
 import type { HeldLease, StreamLeaseBackend } from '../types.ts';
 import type { Append } from './append.ts';
 import type { ReadStream } from './read-stream.ts';
@@ -25,7 +26,14 @@ import { int, type Row } from '../sql/values.ts';
 
 const POLL_MS = 1;
 
-export function createLeases(db: DatabaseSync, append: Append, readStream: ReadStream, ttlMs: number): StreamLeaseBackend {
+/** `streamHeads`: the backend's (stream-heads.ts), which checks a kept tail is still the newest. */
+export function createLeases(
+  db: DatabaseSync,
+  append: Append,
+  readStream: ReadStream,
+  streamHeads: (streamIds: readonly string[]) => StreamHead[],
+  ttlMs: number,
+): StreamLeaseBackend {
   const select = db.prepare('SELECT token, expires_at FROM app_stream_leases WHERE stream_id = ?');
   const take = db.prepare(
     `INSERT INTO app_stream_leases (stream_id, token, expires_at) VALUES (?, 1, ?)
@@ -34,7 +42,7 @@ export function createLeases(db: DatabaseSync, append: Append, readStream: ReadS
   );
   const release = db.prepare('UPDATE app_stream_leases SET expires_at = 0 WHERE stream_id = ? AND token = ?');
   const renew = db.prepare('UPDATE app_stream_leases SET expires_at = ? WHERE stream_id = ? AND token = ? AND expires_at > ?');
-  const recent = new RecentTails(db, readStream);
+  const recent = new RecentTails(readStream, streamHeads);
 
   /** The new token, or undefined while another holder's turn lasts. */
   function tryTake(streamId: string): bigint | undefined {

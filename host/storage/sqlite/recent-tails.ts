@@ -5,23 +5,23 @@
  * is removed and written again) mean the same events, since recorded events never change.
  * A lease's appends extend the kept tail; any other write shows as a different newest row.
  */
-import type { DatabaseSync } from 'node:sqlite';
+import type { StreamHead } from '../stream-heads.ts';
 import type { RecordedEvent } from '../types.ts';
 import type { ReadStream } from './read-stream.ts';
-import { int, type Row } from '../sql/values.ts';
 
 /** Streams whose tails are kept; the oldest kept is forgotten past it. */
 const MAX_STREAMS = 256;
 
 export class RecentTails {
   readonly #readStream: ReadStream;
-  readonly #newest;
+  readonly #heads: (streamIds: readonly string[]) => StreamHead[];
   /** Newest first, contiguous, at most the longest tail asked for. */
   readonly #tails = new Map<string, { events: RecordedEvent[]; size: number }>();
 
-  constructor(db: DatabaseSync, readStream: ReadStream) {
+  /** `heads`: the backend's stream heads (stream-heads.ts), one index seek per stream. */
+  constructor(readStream: ReadStream, heads: (streamIds: readonly string[]) => StreamHead[]) {
     this.#readStream = readStream;
-    this.#newest = db.prepare('SELECT revision, sequence FROM app_events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
+    this.#heads = heads;
   }
 
   /** The stream's newest `limit` events, newest first. */
@@ -45,11 +45,10 @@ export class RecentTails {
     this.#keep(streamId, [...recorded].reverse().concat(kept.events).slice(0, kept.size), kept.size);
   }
 
-  /** Whether `newest` (undefined: no events) is still the stream's newest row. */
+  /** Whether `newest` (undefined: no events) is still the stream's newest row (no events: sequence 0). */
   #current(streamId: string, newest: RecordedEvent | undefined): boolean {
-    const row = this.#newest.get(streamId) as Row | undefined;
-    if (row === undefined || newest === undefined) return row === undefined && newest === undefined;
-    return int(row, 'revision') === newest.revision && int(row, 'sequence') === newest.sequence;
+    const head = this.#heads([streamId])[0]!;
+    return head.revision === (newest?.revision ?? 0n) && head.sequence === (newest?.sequence ?? 0n);
   }
 
   #keep(streamId: string, events: RecordedEvent[], size: number): void {
