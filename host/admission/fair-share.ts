@@ -185,7 +185,7 @@ export class FairShare {
     let light = 0;
     let lightTime = 0;
     for (const client of this.#clients.values()) {
-      const busy = client.running > 0 ? client.busy : client.busy * Math.exp(-Math.max(0, now - client.measured) / this.#windowMs);
+      const busy = client.running > 0 ? client.busy : client.busy * this.#kept(client, now);
       if (busy < lightBelow) {
         light++;
         lightTime += busy;
@@ -230,7 +230,7 @@ export class FairShare {
   #advance(): void {
     const now = this.#now();
     for (const client of this.#running) {
-      const kept = Math.exp(-Math.max(0, now - client.measured) / this.#windowMs);
+      const kept = this.#kept(client, now);
       client.busy = client.busy * kept + ((1 - kept) * client.running) / this.#runs;
       client.measured = now;
     }
@@ -254,6 +254,11 @@ export class FairShare {
     this.#dispatch();
   }
 
+  /** What is left at `now` of `client`'s time as last measured: it fades over the window (a moving average). */
+  #kept(client: Client, now: number): number {
+    return Math.exp(-Math.max(0, now - client.measured) / this.#windowMs);
+  }
+
   /** `client`'s part of the recent guest time, brought up to now. */
   #busy(client: Client): number {
     if (client.running > 0) {
@@ -261,7 +266,7 @@ export class FairShare {
       return client.busy;
     }
     const now = this.#now();
-    client.busy *= Math.exp(-Math.max(0, now - client.measured) / this.#windowMs);
+    client.busy *= this.#kept(client, now);
     client.measured = now;
     return client.busy;
   }
