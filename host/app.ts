@@ -179,7 +179,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     await probeGuestConfiguration(config.host, server.port, logger, probeToken);
     // After the guest's own configuration checks, so their errors are the ones reported first.
     const retryMs = config.mailRetrySeconds * 1000;
-    delivery = new MailDelivery(outbox, mailTransportFor(config, env, logger), logger, {
+    delivery = new MailDelivery(outbox, storage.keyValue, mailTransportFor(config, env, logger), logger, {
       maxAttempts: config.mailMaxAttempts,
       retryMs,
       pollMs: Math.min(retryMs, 5000),

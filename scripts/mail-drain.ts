@@ -3,8 +3,10 @@
  * The runtime has no mail import, so the component writes each message to the outbox of its file
  * store (src/platform/standalone/mail-outbox.ts); this Node tool opens that data directory and
  * delivers through the Node host's own outbox, back-off and transports (host/mail/): SMTP with
- * SMTP_URL (SMTP_USER, SMTP_PASSWORD), else the console (development). It may run beside a
- * serving wasmtime: every outbox change is one exclusive commit of the file store.
+ * SMTP_URL (SMTP_USER, SMTP_PASSWORD), else the console (development). Like the host, it makes each
+ * message's secrets as it delivers it, their hashes going to the file store's key-value
+ * (src/contract/mail-secrets.ts). It may run beside a serving wasmtime: every outbox change is one
+ * exclusive commit of the file store.
  *
  *   node scripts/mail-drain.ts [--data-dir ./data/wasmtime] [--once] [--poll-seconds 2]
  *
@@ -40,7 +42,7 @@ if (!Number.isInteger(pollSeconds) || pollSeconds < 1) {
 }
 const storage = openFileStorage(nodeFileSystem(values['data-dir']));
 const transport = config.smtpUrl ? smtpTransport({ url: config.smtpUrl, user: config.smtpUser, password: config.smtpPassword }) : consoleTransport(logger);
-const delivery = new MailDelivery(new MailOutbox(storage.projections), transport, logger, {
+const delivery = new MailDelivery(new MailOutbox(storage.projections), storage.keyValue, transport, logger, {
   maxAttempts: config.mailMaxAttempts,
   retryMs: config.mailRetrySeconds * 1000,
   pollMs: pollSeconds * 1000,

@@ -43,7 +43,7 @@ function filePlatform(dir: string) {
     keyValue: storage.keyValue,
     pubsub: noPubSub,
     passwords: new MemoryPasswordHasher(),
-    mail: new MemoryMailer(),
+    mail: new MemoryMailer(storage.keyValue),
     logger,
     now: () => clock.now,
     sleep: async () => {},

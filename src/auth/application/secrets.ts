@@ -1,23 +1,2 @@
-/**
- * Random identifiers and one-way digests, with the guest's Web Crypto (`getRandomValues` goes
- * through wasi:random; `subtle.digest('SHA-256')` works inside the component).
- */
-
-/** `bytes` random bytes as unpadded base64url (RFC 4648 §5). */
-export function randomToken(bytes = 32): string {
-  return base64url(crypto.getRandomValues(new Uint8Array(bytes)));
-}
-
-export function base64url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-/** Lower-case hex SHA-256 of the UTF-8 text: how secrets and emails become stream and document names. */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
-  let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return hex;
-}
+/** Random identifiers and one-way digests: the contract's (src/contract/tokens.ts), which the host's mail deliverer shares. */
+export { base64url, randomToken, sha256Hex } from '../../contract/tokens.ts';

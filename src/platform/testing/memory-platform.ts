@@ -59,15 +59,16 @@ export function createMemoryPlatform(options: { startMs?: number } = {}): Memory
   const events = new MemoryEventStore(faults, now);
   const deferred = new AfterResponse();
   const logger = new RecordingLogger();
+  const keyValue = new MemoryKeyValue(faults, now);
   return {
     events,
     // One synchronous caller at a time: every turn is granted; tests replace it to refuse turns.
     leases: unfencedLeases(events),
     projections: new MemoryProjectionStore(faults),
-    keyValue: new MemoryKeyValue(faults, now),
+    keyValue,
     pubsub: new MemoryPubSub(faults),
     passwords: new MemoryPasswordHasher(),
-    mail: new MemoryMailer(),
+    mail: new MemoryMailer(keyValue),
     logger,
     faults,
     clock,
