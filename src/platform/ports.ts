@@ -120,4 +120,10 @@ export interface Platform {
    * removed (0 where there is nothing to do).
    */
   storeUpkeep(): number;
+  /**
+   * Makes what was removed so far unrecoverable from the store's files (WIT `erasure.scrub`: the
+   * Node host empties SQLite's write-ahead log; the file store compacts its logs), as far as the
+   * backend can from inside. Called once an erasure has committed (account deletion).
+   */
+  scrubRemoved(): void;
 }
