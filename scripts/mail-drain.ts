@@ -22,10 +22,13 @@ import { MailOutbox } from '../host/mail/outbox.ts';
 import { consoleTransport, smtpTransport } from '../host/mail/transport.ts';
 import { openFileStorage } from '../src/platform/standalone/file-storage.ts';
 import { nodeFileSystem } from './wasmtime/node-file-system.ts';
+import { createPrivateFiles } from '../host/private-files.ts';
 
 const { values } = parseArgs({
   options: { 'data-dir': { type: 'string', default: './data/wasmtime' }, once: { type: 'boolean', default: false }, 'poll-seconds': { type: 'string', default: '2' } },
 });
+// The file store's new files (key-value, outbox commits) are private, like those wasmtime writes (scripts/serve-wasmtime.ts).
+createPrivateFiles();
 const logger = jsonLogger();
 // The mail options are the host's (SMTP_URL, SMTP_USER, SMTP_PASSWORD, MAIL_*), validated the same way.
 let config;

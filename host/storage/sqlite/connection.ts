@@ -12,7 +12,7 @@ export const WAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
 
 export function openDatabase(path: string, busyTimeoutMs: number): DatabaseSync {
   const memory = path === ':memory:';
-  if (!memory) mkdirSync(dirname(resolve(path)), { recursive: true });
+  if (!memory) mkdirSync(dirname(resolve(path)), { recursive: true, mode: 0o700 });
   const db = new DatabaseSync(path, {
     // busy_timeout: wait for another connection's write lock instead of failing at once.
     timeout: busyTimeoutMs,
