@@ -9,18 +9,30 @@ import { join } from 'node:path';
 import type pg from 'pg';
 import type { Redis } from 'ioredis';
 
+/** Undefined when the file went away meanwhile (a live store renames and removes files as it works). */
+function unlessGone<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 /** Every file under `dir` (recursively), with its path relative to `dir`. */
 export function filesUnder(dir: string, under = ''): string[] {
-  return readdirSync(join(dir, under)).flatMap((name) => {
+  return (unlessGone(() => readdirSync(join(dir, under))) ?? []).flatMap((name) => {
     const path = join(under, name);
-    return statSync(join(dir, path)).isDirectory() ? filesUnder(dir, path) : [path];
+    const stat = unlessGone(() => statSync(join(dir, path)));
+    if (stat === undefined) return [];
+    return stat.isDirectory() ? filesUnder(dir, path) : [path];
   });
 }
 
 /** The bytes of every file under `dir` as latin1 text (each byte one character), with the file names. */
 export function rawFiles(dir: string): string {
   return filesUnder(dir)
-    .map((path) => `${path}\n${readFileSync(join(dir, path)).toString('latin1')}`)
+    .map((path) => `${path}\n${unlessGone(() => readFileSync(join(dir, path)).toString('latin1')) ?? ''}`)
     .join('\n');
 }
 
