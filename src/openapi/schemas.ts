@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { APP_ERROR_CODES } from '../errors.ts';
 import { OAUTH_FAILURES } from '../auth/oauth/flow/failures.ts';
 import type { SessionView } from '../auth/rest/session-view.ts';
-import type { StorageStatus } from '../auth/application/index.ts';
+import { MailLinkTokenSchema, type StorageStatus } from '../auth/application/index.ts';
 import type { ErrorEnvelope } from '../http/errors.ts';
 
 import { counterViewSchema as CounterViewSchema } from '../counter/application/view.ts';
@@ -173,7 +173,7 @@ export const StreamErrorSchema = v.object({ message: v.pipe(v.string(), v.descri
 export { codeSchema as OAuthCallbackCodeSchema, errorSchema as OAuthCallbackErrorSchema } from '../auth/oauth/callback-params.ts';
 
 /** A mailed link's token, as the routes check it before any lookup (src/auth/application/mail-links.ts). */
-const MailToken = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{43}$/), v.description("the `token` query parameter of the mailed link's address"));
+const MailToken = v.pipe(MailLinkTokenSchema, v.description("the `token` query parameter of the mailed link's address: the link's id, a dot, its secret"));
 /** A new password, as the policy measures it (see NewCredentials). */
 const NewPassword = NewCredentialsSchema.entries.password;
 
