@@ -11,10 +11,6 @@ import type { SessionView } from '../auth/rest/session-view.ts';
 import type { StorageStatus } from '../auth/application/index.ts';
 import type { ErrorEnvelope } from '../http/errors.ts';
 
-import { counterViewSchema as CounterViewSchema } from '../counter/application/view.ts';
-export { CounterViewSchema };
-export { eventLogSchema as EventLogSchema } from '../counter/application/view.ts';
-export { AmountBodySchema, AmountValueSchema } from '../counter/rest-input.ts';
 import { CredentialsSchema } from '../auth/rest/input.ts';
 import type { PasskeySummary } from '../auth/passkeys/manage.ts';
 import { PasskeyAuthenticationBodySchema, PasskeyRegistrationBodySchema, PasskeyRenameBodySchema } from '../auth/passkeys/routes.ts';
@@ -158,17 +154,6 @@ export const SessionListSchema = v.object({
 });
 
 export const SessionsRevokedSchema = v.object({ revoked: v.pipe(v.number(), v.integer(), v.minValue(0)) });
-
-export const HealthSchema = v.object({ status: v.literal('ok') });
-
-/** The JSON in a stream's `event: counter` frame (src/counter/stream.ts dataFrame). */
-export const CounterFrameSchema = v.object({
-  view: CounterViewSchema,
-  last_sequence: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('the same as view.last_sequence and the frame id')),
-});
-
-/** The JSON in a stream's `event: error` frame: storage failed, the stream stays open. */
-export const StreamErrorSchema = v.object({ message: v.pipe(v.string(), v.description('public text; never internal detail')) });
 
 export { codeSchema as OAuthCallbackCodeSchema, errorSchema as OAuthCallbackErrorSchema } from '../auth/oauth/callback-params.ts';
 

@@ -4,7 +4,7 @@
  */
 import { serverFunctions, settle, type Outcome } from './api.ts';
 import { bindBatch } from './batch.ts';
-import { findElements } from './elements.ts';
+import { findCommandButtons, findElements } from './elements.ts';
 import { connectLive } from './live.ts';
 import { localizeTimes } from './local-times.ts';
 import { hideError, renderStatus, renderView, showError } from './render.ts';
@@ -35,11 +35,11 @@ async function run(call: () => Promise<Response>): Promise<void> {
   }
 }
 
-el.incrementOne.addEventListener('click', () => void run(() => serverFunctions.increment(1)));
-el.decrementOne.addEventListener('click', () => void run(() => serverFunctions.decrement(1)));
-el.reset.addEventListener('click', () => void run(() => serverFunctions.reset()));
-el.batchIncrement.addEventListener('click', () => void run(() => serverFunctions.increment(batchAmount())));
-el.batchDecrement.addEventListener('click', () => void run(() => serverFunctions.decrement(batchAmount())));
+// Every command button says which command it sends (`data-command`) and each field's value
+// (`data-<field>`: a number, or `batch` for the batch amount); page.tsx renders them.
+for (const button of findCommandButtons()) {
+  button.element.addEventListener('click', () => void run(() => serverFunctions.command(button.name, button.input(batchAmount))));
+}
 el.errorDismiss.addEventListener('click', () => hideError(el));
 
 // A page restored from the back/forward cache, or shown again without a live stream, may be stale.

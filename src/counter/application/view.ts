@@ -1,6 +1,7 @@
 /** The CounterView and EventLog shapes returned by every surface, and how they are read. */
 import * as v from 'valibot';
 import type { RecordedEvent } from '../../platform/ports.ts';
+import { COUNTER_EVENT_TYPES } from '../domain/counter.ts';
 
 export interface EventLog {
   sequence: number;
@@ -46,7 +47,7 @@ export function encodeRealtimeMessage(view: CounterView): string {
 /** EventLog on the wire: what realtime messages are checked against and the OpenAPI document describes. */
 export const eventLogSchema = v.object({
   sequence: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  event_type: v.picklist(['incremented', 'decremented', 'reset_performed']),
+  event_type: v.picklist(COUNTER_EVENT_TYPES),
   revision: v.pipe(v.number(), v.integer(), v.minValue(1)),
   payload: v.pipe(v.string(), v.description('the stored event payload, as JSON text')),
   recorded_at: v.pipe(v.string(), v.isoTimestamp(), v.description('RFC 3339, UTC')),

@@ -1,5 +1,7 @@
 /**
- * counter.v1.CounterService: every command goes through the shared `executeCounterCommand`.
+ * counter.v1.CounterService: every command goes through the shared `executeCounterCommand`, its
+ * input read from the request message by the command table's rules (messages.ts). The methods
+ * are the proto's (proto-first): a new command gets its rpc here.
  * WatchCounter is not here: the host's stream relay holds it (watch-relay.ts).
  */
 import { AppError } from '../../errors.ts';
@@ -8,7 +10,7 @@ import type { ServiceImpl } from '../../grpc/service.ts';
 import type { CounterDeps } from '../application/deps.ts';
 import { executeCounterCommand } from '../application/execute-command.ts';
 import { getCounterView } from '../application/get-view.ts';
-import { commandOfChange, toProtoView, toStreamReply } from './messages.ts';
+import { commandOfChange, commandOfMessage, toProtoView, toStreamReply } from './messages.ts';
 import { profileMark } from '../../platform/profile.ts';
 
 export function counterServiceImpl(deps: CounterDeps): Omit<ServiceImpl<typeof CounterService>, 'watchCounter'> {
@@ -18,15 +20,15 @@ export function counterServiceImpl(deps: CounterDeps): Omit<ServiceImpl<typeof C
     },
     async increment(input) {
       GUEST_PROFILE: profileMark('gRPC routing, framing, decode');
-      const view = toProtoView(await executeCounterCommand(deps, { type: 'increment', amount: input.amount }));
+      const view = toProtoView(await executeCounterCommand(deps, commandOfMessage('increment', input)));
       GUEST_PROFILE: profileMark('view to protobuf');
       return view;
     },
     async decrement(input) {
-      return toProtoView(await executeCounterCommand(deps, { type: 'decrement', amount: input.amount }));
+      return toProtoView(await executeCounterCommand(deps, commandOfMessage('decrement', input)));
     },
-    async reset() {
-      return toProtoView(await executeCounterCommand(deps, { type: 'reset' }));
+    async reset(input) {
+      return toProtoView(await executeCounterCommand(deps, commandOfMessage('reset', input)));
     },
     async applyChanges(inputs, ctx) {
       // Read the whole stream first: one over the message limit is refused before anything commits.

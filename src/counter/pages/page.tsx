@@ -1,7 +1,8 @@
 /**
  * The counter page, rendered on the server with Hono JSX from the current CounterView. The client
  * script (static/client/main.ts) takes it over: it reads the embedded view, wires the controls
- * and keeps the page live. Element ids here are the contract with the client script.
+ * and keeps the page live. Element ids here are the contract with the client script; a command
+ * button says its command and input in `data-command` and `data-<field>` (static/client/elements.ts).
  */
 import type { FC } from 'hono/jsx';
 import type { CounterView } from '../application/view.ts';
@@ -72,12 +73,12 @@ const Batch: FC = () => (
       <input id="batch-amount" type="number" min={BATCH_MIN} max={BATCH_MAX} step="1" value={BATCH_DEFAULT} inputmode="numeric" aria-describedby="batch-range-hint" />
     </div>
     <div class="batch-buttons">
-      <button id="batch-decrement" type="button" class="button button-quiet">
+      <button id="batch-decrement" type="button" class="button button-quiet" data-command="decrement" data-amount="batch">
         <span class="batch-label">
           Subtract <span class="batch-value">{BATCH_DEFAULT}</span>
         </span>
       </button>
-      <button id="batch-increment" type="button" class="button button-primary">
+      <button id="batch-increment" type="button" class="button button-primary" data-command="increment" data-amount="batch">
         <span class="batch-label">
           Add <span class="batch-value">{BATCH_DEFAULT}</span>
         </span>
@@ -114,13 +115,13 @@ export const CounterPage: FC<{ view: CounterView; assets: PageAssets }> = ({ vie
       </p>
       {/* biome-ignore lint/a11y/useSemanticElements: a labelled group of buttons outside any form; a fieldset would need a legend. */}
       <div class="steps" role="group" aria-label="Change the count by one">
-        <button id="decrement-one" type="button" class="button step" aria-label="Decrement by 1">
+        <button id="decrement-one" type="button" class="button step" aria-label="Decrement by 1" data-command="decrement" data-amount="1">
           −1
         </button>
-        <button id="reset" type="button" class="button step step-reset" aria-label="Reset to 0">
+        <button id="reset" type="button" class="button step step-reset" aria-label="Reset to 0" data-command="reset">
           Reset
         </button>
-        <button id="increment-one" type="button" class="button step step-up" aria-label="Increment by 1">
+        <button id="increment-one" type="button" class="button step step-up" aria-label="Increment by 1" data-command="increment" data-amount="1">
           +1
         </button>
       </div>

@@ -1,21 +1,22 @@
 /**
- * Every documented operation as data: path, method, inputs (valibot schemas the routes validate
- * with), success answers, and the closed set of AppError codes it can answer with. document.ts
- * turns the codes into responses through the one status table (src/http/errors.ts).
+ * The API document's parts, in the order the document lists them: each feature's contract (its
+ * operations and schemas, declared beside its routes) is assembled here and nowhere else.
  */
 import * as v from 'valibot';
-import type { AppErrorCode } from '../errors.ts';
-import { COUNTER_REST_PATHS } from '../counter/rest.ts';
-import { STREAM_PATH } from '../counter/stream.ts';
-import { SERVER_FUNCTION_PATHS } from '../counter/pages/server-functions.ts';
+import type { ApiContract, OperationSpec, ParameterSpec } from '../http/operation.ts';
+import { COUNTER_REST_CONTRACT } from '../counter/rest.ts';
+import { COUNTER_STREAM_CONTRACT } from '../counter/stream.ts';
+import { SERVER_FUNCTION_CONTRACT } from '../counter/pages/server-functions.ts';
+import { HEALTH_CONTRACT } from '../http/health.ts';
+import { MAINTENANCE_CONTRACT } from '../maintenance/routes.ts';
+import { OPENAPI_CONTRACT } from './paths.ts';
 import { AUTH_PATHS } from '../auth/rest/routes.ts';
 import { ACCOUNT_PATHS } from '../auth/rest/account-routes.ts';
 import { PASSKEY_PATHS } from '../auth/passkeys/routes.ts';
 import { MAIL_PATHS } from '../auth/rest/mail-routes.ts';
 import { PROVIDER_IDS } from '../auth/oauth/provider-ids.ts';
-import { UNSIGNED } from '../counter/stream-position.ts';
-import { AmountValueSchema } from '../counter/rest-input.ts';
 import { codeSchema, errorSchema } from '../auth/oauth/callback-params.ts';
+import * as S from './schemas.ts';
 
 /**
  * What the callback refuses beyond each value's own limits (RFC 6749 §4.1.2, §10.12): no schema can
@@ -30,60 +31,11 @@ const CALLBACK_FIELDS = {
   user: 'provider_c only, with `code`: its small JSON user object on first sign-in (at most 4096 UTF-16 code units)',
 } as const;
 
-export type Tag = 'counter' | 'server functions' | 'auth' | 'oauth' | 'service';
-
-export interface ParameterSpec {
-  name: string;
-  in: 'query' | 'header' | 'path' | 'cookie';
-  required?: boolean;
-  description: string;
-  schema: v.GenericSchema;
-}
-
-/** A success answer: a named component schema, SSE text, HTML, or a redirect. */
-export type SuccessSpec =
-  | { kind: 'json'; schema: string; description: string; headers?: HeaderName[]; example?: unknown }
-  | { kind: 'sse'; description: string }
-  | { kind: 'html'; description: string }
-  | { kind: 'redirect'; description: string; headers: HeaderName[] }
-  | { kind: 'empty'; description: string; headers?: HeaderName[] };
-
-/** Response headers by role; a trailing `?` marks one the answer may leave out. */
-export type HeaderName = `${'Location' | 'Set-Cookie' | 'Set-Cookie-Cleared' | 'Set-Cookie-Binding' | 'ETag'}${'' | '?'}`;
-
-export interface LinkSpec {
-  operationId: string;
-  description: string;
-  parameters?: Record<string, string>;
-  requestBody?: Record<string, string>;
-}
-
-export interface OperationSpec {
-  method: 'get' | 'post' | 'patch' | 'delete';
-  path: string;
-  operationId: string;
-  tag: Tag;
-  summary: string;
-  description?: string;
-  parameters?: ParameterSpec[];
-  /** named component schema of the body, and its media types */
-  body?: { schema: string; mediaTypes: readonly string[]; required: boolean };
-  success: Record<string, SuccessSpec>;
-  errors: readonly AppErrorCode[];
-  /** errors (of these statuses, else all) that may also be answered as an HTML page, and when */
-  htmlErrors?: { description: string; statuses?: readonly number[] };
-  security?: 'operator' | 'session';
-  links?: Record<string, LinkSpec>;
-}
-
 const JSON_ONLY = ['application/json'] as const;
 const JSON_OR_FORM = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'] as const;
 const READ = ['store', 'internal'] as const;
-/** Counter writes: `forbidden` is the cross-site refusal (src/http/same-site.ts). */
-const COMMAND = ['concurrency', 'forbidden', 'payload_too_large', 'store', 'internal'] as const;
 /** The signed-in user's session routes (src/auth/rest/session-routes.ts): 401 without a session. */
 const SESSION_WRITE = ['unauthorized', 'forbidden', 'not_found', 'store', 'internal'] as const;
-const POSITION = v.pipe(v.string(), v.regex(UNSIGNED));
 const PROVIDER = v.picklist(PROVIDER_IDS);
 /** Either `code` and `state`, or the provider's `error` (RFC 6749 §4.1.2, §4.1.2.1); each at most once. */
 const CALLBACK_QUERY: ParameterSpec[] = Object.entries({ ...errorSchema.entries, ...codeSchema.entries }).map(([name, schema]) => ({
@@ -92,18 +44,6 @@ const CALLBACK_QUERY: ParameterSpec[] = Object.entries({ ...errorSchema.entries,
   description: CALLBACK_FIELDS[name as keyof typeof CALLBACK_FIELDS],
   schema: schema.type === 'optional' ? schema.wrapped : schema,
 }));
-const view = (description: string): SuccessSpec => ({ kind: 'json', schema: 'CounterView', description });
-/** GET reads the Node host may answer from its response cache (docs/response-cache.md). */
-const cachedView = (description: string): Record<string, SuccessSpec> => ({
-  '200': { kind: 'json', schema: 'CounterView', description: `${description}; the Node host's response cache adds an ETag`, headers: ['ETag?'] },
-  '304': { kind: 'empty', description: 'Not Modified (RFC 9110 §15.4.5): `If-None-Match` matched the cached ETag (the Node host with its response cache)', headers: ['ETag'] },
-});
-const IF_NONE_MATCH: ParameterSpec = {
-  name: 'If-None-Match',
-  in: 'header',
-  description: 'ETags of a copy the client holds (RFC 9110 §13.1.2); a match or `*` gets 304 from the Node host cache',
-  schema: v.string(),
-};
 const SESSION_HANDLE: ParameterSpec = {
   name: 'id',
   in: 'path',
@@ -133,107 +73,8 @@ const PASSKEY_ID: ParameterSpec = {
   schema: v.string(),
 };
 
-const incrementLinks: Record<string, LinkSpec> = {
-  ViewAfterIncrement: { operationId: 'getCounterView', description: 'the view now counts the increment' },
-  UndoWithDecrement: { operationId: 'decrementCounter', description: 'decrement by the amount just added', parameters: { amount: '$request.body#/amount' } },
-};
-
-export const OPERATIONS: readonly OperationSpec[] = [
-  {
-    method: 'get',
-    path: COUNTER_REST_PATHS.view,
-    operationId: 'getCounterView',
-    tag: 'counter',
-    summary: 'Read the counter',
-    parameters: [IF_NONE_MATCH],
-    success: cachedView('the current CounterView'),
-    errors: READ,
-  },
-  {
-    method: 'post',
-    path: COUNTER_REST_PATHS.increment,
-    operationId: 'incrementCounter',
-    tag: 'counter',
-    summary: 'Add a positive amount',
-    body: { schema: 'AmountBody', mediaTypes: JSON_ONLY, required: true },
-    success: { '200': view('the CounterView after the increment') },
-    errors: ['validation', 'domain', 'unsupported_media_type', ...COMMAND],
-    links: incrementLinks,
-  },
-  {
-    method: 'post',
-    path: COUNTER_REST_PATHS.decrement,
-    operationId: 'decrementCounter',
-    tag: 'counter',
-    summary: 'Subtract a positive amount (given in the query)',
-    parameters: [{ name: 'amount', in: 'query', required: true, description: 'a positive 32-bit integer, given once', schema: AmountValueSchema }],
-    success: { '200': view('the CounterView after the decrement') },
-    errors: ['validation', 'domain', ...COMMAND],
-    links: { ViewAfterDecrement: { operationId: 'getCounterView', description: 'the view now counts the decrement' } },
-  },
-  {
-    method: 'post',
-    path: COUNTER_REST_PATHS.reset,
-    operationId: 'resetCounter',
-    tag: 'counter',
-    summary: 'Set the count to 0',
-    success: { '200': view('the CounterView after the reset') },
-    errors: COMMAND,
-  },
-  {
-    method: 'get',
-    path: STREAM_PATH,
-    operationId: 'streamCounter',
-    tag: 'counter',
-    summary: 'Watch the counter (server-sent events)',
-    description: 'Starts at `Last-Event-ID`, else `?last_sequence=`, else 0; see the response for the frames.',
-    parameters: [
-      { name: 'Last-Event-ID', in: 'header', description: 'resume after this sequence (sent by EventSource on reconnect)', schema: POSITION },
-      { name: 'last_sequence', in: 'query', description: 'start after this sequence when there is no Last-Event-ID', schema: POSITION },
-    ],
-    success: { '200': { kind: 'sse', description: 'an endless event stream' } },
-    errors: ['validation', ...READ],
-  },
-  {
-    method: 'get',
-    path: SERVER_FUNCTION_PATHS.get_counter_view,
-    operationId: 'get_counter_view',
-    tag: 'server functions',
-    summary: 'Server function: read the counter',
-    parameters: [IF_NONE_MATCH],
-    success: cachedView('the current CounterView'),
-    errors: READ,
-  },
-  {
-    method: 'post',
-    path: SERVER_FUNCTION_PATHS.increment_count,
-    operationId: 'increment_count',
-    tag: 'server functions',
-    summary: 'Server function: add a positive amount',
-    body: { schema: 'AmountBody', mediaTypes: JSON_ONLY, required: true },
-    success: { '200': view('the CounterView after the increment') },
-    errors: ['validation', 'domain', 'unsupported_media_type', ...COMMAND],
-    links: { ViewAfterIncrement: { operationId: 'get_counter_view', description: 'the view now counts the increment' } },
-  },
-  {
-    method: 'post',
-    path: SERVER_FUNCTION_PATHS.decrement_count,
-    operationId: 'decrement_count',
-    tag: 'server functions',
-    summary: 'Server function: subtract a positive amount',
-    body: { schema: 'AmountBody', mediaTypes: JSON_ONLY, required: true },
-    success: { '200': view('the CounterView after the decrement') },
-    errors: ['validation', 'domain', 'unsupported_media_type', ...COMMAND],
-  },
-  {
-    method: 'post',
-    path: SERVER_FUNCTION_PATHS.reset_count,
-    operationId: 'reset_count',
-    tag: 'server functions',
-    summary: 'Server function: set the count to 0',
-    success: { '200': view('the CounterView after the reset') },
-    errors: COMMAND,
-  },
+/** The auth service's operations (password accounts, sessions, mail links, passkeys, OAuth). */
+const AUTH_OPERATIONS: readonly OperationSpec[] = [
   {
     method: 'get',
     path: AUTH_PATHS.capabilities,
@@ -547,33 +388,6 @@ export const OPERATIONS: readonly OperationSpec[] = [
     htmlErrors: OAUTH_HTML_ERRORS,
   },
   {
-    method: 'get',
-    path: '/api/health',
-    operationId: 'getHealth',
-    tag: 'service',
-    summary: 'Liveness: the configuration is valid',
-    success: { '200': { kind: 'json', schema: 'Health', description: 'ok' } },
-    errors: ['internal'],
-  },
-  {
-    method: 'get',
-    path: '/api/openapi.json',
-    operationId: 'getOpenApiDocument',
-    tag: 'service',
-    summary: 'This document',
-    success: { '200': { kind: 'json', schema: 'OpenApiDocument', description: 'the OpenAPI 3.1 document (docs/openapi.json)' } },
-    errors: ['internal'],
-  },
-  {
-    method: 'get',
-    path: '/api/docs',
-    operationId: 'getApiReference',
-    tag: 'service',
-    summary: 'This document as a readable page',
-    success: { '200': { kind: 'html', description: 'the API reference' } },
-    errors: ['internal'],
-  },
-  {
     method: 'post',
     path: PASSKEY_PATHS.registrationOptions,
     operationId: 'passkeyRegistrationOptions',
@@ -656,3 +470,58 @@ export const OPERATIONS: readonly OperationSpec[] = [
     errors: [...SESSION_WRITE, 'payload_too_large'],
   },
 ];
+
+const optionalEntries = (entries: v.ObjectEntries) => Object.fromEntries(Object.entries(entries).map(([k, s]) => [k, v.optional(s as v.GenericSchema)]));
+
+const AUTH_CONTRACT: ApiContract = {
+  schemas: {
+    Credentials: S.CredentialsSchema,
+    NewCredentials: S.NewCredentialsSchema,
+    AccountDeletion: S.AccountDeletionSchema,
+    SessionView: S.SessionViewSchema,
+    SignedIn: S.SignedInSchema,
+    RegistrationAccepted: S.RegistrationAcceptedSchema,
+    SignedOut: S.SignedOutSchema,
+    Capabilities: S.CapabilitiesSchema,
+    StorageStatus: S.StorageStatusSchema,
+    SessionList: S.SessionListSchema,
+    SessionsRevoked: S.SessionsRevokedSchema,
+    Passkey: S.PasskeySchema,
+    PasskeyList: S.PasskeyListSchema,
+    PasskeyCreationOptions: S.PasskeyCreationOptionsSchema,
+    PasskeyRequestOptions: S.PasskeyRequestOptionsSchema,
+    PasskeySignedIn: S.PasskeySignedInSchema,
+    PasskeyRegistrationBody: S.PasskeyRegistrationBodySchema,
+    PasskeyAuthenticationBody: S.PasskeyAuthenticationBodySchema,
+    PasskeyRenameBody: S.PasskeyRenameBodySchema,
+    ForgotPasswordBody: S.ForgotPasswordBodySchema,
+    ResetPasswordBody: S.ResetPasswordBodySchema,
+    ChangePasswordBody: S.ChangePasswordBodySchema,
+    VerifyEmailBody: S.VerifyEmailBodySchema,
+    ResetRequested: S.ResetRequestedSchema,
+    PasswordReset: S.PasswordResetSchema,
+    PasswordChanged: S.PasswordChangedSchema,
+    EmailVerified: S.EmailVerifiedSchema,
+    VerificationResent: S.VerificationResentSchema,
+    OAuthCallbackForm: v.object({ ...optionalEntries(S.OAuthCallbackCodeSchema.entries), ...optionalEntries(S.OAuthCallbackErrorSchema.entries) }),
+  },
+  // Register then login with the same pair: both succeed on both hosts (non-ASCII passwords too since NFKC runs in the guest).
+  requestExamples: {
+    Credentials: { email: 'ada@example.com', password: 'correct horse battery staple' },
+    NewCredentials: { email: 'ada@example.com', password: 'correct horse battery staple' },
+  },
+  operations: AUTH_OPERATIONS,
+};
+
+export const API_CONTRACTS: readonly ApiContract[] = [
+  COUNTER_REST_CONTRACT,
+  COUNTER_STREAM_CONTRACT,
+  SERVER_FUNCTION_CONTRACT,
+  AUTH_CONTRACT,
+  HEALTH_CONTRACT,
+  OPENAPI_CONTRACT,
+  MAINTENANCE_CONTRACT,
+];
+
+/** Every documented operation, in the document's order. */
+export const OPERATIONS: readonly OperationSpec[] = API_CONTRACTS.flatMap((contract) => contract.operations);
