@@ -13,7 +13,8 @@ import { counterStreamRoutes } from './counter/stream.ts';
 import { errorResponse, notFoundResponse } from './http/errors.ts';
 import { healthRoutes } from './http/health.ts';
 import { AppError } from './errors.ts';
-import { authRoutes, buildAuthDeps, logConfigurationWarnings } from './auth/index.ts';
+import { authRoutes, buildAuthDeps, logConfigurationWarnings, sessionGuards } from './auth/index.ts';
+import { writeAccess } from './counter/write-access.ts';
 import { counterPageRoutes } from './counter/pages/routes.tsx';
 import { STATIC_ASSETS } from './web/generated/static-assets.ts';
 import { openApiRoutes } from './openapi/routes.ts';
@@ -44,6 +45,8 @@ export function buildApp(platform: Platform, config: AppConfig): RoutedApplicati
   const deps = {
     platform,
     publicOrigin: auth.config.publicOrigin,
+    // Every command surface asks the auth module's guards who sends a command (COUNTER_WRITES).
+    writeAccess: writeAccess(config.counterWrites, sessionGuards(auth)),
     realtime: {
       enabled: config.realtime !== 'off',
       channel: config.realtimeChannel,

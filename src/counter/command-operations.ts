@@ -11,8 +11,15 @@ import { COMMAND_NAMES, commandSpec, isCommandName, restCommandPath, serverFunct
 
 /** A read: the store may fail. */
 export const READ_ERRORS = ['store', 'internal'] as const;
-/** Every command: `forbidden` is the cross-site refusal (src/http/same-site.ts). */
-const COMMAND_ERRORS = ['concurrency', 'forbidden', 'payload_too_large', 'store', 'internal'] as const;
+/**
+ * Every command: `unauthorized` without the session COUNTER_WRITES asks for (write-access.ts),
+ * `forbidden` the cross-site refusal (src/http/same-site.ts).
+ */
+const COMMAND_ERRORS = ['unauthorized', 'concurrency', 'forbidden', 'payload_too_large', 'store', 'internal'] as const;
+
+/** What every command operation says of who may send it. */
+const WRITERS =
+  'Anyone may send it by default. With `COUNTER_WRITES=signed-in` it needs a session (the session cookie; over gRPC, as `cookie` metadata), with `COUNTER_WRITES=aal2` one signed in with a passkey: else 401 `unauthorized`. Sent with a session, its events record the user id (`user_id` in `latest_events`).';
 
 /** The CounterView every example shows. */
 export const SAMPLE_VIEW: CounterView = {
@@ -153,6 +160,8 @@ export function commandOperation(name: CommandName, surface: Surface): Operation
     operationId: words.operationId(name),
     tag: words.tag,
     summary: words.summary(spec.summary, name),
+    description: WRITERS,
+    security: 'session',
     ...input,
     success: { '200': view(`the CounterView after the ${name}`) },
     errors: [...(fields.length > 0 ? (['validation'] as const) : []), ...spec.refusals, ...(input.body ? (['unsupported_media_type'] as const) : []), ...COMMAND_ERRORS],

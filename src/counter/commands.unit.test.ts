@@ -40,12 +40,12 @@ describe('the command table', () => {
     const rest = commandOperation('decrement', 'rest');
     expect(rest).toMatchObject({ path: '/api/counter/decrement', operationId: 'decrementCounter', summary: 'Subtract a positive amount (given in the query)' });
     expect(rest.parameters?.map((p) => [p.name, p.in, p.required])).toEqual([['amount', 'query', true]]);
-    expect(rest.errors).toEqual(['validation', 'domain', 'concurrency', 'forbidden', 'payload_too_large', 'store', 'internal']);
+    expect(rest.errors).toEqual(['validation', 'domain', 'unauthorized', 'concurrency', 'forbidden', 'payload_too_large', 'store', 'internal']);
     const serverFunction = commandOperation('decrement', 'server function');
     expect(serverFunction).toMatchObject({ operationId: 'decrement_count', body: { schema: 'AmountBody' }, summary: 'Server function: subtract a positive amount' });
     expect(serverFunction.errors).toContain('unsupported_media_type');
     const reset = commandOperation('reset', 'rest');
-    expect([reset.body, reset.parameters, reset.errors[0]]).toEqual([undefined, undefined, 'concurrency']);
+    expect([reset.body, reset.parameters, reset.errors[0], reset.security]).toEqual([undefined, undefined, 'unauthorized', 'session']);
     expect(Object.keys(COUNTER_SCHEMAS)).toEqual(['CounterView', 'EventLog', 'AmountBody']);
     expect(COUNTER_REQUEST_EXAMPLES).toEqual({ AmountBody: { amount: 1 } });
   });

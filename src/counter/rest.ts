@@ -9,7 +9,6 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { AppError } from '../errors.ts';
 import { COUNTER_CHANGED } from './application/counter-changed.ts';
-import type { CounterDeps } from './application/deps.ts';
 import { executeCounterCommand } from './application/execute-command.ts';
 import { readCounterView } from './application/get-view.ts';
 import type { CounterView } from './application/view.ts';
@@ -21,6 +20,7 @@ import { validatedSurrogateHeaders } from '../http/surrogate.ts';
 import { domainCommand, inputFromJsonBody, inputFromQuery, takesInput, type CommandInputValues } from './command-input.ts';
 import { COMMAND_NAMES, commandSpec, restCommandPath, type CommandName } from './commands.ts';
 import { profileMark } from '../platform/profile.ts';
+import { ANYONE_ANONYMOUS, type CounterSurfaceDeps } from './write-access.ts';
 
 export const COUNTER_VIEW_PATH = '/api/counter/view';
 
@@ -56,9 +56,10 @@ function restInputReader(name: CommandName): (c: Context) => CommandInputValues 
   return commandSpec(name).restInput === 'query' ? (c) => inputFromQuery(c, name) : (c) => inputFromJsonBody(c, name);
 }
 
-export function counterRestRoutes(deps: CounterDeps): Hono {
+export function counterRestRoutes(deps: CounterSurfaceDeps): Hono {
   const app = new Hono();
   const logger = deps.platform.logger;
+  const access = deps.writeAccess ?? ANYONE_ANONYMOUS;
 
   /**
    * Turns any failure, thrown or rejected, into the envelope, logged with its code. A handler
@@ -108,8 +109,9 @@ export function counterRestRoutes(deps: CounterDeps): Hono {
       limit,
       guarded(async (c) => {
         GUEST_PROFILE: profileMark('routing, middleware');
+        const sender = await access.sender(c.req.raw.headers);
         const command = domainCommand(name, await readInput(c));
-        return ok(c, await executeCounterCommand(deps, command));
+        return ok(c, await executeCounterCommand(deps, command, sender));
       }),
     );
   }

@@ -9,6 +9,9 @@ function byId<T extends HTMLElement>(id: string, type: { new (): T }): T {
 
 export function findElements() {
   return {
+    hero: byId('hero', HTMLElement),
+    writesNote: byId('writes-note', HTMLElement),
+    writesSignIn: byId('writes-sign-in', HTMLAnchorElement),
     count: byId('count', HTMLOutputElement),
     revision: byId('revision', HTMLElement),
     realtimeNote: byId('realtime-note', HTMLElement),

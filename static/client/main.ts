@@ -10,6 +10,7 @@ import { localizeTimes } from './local-times.ts';
 import { hideError, renderStatus, renderView, showError } from './render.ts';
 import { startSessionMenu } from './session-menu.ts';
 import { StatusTracker } from './status.ts';
+import { WritesGate } from './writes.ts';
 import { ViewStore } from './view-store.ts';
 import { CounterViewSchema, parseJson } from './view-schema.ts';
 
@@ -18,7 +19,10 @@ const initial = parseJson(CounterViewSchema, el.initialView.textContent ?? '');
 if (!initial) throw new Error('the page carries no initial counter view');
 
 const store = new ViewStore(initial);
-store.onChange((view) => renderView(el, view, true));
+/** The signed-in user, once the session is known: their own events say "you" in the ledger. */
+let viewerId: string | undefined;
+store.onChange((view) => renderView(el, view, true, viewerId));
+const writes = new WritesGate(el);
 const status = new StatusTracker((s) => renderStatus(el, s));
 const batchAmount = bindBatch(el);
 
@@ -30,6 +34,9 @@ async function run(call: () => Promise<Response>): Promise<void> {
   if (outcome.ok) {
     store.offer(outcome.view);
     hideError(el);
+  } else if (outcome.code === 'unauthorized') {
+    // COUNTER_WRITES asks for a session this page does not have (any more): say so, not an error.
+    writes.refused();
   } else {
     showError(el, outcome);
   }
@@ -65,5 +72,9 @@ if (store.current.realtime_enabled) {
     if (document.visibilityState === 'visible') refresh();
   });
 }
-startSessionMenu();
+startSessionMenu((session) => {
+  writes.sessionKnown(session);
+  viewerId = session.authenticated ? session.user_id : undefined;
+  if (viewerId !== undefined) renderView(el, store.current, false, viewerId);
+});
 document.documentElement.dataset['ready'] = 'true';

@@ -2,7 +2,8 @@
  * Maps domain events to stored events and back, one codec per event type. Stored payloads are
  * JSON texts: `incremented`/`decremented` → {"amount":n,"value":v} (`value`: the count the event
  * left), `reset_performed` → {"previous":n}. The metadata carries the payload's schema version
- * (an older version is upcast by its type's shape, src/platform/schema-version.ts).
+ * (an older version is upcast by its type's shape, src/platform/schema-version.ts) and, for a
+ * command sent with a session, `user_id`: who sent it (never the email).
  *
  * The codec table is keyed by every event type (a mapped type): an event type added to the
  * domain without its codec fails the type check, not a decode at run time.
@@ -11,6 +12,7 @@ import { AppError } from '../../errors.ts';
 import type { NewEvent } from '../../platform/ports.ts';
 import { eventMetadata, firstShape, readEventPayload, type JsonObject, type StoredShape } from '../../platform/schema-version.ts';
 import type { CounterEvent, CounterEventType } from '../domain/counter.ts';
+import type { Actor } from './deps.ts';
 import { isInt32 } from '../domain/int32.ts';
 
 type EventOf<T extends CounterEventType> = Extract<CounterEvent, { type: T }>;
@@ -46,8 +48,26 @@ function codecOf<T extends CounterEventType>(type: T): EventCodec<T> {
   return CODECS[type] as unknown as EventCodec<T>;
 }
 
-export function encodeEvent(event: CounterEvent): NewEvent {
-  return { eventType: event.type, payload: JSON.stringify(payloadOf(event)), metadata: eventMetadata(codecOf(event.type).shape) };
+export function encodeEvent(event: CounterEvent, actor?: Actor): NewEvent {
+  const recorded = actor === undefined ? {} : { [USER_ID_FIELD]: actor.userId };
+  return { eventType: event.type, payload: JSON.stringify(payloadOf(event)), metadata: eventMetadata(codecOf(event.type).shape, recorded) };
+}
+
+/** The metadata field naming who sent the command. */
+const USER_ID_FIELD = 'user_id';
+
+/**
+ * Who sent the command that recorded a stored event, if it came with a session. Metadata without
+ * the field (most events: anyone may write by default) is not parsed at all.
+ */
+export function userIdOf(stored: { metadata: string }): string | undefined {
+  if (!stored.metadata.includes(`"${USER_ID_FIELD}"`)) return undefined;
+  try {
+    const value: unknown = (JSON.parse(stored.metadata) as Record<string, unknown>)[USER_ID_FIELD];
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function payloadOf<T extends CounterEventType>(event: EventOf<T>): JsonObject {

@@ -11,7 +11,7 @@ import { COUNTER_CHANGED } from './counter-changed.ts';
 import type { Platform, StreamLease } from '../../platform/ports.ts';
 import { COUNTER_STREAM_ID, decide, fold, type CounterCommand } from '../domain/counter.ts';
 import { afterCommit, currentCounter, type KnownCounter } from './current-counter.ts';
-import type { CounterDeps } from './deps.ts';
+import type { Actor, CounterDeps } from './deps.ts';
 import { encodeEvent } from './event-codec.ts';
 import { COUNTER_PROJECTION, runCounterProjection } from './projection.ts';
 import { DEFAULT_RETRY_POLICY, retryOnConflict } from './retry.ts';
@@ -32,14 +32,17 @@ export const NO_TURN_MESSAGE = 'the counter is busy, try again';
  */
 export const PROJECTION_BATCH = 32n;
 
-/** Executes a command; throws AppError (validation, domain, concurrency, store, internal). */
-export async function executeCounterCommand(deps: CounterDeps, command: CounterCommand): Promise<CounterView> {
+/**
+ * Executes a command sent by `actor` (recorded in its events; undefined: sent without a session);
+ * throws AppError (validation, domain, concurrency, store, internal).
+ */
+export async function executeCounterCommand(deps: CounterDeps, command: CounterCommand, actor?: Actor): Promise<CounterView> {
   const { platform } = deps;
   let committed: KnownCounter;
   try {
     const sleep = (ms: number): Promise<void> => platform.sleep(ms); // keep `this` for class-based platforms
     const waitMs = deps.turnWaitMs ?? TURN_WAIT_MS;
-    committed = await retryOnConflict(sleep, deps.retry ?? DEFAULT_RETRY_POLICY, () => inTurn(platform, waitMs, command));
+    committed = await retryOnConflict(sleep, deps.retry ?? DEFAULT_RETRY_POLICY, () => inTurn(platform, waitMs, command, actor));
   } catch (error) {
     throw AppError.fromStore(error, COUNTER_CHANGED);
   }
@@ -54,13 +57,13 @@ export async function executeCounterCommand(deps: CounterDeps, command: CounterC
 }
 
 /** One attempt inside the stream's turn; no turn within `waitMs` is the one 409 of a well-behaved writer. */
-function inTurn(platform: Platform, waitMs: number, command: CounterCommand): KnownCounter {
+function inTurn(platform: Platform, waitMs: number, command: CounterCommand, actor: Actor | undefined): KnownCounter {
   GUEST_PROFILE: profileMark('command routine');
   const lease = platform.leases.acquire(COUNTER_STREAM_ID, waitMs);
   GUEST_PROFILE: profileMark('import: lease acquire');
   if (lease === undefined) throw new AppError('concurrency', NO_TURN_MESSAGE);
   try {
-    return attempt(platform, lease, command);
+    return attempt(platform, lease, command, actor);
   } finally {
     GUEST_PROFILE: profileMark('command routine');
     lease.release();
@@ -72,7 +75,7 @@ function inTurn(platform: Platform, waitMs: number, command: CounterCommand): Kn
  * Read the current state through the lease, decide, and end the turn with the append expecting
  * the revision read: the next writer may start before it is confirmed (`appendAndEnd`).
  */
-function attempt(platform: Platform, lease: StreamLease, command: CounterCommand): KnownCounter {
+function attempt(platform: Platform, lease: StreamLease, command: CounterCommand, actor: Actor | undefined): KnownCounter {
   const base = currentCounter(platform, (limit) => {
     GUEST_PROFILE: profileMark('command routine');
     const newest = lease.readNewest(limit);
@@ -81,7 +84,7 @@ function attempt(platform: Platform, lease: StreamLease, command: CounterCommand
   });
   const events = decide(command, base.state);
   const expected = base.revision === 0n ? { tag: 'no-stream' as const } : { tag: 'exact' as const, val: base.revision };
-  const encoded = events.map(encodeEvent);
+  const encoded = events.map((event) => encodeEvent(event, actor));
   GUEST_PROFILE: profileMark('command routine');
   const committed = lease.appendAndEnd(expected, encoded, LATEST_EVENTS_LIMIT);
   GUEST_PROFILE: profileMark('import: lease append-and-end');

@@ -18,6 +18,7 @@ export function toProtoView(view: CounterView): CounterViewInit {
       revision: BigInt(event.revision),
       payload: event.payload,
       recordedAt: event.recorded_at,
+      userId: event.user_id ?? '',
     })),
     lastSequence: BigInt(view.last_sequence),
     realtimeEnabled: view.realtime_enabled,

@@ -135,9 +135,12 @@ export interface LedgerRow {
   change: string;
   time: string;
   datetime: string;
+  /** `you` when the viewer's session sent it (the event's `user_id`); else nothing */
+  by: string | undefined;
 }
 
-export function ledgerRow(event: EventLog): LedgerRow {
+/** `viewerId`: the user id of the page's session, once the client knows it (the server renders for everyone alike). */
+export function ledgerRow(event: EventLog, viewerId?: string): LedgerRow {
   return {
     tone: presentationOf(event.event_type)?.tone ?? 'other',
     label: presentationOf(event.event_type)?.label ?? event.event_type,
@@ -145,7 +148,21 @@ export function ledgerRow(event: EventLog): LedgerRow {
     change: describeEvent(event),
     time: formatTime(event.recorded_at),
     datetime: event.recorded_at,
+    by: viewerId !== undefined && event.user_id === viewerId ? 'you' : undefined,
   };
+}
+
+/** What the page says instead of the command buttons when COUNTER_WRITES asks for a sign-in the viewer lacks. */
+export const WRITES_NOTES = {
+  'sign-in': 'Sign in to change the count',
+  passkey: 'Sign in with a passkey to change the count',
+} as const;
+
+/** Which sign-in the viewer lacks under `policy`, if any: none for `anyone`; a passkey (aal2) for `aal2`. */
+export function missingSignIn(policy: string, session: { authenticated: boolean; aal?: string | undefined }): keyof typeof WRITES_NOTES | undefined {
+  if (policy === 'anyone') return undefined;
+  if (!session.authenticated) return 'sign-in';
+  return policy === 'aal2' && session.aal !== 'aal2' ? 'passkey' : undefined;
 }
 
 /** The counter's revision: that of its newest event (0 before the first). */

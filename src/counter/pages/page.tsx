@@ -6,7 +6,21 @@
  */
 import type { FC } from 'hono/jsx';
 import type { CounterView } from '../application/view.ts';
-import { BATCH_DEFAULT, BATCH_MAX, BATCH_MIN, BATCH_STOPS, counterRevision, countSize, formatAmount, formatCount, ledgerRow, STATUS_LABELS, stopFor } from './format.ts';
+import {
+  BATCH_DEFAULT,
+  BATCH_MAX,
+  BATCH_MIN,
+  BATCH_STOPS,
+  counterRevision,
+  countSize,
+  formatAmount,
+  formatCount,
+  ledgerRow,
+  STATUS_LABELS,
+  stopFor,
+  WRITES_NOTES,
+} from './format.ts';
+import type { CounterWrites } from '../../config.ts';
 import { AccountMenu, Document, Topbar, type PageAssets } from '../../web/shell.tsx';
 
 /** JSON inside <script>: `<`, `>`, `&` and line separators escaped so the text cannot end the element. */
@@ -87,8 +101,12 @@ const Batch: FC = () => (
   </section>
 );
 
-/** The session is not read here: the client asks /api/auth/session after the first paint. */
-export const CounterPage: FC<{ view: CounterView; assets: PageAssets }> = ({ view, assets }) => (
+/**
+ * The session is not read here: the client asks /api/auth/session after the first paint, and
+ * under a `writes` policy other than `anyone` shows the sign-in note instead of the buttons when
+ * the viewer lacks the sign-in it asks for (static/client/writes.ts).
+ */
+export const CounterPage: FC<{ view: CounterView; assets: PageAssets; writes: CounterWrites }> = ({ view, assets, writes }) => (
   <Document title="Counter" description="An event-sourced counter, live across every open tab." script={assets.script} assets={assets}>
     <Topbar icon={assets.icon}>
       {/* Not a live region: it changes on every click; failures are announced by the error panel. */}
@@ -100,7 +118,7 @@ export const CounterPage: FC<{ view: CounterView; assets: PageAssets }> = ({ vie
       <AccountMenu session={{ state: 'unknown' }} />
     </Topbar>
 
-    <section class="card hero" aria-labelledby="count-label">
+    <section class="card hero" aria-labelledby="count-label" id="hero" data-writes={writes}>
       <h1 id="count-label" class="eyebrow">
         Current count
       </h1>
@@ -125,6 +143,11 @@ export const CounterPage: FC<{ view: CounterView; assets: PageAssets }> = ({ vie
           +1
         </button>
       </div>
+      <p id="writes-note" class="writes-note" hidden>
+        <a id="writes-sign-in" class="button button-primary" href="/login?next=%2F">
+          {WRITES_NOTES['sign-in']}
+        </a>
+      </p>
     </section>
 
     <div id="error-panel" class="error-panel" role="alert" hidden>

@@ -3,7 +3,7 @@
  * `/`, and the four server functions. Mount with `app.route('/', counterPageRoutes(deps, assets))`.
  */
 import { Hono } from 'hono';
-import type { CounterDeps } from '../application/deps.ts';
+import type { CounterSurfaceDeps } from '../write-access.ts';
 import { readCounterView, type SourcedCounterView } from '../application/get-view.ts';
 import { validatedSurrogateHeaders } from '../../http/surrogate.ts';
 import { errorResponse, methodNotAllowedResponse } from '../../http/errors.ts';
@@ -16,7 +16,7 @@ import { staticAssetRoutes, type StaticAsset } from '../../web/static-assets.ts'
 import { pageAssets } from '../../web/page-assets.ts';
 import { PAGE_HEADERS } from '../../web/security-headers.ts';
 
-export function counterPageRoutes(deps: CounterDeps, assets: readonly StaticAsset[]): Hono {
+export function counterPageRoutes(deps: CounterSurfaceDeps, assets: readonly StaticAsset[]): Hono {
   const logger = deps.platform.logger;
   const app = new Hono();
   app.route('/', staticAssetRoutes(assets, logger));
@@ -27,7 +27,7 @@ export function counterPageRoutes(deps: CounterDeps, assets: readonly StaticAsse
     let read: SourcedCounterView;
     try {
       read = readCounterView(deps);
-      page = `<!DOCTYPE html>${<CounterPage view={read.view} assets={pageAssets(assets)} />}`;
+      page = `<!DOCTYPE html>${<CounterPage view={read.view} assets={pageAssets(assets)} writes={deps.writeAccess?.policy ?? 'anyone'} />}`;
     } catch (error) {
       return errorResponse(c, AppError.fromStore(error, COUNTER_CHANGED), logger);
     }

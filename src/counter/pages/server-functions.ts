@@ -14,7 +14,6 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { AppError, failureDetail } from '../../errors.ts';
 import { COUNTER_CHANGED } from '../application/counter-changed.ts';
-import type { CounterDeps } from '../application/deps.ts';
 import { executeCounterCommand } from '../application/execute-command.ts';
 import { readCounterView } from '../application/get-view.ts';
 import { validatedSurrogateHeaders } from '../../http/surrogate.ts';
@@ -27,6 +26,7 @@ import { cachedView, commandOperation, COUNTER_REQUEST_EXAMPLES, COUNTER_SCHEMAS
 import type { ApiContract } from '../../http/operation.ts';
 import { profileMark } from '../../platform/profile.ts';
 import { sameSiteOnly } from '../../http/same-site.ts';
+import { ANYONE_ANONYMOUS, type CounterSurfaceDeps } from '../write-access.ts';
 
 /** The operations of the server functions: the query, then one per command (405s for the rest: routes.tsx). */
 export const SERVER_FUNCTION_CONTRACT: ApiContract = {
@@ -59,8 +59,9 @@ function asAppError(error: unknown): AppError {
   return AppError.fromStore(error, COUNTER_CHANGED);
 }
 
-export function serverFunctionRoutes(deps: CounterDeps) {
+export function serverFunctionRoutes(deps: CounterSurfaceDeps) {
   const logger = deps.platform.logger;
+  const access = deps.writeAccess ?? ANYONE_ANONYMOUS;
 
   /** Logs the failure with its code (never the body), then answers with the error envelope. */
   const fail = (c: Context, name: string, error: AppError) => {
@@ -107,8 +108,9 @@ export function serverFunctionRoutes(deps: CounterDeps) {
     const withInput = takesInput(name);
     app.post(serverFunctionPath(name), sameSite, limit(functionName), (c) =>
       run(c, functionName, async () => {
+        const sender = await access.sender(c.req.raw.headers);
         const command = domainCommand(name, withInput ? await inputFromJsonBody(c, name) : {});
-        return executeCounterCommand(deps, command);
+        return executeCounterCommand(deps, command, sender);
       }),
     );
   }
