@@ -18,7 +18,7 @@ import type { Platform } from '../../platform/ports.ts';
 import { COUNTER_STREAM_ID } from '../domain/counter.ts';
 import type { CounterDeps } from './deps.ts';
 import { advanceProjection, COUNTER_PROJECTION } from './projection.ts';
-import { EMPTY_READ_MODEL, modelOfNewest, project, storedReadModel, type CounterReadModel } from './read-model.ts';
+import { caughtUp, EMPTY_READ_MODEL, modelOfNewest, storedReadModel, type CounterReadModel } from './read-model.ts';
 import { LATEST_EVENTS_LIMIT, type CounterView } from './view.ts';
 
 /** Most events a view folds onto the document: twice the commands' projection batch (32). */
@@ -36,7 +36,7 @@ export interface SourcedCounterView {
 export function readCounterView(deps: CounterDeps): SourcedCounterView {
   let model: CounterReadModel;
   try {
-    model = caughtUp(deps.platform);
+    model = currentModel(deps.platform);
   } catch (error) {
     throw AppError.fromStore(error, COUNTER_CHANGED);
   }
@@ -57,14 +57,15 @@ export function getCounterView(deps: CounterDeps): CounterView {
   return readCounterView(deps).view;
 }
 
-function caughtUp(platform: Platform): CounterReadModel {
+/** The document caught up with the stream (see the header). */
+function currentModel(platform: Platform): CounterReadModel {
   const stored = storedReadModel(platform) ?? EMPTY_READ_MODEL;
   const tail = platform.events.readStream(COUNTER_STREAM_ID, { direction: 'forward', fromRevision: BigInt(stored.revision + 1), limit: CATCH_UP_LIMIT });
   const oldest = tail[0];
   if (oldest !== undefined && (tail.length === CATCH_UP_LIMIT || platform.now() - Number(oldest.recordedAt) > STALE_TAIL_MS)) {
     platform.afterResponse(COUNTER_PROJECTION, () => advanceProjection(platform));
   }
-  const model = tail.length === CATCH_UP_LIMIT ? undefined : tail.reduce(project, stored);
+  const model = tail.length === CATCH_UP_LIMIT ? undefined : caughtUp(stored, tail);
   // Too far behind for one read, or a document written before it kept its events: the stream's newest events are the view.
   if (model === undefined || model.latest_events.length < Math.min(LATEST_EVENTS_LIMIT, model.revision)) {
     return modelOfNewest(platform.events.readStream(COUNTER_STREAM_ID, { direction: 'backward', limit: LATEST_EVENTS_LIMIT }));

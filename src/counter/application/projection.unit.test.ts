@@ -5,7 +5,7 @@ import { createMemoryPlatform, type MemoryPlatform } from '../../platform/testin
 import { COUNTER_STREAM_ID } from '../domain/counter.ts';
 import { encodeEvent } from './event-codec.ts';
 import { COUNTER_PROJECTION, runCounterProjection } from './projection.ts';
-import { storedReadModel } from './read-model.ts';
+import { caughtUp, project, storedReadModel } from './read-model.ts';
 
 /** Increments by `amount` recording `value` (the projection takes the count from the newest event). */
 const incremented = (amount: number, value = amount): NewEvent => encodeEvent({ type: 'incremented', amount, value });
@@ -112,5 +112,19 @@ describe('runCounterProjection', () => {
     append(platform, COUNTER_STREAM_ID, [{ eventType: 'incremented', payload: '{"amount":"x"}', metadata: '{}' }]);
     expect(() => runCounterProjection(platform)).toThrow();
     expect(platform.projections.checkpoint(COUNTER_PROJECTION)).toBe(0n);
+  });
+});
+
+describe('caughtUp (the view folding the events after the document)', () => {
+  it('gives what folding the events one by one gives, and refuses a gap', () => {
+    const platform = createMemoryPlatform();
+    append(platform, COUNTER_STREAM_ID, [incremented(1, 1), incremented(2, 3), incremented(3, 6)]);
+    runCounterProjection(platform);
+    append(platform, COUNTER_STREAM_ID, [incremented(4, 10), encodeEvent({ type: 'decremented', amount: 1, value: 9 }, { userId: 'u-1' }), incremented(1, 10)]);
+    const stored = storedReadModel(platform)!;
+    const after = platform.events.readStream(COUNTER_STREAM_ID, { direction: 'forward', fromRevision: 4n, limit: 10 });
+    expect(caughtUp(stored, after)).toEqual(after.reduce(project, stored));
+    expect(caughtUp(stored, [])).toBe(stored);
+    expect(() => caughtUp(stored, after.slice(1))).toThrow(expect.objectContaining({ code: 'internal' }));
   });
 });

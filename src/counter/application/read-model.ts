@@ -57,6 +57,23 @@ export function project(model: CounterReadModel, event: RecordedEvent): CounterR
   return { ...modelAfter(event), latest_events: [toEventLog(event), ...model.latest_events].slice(0, LATEST_EVENTS_LIMIT) };
 }
 
+/**
+ * The model caught up with `events`, the stream's events right after it (oldest first): what
+ * folding them one by one gives, decoding only the newest (which carries the count) and keeping
+ * only the newest few. A gap, or an event before the model, means the store is corrupt.
+ */
+export function caughtUp(model: CounterReadModel, events: readonly RecordedEvent[]): CounterReadModel {
+  const newest = events.at(-1);
+  if (newest === undefined) return model;
+  events.forEach((event, i) => {
+    if (Number(event.revision) !== model.revision + 1 + i) {
+      throw new AppError('internal', undefined, { cause: new Error(`counter read model at ${model.revision} cannot apply revision ${event.revision}`) });
+    }
+  });
+  const latest = events.slice(-LATEST_EVENTS_LIMIT).reverse().map(toEventLog);
+  return { ...modelAfter(newest), latest_events: [...latest, ...model.latest_events].slice(0, LATEST_EVENTS_LIMIT) };
+}
+
 /** The model of the stream's newest events (newest first): what the view is when the document is too far behind. */
 export function modelOfNewest(newest: readonly RecordedEvent[]): CounterReadModel {
   const head = newest[0];
