@@ -42,11 +42,13 @@ export interface RoutedApplication extends Application {
 export function buildApp(platform: Platform, config: AppConfig): RoutedApplication {
   // Validated before any route exists: a misconfiguration fails every request, and the start.
   const auth = buildAuthDeps(platform, config.env);
+  // requireSession() / requireAal() for any route of the component (docs/extending.md).
+  const guards = sessionGuards(auth);
   const deps = {
     platform,
     publicOrigin: auth.config.publicOrigin,
     // Every command surface asks the auth module's guards who sends a command (COUNTER_WRITES).
-    writeAccess: writeAccess(config.counterWrites, sessionGuards(auth)),
+    writeAccess: writeAccess(config.counterWrites, guards),
     realtime: {
       enabled: config.realtime !== 'off',
       channel: config.realtimeChannel,

@@ -8,8 +8,11 @@ import { COMMAND_BY_OPERATION } from './grpc/messages.ts';
 
 describe('the command table', () => {
   it('derives each command’s REST route and server function from its name', () => {
-    expect(COMMAND_NAMES.map(restCommandPath)).toEqual(['/api/counter/increment', '/api/counter/decrement', '/api/counter/reset']);
-    expect(COMMAND_NAMES.map(serverFunctionPath)).toEqual(['/api/increment_count', '/api/decrement_count', '/api/reset_count']);
+    expect(COMMAND_NAMES).toEqual(expect.arrayContaining(['increment', 'decrement', 'reset']));
+    for (const name of COMMAND_NAMES) {
+      expect(restCommandPath(name)).toBe(`/api/counter/${name}`);
+      expect(serverFunctionPath(name)).toBe(`/api/${name}_count`);
+    }
   });
 
   it('names only commands of the table as inverses, each undoing the other', () => {
@@ -46,7 +49,7 @@ describe('the command table', () => {
     expect(serverFunction.errors).toContain('unsupported_media_type');
     const reset = commandOperation('reset', 'rest');
     expect([reset.body, reset.parameters, reset.errors[0], reset.security]).toEqual([undefined, undefined, 'unauthorized', 'session']);
-    expect(Object.keys(COUNTER_SCHEMAS)).toEqual(['CounterView', 'EventLog', 'AmountBody']);
-    expect(COUNTER_REQUEST_EXAMPLES).toEqual({ AmountBody: { amount: 1 } });
+    expect(Object.keys(COUNTER_SCHEMAS)).toEqual(expect.arrayContaining(['CounterView', 'EventLog', 'AmountBody']));
+    expect(COUNTER_REQUEST_EXAMPLES).toMatchObject({ AmountBody: { amount: 1 } });
   });
 });

@@ -5,7 +5,7 @@
  * OpenAPI document; src/openapi/route-coverage.unit.test.ts walks the app's registered routes and
  * fails on a route without an operation or an operation without a route.
  */
-import type { Hono } from 'hono';
+import type { Env, Hono } from 'hono';
 import type * as v from 'valibot';
 import type { AppErrorCode } from '../errors.ts';
 import type { Logger } from '../platform/ports.ts';
@@ -95,7 +95,7 @@ export function allowedMethods(operations: readonly OperationSpec[], path: strin
  * 405 `method_not_allowed` with `Allow` on each path of `operations`, for the methods their routes
  * do not take. Register after the routes: Hono tries routes in the order they were added.
  */
-export function refuseOtherMethods(app: Hono, operations: readonly OperationSpec[], logger?: Logger): void {
+export function refuseOtherMethods<E extends Env>(app: Hono<E>, operations: readonly OperationSpec[], logger?: Logger): void {
   for (const path of new Set(operations.map((op) => op.path))) {
     const allowed = allowedMethods(operations, path);
     app.all(routerPath(path), (c) => methodNotAllowedResponse(c, allowed, logger));

@@ -46,8 +46,8 @@ describe('the API contract against the registered routes', () => {
     expect(coverageProblems(routes, API_CONTRACTS)).toEqual([]);
   });
 
-  it('fails for a route registered without an operation (app.get("/api/hello") in a feature)', () => {
-    expect(coverageProblems([...routes, { method: 'GET', path: '/api/hello' }], API_CONTRACTS)).toEqual(['GET /api/hello: registered without an operation']);
+  it('fails for a route registered without an operation (app.get("/api/greeting") in a feature)', () => {
+    expect(coverageProblems([...routes, { method: 'GET', path: '/api/greeting' }], API_CONTRACTS)).toEqual(['GET /api/greeting: registered without an operation']);
   });
 
   it('fails for an operation whose route is gone', () => {
