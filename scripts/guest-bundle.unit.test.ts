@@ -19,8 +19,8 @@ describe('the guest bundle and the phase marks', () => {
       expect(profile).toContain(call);
     }
     // The ports are wrapped at their boundary; the production bundle keeps nothing of the wrapper.
-    expect(profile).toContain('"lease#append-and-end"');
-    expect(production).not.toContain('lease#append-and-end');
+    expect(profile).toContain('"lease#appendAndEnd"');
+    expect(production).not.toContain('lease#appendAndEnd');
   }, 60_000);
 
   it('keeps no mark in the command routine: its imports are marked at the port boundary (src/platform/profiled-ports.ts)', () => {

@@ -2,7 +2,8 @@
  * The profiling build's ports (`node scripts/build.ts --variant profile`, `npm run bench:profile`):
  * every call across the port boundary is wrapped in two phase marks (profile.ts), so an exchange's
  * profile shows the guest's own code (`guest code`, the time since the mark before) and each
- * import as the guest sees it (`import: <interface>#<function>`). The application carries no mark
+ * import as the guest sees it (`import: <port>#<function>`, named as in src/platform/ports.ts:
+ * `leases#acquire`, `lease#appendAndEnd`, `events#readStream`, …). The application carries no mark
  * of its own for them: src/hosted.ts wraps the ports in a statement labelled `GUEST_PROFILE:`, which
  * every other bundle drops.
  */
@@ -35,9 +36,9 @@ function markedLease(lease: StreamLease): StreamLease {
     get token() {
       return lease.token;
     },
-    readNewest: (limit) => across('lease#read-newest', () => lease.readNewest(limit)),
+    readNewest: (limit) => across('lease#readNewest', () => lease.readNewest(limit)),
     append: (expected, events) => across('lease#append', () => lease.append(expected, events)),
-    appendAndEnd: (expected, events, newest) => across('lease#append-and-end', () => lease.appendAndEnd(expected, events, newest)),
+    appendAndEnd: (expected, events, newest) => across('lease#appendAndEnd', () => lease.appendAndEnd(expected, events, newest)),
     release: () => across('lease#release', () => lease.release()),
   };
 }
@@ -49,20 +50,20 @@ function markedSubscription(subscription: Subscription): Subscription {
 export function profiledPlatform(platform: Platform): Platform {
   return {
     ...platform,
-    events: marked('event-store', platform.events),
+    events: marked('events', platform.events),
     leases: {
       acquire: (streamId, waitMs) => {
-        const lease = across('stream-lease#acquire', () => platform.leases.acquire(streamId, waitMs));
+        const lease = across('leases#acquire', () => platform.leases.acquire(streamId, waitMs));
         return lease && markedLease(lease);
       },
     },
-    projections: marked('projection-store', platform.projections),
-    keyValue: marked('key-value', platform.keyValue),
+    projections: marked('projections', platform.projections),
+    keyValue: marked('keyValue', platform.keyValue),
     pubsub: {
       publish: (channel, message) => across('pubsub#publish', () => platform.pubsub.publish(channel, message)),
       subscribe: (channel) => markedSubscription(across('pubsub#subscribe', () => platform.pubsub.subscribe(channel))),
     },
-    passwords: marked('password-hashing', platform.passwords),
+    passwords: marked('passwords', platform.passwords),
     mail: marked('mail', platform.mail),
   };
 }

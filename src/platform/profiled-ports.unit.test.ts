@@ -24,9 +24,9 @@ describe('profiledPlatform', () => {
     expect(phases).toEqual(
       expect.arrayContaining([
         'POST /x guest code',
-        'POST /x import: stream-lease#acquire',
-        'POST /x import: lease#read-newest',
-        'POST /x import: lease#append-and-end',
+        'POST /x import: leases#acquire',
+        'POST /x import: lease#readNewest',
+        'POST /x import: lease#appendAndEnd',
         'POST /x import: lease#release',
         'POST /x import: pubsub#publish',
       ]),
