@@ -60,6 +60,8 @@ export interface StartOptions {
   root?: string;
   /** The script run instead of host/main.ts, relative to `root`: a benchmark's comparison server taking the same flags and printing the same listening line. */
   entry?: string;
+  /** The working directory (where the host reads `.env`); default `root`. */
+  cwd?: string;
 }
 
 export async function startHost(options: StartOptions = {}): Promise<HostProcess> {
@@ -67,7 +69,7 @@ export async function startHost(options: StartOptions = {}): Promise<HostProcess
   const dataDir = options.dataDir ?? tempDataDir();
   const root = options.root ?? ROOT;
   const child = spawn(process.execPath, [join(root, options.entry ?? join('host', 'main.ts')), '--port', String(port), '--data-dir', dataDir, ...(options.args ?? [])], {
-    cwd: root,
+    cwd: options.cwd ?? root,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -9,10 +9,11 @@
  *                                  [--transport http] [--realtime polling|off] [--instance-reuse 128]
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { ConfigError } from '../host/config.ts';
+import { makeDataDirectory } from '../host/start-errors.ts';
 import { helpText, LaunchError, loadLaunchConfig } from './wasmtime/options.ts';
 import { guestLogLine, lineSplitter } from './wasmtime/output.ts';
-import { prepareStandalone } from './wasmtime/prepare.ts';
+import { CAN_BUILD, prepareStandalone } from './wasmtime/prepare.ts';
 import { wasmtimeServeArgs } from './wasmtime/serve-args.ts';
 import { stopOnSignals, wasmtimeNotice } from './wasmtime/stop.ts';
 import { locateTool, MissingTool } from './wasmtime/tools.ts';
@@ -35,17 +36,23 @@ try {
   process.exit(2);
 }
 
-// The outside tools, checked before anything is built: wasmtime runs the component, wac composes it.
+// The outside tools, checked before anything is built: wasmtime runs the component, wac composes it (a release carries it composed).
 let wasmtime: string;
 try {
   wasmtime = locateTool('wasmtime')[0]!;
-  locateTool('wac');
+  if (CAN_BUILD) locateTool('wac');
 } catch (error) {
   if (!(error instanceof MissingTool)) throw error;
   log('error', error.message, { code: 'tool_missing', tool: error.tool });
   process.exit(1);
 }
-mkdirSync(config.dataDir, { recursive: true });
+try {
+  makeDataDirectory(config.dataDir);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  log('error', error.message, { code: 'config_invalid' });
+  process.exit(2);
+}
 const component = prepareStandalone({ wasmtime, log: (line) => console.error(line) });
 const child = spawn(wasmtime, wasmtimeServeArgs(config, component, process.env), { stdio: ['ignore', 'pipe', 'pipe'] });
 child.stdout.on(

@@ -8,12 +8,14 @@
 import { Hono } from 'hono';
 import type { AppConfig } from './config.ts';
 import { STARTUP_PROBE_HEADER } from './contract/headers.ts';
+import { STARTUP_FEATURES_FIELD } from './contract/startup-probe.ts';
 import type { Platform } from './platform/ports.ts';
 import { counterRestRoutes } from './counter/rest.ts';
 import { counterStreamRoutes } from './counter/stream.ts';
 import { errorResponse, notFoundResponse, readOnlyRoute } from './http/errors.ts';
 import { AppError } from './errors.ts';
-import { authRoutes, buildAuthDeps, logConfigurationWarnings } from './auth/index.ts';
+import { authRoutes, buildAuthDeps } from './auth/index.ts';
+import { startupFeatures } from './auth/startup-features.ts';
 import { counterPageRoutes } from './counter/pages/routes.tsx';
 import { STATIC_ASSETS } from './web/generated/static-assets.ts';
 import { openApiRoutes } from './openapi/routes.ts';
@@ -67,8 +69,10 @@ export function buildApp(platform: Platform, config: AppConfig): Application {
   app.all(
     '/api/health',
     readOnlyRoute((c) => {
-      // The host's start-up probe (and only it: the token is in this guest's environment) gets the warnings logged once.
-      if (config.startupProbeToken !== undefined && c.req.header(STARTUP_PROBE_HEADER) === config.startupProbeToken) logConfigurationWarnings(auth);
+      // The host's start-up probe (and only it: the token is in this guest's environment) is told what is on, for its start-up line.
+      if (config.startupProbeToken !== undefined && c.req.header(STARTUP_PROBE_HEADER) === config.startupProbeToken) {
+        return c.json({ status: 'ok', [STARTUP_FEATURES_FIELD]: startupFeatures(auth) }, 200, { 'Cache-Control': 'no-store' });
+      }
       return c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' });
     }, platform.logger),
   );
