@@ -9,16 +9,16 @@ import { summaryLines } from './startup-summary.ts';
 import type { StartupFeature } from '../src/contract/startup-probe.ts';
 
 /**
- * How this host was started, for `Usage:` lines: the release's launcher names itself in
- * WASI_COUNTER_AUTH_COMMAND (bin/wasi-counter-auth), npm names its script.
+ * How a command was started, for `Usage:` lines: the release's launcher names itself in
+ * WASI_COUNTER_AUTH_COMMAND (bin/wasi-counter-auth), npm names its script, else `node <file>`.
  */
-export function commandName(env: NodeJS.ProcessEnv): string {
+export function commandName(env: NodeJS.ProcessEnv, file = 'host/main.ts'): string {
   const launcher = env['WASI_COUNTER_AUTH_COMMAND'];
   if (launcher) return launcher;
   const script = env['npm_lifecycle_event'];
   if (script === 'start') return 'npm start --';
   if (script) return `npm run ${script} --`;
-  return 'node host/main.ts';
+  return `node ${file}`;
 }
 
 /** Rows of cells as lines, each column as wide as its widest cell; the last column runs on. */

@@ -72,7 +72,7 @@ const argv = process.argv.slice(2);
 if (argv.includes('--help') || argv.includes('-h')) {
   console.log(
     [
-      `Usage: ${commandName(process.env)} --db <sqlite|postgres|redis> [--yes] [host options]`,
+      `Usage: ${commandName(process.env, 'scripts/reset.ts')} --db <sqlite|postgres|redis> [--yes] [host options]`,
       '',
       'The storage options of the host (the others are accepted and ignored):',
       ...optionLines(),

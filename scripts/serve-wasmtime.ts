@@ -10,12 +10,16 @@
  */
 import { spawn } from 'node:child_process';
 import { ConfigError } from '../host/config.ts';
+import { commandName } from '../host/help.ts';
+import { IntervalLog } from '../host/http/interval-log.ts';
 import { makeDataDirectory } from '../host/start-errors.ts';
 import { helpText, LaunchError, loadLaunchConfig } from './wasmtime/options.ts';
 import { guestLogLine, lineSplitter } from './wasmtime/output.ts';
 import { CAN_BUILD, prepareStandalone } from './wasmtime/prepare.ts';
 import { wasmtimeServeArgs } from './wasmtime/serve-args.ts';
-import { stopOnSignals, wasmtimeNotice } from './wasmtime/stop.ts';
+import { wasmtimeMailState } from './wasmtime/start-line.ts';
+import { wasmtimeNotice } from './wasmtime/notices.ts';
+import { stopOnSignals } from './wasmtime/stop.ts';
 import { locateTool, MissingTool } from './wasmtime/tools.ts';
 
 const log = (level: string, msg: string, fields: Record<string, unknown> = {}) =>
@@ -23,7 +27,7 @@ const log = (level: string, msg: string, fields: Record<string, unknown> = {}) =
 
 const argv = process.argv.slice(2);
 if (argv.includes('--help')) {
-  console.log(helpText());
+  console.log(helpText(commandName(process.env, 'scripts/serve-wasmtime.ts')));
   process.exit(0);
 }
 
@@ -54,6 +58,8 @@ try {
   process.exit(2);
 }
 const component = prepareStandalone({ wasmtime, log: (line) => console.error(line) });
+// What clients cause (their connections' errors) is logged at most once per interval and kind.
+const clientNotices = new IntervalLog({ log });
 const child = spawn(wasmtime, wasmtimeServeArgs(config, component, process.env), { stdio: ['ignore', 'pipe', 'pipe'] });
 child.stdout.on(
   'data',
@@ -63,10 +69,21 @@ child.stderr.on(
   'data',
   lineSplitter((line) => {
     const notice = wasmtimeNotice(line);
-    if (notice) log(notice.level, notice.msg, { code: notice.code });
+    if (notice?.clientCaused) clientNotices.note(notice.level, notice.msg, { code: notice.code });
+    else if (notice) log(notice.level, notice.msg, { code: notice.code });
     else console.error(guestLogLine(line));
     if (line.startsWith('Serving HTTP on')) {
-      log('info', `listening on http://${config.host}:${config.port} (wasmtime serve)`, { code: 'wasmtime_listening', pid: child.pid, dataDir: config.dataDir });
+      const mail = wasmtimeMailState(config.dataDir, process.env);
+      log(
+        'info',
+        `listening on http://${config.host}:${config.port} (wasmtime serve); store: files in ${config.dataDir}; realtime: ${config.realtime}; mail: ${mail}; gRPC: not served (HTTP/1.1 only)`,
+        {
+          code: 'wasmtime_listening',
+          pid: child.pid,
+          dataDir: config.dataDir,
+          mail,
+        },
+      );
     }
   }),
 );
