@@ -50,7 +50,12 @@ const sampleMs = Number(values['sample-seconds']) * 1000;
 const warmupS = Number(values['warmup-seconds']);
 const extra = values.extra.split(' ').filter(Boolean);
 // The test servers (harness/servers.ts: POSTGRES_URL, REDIS_URL or the local ones): the host has no default server.
-const serverArgs = values.db === 'postgres' ? ['--postgres-url', POSTGRES_URL, '--postgres-schema', 'soak_bench'] : values.db === 'redis' ? ['--redis-url', REDIS_URL, '--redis-prefix', 'soak-bench:'] : [];
+const serverArgs =
+  values.db === 'postgres'
+    ? ['--postgres-url', POSTGRES_URL, '--postgres-schema', 'soak_bench']
+    : values.db === 'redis'
+      ? ['--redis-url', REDIS_URL, '--redis-prefix', 'soak-bench:']
+      : [];
 const hostArgs = ['--transport', 'both', '--db', values.db, ...serverArgs, ...extra];
 
 // A load test, not a rate-limit test: every login is a real one (the default allows 100 a minute per client).
