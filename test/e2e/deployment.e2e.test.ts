@@ -7,7 +7,7 @@
  * signal. Every block of the page is taken by some step, and the unit it shows is the release's.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:https';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,6 +103,8 @@ describe.skipIf(tools.some((tool) => tool === undefined))('docs/deployment.md, r
   afterAll(async () => {
     for (const unit of [SERVICE, 'nginx', 'caddy']) await server?.systemctl('stop', unit);
     await sink?.stop();
+    // Two releases and their tarballs: most of a GiB.
+    if (server) rmSync(server.root, { recursive: true, force: true });
   });
 
   /** The operator's own machine, where the page's checks run from: its PATH (grpcurl, curl), trusting the certificate. */
