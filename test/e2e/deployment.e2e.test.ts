@@ -3,14 +3,15 @@
  * built with the page's command, unpacked and started by the unit on a PATH without Node 24, nginx
  * and Caddy in front with the page's files, then through each proxy REST, server-sent events and
  * gRPC (grpcurl over TLS to the proxy, h2c to the host); a registration whose mail arrives over
- * SMTP, a password sign-in and a passkey; a backup restored, an upgrade, and a stop on the unit's
- * signal. Every block of the page is taken by some step, and the unit it shows is the release's.
+ * SMTP, a password sign-in and a passkey; the release's `wasmtime serve` variant and its mail drain;
+ * a backup restored, an upgrade, and a stop on the unit's signal. Every block of the page is taken by some step, and the unit it shows is the release's.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:https';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { untilReady } from '../../harness/child-output.ts';
 import { freePort, ROOT, tempDataDir } from '../../harness/host-process.ts';
 import { requireTool } from '../../harness/tools.ts';
 import { PageSteps } from '../support/deployment/page.ts';
@@ -25,7 +26,8 @@ const openssl = requireTool('openssl');
 const grpcurl = requireTool('grpcurl');
 const smtp = requireTool('aiosmtpd');
 const systemdAnalyze = requireTool('systemd-analyze');
-const tools = [nginx, caddy, openssl, grpcurl, smtp, systemdAnalyze];
+const wasmtime = requireTool('wasmtime');
+const tools = [nginx, caddy, openssl, grpcurl, smtp, systemdAnalyze, wasmtime];
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const RELEASE = `wasi-counter-auth-${VERSION}`;
@@ -251,6 +253,40 @@ describe.skipIf(tools.some((tool) => tool === undefined))('docs/deployment.md, r
     expect(signedIn.status, signedIn.text).toBe(200);
     expect(JSON.parse(signedIn.text)).toMatchObject({ aal: 'aal2' });
   });
+
+  it('the release serves the wasmtime serve variant too: its start says queued mail needs the drain, and the drain delivers it', async () => {
+    const release = server.path('/opt/wasi-counter-auth/current');
+    const port = await freePort();
+    const dataDir = server.path('/var/lib/wasi-counter-auth-wasmtime');
+    const cache = server.path('/var/cache/wasi-counter-auth');
+    const env = { ...client(), WASMTIME: wasmtime!.path, CACHE_DIRECTORY: cache, AUTH_PUBLIC_BASE_URL: `http://localhost:${port}`, SMTP_URL: sink.url };
+    const launcher = spawn(join(release, 'bin', 'wasi-counter-auth'), ['serve-wasmtime', '--port', String(port), '--data-dir', dataDir], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => launcher.once('exit', (code) => resolve(code)));
+    const output: string[] = [];
+    try {
+      // The first start compiles the component into the cache directory (the release's own is read-only to its service).
+      await untilReady(launcher, output, { name: 'serve-wasmtime', ready: (line) => line.includes('"code":"wasmtime_listening"'), timeoutMs: 300_000 });
+      const listening = JSON.parse(output.find((line) => line.includes('"code":"wasmtime_listening"'))!) as { mail: string };
+      expect(listening.mail).toBe(`queued in ${dataDir}'s outbox, not sent until \`wasi-counter-auth mail-drain --data-dir ${dataDir}\` runs beside this (SMTP_URL)`);
+      expect(existsSync(join(cache, 'component.cwasm'))).toBe(true);
+      const email = `wasmtime-${Date.now().toString(36)}@example.com`;
+      const registered = await fetch(`http://127.0.0.1:${port}/api/auth/password/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: `http://localhost:${port}` },
+        body: JSON.stringify({ email, password: PASSWORD }),
+      });
+      expect(registered.status).toBe(202);
+      const drained = execFileSync(join(release, 'bin', 'wasi-counter-auth'), ['mail-drain', '--data-dir', dataDir, '--once'], { env, encoding: 'utf8' });
+      expect(drained).toContain('"code":"mail_delivered"');
+      expect(linkIn(await sink.waitFor((m) => m.to.includes(email)), '/verify-email')).toMatch(new RegExp(`^http://localhost:${port}/verify-email\\?token=`));
+    } finally {
+      launcher.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  }, 600_000);
 
   it('backs up while serving; a restore brings the count back to the backup’s', async () => {
     const [backup, restore] = page.commands('Backups');
