@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadavg } from 'node:os';
 import { startHost as startHostProcess } from '../harness/host-process.ts';
+import { POSTGRES_URL, REDIS_URL } from '../harness/servers.ts';
 import { startWasmtime } from '../harness/wasmtime-process.ts';
 import { startInProcessHost } from './lib/in-process-host.ts';
 import { mixedLoad } from './lib/mixed-load.ts';
@@ -48,7 +49,14 @@ const clients = Number(values.clients);
 const sampleMs = Number(values['sample-seconds']) * 1000;
 const warmupS = Number(values['warmup-seconds']);
 const extra = values.extra.split(' ').filter(Boolean);
-const hostArgs = ['--transport', 'both', '--db', values.db, '--postgres-schema', 'soak_bench', '--redis-prefix', 'soak-bench:', ...extra];
+// The test servers (harness/servers.ts: POSTGRES_URL, REDIS_URL or the local ones): the host has no default server.
+const serverArgs =
+  values.db === 'postgres'
+    ? ['--postgres-url', POSTGRES_URL, '--postgres-schema', 'soak_bench']
+    : values.db === 'redis'
+      ? ['--redis-url', REDIS_URL, '--redis-prefix', 'soak-bench:']
+      : [];
+const hostArgs = ['--transport', 'both', '--db', values.db, ...serverArgs, ...extra];
 
 // A load test, not a rate-limit test: every login is a real one (the default allows 100 a minute per client).
 const guestEnv = { AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE: '100000' };

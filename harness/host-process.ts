@@ -45,6 +45,22 @@ function canBind(port: number): Promise<boolean> {
   });
 }
 
+/**
+ * Starts a server on `chosen`, or on a free port, and on another one if that was taken between
+ * freePort() and the server's bind: other suites, and other test runs on a shared machine, draw
+ * from the same ports. A port the caller chose is tried once.
+ */
+export async function onFreePort<T>(chosen: number | undefined, start: (port: number) => Promise<T>): Promise<T> {
+  if (chosen !== undefined) return start(chosen);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await freePort());
+    } catch (error) {
+      if (attempt >= 3 || !/already in use|EADDRINUSE/i.test(String(error))) throw error;
+    }
+  }
+}
+
 export function tempDataDir(prefix = 'wasi-app-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
@@ -60,20 +76,26 @@ export interface StartOptions {
   root?: string;
   /** The script run instead of host/main.ts, relative to `root`: a benchmark's comparison server taking the same flags and printing the same listening line. */
   entry?: string;
+  /** The working directory (where the host reads `.env`); default `root`. */
+  cwd?: string;
 }
 
-export async function startHost(options: StartOptions = {}): Promise<HostProcess> {
-  const port = options.port ?? (await freePort());
+export function startHost(options: StartOptions = {}): Promise<HostProcess> {
+  return onFreePort(options.port, (port) => startHostOn(port, options));
+}
+
+async function startHostOn(port: number, options: StartOptions): Promise<HostProcess> {
   const dataDir = options.dataDir ?? tempDataDir();
   const root = options.root ?? ROOT;
   const child = spawn(process.execPath, [join(root, options.entry ?? join('host', 'main.ts')), '--port', String(port), '--data-dir', dataDir, ...(options.args ?? [])], {
-    cwd: root,
+    cwd: options.cwd ?? root,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  await untilReady(child, output, { name: 'host', ready: (line) => line.includes('"code":"host_listening"'), timeoutMs: options.timeoutMs ?? 30_000 });
+  // A guard against a host that never starts, not a bound on how fast it starts: on a loaded 2-core machine that took 30 s.
+  await untilReady(child, output, { name: 'host', ready: (line) => line.includes('"code":"host_listening"'), timeoutMs: options.timeoutMs ?? 120_000 });
   return {
     ...serverParts(child, port, dataDir, output),
     async stop(signal = 'SIGTERM') {

@@ -1,5 +1,5 @@
 /**
- * Outside tools a suite needs (grpcurl, wasmtime, chromium, nginx, caddy, openssl). Locally a missing tool skips the
+ * Outside tools a suite needs (grpcurl, wasmtime, chromium, nginx, caddy, openssl, systemd-analyze). Locally a missing tool skips the
  * suite that needs it; under CI=true a missing tool is a failure, never a skip.
  *
  *   const grpcurl = requireTool('grpcurl');
@@ -30,6 +30,8 @@ const SPECS: Record<string, ToolSpec> = {
   nginx: { env: 'NGINX', candidates: ['nginx', '/usr/sbin/nginx'], versionArgs: ['-v'] },
   caddy: { env: 'CADDY', candidates: ['caddy'], versionArgs: ['version'] },
   openssl: { env: 'OPENSSL', candidates: ['openssl'], versionArgs: ['version'] },
+  // Checks the release's service unit (test/e2e/deployment); works without systemd as PID 1.
+  'systemd-analyze': { env: 'SYSTEMD_ANALYZE', candidates: ['systemd-analyze', '/usr/bin/systemd-analyze'], versionArgs: ['--version'] },
   // The SMTP server of the mail tests (test/support/smtp-sink.py): Python with aiosmtpd installed.
   aiosmtpd: { env: 'AIOSMTPD_PYTHON', candidates: ['python3'], versionArgs: ['-m', 'aiosmtpd', '--version'] },
 };

@@ -14,7 +14,7 @@ import { prepareStandalone } from '../scripts/wasmtime/prepare.ts';
 import { guestLogLine } from '../scripts/wasmtime/output.ts';
 import { type ServerProcess, serverParts, untilReady } from './child-output.ts';
 import { wasmtimeServeArgs } from '../scripts/wasmtime/serve-args.ts';
-import { freePort, tempDataDir } from './host-process.ts';
+import { onFreePort, tempDataDir } from './host-process.ts';
 
 /** `output` has wasmtime's per-request prefix removed (the guest's JSON logs are on stdout); `kill()` is a kill -9 of the runtime. */
 export interface WasmtimeProcess extends ServerProcess {
@@ -40,9 +40,12 @@ export function prepareWasmtimeComponent(wasmtimePath = 'wasmtime'): string {
   return prepared;
 }
 
-export async function startWasmtime(options: WasmtimeStartOptions = {}, wasmtimePath = 'wasmtime'): Promise<WasmtimeProcess> {
+export function startWasmtime(options: WasmtimeStartOptions = {}, wasmtimePath = 'wasmtime'): Promise<WasmtimeProcess> {
   const component = prepareWasmtimeComponent(wasmtimePath);
-  const port = options.port ?? (await freePort());
+  return onFreePort(options.port, (port) => startWasmtimeOn(port, component, options, wasmtimePath));
+}
+
+async function startWasmtimeOn(port: number, component: string, options: WasmtimeStartOptions, wasmtimePath: string): Promise<WasmtimeProcess> {
   const dataDir = options.dataDir ?? tempDataDir('wasmtime-data-');
   const config = { port, host: '127.0.0.1', dataDir, transport: 'http' as const, realtime: options.realtime ?? 'polling', instanceReuse: options.instanceReuse ?? 1 };
   const args = wasmtimeServeArgs(config, component, {});

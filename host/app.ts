@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { GUEST_ENV } from '../src/contract/environment.ts';
+import type { StartupFeature } from '../src/contract/startup-probe.ts';
 import { ClientExchangeLimit } from './admission/client-limit.ts';
 import type { FairShare } from './admission/fair-share.ts';
 import { admissionLimits } from './admission/limits.ts';
@@ -13,7 +14,7 @@ import { memoryReclaimer } from './admission/reclaim.ts';
 import { rangeMatcher } from './http/cidr.ts';
 import { clientAddressOf } from './http/client-address.ts';
 import { loadComponent } from './guest/component.ts';
-import type { HostConfig } from './config.ts';
+import { type HostConfig, serverUrl } from './config.ts';
 import { guestEnvironment } from './guest/guest-env.ts';
 import { hostImports } from './guest/imports.ts';
 import { httpLimits } from './http/limits.ts';
@@ -57,6 +58,8 @@ export interface RunningHost {
   readonly readiness: Readiness;
   /** The maintenance passes (host/maintenance/): on a timer, or one now. */
   readonly maintenance: Maintenance;
+  /** What the component said its configuration turns on (the start-up probe), for the start-up line. */
+  readonly features: readonly StartupFeature[];
   stop(): Promise<void>;
 }
 
@@ -84,12 +87,12 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     overrides.pubsub ??
     (config.realtime === 'redis'
       ? redisPubSub({
-          url: config.redisUrl,
+          url: serverUrl(config, 'redis'),
           onError: (error: unknown) => logger.log('warn', 'the Redis subscriber failed', { code: 'realtime_subscribe_failed', error: String(error) }),
         })
       : config.realtime === 'postgres'
         ? postgresPubSub({
-            url: config.postgresUrl,
+            url: serverUrl(config, 'postgres'),
             namespace: config.postgresSchema,
             onError: (error: unknown) => logger.log('warn', 'the PostgreSQL listener failed', { code: 'realtime_subscribe_failed', error: describeError(error) }),
           })
@@ -177,8 +180,9 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
       fairShare = share;
     },
   });
+  let features: StartupFeature[];
   try {
-    await probeGuestConfiguration(config.host, server.port, logger, probeToken);
+    features = await probeGuestConfiguration(config.host, server.port, logger, probeToken);
     // After the guest's own configuration checks, so their errors are the ones reported first.
     const retryMs = config.mailRetrySeconds * 1000;
     delivery = new MailDelivery(outbox, storage.keyValue, mailTransportFor(config, env, logger), logger, {
@@ -207,6 +211,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     metrics,
     readiness,
     maintenance,
+    features,
     stop() {
       readiness.stop();
       stopping ??= (async () => {

@@ -9,11 +9,24 @@ import * as v from 'valibot';
 import { plainArgumentError } from './argument-errors.ts';
 import { isCidr } from './http/cidr.ts';
 
-interface OptionSpec {
+export interface OptionSpec {
   env: string;
   default: string;
   allowed?: readonly string[];
-  kind?: 'port' | 'optional-port' | 'count' | 'auto-count' | 'seconds' | 'url' | 'identifier' | 'workers' | 'text' | 'optional-text' | 'cidr-list' | 'host-list' | 'smtp-url';
+  kind?:
+    | 'port'
+    | 'optional-port'
+    | 'count'
+    | 'auto-count'
+    | 'seconds'
+    | 'optional-url'
+    | 'identifier'
+    | 'workers'
+    | 'text'
+    | 'optional-text'
+    | 'cidr-list'
+    | 'host-list'
+    | 'smtp-url';
   help: string;
 }
 
@@ -30,9 +43,15 @@ export const OPTIONS = {
     allowed: ['auto', 'off', 'local', 'polling', 'postgres', 'redis'],
     help: 'live-update mode (auto: follows --db, so hosts sharing a store share live updates)',
   },
-  'postgres-url': { env: 'POSTGRES_URL', default: 'postgres://127.0.0.1:5432/test', kind: 'url', help: 'PostgreSQL connection URL' },
+  // No default server: a start that was not given one must not write into a database it does not own.
+  'postgres-url': {
+    env: 'POSTGRES_URL',
+    default: 'none',
+    kind: 'optional-url',
+    help: 'PostgreSQL connection URL, postgres://user@host:5432/database (required with --db postgres or --realtime postgres)',
+  },
   'postgres-schema': { env: 'POSTGRES_SCHEMA', default: 'wasi_app', kind: 'identifier', help: 'PostgreSQL schema holding every table of this project' },
-  'redis-url': { env: 'REDIS_URL', default: 'redis://127.0.0.1:6379', kind: 'url', help: 'Redis connection URL' },
+  'redis-url': { env: 'REDIS_URL', default: 'none', kind: 'optional-url', help: 'Redis connection URL, redis://host:6379 (required with --db redis or --realtime redis)' },
   'redis-channel': { env: 'REDIS_CHANNEL', default: 'app-events', help: 'pub/sub channel of realtime wake-ups' },
   'redis-prefix': { env: 'REDIS_PREFIX', default: 'wasi-app:', help: 'prefix of every Redis key this project writes' },
   'instances-min': { env: 'INSTANCES_MIN', default: '2', kind: 'count', help: 'guest instances created at start' },
@@ -201,9 +220,11 @@ export interface HostConfig {
   transport: Allowed<'transport'>;
   /** `auto` resolved: the store's own broker (realtimeFor). */
   realtime: Exclude<Allowed<'realtime'>, 'auto'>;
-  postgresUrl: string;
+  /** Undefined unless given: required (loadConfig checks) when --db or --realtime is postgres. */
+  postgresUrl: string | undefined;
   postgresSchema: string;
-  redisUrl: string;
+  /** Undefined unless given: required (loadConfig checks) when --db or --realtime is redis. */
+  redisUrl: string | undefined;
   redisChannel: string;
   redisPrefix: string;
   instancesMin: number;
@@ -255,6 +276,16 @@ export interface HostConfig {
   mailRetrySeconds: number;
 }
 
+/** What a server URL looks like, for the message when one is missing. */
+const SERVER_URL_EXAMPLE = { postgres: 'postgres://user@host:5432/database', redis: 'redis://host:6379' } as const;
+
+/** The URL of a server the configuration uses; loadConfig has checked that it was given. */
+export function serverUrl(config: Pick<HostConfig, 'postgresUrl' | 'redisUrl'>, server: 'postgres' | 'redis'): string {
+  const url = server === 'postgres' ? config.postgresUrl : config.redisUrl;
+  if (url === undefined) throw new ConfigError(`--${server}-url (${OPTIONS[`${server}-url`].env}) is needed: there is no default server`);
+  return url;
+}
+
 /** Upper bound on the `-timeout-seconds` options: one day. */
 export const MAX_TIMEOUT_SECONDS = 86_400;
 
@@ -287,7 +318,13 @@ const schemas = {
   'auto-count': v.union([v.literal('auto'), v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(0))]),
   // A time limit: at most a day, so that it stays far inside a Node timer's range (2^31 - 1 ms).
   seconds: v.pipe(v.string(), v.regex(/^\d{1,5}$/), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(MAX_TIMEOUT_SECONDS)),
-  url: v.pipe(v.string(), v.url()),
+  'optional-url': v.union([
+    v.pipe(
+      v.picklist(['none', '']),
+      v.transform(() => undefined),
+    ),
+    v.pipe(v.string(), v.url()),
+  ]),
   // A PostgreSQL identifier used unquoted-safe: at most 63 bytes, else PostgreSQL truncates it.
   identifier: v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/)),
   'optional-port': v.union([
@@ -328,7 +365,7 @@ const EXPECTED: Record<NonNullable<OptionSpec['kind']>, string> = {
   count: 'a non-negative integer',
   'auto-count': 'auto or a non-negative integer',
   seconds: `whole seconds 0-${MAX_TIMEOUT_SECONDS}`,
-  url: 'an absolute URL',
+  'optional-url': 'none or an absolute URL',
   identifier: 'a plain identifier (letters, digits, _ or $; 1-63 characters, not starting with a digit)',
   workers: `auto or a whole number 1-${MAX_WORKERS}`,
   text: 'a non-empty value',
@@ -382,9 +419,9 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     dataDir: get('data-dir') as string,
     transport: get('transport') as HostConfig['transport'],
     realtime: realtimeFor(get('realtime') as Allowed<'realtime'>, get('db') as HostConfig['db']),
-    postgresUrl: get('postgres-url') as string,
+    postgresUrl: get('postgres-url') as string | undefined,
     postgresSchema: get('postgres-schema') as string,
-    redisUrl: get('redis-url') as string,
+    redisUrl: get('redis-url') as string | undefined,
     redisChannel: get('redis-channel') as string,
     redisPrefix: get('redis-prefix') as string,
     instancesMin: get('instances-min') as number,
@@ -420,6 +457,13 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     mailMaxAttempts: get('mail-max-attempts') as number,
     mailRetrySeconds: get('mail-retry-seconds') as number,
   };
+  for (const server of ['postgres', 'redis'] as const) {
+    const use = config.db === server ? `--db ${server}` : config.realtime === server ? `--realtime ${server}` : undefined;
+    if (use !== undefined && (server === 'postgres' ? config.postgresUrl : config.redisUrl) === undefined) {
+      const option = `--${server}-url (${OPTIONS[`${server}-url`].env})`;
+      throw new ConfigError(`${use} needs ${option}, the server's URL (${SERVER_URL_EXAMPLE[server]}): there is no default server`);
+    }
+  }
   if (config.mailMaxAttempts < 1) throw new ConfigError('invalid value for --mail-max-attempts (MAIL_MAX_ATTEMPTS): must be at least 1');
   if (config.mailRetrySeconds < 1) throw new ConfigError('invalid value for --mail-retry-seconds (MAIL_RETRY_SECONDS): must be at least 1');
   if (config.instancesMax < 1 || config.instancesMin > config.instancesMax) {
@@ -429,12 +473,4 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     throw new ConfigError('invalid value for --metrics-port (METRICS_PORT): must differ from --port (the operations listener is a separate one)');
   }
   return config;
-}
-
-export function helpText(): string {
-  const rows = Object.entries(OPTIONS).map(([name, spec]: [string, OptionSpec]) => {
-    const allowed = spec.allowed ? ` (${spec.allowed.join('|')})` : '';
-    return `  --${name.padEnd(18)} ${spec.env.padEnd(18)} ${spec.help}${allowed}; default ${spec.default}`;
-  });
-  return ['Usage: npm start -- [options]', '', '  flag                 variable           meaning', ...rows].join('\n');
 }

@@ -74,16 +74,40 @@ describe('loadConfig() --trusted-proxies and --metrics-allowed-hosts', () => {
   });
 });
 
+const PG = ['--postgres-url', 'postgres://db.internal:5432/counter'];
+const REDIS = { REDIS_URL: 'redis://cache.internal:6379' };
+
 describe('--realtime', () => {
   it('follows the store by default, so hosts sharing it share live updates', () => {
     expect(loadConfig([], {}).realtime).toBe('local');
-    expect(loadConfig(['--db', 'postgres'], {}).realtime).toBe('postgres');
-    expect(loadConfig([], { DB: 'redis' }).realtime).toBe('redis');
+    expect(loadConfig(['--db', 'postgres', ...PG], {}).realtime).toBe('postgres');
+    expect(loadConfig([], { DB: 'redis', ...REDIS }).realtime).toBe('redis');
   });
 
   it('keeps an explicit mode, whatever the store', () => {
-    expect(loadConfig(['--db', 'postgres', '--realtime', 'local'], {}).realtime).toBe('local');
-    expect(loadConfig(['--db', 'postgres'], { REALTIME: 'redis' }).realtime).toBe('redis');
+    expect(loadConfig(['--db', 'postgres', '--realtime', 'local', ...PG], {}).realtime).toBe('local');
+    expect(loadConfig(['--db', 'postgres', ...PG], { REALTIME: 'redis', ...REDIS }).realtime).toBe('redis');
+  });
+});
+
+describe('--postgres-url and --redis-url: no default server', () => {
+  it('are unset by default, and a SQLite host needs neither', () => {
+    expect(loadConfig([], {})).toMatchObject({ db: 'sqlite', postgresUrl: undefined, redisUrl: undefined });
+  });
+
+  it.each([
+    [['--db', 'postgres'], {}, /^--db postgres needs --postgres-url \(POSTGRES_URL\)/],
+    [[], { DB: 'redis' }, /^--db redis needs --redis-url \(REDIS_URL\)/],
+    [['--realtime', 'postgres'], {}, /^--realtime postgres needs --postgres-url \(POSTGRES_URL\)/],
+    [['--db', 'redis', '--realtime', 'redis'], {}, /^--db redis needs --redis-url \(REDIS_URL\)/],
+    [['--db', 'postgres', ...PG, '--realtime', 'redis'], {}, /^--realtime redis needs --redis-url/],
+  ] as Array<[string[], Record<string, string>, RegExp]>)('%j %j is refused naming the URL option', (argv, env, message) => {
+    expect(() => loadConfig(argv, env)).toThrow(ConfigError);
+    expect(() => loadConfig(argv, env)).toThrow(message);
+  });
+
+  it("'none' is the same as unset", () => {
+    expect(() => loadConfig(['--db', 'postgres', '--postgres-url', 'none'], {})).toThrow(/needs --postgres-url/);
   });
 });
 

@@ -4,7 +4,9 @@
  * directory, a port in use): one line on stderr naming the option, and a `config_invalid` log line.
  */
 import { logClientAddressSource } from './http/client-address.ts';
-import { ConfigError, helpText, loadConfig } from './config.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { commandName, helpText } from './help.ts';
+import { startupSummary, summaryText } from './startup-summary.ts';
 import { checkDataDir, listenFailure } from './start-errors.ts';
 import { markRunningHost } from './storage/sqlite/running-hosts.ts';
 import { startHost } from './app.ts';
@@ -19,12 +21,25 @@ import { groupSource, hostSource } from './metrics/source.ts';
 createPrivateFiles();
 const logger = jsonLogger();
 const argv = process.argv.slice(2);
+loadDotEnv();
 if (argv.includes('--help') || argv.includes('-h')) {
-  console.log(helpText());
+  let summary: ReturnType<typeof startupSummary> | string;
+  try {
+    summary = startupSummary(
+      loadConfig(
+        argv.filter((arg) => arg !== '--help' && arg !== '-h'),
+        process.env,
+      ),
+      process.env,
+      undefined,
+    );
+  } catch (error) {
+    summary = error instanceof Error ? error.message : String(error);
+  }
+  console.log(helpText(commandName(process.env), summary));
   process.exit(0);
 }
 
-loadDotEnv();
 let config;
 try {
   config = loadConfig(argv, process.env);
@@ -72,7 +87,8 @@ try {
     operations = await startOperationsListener(source, { port: config.metricsPort, host: config.metricsHost, allowedHosts: config.metricsAllowedHosts }, logger);
     logger.log('info', `metrics and probes on http://${config.metricsHost}:${operations.port}`, { code: 'metrics_listening', port: operations.port });
   }
-  logger.log('info', `listening on http://${config.host}:${host.port}`, {
+  const summary = startupSummary(config, process.env, host.features);
+  logger.log('info', `listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${host.port}; ${summaryText(summary)}`, {
     code: 'host_listening',
     port: host.port,
     db: config.db,
@@ -81,6 +97,7 @@ try {
     workers: config.workers,
     metrics_port: operations?.port,
     startup_ms: Math.round(performance.now() - started),
+    summary: Object.fromEntries(summary.map(({ name, state }) => [name, state])),
   });
   /** After the grace period, a second to close storage; then the process exits whatever is still running. */
   const HARD_EXIT_AFTER_GRACE_MS = 1_000;

@@ -2,8 +2,8 @@
  * Start-up failures that the operator fixes by changing an option, in plain words naming that
  * option: the CLI reports them as configuration errors (exit code 2, one line on stderr).
  */
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { ConfigError, type HostConfig } from './config.ts';
 
 const FILE_SYSTEM_REASONS: Record<string, string> = {
@@ -13,6 +13,8 @@ const FILE_SYSTEM_REASONS: Record<string, string> = {
   EPERM: 'permission denied',
   EROFS: 'the file system is read-only',
   ENOSPC: 'no space left on the device',
+  // What the kernel answers for a directory in a file system that holds none (/proc, /sys).
+  ENOENT: 'no directory can be created there',
 };
 
 function errorCode(error: unknown): string | undefined {
@@ -20,19 +22,39 @@ function errorCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** Creates the SQLite data directory if needed; throws ConfigError naming the path and --data-dir when it cannot hold the database. */
-export function checkDataDir(config: Pick<HostConfig, 'db' | 'dataDir'>): void {
-  if (config.db !== 'sqlite') return;
-  const path = resolve(config.dataDir);
+/**
+ * `mkdir -p` one level at a time. Node's recursive mkdir never returns where the kernel answers
+ * ENOENT for a directory it will not create (anything under /proc): it retries at 100% CPU.
+ */
+function makeDirectories(path: string): void {
+  const missing: string[] = [];
+  for (let dir = path; !existsSync(dir); dir = dirname(dir)) {
+    missing.unshift(dir);
+    if (dirname(dir) === dir) break;
+  }
+  for (const dir of missing) mkdirSync(dir, { mode: 0o700 });
+}
+
+/**
+ * Creates a data directory if needed and checks that it is a writable directory; throws
+ * ConfigError naming the path, the option and why otherwise. `option`: how the operator sets it.
+ */
+export function makeDataDirectory(dataDir: string, option = '--data-dir, DATA_DIR'): void {
+  const path = resolve(dataDir);
   try {
-    mkdirSync(path, { recursive: true, mode: 0o700 });
+    makeDirectories(path);
     if (!statSync(path).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'EEXIST' });
     accessSync(path, constants.W_OK | constants.X_OK);
   } catch (error) {
     const code = errorCode(error);
     const reason = (code && FILE_SYSTEM_REASONS[code]) ?? (error instanceof Error ? error.message : String(error));
-    throw new ConfigError(`cannot use ${path} as the data directory (--data-dir, DATA_DIR): ${reason}`);
+    throw new ConfigError(`cannot use ${path} as the data directory (${option}): ${reason}`);
   }
+}
+
+/** Creates the SQLite data directory if needed; throws ConfigError naming the path and --data-dir when it cannot hold the database. */
+export function checkDataDir(config: Pick<HostConfig, 'db' | 'dataDir'>): void {
+  if (config.db === 'sqlite') makeDataDirectory(config.dataDir);
 }
 
 /** A listen failure the operator fixes with --port, --metrics-port or --host, as a ConfigError; undefined for anything else. */

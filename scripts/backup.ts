@@ -17,12 +17,13 @@
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { backup, DatabaseSync } from 'node:sqlite';
+import { commandName } from '../host/help.ts';
 import { commandArguments, exitWith } from './sqlite-backup/arguments.ts';
 import { partialName, replaceDurably } from './sqlite-backup/durable-replace.ts';
 import { checkProjectDatabase, NotProjectDatabase } from './sqlite-backup/project-database.ts';
 import { createPrivateFiles } from '../host/private-files.ts';
 
-const USAGE = `Usage: npm run backup -- --data-dir DIR --to FILE [--force]
+const USAGE = `Usage: ${commandName(process.env, 'scripts/backup.ts')} --data-dir DIR --to FILE [--force]
 
   --data-dir DIR   the host's data directory (DATA_DIR; default ./data); DIR/app.sqlite is copied
   --to FILE        where the backup goes; an existing FILE is kept unless --force

@@ -15,7 +15,9 @@
  * 30, doubling) and set aside after MAIL_MAX_ATTEMPTS (default 8), with the host's log codes.
  */
 import { parseArgs } from 'node:util';
+import { plainArgumentError } from '../host/argument-errors.ts';
 import { loadConfig } from '../host/config.ts';
+import { commandName } from '../host/help.ts';
 import { jsonLogger } from '../host/log.ts';
 import { MailDelivery } from '../host/mail/delivery.ts';
 import { MailOutbox } from '../host/mail/outbox.ts';
@@ -24,9 +26,31 @@ import { openFileStorage } from '../src/platform/standalone/file-storage.ts';
 import { nodeFileSystem } from './wasmtime/node-file-system.ts';
 import { createPrivateFiles } from '../host/private-files.ts';
 
-const { values } = parseArgs({
-  options: { 'data-dir': { type: 'string', default: './data/wasmtime' }, once: { type: 'boolean', default: false }, 'poll-seconds': { type: 'string', default: '2' } },
-});
+const USAGE = `Usage: ${commandName(process.env, 'scripts/mail-drain.ts')} [--data-dir ./data/wasmtime] [--once] [--poll-seconds 2]
+
+Delivers the mail the component queued under wasmtime serve in the data directory's outbox, over
+SMTP_URL (SMTP_USER, SMTP_PASSWORD), else on the console; MAIL_MAX_ATTEMPTS and MAIL_RETRY_SECONDS
+as for the host. --once: what is due, then exit; otherwise it keeps watching until SIGINT/SIGTERM.`;
+
+const { values } = (() => {
+  try {
+    return parseArgs({
+      options: {
+        'data-dir': { type: 'string', default: './data/wasmtime' },
+        once: { type: 'boolean', default: false },
+        'poll-seconds': { type: 'string', default: '2' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`mail:drain: ${plainArgumentError(error)}; run with --help for the options\n`);
+    return process.exit(2);
+  }
+})();
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 // The file store's new files (key-value, outbox commits) are private, like those wasmtime writes (scripts/serve-wasmtime.ts).
 createPrivateFiles();
 const logger = jsonLogger();

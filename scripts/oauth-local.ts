@@ -1,7 +1,7 @@
 /**
  * `npm run oauth:local`: the service with OAuth on against the suites' local provider
  * (test/support/oauth-provider/), for trying the three sign-ins by hand. The provider approves
- * its test user at once. Extra arguments go to the host (e.g. `-- --db postgres`).
+ * its test user at once. Extra arguments go to the host (e.g. `-- --db postgres --postgres-url postgres://127.0.0.1:5432/test`).
  * Port: PORT (default 3000). The provider listens on a free loopback port.
  */
 import { spawn } from 'node:child_process';

@@ -16,7 +16,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import pg from 'pg';
-import { ConfigError, helpText, loadConfig, type HostConfig } from '../host/config.ts';
+import { ConfigError, loadConfig, serverUrl, type HostConfig } from '../host/config.ts';
+import { commandName, optionLines } from '../host/help.ts';
 import { loadDotEnv } from '../host/dotenv.ts';
 import { describeError, jsonLogger } from '../host/log.ts';
 import { openStorage } from '../host/storage/open.ts';
@@ -36,9 +37,9 @@ function describeTarget(config: HostConfig): string {
     case 'sqlite':
       return `every app_ table in the SQLite database ${join(config.dataDir, 'app.sqlite')}`;
     case 'postgres':
-      return `every app_ table in PostgreSQL schema "${config.postgresSchema}" at ${describeUrl(config.postgresUrl)}`;
+      return `every app_ table in PostgreSQL schema "${config.postgresSchema}" at ${describeUrl(serverUrl(config, 'postgres'))}`;
     case 'redis':
-      return `every Redis key starting with "${config.redisPrefix}" at ${describeUrl(config.redisUrl)}`;
+      return `every Redis key starting with "${config.redisPrefix}" at ${describeUrl(serverUrl(config, 'redis'))}`;
   }
 }
 
@@ -46,7 +47,7 @@ function describeTarget(config: HostConfig): string {
 async function storeExists(config: HostConfig): Promise<boolean> {
   if (config.db === 'sqlite') return existsSync(join(config.dataDir, 'app.sqlite'));
   if (config.db === 'redis') return true;
-  const client = new pg.Client({ connectionString: withDefaultUser(config.postgresUrl), connectionTimeoutMillis: 5000 });
+  const client = new pg.Client({ connectionString: withDefaultUser(serverUrl(config, 'postgres')), connectionTimeoutMillis: 5000 });
   client.on('error', () => undefined);
   try {
     await client.connect();
@@ -69,7 +70,14 @@ async function confirm(target: string): Promise<boolean> {
 
 const argv = process.argv.slice(2);
 if (argv.includes('--help') || argv.includes('-h')) {
-  console.log(`Usage: npm run reset -- --db <sqlite|postgres|redis> [--yes] [host options]\n\n${helpText().split('\n').slice(2).join('\n')}`);
+  console.log(
+    [
+      `Usage: ${commandName(process.env, 'scripts/reset.ts')} --db <sqlite|postgres|redis> [--yes] [host options]`,
+      '',
+      'The storage options of the host (the others are accepted and ignored):',
+      ...optionLines(),
+    ].join('\n'),
+  );
   process.exit(0);
 }
 const yes = argv.some((arg) => YES_FLAGS.has(arg));

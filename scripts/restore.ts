@@ -15,11 +15,12 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { createPrivateFiles } from '../host/private-files.ts';
 import { runningHosts } from '../host/storage/sqlite/running-hosts.ts';
+import { commandName } from '../host/help.ts';
 import { commandArguments, exitWith } from './sqlite-backup/arguments.ts';
 import { partialName, replaceDurably } from './sqlite-backup/durable-replace.ts';
 import { checkProjectDatabase, NotProjectDatabase, type ProjectDatabase } from './sqlite-backup/project-database.ts';
 
-const USAGE = `Usage: npm run restore -- --data-dir DIR --from FILE
+const USAGE = `Usage: ${commandName(process.env, 'scripts/restore.ts')} --data-dir DIR --from FILE
 
   --data-dir DIR   the host's data directory (DATA_DIR; default ./data); DIR/app.sqlite is replaced
   --from FILE      a backup made by npm run backup

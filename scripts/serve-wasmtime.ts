@@ -9,13 +9,18 @@
  *                                  [--transport http] [--realtime polling|off] [--instance-reuse 128]
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { ConfigError } from '../host/config.ts';
 import { createPrivateFiles, warnIfNotPrivate } from '../host/private-files.ts';
+import { commandName } from '../host/help.ts';
+import { IntervalLog } from '../host/http/interval-log.ts';
+import { makeDataDirectory } from '../host/start-errors.ts';
 import { helpText, LaunchError, loadLaunchConfig } from './wasmtime/options.ts';
 import { guestLogLine, lineSplitter } from './wasmtime/output.ts';
-import { prepareStandalone } from './wasmtime/prepare.ts';
+import { CAN_BUILD, prepareStandalone } from './wasmtime/prepare.ts';
 import { wasmtimeServeArgs } from './wasmtime/serve-args.ts';
-import { stopOnSignals, wasmtimeNotice } from './wasmtime/stop.ts';
+import { wasmtimeMailState } from './wasmtime/start-line.ts';
+import { wasmtimeNotice } from './wasmtime/notices.ts';
+import { stopOnSignals } from './wasmtime/stop.ts';
 import { locateTool, MissingTool } from './wasmtime/tools.ts';
 
 const log = (level: string, msg: string, fields: Record<string, unknown> = {}) =>
@@ -23,7 +28,7 @@ const log = (level: string, msg: string, fields: Record<string, unknown> = {}) =
 
 const argv = process.argv.slice(2);
 if (argv.includes('--help')) {
-  console.log(helpText());
+  console.log(helpText(commandName(process.env, 'scripts/serve-wasmtime.ts')));
   process.exit(0);
 }
 
@@ -36,22 +41,30 @@ try {
   process.exit(2);
 }
 
-// The outside tools, checked before anything is built: wasmtime runs the component, wac composes it.
+// The outside tools, checked before anything is built: wasmtime runs the component, wac composes it (a release carries it composed).
 let wasmtime: string;
 try {
   wasmtime = locateTool('wasmtime')[0]!;
-  locateTool('wac');
+  if (CAN_BUILD) locateTool('wac');
 } catch (error) {
   if (!(error instanceof MissingTool)) throw error;
   log('error', error.message, { code: 'tool_missing', tool: error.tool });
   process.exit(1);
 }
-mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+try {
+  makeDataDirectory(config.dataDir);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  log('error', error.message, { code: 'config_invalid' });
+  process.exit(2);
+}
 warnIfNotPrivate(config.dataDir, { log: (level, msg, fields) => log(level, msg, fields) });
 const component = prepareStandalone({ wasmtime, log: (line) => console.error(line) });
 // After the build (its outputs keep the usual modes), before wasmtime starts: it inherits the
 // umask, so every file of its store is created private (host/private-files.ts).
 createPrivateFiles();
+// What clients cause (their connections' errors) is logged at most once per interval and kind.
+const clientNotices = new IntervalLog({ log });
 const child = spawn(wasmtime, wasmtimeServeArgs(config, component, process.env), { stdio: ['ignore', 'pipe', 'pipe'] });
 child.stdout.on(
   'data',
@@ -61,10 +74,21 @@ child.stderr.on(
   'data',
   lineSplitter((line) => {
     const notice = wasmtimeNotice(line);
-    if (notice) log(notice.level, notice.msg, { code: notice.code });
+    if (notice?.clientCaused) clientNotices.note(notice.level, notice.msg, { code: notice.code });
+    else if (notice) log(notice.level, notice.msg, { code: notice.code });
     else console.error(guestLogLine(line));
     if (line.startsWith('Serving HTTP on')) {
-      log('info', `listening on http://${config.host}:${config.port} (wasmtime serve)`, { code: 'wasmtime_listening', pid: child.pid, dataDir: config.dataDir });
+      const mail = wasmtimeMailState(config.dataDir, process.env);
+      log(
+        'info',
+        `listening on http://${config.host}:${config.port} (wasmtime serve); store: files in ${config.dataDir}; realtime: ${config.realtime}; mail: ${mail}; gRPC: not served (HTTP/1.1 only)`,
+        {
+          code: 'wasmtime_listening',
+          pid: child.pid,
+          dataDir: config.dataDir,
+          mail,
+        },
+      );
     }
   }),
 );

@@ -7,13 +7,15 @@
  */
 import { Hono } from 'hono';
 import type { AppConfig } from './config.ts';
+import { STARTUP_FEATURES_FIELD } from './contract/startup-probe.ts';
 import type { Platform } from './platform/ports.ts';
 import { counterRestRoutes } from './counter/rest.ts';
 import { counterStreamRoutes } from './counter/stream.ts';
 import { errorResponse, notFoundResponse } from './http/errors.ts';
 import { healthRoutes } from './http/health.ts';
 import { AppError } from './errors.ts';
-import { authRoutes, buildAuthDeps, logConfigurationWarnings, sessionGuards } from './auth/index.ts';
+import { authRoutes, buildAuthDeps, sessionGuards } from './auth/index.ts';
+import { startupFeatures } from './auth/startup-features.ts';
 import { writeAccess } from './counter/write-access.ts';
 import { counterPageRoutes } from './counter/pages/routes.tsx';
 import { STATIC_ASSETS } from './web/generated/static-assets.ts';
@@ -76,7 +78,7 @@ export function buildApp(platform: Platform, config: AppConfig): RoutedApplicati
   app.route('/', authRoutes(auth));
   app.route(
     '/',
-    healthRoutes(config.startupProbeToken, () => logConfigurationWarnings(auth), platform.logger),
+    healthRoutes(config.startupProbeToken, () => ({ [STARTUP_FEATURES_FIELD]: startupFeatures(auth) }), platform.logger),
   );
   app.route('/', maintenanceRoutes(config.maintenanceToken, maintenancePass, platform.logger));
   app.route('/', openApiRoutes(platform.logger));

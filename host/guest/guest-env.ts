@@ -2,11 +2,9 @@
  * The environment the guest sees (wasi:cli/environment): the host's resolved settings plus the
  * application's own variables. The rest of the host's environment stays out of the guest.
  */
+import { PASSED_TO_GUEST } from '../../src/contract/app-variables.ts';
 import { GUEST_ENV } from '../../src/contract/environment.ts';
 import type { HostConfig } from '../config.ts';
-
-/** Variables passed through as they are: the auth service's settings, who may write the counter, and the log level. */
-const PASS_THROUGH = [/^AUTH_/, /^COUNTER_WRITES$/, /^LOG_LEVEL$/];
 
 /** 127.0.0.0/8, ::1 and localhost; a wildcard (0.0.0.0, ::) or any other interface is not. */
 export function isLoopbackAddress(host: string): boolean {
@@ -31,7 +29,7 @@ export function guestEnvironment(config: HostConfig, env: NodeJS.ProcessEnv): Ar
     [GUEST_ENV.clientAddressHeader, 'trusted'],
   ];
   for (const [key, value] of Object.entries(env)) {
-    if (value !== undefined && PASS_THROUGH.some((re) => re.test(key))) out.push([key, value]);
+    if (value !== undefined && PASSED_TO_GUEST.some((re) => re.test(key))) out.push([key, value]);
   }
   return out;
 }

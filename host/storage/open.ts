@@ -1,6 +1,6 @@
 /** Opens the storage backend the configuration names. */
 import { join } from 'node:path';
-import type { HostConfig } from '../config.ts';
+import { type HostConfig, serverUrl } from '../config.ts';
 import { openSqliteStorage } from './sqlite/index.ts';
 import { openPostgresStorage } from './postgres/index.ts';
 import { openRedisStorage } from './redis/index.ts';
@@ -13,13 +13,13 @@ export async function openStorage(config: HostConfig, logger: HostLogger): Promi
       return openSqliteStorage({ path: join(config.dataDir, 'app.sqlite') });
     case 'postgres':
       return openPostgresStorage({
-        url: config.postgresUrl,
+        url: serverUrl(config, 'postgres'),
         schema: config.postgresSchema,
         onPoolError: (error: unknown) => logger.log('warn', 'a PostgreSQL connection failed', { code: 'store', error: describeError(error) }),
       });
     case 'redis':
       return openRedisStorage({
-        url: config.redisUrl,
+        url: serverUrl(config, 'redis'),
         prefix: config.redisPrefix,
         onError: (error: unknown) => logger.log('warn', 'a Redis connection failed', { code: 'store', error: describeError(error) }),
       });

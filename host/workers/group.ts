@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
+import type { StartupFeature } from '../../src/contract/startup-probe.ts';
 import { ConfigError, type HostConfig } from '../config.ts';
 import type { HostLogger } from '../log.ts';
 import type { ReadinessReport } from '../metrics/readiness.ts';
@@ -14,6 +15,8 @@ import type { Question, ToMain, ToWorker, WorkerStart } from './messages.ts';
 
 export interface RunningGroup {
   readonly port: number;
+  /** What the component said its configuration turns on (the first worker's start-up probe). */
+  readonly features: readonly StartupFeature[];
   readonly workers: number;
   /** Worker threads alive now. */
   readonly alive: number;
@@ -73,11 +76,11 @@ class WorkerHandle {
     });
   }
 
-  /** Resolves with the port once the worker listens; rejects with its start failure. */
-  ready(): Promise<number> {
+  /** Resolves once the worker listens; rejects with its start failure. */
+  ready(): Promise<{ port: number; features: StartupFeature[] }> {
     return new Promise((resolve, reject) => {
       const onMessage = (message: ToMain) => {
-        if (message.type === 'ready') resolve(message.port);
+        if (message.type === 'ready') resolve({ port: message.port, features: message.features });
         else if (message.type === 'failed') reject(message.configError ? new ConfigError(message.message) : new Error(message.message));
         else return;
         this.#worker.off('message', onMessage);
@@ -135,11 +138,12 @@ export async function startWorkerGroup(
     return handle.ready();
   };
   try {
-    const port = await spawn(1, config.port);
+    const { port, features } = await spawn(1, config.port);
     await Promise.all(Array.from({ length: config.workers - 1 }, (_, i) => spawn(i + 2, port)));
     let stopped: Promise<void> | undefined;
     return {
       port,
+      features,
       workers: config.workers,
       get alive() {
         return handles.filter((h) => !h.exited).length;

@@ -13,7 +13,7 @@ const FAKE_WORKER = new URL(
   if (env.FAKE_FAIL === String(index)) {
     parentPort.postMessage({ type: 'failed', message: 'invalid configuration: AUTH_X', configError: true });
   } else {
-    parentPort.postMessage({ type: 'ready', port: config.port || 4242 });
+    parentPort.postMessage({ type: 'ready', port: config.port || 4242, features: [] });
     parentPort.on('message', (m) => {
       if (m.type === 'stop') { parentPort.postMessage({ type: 'stopped', runs: index * 10 }); parentPort.close(); }
     });

@@ -1,4 +1,5 @@
 /** What the main thread and its worker threads say to each other (host/workers/). */
+import type { StartupFeature } from '../../src/contract/startup-probe.ts';
 import type { HostConfig } from '../config.ts';
 import type { ReadinessReport } from '../metrics/readiness.ts';
 import type { MetricsJson } from '../metrics/workers.ts';
@@ -17,7 +18,7 @@ export interface WorkerStart {
 }
 
 export type ToMain =
-  | { type: 'ready'; port: number }
+  | { type: 'ready'; port: number; features: StartupFeature[] }
   | { type: 'failed'; message: string; configError: boolean }
   | { type: 'stopped'; runs: number }
   /** Answers to the operations listener's questions (host/metrics/workers.ts), matched by `id`. */

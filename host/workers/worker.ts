@@ -41,7 +41,7 @@ try {
         port.close();
       });
   });
-  send({ type: 'ready', port: host.port });
+  send({ type: 'ready', port: host.port, features: [...host.features] });
 } catch (error) {
   send({ type: 'failed', message: describeError(error), configError: error instanceof ConfigError });
   port.close();

@@ -38,12 +38,12 @@ export interface LaunchConfig {
 const portSchema = v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(65535));
 const countSchema = v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(1));
 
-export function helpText(): string {
+export function helpText(command = 'npm run serve:wasmtime --'): string {
   const rows = Object.entries(OPTIONS).map(([name, spec]) => {
     const allowed = 'allowed' in spec ? ` (${spec.allowed.join('|')})` : '';
     return `  --${name.padEnd(16)} ${spec.env.padEnd(15)} ${spec.help}${allowed}; default ${spec.default}`;
   });
-  return ['Usage: npm run serve:wasmtime -- [options]', '', '  flag               variable        meaning', ...rows].join('\n');
+  return [`Usage: ${command} [options]`, '', '  flag               variable        meaning', ...rows].join('\n');
 }
 
 /** Parses argv and the environment; throws LaunchError (before anything is built or listens). */

@@ -4,13 +4,11 @@
  */
 import type { LaunchConfig } from './options.ts';
 import { isLoopbackAddress } from '../../host/guest/guest-env.ts';
+import { PASSED_TO_GUEST } from '../../src/contract/app-variables.ts';
 import { GUEST_ENV } from '../../src/contract/environment.ts';
 
 /** The guest path the data directory is preopened at (src/platform/standalone/platform.ts). */
 export const GUEST_DATA_DIR = '/data';
-
-/** Variables passed to the guest by name only (`--env NAME` inherits the value), so secrets never sit on a command line. */
-const PASS_THROUGH = [/^AUTH_/, /^COUNTER_WRITES$/, /^LOG_LEVEL$/];
 
 export function wasmtimeServeArgs(config: LaunchConfig, componentPath: string, env: NodeJS.ProcessEnv): string[] {
   const args = [
@@ -34,7 +32,8 @@ export function wasmtimeServeArgs(config: LaunchConfig, componentPath: string, e
     '--env',
     `${GUEST_ENV.listenLoopbackOnly}=${isLoopbackAddress(config.host)}`,
   ];
-  for (const name of Object.keys(env).sort()) if (PASS_THROUGH.some((re) => re.test(name))) args.push('--env', name);
+  // By name only (`--env NAME` inherits the value), so secrets never sit on a command line.
+  for (const name of Object.keys(env).sort()) if (PASSED_TO_GUEST.some((re) => re.test(name))) args.push('--env', name);
   if (config.instanceReuse > 1) args.push('--max-instance-reuse-count', String(config.instanceReuse));
   if (componentPath.endsWith('.cwasm')) args.push('--allow-precompiled');
   args.push(componentPath);

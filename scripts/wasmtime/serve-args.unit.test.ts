@@ -19,9 +19,9 @@ describe('wasmtimeServeArgs()', () => {
   // wasmtime serve sets no x-app-client-address: a client could send its own, so the guest must not
   // be told to trust it, whatever the launcher's environment holds (src/http/client-address.ts).
   it('never tells the guest to trust x-app-client-address, nor lets it inherit the whole environment', () => {
-    const env = { APP_CLIENT_ADDRESS_HEADER: 'trusted', AUTH_LOGIN_MAX_FAILURES: '3', LOG_LEVEL: 'debug' };
+    const env = { APP_CLIENT_ADDRESS_HEADER: 'trusted', AUTH_LOGIN_MAX_FAILURES: '3', MAIL_DEAD_LETTER_RETENTION_SECONDS: '0', SMTP_PASSWORD: 'hunter2' };
     const args = wasmtimeServeArgs({ ...config, host: '127.0.0.1' }, 'app.wasm', env);
     expect(args.filter((arg) => /APP_CLIENT_ADDRESS_HEADER|inherit-env/.test(arg))).toEqual([]);
-    expect(args.filter((arg, i) => args[i - 1] === '--env' && !arg.includes('='))).toEqual(['AUTH_LOGIN_MAX_FAILURES', 'LOG_LEVEL']);
+    expect(args.filter((arg, i) => args[i - 1] === '--env' && !arg.includes('='))).toEqual(['AUTH_LOGIN_MAX_FAILURES', 'MAIL_DEAD_LETTER_RETENTION_SECONDS']);
   });
 });

@@ -30,14 +30,3 @@ export function stopOnSignals(child: ChildProcess, log: StopLog, graceMs = STOP_
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop(signal));
   return state;
 }
-
-/**
- * wasmtime's own lines, said in the project's log format: `hyper::Error(IncompleteMessage)` is a
- * client closing its connection during a response (an SSE tab closed, curl stopped), not a fault.
- */
-export function wasmtimeNotice(line: string): { level: string; msg: string; code: string } | undefined {
-  if (line === 'error: hyper::Error(IncompleteMessage)')
-    return { level: 'info', msg: 'a client closed its connection before its response ended (wasmtime: hyper::Error(IncompleteMessage))', code: 'wasmtime_client_gone' };
-  if (line.startsWith('Waiting for child tasks to exit')) return { level: 'info', msg: 'wasmtime is waiting for running requests', code: 'wasmtime_draining' };
-  return undefined;
-}

@@ -78,12 +78,37 @@ export interface AuthConfig {
   systemToken: { keys: VerificationKey[]; issuer: string; audience: string } | undefined;
 }
 
+/** The variables this schema reads: the AUTH_* ones and the one mail setting the component applies itself. */
+const readsVariable = (key: string) => key.startsWith('AUTH_') || key === 'MAIL_DEAD_LETTER_RETENTION_SECONDS';
+
+/**
+ * Why AUTH_PUBLIC_BASE_URL is not an origin, in words that hold no part of the value: the service
+ * is served from the root of its host (cookies, the passkeys' origin, the OAuth redirect URIs).
+ */
+function publicBaseProblem(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    // (The component's engine has no URL.canParse.) Not a URL at all: the schema says so.
+    url = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  if (url.pathname !== '/') return 'a path is not allowed: give scheme://host[:port] only, the service is served from the root of its host';
+  if (url.search !== '' || url.hash !== '' || raw.includes('?') || raw.includes('#')) return 'a query or fragment is not allowed: give scheme://host[:port] only';
+  return undefined;
+}
+
 export function parseAuthConfig(env: ReadonlyMap<string, string>): AuthConfig {
   // An empty value (`AUTH_X=` copied from .env.example) means unset.
-  const input = Object.fromEntries([...env].filter(([key, value]) => key.startsWith('AUTH_') && value !== ''));
+  const input = Object.fromEntries([...env].filter(([key, value]) => readsVariable(key) && value !== ''));
   const result = v.safeParse(schema, input);
   if (!result.success) {
-    const names = [...new Set(result.issues.map((issue) => v.getDotPath(issue) ?? 'AUTH_*'))].sort().join(', ');
+    const baseProblem = publicBaseProblem(input['AUTH_PUBLIC_BASE_URL']);
+    const names = [...new Set(result.issues.map((issue) => v.getDotPath(issue) ?? 'AUTH_*'))]
+      .sort()
+      .map((name) => (name === 'AUTH_PUBLIC_BASE_URL' && baseProblem ? `${name} (${baseProblem})` : name))
+      .join(', ');
     throw new AppError('configuration', `invalid configuration: ${names}`);
   }
   const c = result.output;

@@ -24,6 +24,23 @@ describe('parseAuthConfig()', () => {
     expect(config.systemToken).toMatchObject({ issuer: 'wasi-counter-auth', audience: 'wasi-counter-auth:storage-status' });
   });
 
+  it('reads MAIL_DEAD_LETTER_RETENTION_SECONDS, which the hosts pass through with the AUTH_* variables', () => {
+    expect(parse({}).mailDeadLetterRetentionSeconds).toBe(2_592_000);
+    expect(parse({ MAIL_DEAD_LETTER_RETENTION_SECONDS: '0' }).mailDeadLetterRetentionSeconds).toBe(0);
+  });
+
+  it.each([
+    ['https://counter.example/app', 'a path is not allowed'],
+    ['https://counter.example/?x=1', 'a query or fragment is not allowed'],
+  ])('refuses AUTH_PUBLIC_BASE_URL=%s saying what is wrong, without the value', (value, reason) => {
+    expect(() => parse({ AUTH_PUBLIC_BASE_URL: value })).toThrow(`invalid configuration: AUTH_PUBLIC_BASE_URL (${reason}`);
+    try {
+      parse({ AUTH_PUBLIC_BASE_URL: value });
+    } catch (error) {
+      expect(String(error)).not.toMatch(/\/app|x=1/);
+    }
+  });
+
   it('treats an empty value as unset', () => {
     expect(parse({ AUTH_SYSTEM_TOKEN_JWKS: '', AUTH_SYSTEM_TOKEN_SECRET: '' }).systemToken).toBeUndefined();
   });
@@ -43,7 +60,9 @@ describe('parseAuthConfig()', () => {
       expect(error).toMatchObject({ code: 'configuration' });
       message = (error as Error).message;
     }
-    expect(message).toBe('invalid configuration: AUTH_COOKIE_SECURE, AUTH_PASSWORD_MIN_LENGTH, AUTH_PUBLIC_BASE_URL, AUTH_SESSION_TTL_SECONDS');
+    expect(message).toBe(
+      'invalid configuration: AUTH_COOKIE_SECURE, AUTH_PASSWORD_MIN_LENGTH, AUTH_PUBLIC_BASE_URL (a path is not allowed: give scheme://host[:port] only, the service is served from the root of its host), AUTH_SESSION_TTL_SECONDS',
+    );
     expect(message).not.toContain(secret);
   });
 

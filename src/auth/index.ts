@@ -12,6 +12,7 @@ import { parseAuthConfig } from './config.ts';
 import { OAuthConfigError, parseOAuthConfig, type OAuthConfig } from './oauth/config.ts';
 import { offeredProviders } from './oauth/flow/offered.ts';
 import { providersNotOffered } from './oauth/not-offered.ts';
+import { envPrefix } from './oauth/provider-ids.ts';
 import { keyValueSecretCache } from './oauth/flow/secret-cache.ts';
 import { defaultDeps } from './oauth/providers/index.ts';
 import { authPageRoutes } from './pages/routes.tsx';
@@ -40,19 +41,16 @@ function readOAuthConfig(env: ReadonlyMap<string, string>): OAuthConfig {
 export function buildAuthDeps(platform: Platform, env: ReadonlyMap<string, string>): AuthService {
   const config = parseAuthConfig(env);
   const oauth = readOAuthConfig(env);
+  // An enabled provider lacking a credential is a misconfiguration like any other: the start
+  // stops naming what it lacks, instead of a sign-in button silently missing.
+  const lacking = providersNotOffered(oauth).filter(({ missing }) => oauth.enabled && missing.length > 0);
+  if (lacking.length > 0) {
+    const names = lacking.flatMap(({ missing }) => missing).join(', ');
+    const switches = lacking.map(({ provider }) => `${envPrefix(provider)}_ENABLED`).join(', ');
+    throw new AppError('configuration', `invalid configuration: ${names} (missing, and ${switches} is true: set them, or switch the provider off)`);
+  }
   const offered = offeredProviders(oauth);
   return { platform, config, oauth, offeredProviders: () => offered };
-}
-
-/** Logs each enabled OAuth provider that is not offered, naming the variables it lacks (never values). */
-export function logConfigurationWarnings(service: AuthService): void {
-  for (const { provider, missing } of providersNotOffered(service.oauth)) {
-    service.platform.logger.log('warn', `OAuth provider ${provider} is enabled but not offered: set ${missing.join(', ') || 'its variables (docs/auth.md)'}`, {
-      code: 'oauth_provider_not_offered',
-      provider,
-      missing,
-    });
-  }
 }
 
 export function authRoutes(service: AuthService): Hono {

@@ -1,7 +1,7 @@
 /**
  * `GET /api/health` (HEAD follows GET): 200 once the configuration is valid. The host probes it at
- * start; its probe request (and only it) gets `onStartupProbe` run, which logs the configuration
- * warnings once.
+ * start; its probe request (and only it: the token is in this guest's environment) is also told
+ * what is on (`probeFields`), for the host's start-up line.
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
@@ -28,13 +28,13 @@ export const HEALTH_CONTRACT: ApiContract = {
 };
 
 /** `probeToken`: the host's start-up probe token from the guest's environment (absent: no request is the probe). */
-export function healthRoutes(probeToken: string | undefined, onStartupProbe: () => void, logger: Logger): Hono {
+export function healthRoutes(probeToken: string | undefined, probeFields: () => Record<string, unknown>, logger: Logger): Hono {
   const app = new Hono();
   app.all(
     HEALTH_PATH,
     readOnlyRoute((c) => {
-      if (probeToken !== undefined && c.req.header(STARTUP_PROBE_HEADER) === probeToken) onStartupProbe();
-      return c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' });
+      const probe = probeToken !== undefined && c.req.header(STARTUP_PROBE_HEADER) === probeToken;
+      return c.json({ status: 'ok', ...(probe ? probeFields() : {}) }, 200, { 'Cache-Control': 'no-store' });
     }, logger),
   );
   return app;

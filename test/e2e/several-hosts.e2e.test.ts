@@ -46,6 +46,10 @@ describe.runIf(unavailable === undefined)('several hosts sharing PostgreSQL and 
       channel,
       '--shutdown-grace-ms',
       '500',
+      // Every command must be answered: shedding (503 once a request waited 5 s for an instance,
+      // which a loaded 2-core machine reaches) is test/admission/'s subject, not this file's.
+      '--admission-wait-ms',
+      '60000',
     ];
     // Both start together: the schema's migrations run once under PostgreSQL's advisory lock.
     [a, b] = await Promise.all([startHost({ args }), startHost({ args })]);

@@ -29,6 +29,35 @@ describe('start-up errors', () => {
     expect(await oneLineFailure(['--port', '0'], { DATA_DIR: file })).toBe(`error: cannot use ${file} as the data directory (--data-dir, DATA_DIR): it is a file, not a directory`);
   });
 
+  it('a --data-dir where no directory can be made (under /proc) is an error at once, not a start that spins', async () => {
+    // Node's recursive mkdir retries forever where the kernel answers ENOENT (host/start-errors.ts).
+    const path = '/proc/wasi-counter-auth/data';
+    const started = performance.now();
+    expect(await oneLineFailure(['--data-dir', path, '--port', '0'])).toBe(
+      `error: cannot use ${path} as the data directory (--data-dir, DATA_DIR): no directory can be created there`,
+    );
+    expect(performance.now() - started).toBeLessThan(20_000);
+  }, 30_000);
+
+  it('--db postgres or redis without its URL names the URL option: no default server, nothing is opened', async () => {
+    const unset = { POSTGRES_URL: '', REDIS_URL: '' };
+    expect(await oneLineFailure(['--db', 'postgres', '--port', '0'], unset)).toBe(
+      "error: --db postgres needs --postgres-url (POSTGRES_URL), the server's URL (postgres://user@host:5432/database): there is no default server",
+    );
+    expect(await oneLineFailure(['--port', '0'], { ...unset, DB: 'redis' })).toBe(
+      "error: --db redis needs --redis-url (REDIS_URL), the server's URL (redis://host:6379): there is no default server",
+    );
+    expect(await oneLineFailure(['--realtime', 'redis', '--port', '0', '--data-dir', tempDataDir()], unset)).toMatch(/^error: --realtime redis needs --redis-url \(REDIS_URL\)/);
+  });
+
+  it('an AUTH_PUBLIC_BASE_URL with a path says that a path is not allowed, without the value', async () => {
+    const line = await oneLineFailure(['--port', '0', '--data-dir', tempDataDir()], { AUTH_PUBLIC_BASE_URL: 'https://counter.example/secret-path' });
+    expect(line).toBe(
+      "error: invalid configuration: AUTH_PUBLIC_BASE_URL (a path is not allowed: give scheme://host[:port] only, the service is served from the root of its host) (the application's variables, checked at start: docs/configuration.md)",
+    );
+    expect(line).not.toContain('secret-path');
+  });
+
   it('a port in use says so and names --port', async () => {
     const port = await freePort();
     const holder: Server = createServer();

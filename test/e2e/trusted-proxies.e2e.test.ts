@@ -44,11 +44,13 @@ const NGINX: Proxy = {
   available: Boolean(nginx && openssl),
   start: (proxyPort, hostPort) =>
     startNginx(nginx!.path, openssl!.path, (tls: Certificate) =>
-      documentedBlock('docs/deployment.md', 'nginx', 'nginx', [
-        ['listen 443 ssl;', `listen 127.0.0.1:${proxyPort} ssl;\n    listen [::1]:${proxyPort} ssl;`],
+      documentedBlock('docs/deployment.md', 'nginx in front', 'nginx', [
+        ['listen 443 ssl http2;', `listen 127.0.0.1:${proxyPort} ssl http2;`],
+        ['listen [::]:443 ssl http2;', `listen [::1]:${proxyPort} ssl http2;`],
         ['/etc/ssl/counter.example/fullchain.pem', tls.certificatePath],
         ['/etc/ssl/counter.example/privkey.pem', tls.keyPath],
         ['http://127.0.0.1:3000', `http://127.0.0.1:${hostPort}`],
+        ['grpc://127.0.0.1:3000', `grpc://127.0.0.1:${hostPort}`],
       ]),
     ),
 };
@@ -58,7 +60,7 @@ const CADDY: Proxy = {
   available: Boolean(caddy && openssl),
   start: (proxyPort, hostPort) =>
     startCaddy(caddy!.path, openssl!.path, (tls: Certificate) =>
-      documentedBlock('docs/deployment.md', 'Caddy', 'caddy', [
+      documentedBlock('docs/deployment.md', 'Caddy in front', 'caddy', [
         ['counter.example {', `https://127.0.0.1:${proxyPort} {\n\tbind 127.0.0.1 ::1\n\ttls ${tls.certificatePath} ${tls.keyPath}`],
         ['reverse_proxy 127.0.0.1:3000', `reverse_proxy 127.0.0.1:${hostPort}`],
       ]),

@@ -2,10 +2,13 @@
  * `npm run serve:wasmtime` (scripts/serve-wasmtime.ts): refuses gRPC and invalid options with
  * exit code 2 before building or listening; otherwise serves the component under wasmtime with a
  * data directory it creates, and stops cleanly on SIGTERM, and within 2 s on SIGINT even while a
- * live-update stream holds wasmtime (a client that left, or one still reading).
+ * live-update stream holds wasmtime (a client that left, or one still reading). Its start-up
+ * line says what is on (mail queued for the drain); what clients cause (an HTTP/2 preface from a
+ * gRPC client) is one notice per interval, not a raw wasmtime line per connection.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { connect as connectHttp2 } from 'node:http2';
 import { connect } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -117,6 +120,50 @@ describe.skipIf(!wasmtime)('serve:wasmtime', () => {
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
     expect(await refused(port)).toBe(true);
+  }, 180_000);
+
+  it('says at start what is on, and that queued mail needs the drain beside it', async () => {
+    const port = await freePort();
+    const dataDir = tempDataDir('wasmtime-start-');
+    const run = launch(['--port', String(port), '--data-dir', dataDir], { WASMTIME: wasmtime!.path, AUTH_PUBLIC_BASE_URL: `http://localhost:${port}` });
+    try {
+      await run.until('"code":"wasmtime_listening"');
+      const line = run
+        .output()
+        .split('\n')
+        .find((l) => l.includes('"code":"wasmtime_listening"'))!;
+      expect(JSON.parse(line)).toMatchObject({ mail: `queued in ${dataDir}'s outbox, not sent until \`npm run mail:drain -- --data-dir ${dataDir}\` runs beside this (SMTP_URL)` });
+      expect(line).toContain('gRPC: not served (HTTP/1.1 only)');
+    } finally {
+      run.child.kill('SIGTERM');
+      await run.exited;
+    }
+  }, 180_000);
+
+  it('gRPC clients (HTTP/2 without TLS) meeting it get one notice line per interval, never a raw hyper::Error line each', async () => {
+    const port = await freePort();
+    const run = launch(['--port', String(port), '--data-dir', tempDataDir('wasmtime-h2-')], { WASMTIME: wasmtime!.path });
+    try {
+      await run.until('"code":"wasmtime_listening"');
+      // Ten clients opening HTTP/2 with prior knowledge, as a gRPC client does: wasmtime closes each.
+      for (let i = 0; i < 10; i++) {
+        const session = connectHttp2(`http://127.0.0.1:${port}`);
+        await new Promise<void>((resolve) => {
+          session.once('close', () => resolve());
+          session.once('error', () => resolve());
+        });
+        session.destroy();
+      }
+      await run.until('"code":"wasmtime_http2_refused"');
+      // wasmtime writes its line per connection as it closes it: give the last ones time to arrive.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(run.output()).not.toMatch(/^error: hyper::Error/m);
+      expect(run.output().match(/"code":"wasmtime_http2_refused"/g)).toHaveLength(1);
+      expect(run.output()).toMatch(/wasmtime serve speaks HTTP\/1\.1 only.*gRPC is served by the Node host/);
+    } finally {
+      run.child.kill('SIGTERM');
+      await run.exited;
+    }
   }, 180_000);
 
   it.each([

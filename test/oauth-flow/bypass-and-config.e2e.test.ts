@@ -1,8 +1,9 @@
 /**
  * Without a provider: the development callback bypass (state creation, replay, provider mismatch,
- * open-redirect attempts), the offered-provider rule (a provider missing a credential is absent
- * from capabilities and /login, and its start is refused), and the start-up refusals (both
- * provider_c secret sources; the bypass on a secure deployment) as exit code 2 naming variables.
+ * open-redirect attempts), the offered-provider rule (a provider switched off is absent from
+ * capabilities and /login, and its start is refused), and the start-up refusals (both provider_c
+ * secret sources; the bypass on a secure deployment; a provider switched on without a credential,
+ * test/e2e/oauth-provider-incomplete.e2e.test.ts) as exit code 2 naming variables.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, runHostCli, tempDataDir } from '../../harness/host-process.ts';
@@ -12,8 +13,8 @@ import { asBrowser, deliver, eventCounts, expectFailure, expectNoSecretsLogged, 
 describe('development callback bypass', () => {
   let service: Service;
   beforeAll(async () => {
-    // provider_b lacks its secret: not offered, even with the bypass.
-    service = await startService({ AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS: 'true' }, ['AUTH_PROVIDER_B_CLIENT_SECRET']);
+    // provider_b is switched off: not offered, even with the bypass.
+    service = await startService({ AUTH_OAUTH_DEVELOPMENT_CALLBACK_BYPASS: 'true', AUTH_PROVIDER_B_ENABLED: 'false' });
   }, 90_000);
   afterAll(async () => {
     await service?.stop();
@@ -101,7 +102,7 @@ describe('development callback bypass', () => {
     expect(response.headers.get('location')).toBe('/dashboard?tab=providers#top');
   });
 
-  it('a provider missing a credential is absent from capabilities and /login, and its start is refused', async () => {
+  it('a provider switched off is absent from capabilities and /login, and its start is refused', async () => {
     const capabilities = (await (await fetch(`${service.host.url}/api/auth/capabilities`)).json()) as { oauth: { providers: Array<{ id: string; start: string }> } };
     expect(capabilities.oauth.providers.map((p) => p.id)).toEqual(['provider_a', 'provider_c']);
     expect(capabilities.oauth.providers[0]!.start).toBe('/api/auth/oauth/provider_a/start');

@@ -31,11 +31,10 @@ export interface Service {
 }
 
 /** The host on a known port (the redirect URIs need it) with the local provider configured. */
-export async function startService(extraEnv: Record<string, string> = {}, dropEnv: string[] = []): Promise<Service> {
+export async function startService(extraEnv: Record<string, string> = {}): Promise<Service> {
   const port = await freePort();
   const fixture = await startOAuthFixture(`http://127.0.0.1:${port}`);
   const env: Record<string, string> = { ...fixture.env, ...OPERATOR_ENV, ...extraEnv };
-  for (const name of dropEnv) delete env[name];
   const host = await startHost({ port, env, timeoutMs: 60_000 });
   const secretsSeen = new Set<string>(fixture.secrets);
   return {

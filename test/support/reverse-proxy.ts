@@ -20,7 +20,7 @@ export interface Certificate {
 }
 
 export interface ProxyProcess extends Certificate {
-  /** The self-signed certificate (PEM) clients must trust; valid for 127.0.0.1 and ::1. */
+  /** The self-signed certificate (PEM) clients must trust; valid for localhost, 127.0.0.1 and ::1. */
   readonly certificate: string;
   readonly output: string[];
   stop(): Promise<void>;
@@ -32,7 +32,8 @@ export function fencedBlock(page: string, section: string, language: string): st
   const start = text.indexOf(`\n## ${section}\n`);
   if (start < 0) throw new Error(`${page} has no section ${section}`);
   const end = text.indexOf('\n## ', start + 1);
-  const pattern = new RegExp(`^\`\`\`${language}\\n([\\s\\S]*?)^\`\`\`$`, 'gm');
+  // The language may be followed by attributes (`nginx file=/etc/nginx/conf.d/x.conf`).
+  const pattern = new RegExp(`^\`\`\`${language}(?: [^\\n]*)?\\n([\\s\\S]*?)^\`\`\`$`, 'gm');
   const blocks = [...text.slice(start, end < 0 ? undefined : end).matchAll(pattern)].map((m) => m[1] ?? '');
   if (blocks.length !== 1) throw new Error(`${page}, ${section}: expected one ${language} block, found ${blocks.length}`);
   return blocks[0]!;
@@ -52,11 +53,11 @@ export function documentedBlock(page: string, section: string, language: string,
   return block;
 }
 
-/** A key and a certificate for 127.0.0.1 and ::1, valid one day, in `dir`. */
-function selfSignedCertificate(openssl: string, dir: string): Certificate {
+/** A key and a certificate for localhost, 127.0.0.1 and ::1, valid one day, in `dir`. */
+export function selfSignedCertificate(openssl: string, dir: string): Certificate {
   const certificatePath = join(dir, 'cert.pem');
   const keyPath = join(dir, 'key.pem');
-  const subject = ['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,IP:::1'];
+  const subject = ['-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1'];
   execFileSync(
     openssl,
     ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', ...subject, '-keyout', keyPath, '-out', certificatePath],

@@ -1,7 +1,7 @@
 /**
  * Providers switched on (AUTH_PROVIDER_<X>_ENABLED=true) that are nevertheless not offered, with
- * the names of the variables each lacks (never values): logged at start, so a missing credential
- * does not make a sign-in button disappear without a word.
+ * the names of the variables each lacks (never values): with OAuth on, a configuration error at
+ * start (../index.ts), so a missing credential does not make a sign-in button disappear without a word.
  */
 import type { OAuthConfig } from './config.ts';
 import { PROVIDER_IDS, type ProviderId } from './provider-ids.ts';
