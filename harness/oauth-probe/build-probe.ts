@@ -66,7 +66,7 @@ export async function buildProbe(variant: ProbeVariant): Promise<BuiltProbe> {
   writeFileSync(join(staging, 'app.wasm'), component);
   composeWithPasswordHashing(join(staging, 'app.wasm'), join(staging, 'component.wasm'));
   // The waiting WASI imports are suspending, as in the build (outgoing HTTP waits on poll).
-  jcoTranspile(join(staging, 'app.wasm'), join(staging, 'transpiled'), WASI_WAITING_IMPORTS);
+  await jcoTranspile(join(staging, 'app.wasm'), join(staging, 'transpiled'), WASI_WAITING_IMPORTS);
   writeFileSync(join(staging, 'stamp'), digest);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(join(out, '..'), { recursive: true });
