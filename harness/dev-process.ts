@@ -5,7 +5,7 @@
  * everything up to date (as after `npm run build`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lineSplitter } from '../scripts/wasmtime/output.ts';
@@ -23,6 +23,31 @@ export function copyProject(): string {
   }
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   return dir;
+}
+
+/** The handler the dev loop's test and benchmark edit: GET /api/health's answer (src/app.ts). */
+const HEALTH_HANDLER = "c.json({ status: 'ok' }";
+
+/**
+ * Edits the copy's health handler to answer `{ status: 'ok', edit: token }` (from the original
+ * text each time); `undefined` restores it. Throws if the handler moved, naming what to update.
+ */
+export function editHealthHandler(root: string, token: string | undefined, original = healthSource(root)): string {
+  if (!original.includes(HEALTH_HANDLER)) throw new Error(`src/app.ts no longer holds ${HEALTH_HANDLER}: update HEALTH_HANDLER in harness/dev-process.ts`);
+  const text = token === undefined ? original : original.replace(HEALTH_HANDLER, `c.json({ status: 'ok', edit: '${token}' }`);
+  writeFileSync(join(root, 'src', 'app.ts'), text);
+  return original;
+}
+
+const healthSource = (root: string) => readFileSync(join(root, 'src', 'app.ts'), 'utf8');
+
+/** GET /api/health's `edit` (undefined when the handler is the original or the host does not answer). */
+export async function healthEdit(url: string): Promise<string | undefined> {
+  try {
+    return ((await (await fetch(`${url}/api/health`)).json()) as { edit?: string }).edit;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface DevProcess {

@@ -5,11 +5,11 @@
  * change in host/ restarts the host without a build; Ctrl-C stops everything. Timings are for
  * bench/dev-loop.ts: the bounds here only keep a stuck loop from hanging the suite.
  */
-import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyProject, type DevProcess, processesUnder, startDev } from '../../harness/dev-process.ts';
+import { copyProject, type DevProcess, editHealthHandler, processesUnder, startDev } from '../../harness/dev-process.ts';
 import { openSse, type SseClient } from '../../harness/sse.ts';
 import { requireTool } from '../../harness/tools.ts';
 import { launchChromium, openPage, type WatchedPage } from '../support/browser.ts';
@@ -17,8 +17,6 @@ import { launchChromium, openPage, type WatchedPage } from '../support/browser.t
 const chromium = requireTool('chromium');
 /** A rebuild is 10-30 s on the loaded 2-core machine; a stuck one must still end the test. */
 const REBUILD_MS = 240_000;
-/** The handler the test edits: GET /api/health's answer. */
-const HANDLER = "c.json({ status: 'ok' }";
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = REBUILD_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -40,12 +38,11 @@ describe.skipIf(!chromium)('npm run dev', () => {
   let original: string;
   const app = () => join(root, 'src', 'app.ts');
   const health = async () => (await (await fetch(`${dev.url}/api/health`)).json()) as { status: string; edit?: string };
-  const edit = (token: string) => writeFileSync(app(), original.replace(HANDLER, `c.json({ status: 'ok', edit: '${token}' }`));
+  const edit = (token: string) => editHealthHandler(root, token, original);
 
   beforeAll(async () => {
     root = copyProject();
-    original = readFileSync(app(), 'utf8');
-    expect(original, 'the handler this test edits moved: update HANDLER').toContain(HANDLER);
+    original = editHealthHandler(root, undefined);
     [dev, browser] = await Promise.all([startDev(root), launchChromium(chromium!)]);
     events = await openSse(`${dev.url}/__dev/events`);
     watched = await openPage(browser, `${dev.url}/`);
