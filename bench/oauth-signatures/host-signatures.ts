@@ -1,5 +1,5 @@
 /**
- * Host side of the WIT interface `app:platform/signatures` (wit/signatures.wit) with node:crypto:
+ * Host side of the WIT interface `app:platform/signatures` (bench/oauth-signatures/signatures.wit) with node:crypto:
  * the alternative the benchmark compares with pure-JS signatures in the guest. Keys are cached
  * per JWK / PEM text so a call costs the crossing plus the operation.
  */
