@@ -84,10 +84,11 @@ async function measure(dev: DevProcess, change: Change, index: number, original:
 }
 
 const root = copyProject();
-const dev = await startDev(root);
 const results: Run[] = [];
 let warmUp = 'n/a';
+let dev: DevProcess | undefined;
 try {
+  dev = await startDev(root);
   const warm = await dev.waitForLine(/^dev: the build tools are warm/, 0, TIMEOUT_MS);
   warmUp = /\((.*)\)$/.exec(warm.line)?.[1] ?? warmUp;
   const original = editHealthHandler(root, undefined);
@@ -101,7 +102,7 @@ try {
     await sleep(2_000); // the dev runner loads its next host process meanwhile, as between two saves
   }
 } finally {
-  await dev.stop();
+  await dev?.stop();
   rmSync(root, { recursive: true, force: true });
 }
 

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale-soak [-- --db postgres|redis --hosts 3 --clients 24 --minutes 6]`: the
+ * `npm run bench -- scale-soak [--db postgres|redis --hosts 3 --clients 24 --minutes 6]`: the
  * write path of several hosts on one store held under load for minutes (stream leases, hand-overs,
  * group commit: docs/scaling.md). Clients send `{"amount":1}` increments back to back, spread over
  * real host processes; every `--sample-seconds` it prints each host's RSS (from /proc) and the
@@ -89,7 +89,7 @@ const trend = thirdsTrendPercent(warm.map((s) => s.rss.reduce((a, b) => a + b, 0
 const all = warm.flatMap((s) => s.rss);
 const rates = warm.map((s) => s.rps);
 publish(
-  'Several hosts under sustained load (npm run bench:scale-soak)',
+  'Several hosts under sustained load (npm run bench -- scale-soak)',
   `${markdownTable(
     ['date (UTC)', 'setup', 'increments answered 200', 'other answers', 'stream contiguous', 'req/s per sample after warm-up', 'RSS per host after warm-up', 'trend'],
     [

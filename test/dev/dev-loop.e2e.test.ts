@@ -50,16 +50,19 @@ describe.skipIf(!chromium)('npm run dev', () => {
   }, REBUILD_MS);
 
   afterAll(async () => {
-    events?.close();
-    await watched?.close();
-    await browser?.close();
-    if (dev) {
-      await dev.stop();
-      expect(dev.output).toContain('dev: stopping');
-      // Ctrl-C ends the dev runner, its build process, the loaded launcher and the host.
-      await until('every process of the dev loop gone', async () => (processesUnder(root).length === 0 ? true : undefined), 20_000);
+    try {
+      events?.close();
+      await watched?.close();
+      await browser?.close();
+      if (dev) {
+        await dev.stop();
+        expect(dev.output).toContain('dev: stopping');
+        // Ctrl-C ends the dev runner, its build process, the loaded host process and the host.
+        await until('every process of the dev loop gone', async () => (processesUnder(root).length === 0 ? true : undefined), 20_000);
+      }
+    } finally {
+      if (root) rmSync(root, { recursive: true, force: true });
     }
-    if (root) rmSync(root, { recursive: true, force: true });
   }, 60_000);
 
   it('serves the component; only what passes through it carries the dev script', async () => {
