@@ -15,6 +15,8 @@ import { DevEvents } from './events.ts';
 import { type Front, startFront, type Upstream } from './front.ts';
 import { DevHost } from './host-process.ts';
 
+/** Saved paths kept for the next cycle at most (beyond, it does everything). */
+const MAX_PATHS = 1_000;
 /** How long a request waits for a restarting host before it gets the "not serving" page. */
 const UPSTREAM_WAIT_MS = 60_000;
 
@@ -24,6 +26,8 @@ interface Work {
   build: boolean;
   restart: boolean;
   wit: boolean;
+  /** More paths changed than are kept: everything is done, the build process renewed too. */
+  overflow?: boolean;
   /** The build at start. */
   initial?: boolean;
 }
@@ -91,9 +95,10 @@ export async function startDev(root: string, args: DevArguments, print: (line: s
   };
 
   const cycle = async (work: Work): Promise<void> => {
+    if (work.overflow) Object.assign(work, { build: true, restart: true });
     // A change to a host/ file that the build itself reads needs a fresh build worker, and a build.
     const buildReads = await builder.hostInputs().catch(() => new Set<string>());
-    if (work.paths.some((path) => buildReads.has(join(root, path)))) {
+    if (work.overflow || work.paths.some((path) => buildReads.has(join(root, path)))) {
       await builder.renew();
       work.build = true;
     }
@@ -146,11 +151,13 @@ export async function startDev(root: string, args: DevArguments, print: (line: s
   };
   const onBatch = (batch: Batch) => {
     const needs = batch.overflow ? { build: true, restart: true, wit: true } : needsOf(batch.paths);
+    const paths = [...(pending?.paths ?? []), ...batch.paths];
     if (!needs.build && !needs.restart) return;
     print(`dev: ${batch.paths.length === 1 ? batch.paths[0] : `${batch.paths.length} files`} changed`);
     const merged: Work = pending ?? { paths: [], since: batch.since, build: false, restart: false, wit: false };
     pending = {
-      paths: [...merged.paths, ...batch.paths],
+      paths: paths.slice(0, MAX_PATHS),
+      overflow: merged.overflow || batch.overflow || paths.length > MAX_PATHS,
       since: Math.min(merged.since, batch.since),
       build: merged.build || needs.build,
       restart: merged.restart || needs.restart,
