@@ -43,8 +43,13 @@ export function devPageClient(): void {
   events.addEventListener('status', (event) => {
     const status = JSON.parse((event as MessageEvent<string>).data) as { state: string; generation: number; message?: string };
     if (status.state === 'failed') show(status.message ?? 'unknown error');
-    else if (status.state === 'ok' && served !== undefined && status.generation !== served) reload();
-    else if (status.state === 'ok') hide();
+    else if (status.state === 'ok' && served !== undefined && status.generation !== served) {
+      // Once per generation: a page the browser took from its cache would name the old one again.
+      const key = 'dev-reloaded-for-generation';
+      if (sessionStorage.getItem(key) === String(status.generation)) return hide();
+      sessionStorage.setItem(key, String(status.generation));
+      reload();
+    } else if (status.state === 'ok') hide();
   });
 }
 
