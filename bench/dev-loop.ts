@@ -5,7 +5,8 @@
  *   handler  src/app.ts's health handler (static assets, bundle, componentize, transpile, restart)
  *   static   static/styles.css (its asset embedded: the same steps), seen in the page's stylesheet link
  *   host     a comment in host/log.ts (a restart only), seen in the dev runner's "serving" line
- * Each time runs from the write to the first answer showing the change (polled every 20 ms).
+ * Each time runs from the write to the first answer showing the change (asked every 20 ms once the
+ * dev runner says the new host serves: no answer can change earlier, and a poll runs the guest).
  * Beside it: the dev runner's own account (build, restart), the CPU the dev loop's processes used
  * in that time (what it costs a machine with nothing else to do), and the machine's load.
  */
@@ -73,9 +74,11 @@ async function measure(dev: DevProcess, change: Change, index: number, original:
   if (change === 'handler') editHealthHandler(root, `run-${index}`, original);
   if (change === 'static') appendFileSync(join(root, 'static', 'styles.css'), `\n.dev-loop-probe-${index} { color: #${(index + 1).toString(16).padStart(6, '0')}; }\n`);
   if (change === 'host') appendFileSync(join(root, 'host', 'log.ts'), `\n// dev-loop benchmark, run ${index}\n`);
+  // No answer can change before the new host serves: asking only then keeps the polls' own load
+  // off the build (each poll runs the guest).
+  const served = await dev.waitForLine(/^dev: serving [\d.]+ s after the save/, from, TIMEOUT_MS);
   if (change === 'handler') await until('the new answer', async () => (await healthEdit(url)) === `run-${index}`);
   if (change === 'static') await until('the new stylesheet', async () => ((await stylesheet(url).catch(() => cssBefore)) ?? cssBefore) !== cssBefore);
-  const served = await dev.waitForLine(/^dev: serving [\d.]+ s after the save/, from, TIMEOUT_MS);
   // The restarted host answers as the one before it did.
   if (change === 'host') await until('an answer after the restart', async () => (await healthEdit(url)) === answer);
   const seconds = (performance.now() - started) / 1000;
