@@ -80,9 +80,16 @@ export class CounterClient {
     return `/${SERVICE}/${method}`;
   }
 
-  unary<I extends DescMessage, O extends DescMessage>(method: string, input: I, output: O, value: MessageInitShape<I>, options: grpc.CallOptions = {}): Promise<MessageShape<O>> {
+  unary<I extends DescMessage, O extends DescMessage>(
+    method: string,
+    input: I,
+    output: O,
+    value: MessageInitShape<I>,
+    options: grpc.CallOptions = {},
+    metadata = new grpc.Metadata(),
+  ): Promise<MessageShape<O>> {
     return new Promise((resolve, reject) => {
-      this.client.makeUnaryRequest(this.path(method), serializer(input), deserializer(output), value, new grpc.Metadata(), options, (error, result) =>
+      this.client.makeUnaryRequest(this.path(method), serializer(input), deserializer(output), value, metadata, options, (error, result) =>
         error ? reject(error) : resolve(result!),
       );
     });

@@ -39,6 +39,7 @@ import { startServer } from './http/server.ts';
 import { probeGuestConfiguration } from './guest/startup-probe.ts';
 import { maintenanceToken, startMaintenance, type Maintenance } from './maintenance/scheduler.ts';
 import { openStorage } from './storage/open.ts';
+import { Scrubber } from './storage/scrubber.ts';
 import type { StorageBackend } from './storage/types.ts';
 
 export const DEFAULT_COMPONENT_DIR = join(import.meta.dirname, '..', 'build', 'hosted', 'transpiled');
@@ -101,7 +102,8 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
   const metrics = config.metricsPort === undefined ? undefined : new HostMetrics(overrides.thread ?? 'main');
   const outbox = new MailOutbox(storage.projections);
   let delivery: MailDelivery | undefined;
-  const imports = hostImports({ environment, storage, pubsub, logger, metrics, mail: { outbox, queued: () => delivery?.wake() } });
+  const scrubber = new Scrubber(storage, logger);
+  const imports = hostImports({ environment, storage, pubsub, logger, metrics, mail: { outbox, queued: () => delivery?.wake() }, scrubber });
   const component = await loadComponent(componentDir);
   const pool = new InstancePool(
     () => component.instantiate(imports),
@@ -179,7 +181,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     await probeGuestConfiguration(config.host, server.port, logger, probeToken);
     // After the guest's own configuration checks, so their errors are the ones reported first.
     const retryMs = config.mailRetrySeconds * 1000;
-    delivery = new MailDelivery(outbox, mailTransportFor(config, env, logger), logger, {
+    delivery = new MailDelivery(outbox, storage.keyValue, mailTransportFor(config, env, logger), logger, {
       maxAttempts: config.mailMaxAttempts,
       retryMs,
       pollMs: Math.min(retryMs, 5000),
@@ -195,7 +197,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     await storage.close();
     throw error;
   }
-  const maintenance = startMaintenance({ intervalSeconds: config.maintenanceIntervalSeconds, storage, pool, token: maintenanceSecret, logger });
+  const maintenance = startMaintenance({ intervalSeconds: config.maintenanceIntervalSeconds, storage, pool, token: maintenanceSecret, logger, scrubber });
   let stopping: Promise<void> | undefined;
   return {
     port: server.port,
@@ -214,6 +216,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
         await maintenance.stop();
         await server.close(config.shutdownGraceMs);
         await delivery?.stop();
+        scrubber.stop();
         cache?.close();
         await pubsub.close();
         await storage.close();

@@ -11,9 +11,12 @@ import { startHost } from './app.ts';
 import { startWorkerGroup } from './workers/group.ts';
 import { loadDotEnv } from './dotenv.ts';
 import { describeError, jsonLogger } from './log.ts';
+import { createPrivateFiles, warnIfNotPrivate } from './private-files.ts';
 import { startOperationsListener, type RunningListener } from './metrics/listener.ts';
 import { groupSource, hostSource } from './metrics/source.ts';
 
+// Before anything is created: the data directory and every store file are the service's alone.
+createPrivateFiles();
 const logger = jsonLogger();
 const argv = process.argv.slice(2);
 if (argv.includes('--help') || argv.includes('-h')) {
@@ -35,7 +38,10 @@ try {
   throw error;
 }
 // Before the store opens: `npm run restore` refuses a data directory a host is using.
-if (config.db === 'sqlite') markRunningHost(config.dataDir);
+if (config.db === 'sqlite') {
+  warnIfNotPrivate(config.dataDir, logger);
+  markRunningHost(config.dataDir);
+}
 
 if (config.realtime === 'local' && config.db !== 'sqlite') {
   logger.log(

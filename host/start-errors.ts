@@ -25,7 +25,7 @@ export function checkDataDir(config: Pick<HostConfig, 'db' | 'dataDir'>): void {
   if (config.db !== 'sqlite') return;
   const path = resolve(config.dataDir);
   try {
-    mkdirSync(path, { recursive: true });
+    mkdirSync(path, { recursive: true, mode: 0o700 });
     if (!statSync(path).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'EEXIST' });
     accessSync(path, constants.W_OK | constants.X_OK);
   } catch (error) {

@@ -8,7 +8,9 @@
  * writers go on meanwhile, and the copy is the database as of that transaction's start (a copy in
  * several steps would restart whenever the host commits in between, never finishing under load).
  * The copy is written beside FILE, switched to a single self-contained file (rollback journal),
- * checked, fsynced and renamed into place. An existing FILE is kept unless `--force`.
+ * checked, fsynced and renamed into place. An existing FILE is kept unless `--force`. The copy
+ * holds every password hash, address and the device-cookie key: it is created mode 0600 (the
+ * umask is set before anything is written, host/private-files.ts).
  *
  * Exit codes: 0 done, 1 failed (FILE untouched), 2 invalid options (one line on stderr).
  */
@@ -18,6 +20,7 @@ import { backup, DatabaseSync } from 'node:sqlite';
 import { commandArguments, exitWith } from './sqlite-backup/arguments.ts';
 import { partialName, replaceDurably } from './sqlite-backup/durable-replace.ts';
 import { checkProjectDatabase, NotProjectDatabase } from './sqlite-backup/project-database.ts';
+import { createPrivateFiles } from '../host/private-files.ts';
 
 const USAGE = `Usage: npm run backup -- --data-dir DIR --to FILE [--force]
 
@@ -34,6 +37,7 @@ function fail(code: number, message: string): never {
   return exitWith('backup', code, message);
 }
 
+createPrivateFiles();
 const args = commandArguments('backup', USAGE, 'to', true);
 if (!existsSync(args.database)) fail(2, `no database at ${args.database}: check --data-dir (DATA_DIR)`);
 if (existsSync(args.file) && !args.force) fail(2, `${args.file} exists: pass --force to replace it`);

@@ -3,8 +3,10 @@
  * The runtime has no mail import, so the component writes each message to the outbox of its file
  * store (src/platform/standalone/mail-outbox.ts); this Node tool opens that data directory and
  * delivers through the Node host's own outbox, back-off and transports (host/mail/): SMTP with
- * SMTP_URL (SMTP_USER, SMTP_PASSWORD), else the console (development). It may run beside a
- * serving wasmtime: every outbox change is one exclusive commit of the file store.
+ * SMTP_URL (SMTP_USER, SMTP_PASSWORD), else the console (development). Like the host, it makes each
+ * message's secrets as it delivers it, their hashes going to the file store's key-value
+ * (src/contract/mail-secrets.ts). It may run beside a serving wasmtime: every outbox change is one
+ * exclusive commit of the file store.
  *
  *   node scripts/mail-drain.ts [--data-dir ./data/wasmtime] [--once] [--poll-seconds 2]
  *
@@ -20,10 +22,13 @@ import { MailOutbox } from '../host/mail/outbox.ts';
 import { consoleTransport, smtpTransport } from '../host/mail/transport.ts';
 import { openFileStorage } from '../src/platform/standalone/file-storage.ts';
 import { nodeFileSystem } from './wasmtime/node-file-system.ts';
+import { createPrivateFiles } from '../host/private-files.ts';
 
 const { values } = parseArgs({
   options: { 'data-dir': { type: 'string', default: './data/wasmtime' }, once: { type: 'boolean', default: false }, 'poll-seconds': { type: 'string', default: '2' } },
 });
+// The file store's new files (key-value, outbox commits) are private, like those wasmtime writes (scripts/serve-wasmtime.ts).
+createPrivateFiles();
 const logger = jsonLogger();
 // The mail options are the host's (SMTP_URL, SMTP_USER, SMTP_PASSWORD, MAIL_*), validated the same way.
 let config;
@@ -40,7 +45,7 @@ if (!Number.isInteger(pollSeconds) || pollSeconds < 1) {
 }
 const storage = openFileStorage(nodeFileSystem(values['data-dir']));
 const transport = config.smtpUrl ? smtpTransport({ url: config.smtpUrl, user: config.smtpUser, password: config.smtpPassword }) : consoleTransport(logger);
-const delivery = new MailDelivery(new MailOutbox(storage.projections), transport, logger, {
+const delivery = new MailDelivery(new MailOutbox(storage.projections), storage.keyValue, transport, logger, {
   maxAttempts: config.mailMaxAttempts,
   retryMs: config.mailRetrySeconds * 1000,
   pollMs: pollSeconds * 1000,

@@ -7,11 +7,13 @@
  * Refuses a FILE that is not a database of this project or has a -wal beside it (a live database
  * or a file copy, not a backup). FILE is copied beside the database, checked, fsynced and renamed
  * over it; the old database's -wal and -shm are removed first, since a -wal left beside the new
- * file would be replayed into it.
+ * file would be replayed into it. The restored database is mode 0600 whatever the backup's mode
+ * (a copy keeps its source's), in a directory created 0700 (host/private-files.ts).
  *
  * Exit codes: 0 done, 1 failed, 2 refused or invalid options (one line on stderr; nothing changed).
  */
-import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { createPrivateFiles } from '../host/private-files.ts';
 import { runningHosts } from '../host/storage/sqlite/running-hosts.ts';
 import { commandArguments, exitWith } from './sqlite-backup/arguments.ts';
 import { partialName, replaceDurably } from './sqlite-backup/durable-replace.ts';
@@ -39,6 +41,7 @@ function removeWithSideFiles(path: string): void {
   for (const suffix of ['', ...SIDE_FILES]) rmSync(`${path}${suffix}`, { force: true });
 }
 
+createPrivateFiles();
 const args = commandArguments('restore', USAGE, 'from', false);
 if (!existsSync(args.file) || !statSync(args.file).isFile()) fail(2, `--from ${args.file} is not a file`);
 if (existsSync(`${args.file}-wal`) && statSync(`${args.file}-wal`).size > 0) {
@@ -50,8 +53,9 @@ const started = performance.now();
 const partial = partialName(args.database);
 let checked: ProjectDatabase;
 try {
-  mkdirSync(args.dataDir, { recursive: true });
+  mkdirSync(args.dataDir, { recursive: true, mode: 0o700 });
   copyFileSync(args.file, partial);
+  chmodSync(partial, 0o600);
   checked = checkProjectDatabase(partial);
 } catch (error) {
   removeWithSideFiles(partial);

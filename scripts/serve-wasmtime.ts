@@ -10,6 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { createPrivateFiles, warnIfNotPrivate } from '../host/private-files.ts';
 import { helpText, LaunchError, loadLaunchConfig } from './wasmtime/options.ts';
 import { guestLogLine, lineSplitter } from './wasmtime/output.ts';
 import { prepareStandalone } from './wasmtime/prepare.ts';
@@ -45,8 +46,12 @@ try {
   log('error', error.message, { code: 'tool_missing', tool: error.tool });
   process.exit(1);
 }
-mkdirSync(config.dataDir, { recursive: true });
+mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+warnIfNotPrivate(config.dataDir, { log: (level, msg, fields) => log(level, msg, fields) });
 const component = prepareStandalone({ wasmtime, log: (line) => console.error(line) });
+// After the build (its outputs keep the usual modes), before wasmtime starts: it inherits the
+// umask, so every file of its store is created private (host/private-files.ts).
+createPrivateFiles();
 const child = spawn(wasmtime, wasmtimeServeArgs(config, component, process.env), { stdio: ['ignore', 'pipe', 'pipe'] });
 child.stdout.on(
   'data',

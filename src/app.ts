@@ -7,13 +7,14 @@
  */
 import { Hono } from 'hono';
 import type { AppConfig } from './config.ts';
-import { STARTUP_PROBE_HEADER } from './contract/headers.ts';
 import type { Platform } from './platform/ports.ts';
 import { counterRestRoutes } from './counter/rest.ts';
 import { counterStreamRoutes } from './counter/stream.ts';
-import { errorResponse, notFoundResponse, readOnlyRoute } from './http/errors.ts';
+import { errorResponse, notFoundResponse } from './http/errors.ts';
+import { healthRoutes } from './http/health.ts';
 import { AppError } from './errors.ts';
-import { authRoutes, buildAuthDeps, logConfigurationWarnings } from './auth/index.ts';
+import { authRoutes, buildAuthDeps, logConfigurationWarnings, sessionGuards } from './auth/index.ts';
+import { writeAccess } from './counter/write-access.ts';
 import { counterPageRoutes } from './counter/pages/routes.tsx';
 import { STATIC_ASSETS } from './web/generated/static-assets.ts';
 import { openApiRoutes } from './openapi/routes.ts';
@@ -33,12 +34,21 @@ export interface Application {
   fetch(request: Request): Response | Promise<Response>;
 }
 
-export function buildApp(platform: Platform, config: AppConfig): Application {
+/** The application and the HTTP routes it registered (what the contract's coverage test walks). */
+export interface RoutedApplication extends Application {
+  readonly routes: readonly { readonly method: string; readonly path: string }[];
+}
+
+export function buildApp(platform: Platform, config: AppConfig): RoutedApplication {
   // Validated before any route exists: a misconfiguration fails every request, and the start.
   const auth = buildAuthDeps(platform, config.env);
+  // requireSession() / requireAal() for any route of the component (docs/extending.md).
+  const guards = sessionGuards(auth);
   const deps = {
     platform,
     publicOrigin: auth.config.publicOrigin,
+    // Every command surface asks the auth module's guards who sends a command (COUNTER_WRITES).
+    writeAccess: writeAccess(config.counterWrites, guards),
     realtime: {
       enabled: config.realtime !== 'off',
       channel: config.realtimeChannel,
@@ -64,13 +74,9 @@ export function buildApp(platform: Platform, config: AppConfig): Application {
   app.route('/', counterRestRoutes(deps));
   app.route('/', counterStreamRoutes(deps, { relay: config.streamRelay }));
   app.route('/', authRoutes(auth));
-  app.all(
-    '/api/health',
-    readOnlyRoute((c) => {
-      // The host's start-up probe (and only it: the token is in this guest's environment) gets the warnings logged once.
-      if (config.startupProbeToken !== undefined && c.req.header(STARTUP_PROBE_HEADER) === config.startupProbeToken) logConfigurationWarnings(auth);
-      return c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' });
-    }, platform.logger),
+  app.route(
+    '/',
+    healthRoutes(config.startupProbeToken, () => logConfigurationWarnings(auth), platform.logger),
   );
   app.route('/', maintenanceRoutes(config.maintenanceToken, maintenancePass, platform.logger));
   app.route('/', openApiRoutes(platform.logger));
@@ -80,6 +86,7 @@ export function buildApp(platform: Platform, config: AppConfig): Application {
   app.onError((error, c) => errorResponse(c, AppError.from(error), platform.logger));
 
   return {
+    routes: app.routes,
     fetch(request) {
       maintainAfter();
       if (isGrpcRequest(request)) return grpc ? grpc.serve(request) : refuseGrpc(request);

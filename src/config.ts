@@ -6,6 +6,10 @@ import * as v from 'valibot';
 import { GUEST_ENV } from './contract/environment.ts';
 import { AppError } from './errors.ts';
 
+/** Who may send the counter's commands (src/counter/write-access.ts applies it). */
+export const COUNTER_WRITES = ['anyone', 'signed-in', 'aal2'] as const;
+export type CounterWrites = (typeof COUNTER_WRITES)[number];
+
 const schema = v.object({
   TRANSPORT: v.optional(v.picklist(['http', 'grpc', 'both']), 'http'),
   REALTIME: v.optional(v.picklist(['off', 'local', 'polling', 'postgres', 'redis']), 'local'),
@@ -15,6 +19,7 @@ const schema = v.object({
   [GUEST_ENV.streamRelay]: v.optional(v.picklist(['true', 'false']), 'false'),
   [GUEST_ENV.startupProbeToken]: v.optional(v.pipe(v.string(), v.minLength(16))),
   [GUEST_ENV.maintenanceToken]: v.optional(v.pipe(v.string(), v.minLength(16))),
+  COUNTER_WRITES: v.optional(v.picklist(COUNTER_WRITES), 'anyone'),
   MAINTENANCE_INTERVAL: v.pipe(v.optional(v.string(), '60'), v.regex(/^\d{1,5}$/), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(86_400)),
 });
 
@@ -34,6 +39,8 @@ export interface AppConfig {
   maintenanceIntervalSeconds: number;
   /** Whether requests run maintenance (wasmtime serve: no host does it); see src/maintenance/on-requests.ts. */
   maintenanceOnRequests: boolean;
+  /** Who may send the counter's commands: anyone, a signed-in user, or one signed in with two factors (src/counter/write-access.ts). */
+  counterWrites: CounterWrites;
   /** Every variable, for features that read their own (the auth service). */
   env: ReadonlyMap<string, string>;
 }
@@ -57,6 +64,7 @@ export function parseConfig(entries: ReadonlyArray<readonly [string, string]>): 
     maintenanceToken: c[GUEST_ENV.maintenanceToken],
     maintenanceIntervalSeconds: c.MAINTENANCE_INTERVAL,
     maintenanceOnRequests: false,
+    counterWrites: c.COUNTER_WRITES,
     env,
   };
 }

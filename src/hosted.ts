@@ -12,6 +12,7 @@ import { createIncomingHandler } from './http/handler.ts';
 import { AfterResponse, logAfterResponseFailure } from './platform/after-response.ts';
 import { hostedPlatform } from './platform/hosted/platform.ts';
 import { installProfileClock } from './platform/profile.ts';
+import { profiledPlatform } from './platform/profiled-ports.ts';
 
 // Responses with a complete body skip the ReadableStream on their way out (src/http/buffered-response.ts).
 installBufferedResponse();
@@ -19,7 +20,9 @@ installBufferedResponse();
 GUEST_PROFILE: installProfileClock(now, (line) => console.log(line));
 
 const afterResponse = new AfterResponse();
-const platform = hostedPlatform(afterResponse);
+let platform = hostedPlatform(afterResponse);
+// The profiling build only: every port call between two phase marks (src/platform/profiled-ports.ts).
+GUEST_PROFILE: platform = profiledPlatform(platform);
 let app: ReturnType<typeof buildApp> | undefined;
 
 /** Built on first use: the environment is only readable once the host runs the component. */

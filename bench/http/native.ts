@@ -62,6 +62,7 @@ const platform: Platform = {
   // After the current macrotask: the response is on its way by then, as in the component.
   afterResponse: (_key, task) => void setImmediate(task),
   storeUpkeep: () => 0,
+  scrubRemoved: () => {},
 };
 const app = buildApp(platform, parseConfig([['REALTIME', 'local']]));
 const port = Number(process.env.PORT ?? 3000);

@@ -8,6 +8,7 @@ import { loadConfig } from '../../host/config.ts';
 import { guestEnvironment } from '../../host/guest/guest-env.ts';
 import { hostImports } from '../../host/guest/imports.ts';
 import { jsonLogger } from '../../host/log.ts';
+import { Scrubber } from '../../host/storage/scrubber.ts';
 import { MailOutbox } from '../../host/mail/outbox.ts';
 import { InstancePool } from '../../host/guest/pool.ts';
 import { localPubSub } from '../../host/pubsub/local.ts';
@@ -29,7 +30,14 @@ export async function serveProbe(transpiledDir: string, extraImports: Record<str
   const storage = await openStorage(config, logger);
   const pubsub = localPubSub();
   const imports = {
-    ...hostImports({ environment: guestEnvironment(config, {}), storage, pubsub, logger, mail: { outbox: new MailOutbox(storage.projections), queued: () => {} } }),
+    ...hostImports({
+      environment: guestEnvironment(config, {}),
+      storage,
+      pubsub,
+      logger,
+      mail: { outbox: new MailOutbox(storage.projections), queued: () => {} },
+      scrubber: new Scrubber(storage, logger),
+    }),
     ...extraImports,
   };
   const component = await loadComponent(transpiledDir);

@@ -1,9 +1,12 @@
 /**
  * The app:platform/mail import: `send` queues the message in the durable outbox (one store
  * commit; the function returns a promise and scripts/build.ts lists it as a JSPI suspending
- * import) and wakes this host's deliverer. Logs never hold the message or its addresses.
+ * import) and wakes this host's deliverer. The message's secrets are placeholders until delivery
+ * (src/contract/mail-secrets.ts); a message that breaks their rules is refused (`invalid`).
+ * Logs never hold the message or its addresses.
  */
-import type { MailMessageFields } from '../../src/contract/mail-outbox.ts';
+import { checkMailSecrets } from '../../src/contract/mail-secrets.ts';
+import type { MailMessage } from '../../src/contract/wit/interfaces/app-platform-mail.js';
 import { describeError, type HostLogger } from '../log.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
 import { StorageFailure } from '../storage/errors.ts';
@@ -17,9 +20,11 @@ export interface MailSink {
 export function mailImports(sink: MailSink, logger: HostLogger) {
   return {
     'app:platform/mail': {
-      send: async (message: MailMessageFields) => {
+      send: async (message: MailMessage) => {
+        const secrets = checkMailSecrets(message.text, message.secrets);
+        if (typeof secrets === 'string') throw StorageFailure.invalid(secrets);
         try {
-          const id = await sink.outbox.enqueue({ sender: message.sender, recipient: message.recipient, subject: message.subject, text: message.text }, Date.now());
+          const id = await sink.outbox.enqueue({ sender: message.sender, recipient: message.recipient, subject: message.subject, text: message.text, secrets }, Date.now());
           logger.log('info', 'mail queued', { code: 'mail_queued', id });
           sink.queued();
           return id;

@@ -9,6 +9,7 @@
  * `PlatformImports` types the host's import objects by it (host/guest/imports.ts): an import marked
  * `returns` that answers with a Promise fails the type check too.
  */
+import type * as Erasure from '../../src/contract/wit/interfaces/app-platform-erasure.js';
 import type * as EventStore from '../../src/contract/wit/interfaces/app-platform-event-store.js';
 import type * as KeyValue from '../../src/contract/wit/interfaces/app-platform-key-value.js';
 import type * as Mail from '../../src/contract/wit/interfaces/app-platform-mail.js';
@@ -34,6 +35,7 @@ interface PlatformInterfaces {
   pubsub: typeof PubSub;
   'password-hashing': typeof PasswordHashing;
   mail: typeof Mail;
+  erasure: typeof Erasure;
 }
 
 type IsFunction<T> = T extends (...args: never) => unknown ? true : false;
@@ -65,6 +67,8 @@ export const PLATFORM_IMPORTS = {
   pubsub: { publish: 'returns', subscribe: 'suspends', Subscription: { next: 'suspends' } },
   'password-hashing': { hash: 'suspends', verify: 'suspends' },
   mail: { send: 'suspends' },
+  // It may wait for other readers of the store (host/storage/scrubber.ts).
+  erasure: { scrub: 'suspends' },
 } as const satisfies { [I in keyof PlatformInterfaces]: Verdicts<PlatformInterfaces[I]> };
 
 type Table = typeof PLATFORM_IMPORTS;

@@ -5,8 +5,8 @@
 import { GUEST_ENV } from '../../src/contract/environment.ts';
 import type { HostConfig } from '../config.ts';
 
-/** Variables passed through as they are: the auth service's settings and the log level. */
-const PASS_THROUGH = [/^AUTH_/, /^LOG_LEVEL$/];
+/** Variables passed through as they are: the auth service's settings, who may write the counter, and the log level. */
+const PASS_THROUGH = [/^AUTH_/, /^COUNTER_WRITES$/, /^LOG_LEVEL$/];
 
 /** 127.0.0.0/8, ::1 and localhost; a wildcard (0.0.0.0, ::) or any other interface is not. */
 export function isLoopbackAddress(host: string): boolean {

@@ -5,11 +5,13 @@ import type { HostMetrics } from '../metrics/registry.ts';
 import { StreamTails } from '../leases/stream-tails.ts';
 import { storageImports } from '../app-platform/storage-imports.ts';
 import { leaseImports } from '../app-platform/lease-imports.ts';
+import { erasureImports } from '../app-platform/erasure-imports.ts';
 import { mailImports, type MailSink } from '../app-platform/mail-imports.ts';
 import { passwordHashingImports } from '../app-platform/password-hashing-imports.ts';
 import { pubsubImports } from '../app-platform/pubsub-imports.ts';
 import type { PlatformImports } from '../app-platform/suspending-imports.ts';
 import type { PubSubBackend } from '../pubsub/types.ts';
+import type { Scrubber } from '../storage/scrubber.ts';
 import type { StorageBackend } from '../storage/types.ts';
 import { cliImports } from '../wasi/cli.ts';
 import { clocksImports } from '../wasi/clocks.ts';
@@ -25,6 +27,8 @@ export function hostImports(options: {
   logger: HostLogger;
   /** Where the guest's mail goes: the durable outbox (host/mail/). */
   mail: MailSink;
+  /** Removes what erasures leave in the store's files (host/storage/scrubber.ts). */
+  scrubber: Scrubber;
   /** With metrics on, the app:platform imports are timed (host/metrics/imports.ts). */
   metrics?: HostMetrics | undefined;
 }): Record<string, unknown> {
@@ -47,6 +51,7 @@ export function hostImports(options: {
     ...pubsubImports(options.pubsub, options.logger, metrics && (() => metrics.publishFailures.inc())),
     ...passwordHashingImports(options.logger),
     ...mailImports(options.mail, options.logger),
+    ...erasureImports(options.scrubber, options.logger),
   } satisfies PlatformImports;
   const imports = {
     ...ioImports,

@@ -3,8 +3,13 @@
  * messages whose time has come, claims each, hands it to the transport and removes it once
  * accepted. A failure is tried again after a back-off that doubles from `retryMs` (at most an hour),
  * logged `mail_delivery_failed`; after `maxAttempts` the message is set aside (`mail_dead_lettered`).
- * Logs name the message's id and the transport's reason, never an address or the text.
+ * Each attempt makes the message's secrets afresh (src/contract/mail-secrets.ts): their hashes go
+ * to key-value, replacing an earlier attempt's, and the secrets only into the text handed to the
+ * transport; so of two copies delivered (a lost acknowledgement, a claim that ran out) only the
+ * newest one's links work. Logs name the message's id and the transport's reason, never an
+ * address or the text.
  */
+import { fillMailSecrets, type MailSecretHashes } from '../../src/contract/mail-secrets.ts';
 import { describeError, type HostLogger } from '../log.ts';
 import type { MailOutbox } from './outbox.ts';
 import type { MailTransport } from './transport.ts';
@@ -29,6 +34,7 @@ export function retryDelayMs(attempts: number, retryMs: number): number {
 
 export class MailDelivery {
   readonly #outbox: MailOutbox;
+  readonly #hashes: MailSecretHashes;
   readonly #transport: MailTransport;
   readonly #logger: HostLogger;
   readonly #options: Required<DeliveryOptions>;
@@ -37,8 +43,10 @@ export class MailDelivery {
   #again = false;
   #stopped = false;
 
-  constructor(outbox: MailOutbox, transport: MailTransport, logger: HostLogger, options: DeliveryOptions) {
+  /** `hashes`: the key-value of the store the outbox is in, where the secrets' hashes go. */
+  constructor(outbox: MailOutbox, hashes: MailSecretHashes, transport: MailTransport, logger: HostLogger, options: DeliveryOptions) {
     this.#outbox = outbox;
+    this.#hashes = hashes;
     this.#transport = transport;
     this.#logger = logger;
     this.#options = { now: () => Date.now(), ...options };
@@ -100,8 +108,11 @@ export class MailDelivery {
     try {
       const entry = await this.#outbox.claim(id, now(), now() + claimMs);
       if (!entry) return false;
+      const { sender, recipient, subject, text, secrets } = entry.message;
+      // Before the transport has it: a link may be followed as soon as the mail arrives.
+      const filled = await fillMailSecrets(text, secrets, this.#hashes);
       try {
-        await this.#transport.send(entry.message);
+        await this.#transport.send({ sender, recipient, subject, text: filled });
       } catch (error) {
         const reason = describeError(error).slice(0, 300);
         const attempts = entry.attempts + 1;

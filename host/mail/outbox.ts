@@ -3,15 +3,19 @@
  * Every change is one commit that moves the outbox checkpoint forward by one: a writer that lost
  * the race re-reads and tries again, so a message is claimed by one deliverer at a time across
  * threads and hosts sharing the store. A claim is a `next_attempt_at` in the future: a deliverer
- * that dies mid-delivery leaves it to be tried again when it passes (at-least-once).
+ * that dies mid-delivery leaves it to be tried again when it passes (at-least-once). An entry holds
+ * no secret: its links' secrets are made when it is delivered (delivery.ts).
  */
 import * as v from 'valibot';
 import { MAIL_OUTBOX, newOutboxEntry, newOutboxId, OUTBOX_COMMIT_RACES, type MailMessageFields, type OutboxEntry } from '../../src/contract/mail-outbox.ts';
 import { StorageFailure } from '../storage/errors.ts';
 import type { DocumentChange, ProjectionStoreBackend } from '../storage/types.ts';
 
+const SecretSchema = v.object({ placeholder: v.string(), namespace: v.string(), key: v.string(), ttl_ms: v.number() });
+
 const EntrySchema = v.object({
-  message: v.object({ sender: v.string(), recipient: v.string(), subject: v.string(), text: v.string() }),
+  // `secrets` absent: an entry an earlier release queued.
+  message: v.object({ sender: v.string(), recipient: v.string(), subject: v.string(), text: v.string(), secrets: v.optional(v.array(SecretSchema)) }),
   queued_at: v.number(),
   attempts: v.number(),
   next_attempt_at: v.number(),

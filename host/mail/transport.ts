@@ -3,14 +3,14 @@
  * without one, the host's log, so the links in them can be followed from the console.
  */
 import nodemailer from 'nodemailer';
-import type { MailMessageFields } from '../../src/contract/mail-outbox.ts';
+import type { OutgoingMail } from '../../src/contract/mail-outbox.ts';
 import type { HostLogger } from '../log.ts';
 
 export interface MailTransport {
   /** `smtp` or `console`, for logs. */
   readonly kind: string;
   /** Resolves once the transport accepted the message; rejects with the transport's reason. */
-  send(message: MailMessageFields): Promise<void>;
+  send(message: OutgoingMail): Promise<void>;
   close(): void;
 }
 

@@ -3,12 +3,14 @@
  * store lease on one fixed stream name (several hosts sharing a store: one at a time; a host
  * that does not get it at once skips this turn), deletes expired key-value entries the store does
  * not expire by itself, and asks the component for its pass (what to keep and for how long is
- * the application's to say; the host only carries it out through the storage imports).
+ * the application's to say; the host only carries it out through the storage imports); then it
+ * scrubs what was removed from the store's files (host/storage/scrubber.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { requestGuest } from '../guest/guest-request.ts';
 import { describeError, type HostLogger } from '../log.ts';
 import type { InstancePool } from '../guest/pool.ts';
+import type { Scrubber } from '../storage/scrubber.ts';
 import type { StorageBackend } from '../storage/types.ts';
 import { MAINTENANCE_HEADER, MAINTENANCE_PATH } from '../../src/contract/headers.ts';
 
@@ -22,6 +24,8 @@ export interface MaintenanceOptions {
   /** The guest's APP_MAINTENANCE_TOKEN. */
   token: string;
   logger: HostLogger;
+  /** After each pass: what the pass and the expiry removed leaves the store's files too. */
+  scrubber?: Scrubber;
 }
 
 export interface Maintenance {
@@ -52,6 +56,7 @@ export function startMaintenance(options: MaintenanceOptions): Maintenance {
       const answer = await requestGuest(pool, 'POST', MAINTENANCE_PATH, [[MAINTENANCE_HEADER, encoder.encode(token)]]);
       if (answer.status !== 200) throw new Error(`the component answered the maintenance pass with status ${answer.status}`);
       const report = JSON.parse(decoder.decode(answer.body)) as Record<string, unknown>;
+      await options.scrubber?.scrub();
       logger.log('info', 'maintenance pass done', { code: 'maintenance_pass', expired_entries: swept, ...report, ms: Math.round(performance.now() - started) });
       return true;
     } finally {

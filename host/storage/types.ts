@@ -86,6 +86,13 @@ export interface StorageBackend {
   /** The response cache's validation read (stream-heads.ts); a backend without it caches no store-dependent response. */
   readonly streamHeads?: StreamHeads;
   readonly leases: StreamLeaseBackend;
+  /**
+   * One attempt at WIT `erasure.scrub`: removes from the store's files the copies of removed data;
+   * `busy` when other readers hold it back (try again later: host/storage/scrubber.ts). Absent
+   * where the backend cannot do it from inside (PostgreSQL, Redis: docs/storage.md says what their
+   * operators run).
+   */
+  scrub?(): Awaitable<'done' | 'busy'>;
   /** Deletes this project's data (tables or keys) and nothing else. */
   reset(): Awaitable<void>;
   close(): Awaitable<void>;

@@ -10,7 +10,7 @@ import { GUEST_ENV } from '../../src/contract/environment.ts';
 export const GUEST_DATA_DIR = '/data';
 
 /** Variables passed to the guest by name only (`--env NAME` inherits the value), so secrets never sit on a command line. */
-const PASS_THROUGH = [/^AUTH_/, /^LOG_LEVEL$/];
+const PASS_THROUGH = [/^AUTH_/, /^COUNTER_WRITES$/, /^LOG_LEVEL$/];
 
 export function wasmtimeServeArgs(config: LaunchConfig, componentPath: string, env: NodeJS.ProcessEnv): string[] {
   const args = [

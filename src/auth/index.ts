@@ -19,6 +19,7 @@ import { oauthRoutes } from './oauth/routes.tsx';
 import { authRestRoutes } from './rest/routes.ts';
 
 export { AUTH_PATHS } from './rest/routes.ts';
+export { sessionGuards, type SessionGuards, type SessionRequirement, type SessionVariables, type SignedInUser } from './rest/require-session.ts';
 export type { AuthDeps } from './application/index.ts';
 
 /** The auth core's dependencies plus the validated OAuth configuration. */

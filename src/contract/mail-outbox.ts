@@ -4,7 +4,9 @@
  * `wasmtime serve`) and `npm run mail:drain` (which delivers from that store). Entries are
  * projection-store documents; every change to them is one commit of the `mail_outbox` checkpoint,
  * moved forward by one, so two writers never both change the outbox from the same state.
+ * A message's secrets (a link's token) are not in it: they are made at delivery (mail-secrets.ts).
  */
+import type { StoredMailSecret } from './mail-secrets.ts';
 
 /** Where queued and set-aside messages live, and the checkpoint every outbox change moves. */
 export const MAIL_OUTBOX = {
@@ -13,11 +15,17 @@ export const MAIL_OUTBOX = {
   deadLetters: 'mail_dead_letters',
 } as const;
 
-export interface MailMessageFields {
+/** A message as it is sent: its secrets filled in. */
+export interface OutgoingMail {
   sender: string;
   recipient: string;
   subject: string;
   text: string;
+}
+
+/** A message as the outbox keeps it: `text` holds its secrets' placeholders (an entry queued by an earlier release has no `secrets`). */
+export interface MailMessageFields extends OutgoingMail {
+  secrets?: StoredMailSecret[];
 }
 
 /** One queued message and its delivery state. */

@@ -1,37 +1,65 @@
 /**
- * The explicit JSON REST routes of the counter. Mount with `app.route('/', counterRestRoutes(deps))`
- * in an app whose onError answers `errorResponse(c, AppError.from(error), logger)` (src/app.ts).
- * Every route answers with a CounterView or the error envelope; other methods on these paths get 405.
+ * The explicit JSON REST routes of the counter: `GET /api/counter/view` and one
+ * `POST /api/counter/<name>` per entry of the command table (commands.ts), which says where each
+ * reads its input. Mount with `app.route('/', counterRestRoutes(deps))` in an app whose onError
+ * answers `errorResponse(c, AppError.from(error), logger)` (src/app.ts). Every route answers with a
+ * CounterView or the error envelope; other methods on these paths get 405.
  */
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { AppError } from '../errors.ts';
 import { COUNTER_CHANGED } from './application/counter-changed.ts';
-import type { CounterDeps } from './application/deps.ts';
 import { executeCounterCommand } from './application/execute-command.ts';
 import { readCounterView } from './application/get-view.ts';
 import type { CounterView } from './application/view.ts';
 import { sameSiteOnly } from '../http/same-site.ts';
-import { errorResponse, methodNotAllowedResponse, readOnlyRoute } from '../http/errors.ts';
+import { errorResponse, readOnlyRoute } from '../http/errors.ts';
+import { refuseOtherMethods, type ApiContract } from '../http/operation.ts';
+import { cachedView, commandOperation, COUNTER_REQUEST_EXAMPLES, COUNTER_SCHEMAS, IF_NONE_MATCH, READ_ERRORS } from './command-operations.ts';
 import { validatedSurrogateHeaders } from '../http/surrogate.ts';
-import { readAmountFromJsonBody, readAmountFromQuery } from './rest-input.ts';
+import { domainCommand, inputFromJsonBody, inputFromQuery, takesInput, type CommandInputValues } from './command-input.ts';
+import { COMMAND_NAMES, commandSpec, restCommandPath, type CommandName } from './commands.ts';
 import { profileMark } from '../platform/profile.ts';
+import { ANYONE_ANONYMOUS, type CounterSurfaceDeps } from './write-access.ts';
 
-export const COUNTER_REST_PATHS = {
-  view: '/api/counter/view',
-  increment: '/api/counter/increment',
-  decrement: '/api/counter/decrement',
-  reset: '/api/counter/reset',
-} as const;
+export const COUNTER_VIEW_PATH = '/api/counter/view';
+
+const COMMAND_OPERATIONS = COMMAND_NAMES.map((name) => commandOperation(name, 'rest'));
+
+/** The operations these routes serve: the view, then one per command. */
+export const COUNTER_REST_CONTRACT: ApiContract = {
+  schemas: COUNTER_SCHEMAS,
+  requestExamples: COUNTER_REQUEST_EXAMPLES,
+  operations: [
+    {
+      method: 'get',
+      path: COUNTER_VIEW_PATH,
+      operationId: 'getCounterView',
+      tag: 'counter',
+      summary: 'Read the counter',
+      parameters: [IF_NONE_MATCH],
+      success: cachedView('the current CounterView'),
+      errors: READ_ERRORS,
+    },
+    ...COMMAND_OPERATIONS,
+  ],
+};
 
 /** 256 KiB: far above any valid command body, low enough to bound memory per request. */
 export const MAX_BODY_BYTES = 256 * 1024;
 
 type Handler = (c: Context) => Response | Promise<Response>;
 
-export function counterRestRoutes(deps: CounterDeps): Hono {
+/** How the REST route of `name` reads its input: from the JSON body, from the query, or not at all. */
+function restInputReader(name: CommandName): (c: Context) => CommandInputValues | Promise<CommandInputValues> {
+  if (!takesInput(name)) return () => ({});
+  return commandSpec(name).restInput === 'query' ? (c) => inputFromQuery(c, name) : (c) => inputFromJsonBody(c, name);
+}
+
+export function counterRestRoutes(deps: CounterSurfaceDeps): Hono {
   const app = new Hono();
   const logger = deps.platform.logger;
+  const access = deps.writeAccess ?? ANYONE_ANONYMOUS;
 
   /**
    * Turns any failure, thrown or rejected, into the envelope, logged with its code. A handler
@@ -69,36 +97,27 @@ export function counterRestRoutes(deps: CounterDeps): Hono {
     const { view: current, source } = readCounterView(deps);
     return c.json(current, 200, { 'Cache-Control': 'no-store', ...validatedSurrogateHeaders([source]) });
   });
-  app.all(COUNTER_REST_PATHS.view, readOnlyRoute(view, logger));
+  app.all(COUNTER_VIEW_PATH, readOnlyRoute(view, logger));
   // A cross-site page must not change (or reset) the counter: POSTs pass the shared Origin /
   // Sec-Fetch-Site check; non-browser clients (curl, no such headers) are unaffected.
   const sameSite = sameSiteOnly(deps.publicOrigin);
-  app.post(
-    COUNTER_REST_PATHS.increment,
-    sameSite,
-    limit,
-    guarded(async (c) => {
-      GUEST_PROFILE: profileMark('routing, middleware');
-      return ok(c, await executeCounterCommand(deps, { type: 'increment', amount: await readAmountFromJsonBody(c) }));
-    }),
-  );
-  app.post(
-    COUNTER_REST_PATHS.decrement,
-    sameSite,
-    limit,
-    guarded(async (c) => ok(c, await executeCounterCommand(deps, { type: 'decrement', amount: readAmountFromQuery(c) }))),
-  );
-  app.post(
-    COUNTER_REST_PATHS.reset,
-    sameSite,
-    limit,
-    guarded(async (c) => ok(c, await executeCounterCommand(deps, { type: 'reset' }))),
-  );
+  for (const name of COMMAND_NAMES) {
+    const readInput = restInputReader(name);
+    app.post(
+      restCommandPath(name),
+      sameSite,
+      limit,
+      guarded(async (c) => {
+        GUEST_PROFILE: profileMark('routing, middleware');
+        const sender = await access.sender(c.req.raw.headers);
+        const command = domainCommand(name, await readInput(c));
+        return ok(c, await executeCounterCommand(deps, command, sender));
+      }),
+    );
+  }
 
   // Registered last, so they only see methods the routes above did not take.
-  for (const path of [COUNTER_REST_PATHS.increment, COUNTER_REST_PATHS.decrement, COUNTER_REST_PATHS.reset]) {
-    app.all(path, (c) => methodNotAllowedResponse(c, ['POST'], logger));
-  }
+  refuseOtherMethods(app, COMMAND_OPERATIONS, logger);
 
   // No onError here: Hono's `route()` wraps every route of a sub-app that has its own error
   // handler in an async composition, which alone would take GET view off the fast path. The

@@ -126,7 +126,7 @@ describe('counter REST routes: validation', () => {
     await expectError(await increment('{"amount":'), 400, 'validation', 'request body must be valid JSON');
     await expectError(await increment(''), 400, 'validation', 'request body must be valid JSON');
     for (const body of [[1], 5, 'text', null]) {
-      await expectError(await increment(JSON.stringify(body)), 400, 'validation', 'request body must be a JSON object with an integer "amount"');
+      await expectError(await increment(JSON.stringify(body)), 400, 'validation', 'request body must be a JSON object with "amount" (a positive 32-bit integer)');
     }
   });
 

@@ -7,12 +7,15 @@
  * host holds the streams and asks the guest for frames instead (stream-relay.ts).
  */
 import { Hono } from 'hono';
+import * as v from 'valibot';
 import { AppError } from '../errors.ts';
 import type { CounterDeps } from './application/deps.ts';
 import { CHECK_CLIENT, CounterWatch } from './application/watch-counter.ts';
-import type { CounterView } from './application/view.ts';
+import { counterViewSchema, type CounterView } from './application/view.ts';
 import { errorResponse, readOnlyRoute } from '../http/errors.ts';
-import { parseStartPosition } from './stream-position.ts';
+import { parseStartPosition, UNSIGNED } from './stream-position.ts';
+import type { ApiContract } from '../http/operation.ts';
+import { COUNTER_SCHEMAS, READ_ERRORS, SAMPLE_VIEW } from './command-operations.ts';
 import { answerRelayPoll, openRelayedStream } from './stream-relay.ts';
 
 export const STREAM_PATH = '/api/counter/stream';
@@ -75,6 +78,51 @@ class CounterStream {
     this.#watch.close();
   }
 }
+
+const POSITION = v.pipe(v.string(), v.regex(UNSIGNED));
+
+/** The operation of this route, with the JSON of its two kinds of frame. */
+export const COUNTER_STREAM_CONTRACT: ApiContract = {
+  schemas: {
+    ...COUNTER_SCHEMAS,
+    /** The JSON in an `event: counter` frame (dataFrame). */
+    CounterFrame: v.object({
+      view: counterViewSchema,
+      last_sequence: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('the same as view.last_sequence and the frame id')),
+    }),
+    /** The JSON in an `event: error` frame: storage failed, the stream stays open. */
+    StreamError: v.object({ message: v.pipe(v.string(), v.description('public text; never internal detail')) }),
+  },
+  operations: [
+    {
+      method: 'get',
+      path: STREAM_PATH,
+      operationId: 'streamCounter',
+      tag: 'counter',
+      summary: 'Watch the counter (server-sent events)',
+      description: 'Starts at `Last-Event-ID`, else `?last_sequence=`, else 0; see the response for the frames.',
+      parameters: [
+        { name: 'Last-Event-ID', in: 'header', description: 'resume after this sequence (sent by EventSource on reconnect)', schema: POSITION },
+        { name: 'last_sequence', in: 'query', description: 'start after this sequence when there is no Last-Event-ID', schema: POSITION },
+      ],
+      success: {
+        '200': {
+          kind: 'sse',
+          description: [
+            'an endless event stream (text/event-stream, https://html.spec.whatwg.org/multipage/server-sent-events.html).',
+            `First \`retry: ${RETRY_HINT_MS}\`; then one catch-up frame if anything is newer than the start position.`,
+            'A data frame is `id: <last_sequence>`, `event: counter`, `data: {"view": CounterView, "last_sequence": n}` and stands for the whole new state (several events coalesce).',
+            `\`: keepalive\` after ${KEEPALIVE_MS / 1000} s of silence; a storage failure sends \`event: error\` with \`{"message": …}\` and keeps the stream open.`,
+          ].join(' '),
+          events: { counter: 'CounterFrame', error: 'StreamError' },
+          id: { pattern: UNSIGNED.source, description: 'the last_sequence of the newest counter frame' },
+          example: `retry: ${RETRY_HINT_MS}\n\n${dataFrame(SAMPLE_VIEW)}: keepalive\n\n`,
+        },
+      },
+      errors: ['validation', ...READ_ERRORS],
+    },
+  ],
+};
 
 /** A data frame for a new state, an error frame for a storage failure (the stream stays open). */
 function frameFor(result: CounterView | AppError | undefined): string {

@@ -46,6 +46,13 @@ export declare type EventLog = Message<"counter.v1.EventLog"> & {
    * @generated from field: string recorded_at = 5;
    */
   recordedAt: string;
+
+  /**
+   * Who sent the command: the user id of the session it came with; empty when it came without one.
+   *
+   * @generated from field: string user_id = 6;
+   */
+  userId: string;
 };
 
 /**

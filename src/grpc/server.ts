@@ -69,6 +69,7 @@ function runCall(options: GrpcServerOptions, path: string, route: Route, request
       return done || (deadlineAt !== undefined && now() >= deadlineAt);
     },
     remainingMs: () => (deadlineAt === undefined ? Infinity : Math.max(0, deadlineAt - now())),
+    metadata: request.headers,
   };
   const reader = new MessageReader(request.body, options.limits);
   const outputs = route.handler(decodeAll(reader, route.method.input), ctx)[Symbol.asyncIterator]();

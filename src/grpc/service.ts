@@ -13,6 +13,8 @@ export interface CallContext {
   readonly done: boolean;
   /** Milliseconds until the deadline (Infinity without one). */
   remainingMs(): number;
+  /** The call's request metadata (HTTP/2 headers), e.g. the `cookie` of a session. */
+  readonly metadata: Headers;
 }
 
 type MethodShape = { methodKind: DescMethod['methodKind']; input: DescMessage; output: DescMessage };

@@ -11,6 +11,13 @@ import { timingSafeEqual } from '../auth/oauth/random-tokens.ts';
 import { MAINTENANCE_HEADER, MAINTENANCE_PATH } from '../contract/headers.ts';
 import type { Logger } from '../platform/ports.ts';
 import type { MaintenanceReport } from './pass.ts';
+import type { ApiContract } from '../http/operation.ts';
+
+/** No operation: the route is the host's, not the API's (the document says nothing of it). */
+export const MAINTENANCE_CONTRACT: ApiContract = {
+  operations: [],
+  unpublished: [{ path: MAINTENANCE_PATH, reason: "the Node host's maintenance pass; any other caller gets the 404 of a path that does not exist" }],
+};
 
 export function maintenanceRoutes(token: string | undefined, pass: () => MaintenanceReport, logger: Logger): Hono {
   const app = new Hono();

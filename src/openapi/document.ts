@@ -1,85 +1,35 @@
 /**
- * Builds the OpenAPI 3.2 document (https://spec.openapis.org/oas/v3.2.0) from the operation table
- * (operations.ts), the wire schemas (schemas.ts, mostly the very schemas the routes validate with)
- * and the one AppError → status table (src/http/errors.ts). Pure and deterministic: the
- * same sources give byte-identical JSON, which is what `npm run gen:openapi -- --check` compares.
+ * Builds the OpenAPI 3.2 document (https://spec.openapis.org/oas/v3.2.0) from the features'
+ * contracts (contracts.ts: each feature's operations and schemas, declared beside its routes), the
+ * error envelope (schemas.ts) and the one AppError → status table (src/http/errors.ts). Pure and
+ * deterministic: the same sources give byte-identical JSON, which is what
+ * `npm run gen:openapi -- --check` compares.
  */
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { AppError, APP_ERROR_CODES, type AppErrorCode } from '../errors.ts';
 import { statusForCode, errorEnvelope } from '../http/errors.ts';
+import type { ApiContract, HeaderName, OperationSpec, SuccessSpec } from '../http/operation.ts';
 import { AMOUNT_MESSAGES } from '../counter/domain/int32.ts';
-import { dataFrame, KEEPALIVE_MS } from '../counter/stream.ts';
-import { UNSIGNED } from '../counter/stream-position.ts';
-import type { CounterView } from '../counter/application/view.ts';
 import { SESSION_COOKIE, sessionCookieName } from '../auth/application/session-cookie.ts';
 import { bindingCookieName } from '../auth/oauth/flow/browser-binding.ts';
 import { SchemaSet } from './json-schema.ts';
-import * as S from './schemas.ts';
-import { OPERATIONS, type HeaderName, type OperationSpec, type SuccessSpec } from './operations.ts';
+import { ErrorEnvelopeSchema } from './schemas.ts';
+import { API_CONTRACTS } from './contracts.ts';
 
 /** The contract's own version: bump the minor for additions, the major for breaking changes. */
 const API_VERSION = '1.0.0';
 
-const optionalEntries = (entries: v.ObjectEntries) => Object.fromEntries(Object.entries(entries).map(([k, s]) => [k, v.optional(s as v.GenericSchema)]));
-
-const schemas = new SchemaSet({
-  CounterView: S.CounterViewSchema,
-  EventLog: S.EventLogSchema,
-  AmountBody: S.AmountBodySchema,
-  Credentials: S.CredentialsSchema,
-  NewCredentials: S.NewCredentialsSchema,
-  AccountDeletion: S.AccountDeletionSchema,
-  ErrorEnvelope: S.ErrorEnvelopeSchema,
-  SessionView: S.SessionViewSchema,
-  SignedIn: S.SignedInSchema,
-  RegistrationAccepted: S.RegistrationAcceptedSchema,
-  SignedOut: S.SignedOutSchema,
-  Capabilities: S.CapabilitiesSchema,
-  StorageStatus: S.StorageStatusSchema,
-  SessionList: S.SessionListSchema,
-  SessionsRevoked: S.SessionsRevokedSchema,
-  Passkey: S.PasskeySchema,
-  PasskeyList: S.PasskeyListSchema,
-  PasskeyCreationOptions: S.PasskeyCreationOptionsSchema,
-  PasskeyRequestOptions: S.PasskeyRequestOptionsSchema,
-  PasskeySignedIn: S.PasskeySignedInSchema,
-  PasskeyRegistrationBody: S.PasskeyRegistrationBodySchema,
-  PasskeyAuthenticationBody: S.PasskeyAuthenticationBodySchema,
-  PasskeyRenameBody: S.PasskeyRenameBodySchema,
-  ForgotPasswordBody: S.ForgotPasswordBodySchema,
-  ResetPasswordBody: S.ResetPasswordBodySchema,
-  ChangePasswordBody: S.ChangePasswordBodySchema,
-  VerifyEmailBody: S.VerifyEmailBodySchema,
-  ResetRequested: S.ResetRequestedSchema,
-  PasswordReset: S.PasswordResetSchema,
-  PasswordChanged: S.PasswordChangedSchema,
-  EmailVerified: S.EmailVerifiedSchema,
-  VerificationResent: S.VerificationResentSchema,
-  Health: S.HealthSchema,
-  CounterFrame: S.CounterFrameSchema,
-  StreamError: S.StreamErrorSchema,
-  OAuthCallbackForm: v.object({ ...optionalEntries(S.OAuthCallbackCodeSchema.entries), ...optionalEntries(S.OAuthCallbackErrorSchema.entries) }),
-  OpenApiDocument: v.looseObject({ openapi: v.string(), info: v.looseObject({ title: v.string(), version: v.string() }), paths: v.record(v.string(), v.looseObject({})) }),
-});
-
-const SAMPLE_VIEW: CounterView = {
-  count: 3,
-  latest_events: [
-    { sequence: 2, event_type: 'incremented', revision: 2, payload: '{"amount":2,"value":3}', recorded_at: '2026-11-24T12:00:01.000Z' },
-    { sequence: 1, event_type: 'incremented', revision: 1, payload: '{"amount":1,"value":1}', recorded_at: '2026-11-24T12:00:00.000Z' },
-  ],
-  last_sequence: 2,
-  realtime_enabled: true,
-};
-
-/** Request examples (Schemathesis' examples phase sends them first). */
-const REQUEST_EXAMPLES: Record<string, unknown> = {
-  AmountBody: { amount: 1 },
-  // Register then login with the same pair: both succeed on both hosts (non-ASCII passwords too since NFKC runs in the guest).
-  Credentials: { email: 'ada@example.com', password: 'correct horse battery staple' },
-  NewCredentials: { email: 'ada@example.com', password: 'correct horse battery staple' },
-};
-const exampleOf = (schema: string) => (schema in REQUEST_EXAMPLES ? { example: REQUEST_EXAMPLES[schema] } : {});
+/** Every contract's schemas and the envelope as one set; a name given twice must name the same schema. */
+function schemasOf(contracts: readonly ApiContract[]): SchemaSet {
+  const named: Record<string, v.GenericSchema> = { ErrorEnvelope: ErrorEnvelopeSchema };
+  for (const contract of contracts) {
+    for (const [name, schema] of Object.entries(contract.schemas ?? {})) {
+      if (named[name] !== undefined && named[name] !== schema) throw new Error(`two contracts name different schemas ${name}`);
+      named[name] = schema;
+    }
+  }
+  return new SchemaSet(named);
+}
 
 /** A typical public message per code, for the examples (the generic ones are the real texts). */
 const EXAMPLE_MESSAGES: Partial<Record<AppErrorCode, string>> = {
@@ -130,40 +80,34 @@ function headersOf(names: readonly string[]): Record<string, object> | undefined
   );
 }
 
-/** One event of the counter stream: `counter` carries a CounterFrame, `error` a StreamError. */
-function sseItemSchema(): object {
+/** One event of a stream as the SSE parser yields it (`event`, `id`, `retry`, `data`), `data` being JSON of its event's schema. */
+function sseItemSchema(schemas: SchemaSet, spec: Extract<SuccessSpec, { kind: 'sse' }>): object {
   const event = (name: string, data: string) => ({
     type: 'object',
     required: ['event', 'data'],
     properties: {
       event: { const: name },
-      id: { type: 'string', pattern: UNSIGNED.source, description: 'the last_sequence of the newest counter frame' },
+      ...(spec.id ? { id: { type: 'string', pattern: spec.id.pattern, description: spec.id.description } } : {}),
       retry: { type: 'integer', minimum: 0, description: 'reconnection delay in ms (sent once, first)' },
       data: { type: 'string', contentMediaType: 'application/json', contentSchema: schemas.ref(data) },
     },
   });
-  return { oneOf: [event('counter', 'CounterFrame'), event('error', 'StreamError')] };
+  return { oneOf: Object.entries(spec.events).map(([name, data]) => event(name, data)) };
 }
 
-function successResponse(spec: SuccessSpec): object {
+function successResponse(schemas: SchemaSet, spec: SuccessSpec): object {
   switch (spec.kind) {
     case 'json':
       return {
         description: spec.description,
         headers: headersOf(spec.headers ?? []),
-        content: { 'application/json': { schema: schemas.ref(spec.schema), ...(spec.schema === 'CounterView' ? { example: SAMPLE_VIEW } : {}) } },
+        content: { 'application/json': { schema: schemas.ref(spec.schema), ...(spec.example === undefined ? {} : { example: spec.example }) } },
       };
     case 'sse':
       return {
-        description: [
-          `${spec.description} (text/event-stream, https://html.spec.whatwg.org/multipage/server-sent-events.html).`,
-          'First `retry: 1000`; then one catch-up frame if anything is newer than the start position.',
-          'A data frame is `id: <last_sequence>`, `event: counter`, `data: {"view": CounterView, "last_sequence": n}` and stands for the whole new state (several events coalesce).',
-          `\`: keepalive\` after ${KEEPALIVE_MS / 1000} s of silence; a storage failure sends \`event: error\` with \`{"message": …}\` and keeps the stream open.`,
-        ].join(' '),
-        // OpenAPI 3.2 (§4.14.3, sequential media types): `itemSchema` describes each event as the
-        // SSE parser yields it (`event`, `id`, `retry`, `data`), `data` being JSON of its own schema.
-        content: { 'text/event-stream': { itemSchema: sseItemSchema(), example: `retry: 1000\n\n${dataFrame(SAMPLE_VIEW)}: keepalive\n\n` } },
+        description: spec.description,
+        // OpenAPI 3.2 (§4.14.3, sequential media types): `itemSchema` describes each event.
+        content: { 'text/event-stream': { itemSchema: sseItemSchema(schemas, spec), example: spec.example } },
       };
     case 'html':
       return { description: spec.description, content: { 'text/html': { schema: { type: 'string' } } } };
@@ -175,7 +119,7 @@ function successResponse(spec: SuccessSpec): object {
 }
 
 /** One response per status the operation's codes map to; the schema narrows `code` to those codes. */
-function errorResponses(op: OperationSpec): Record<string, object> {
+function errorResponses(schemas: SchemaSet, op: OperationSpec): Record<string, object> {
   const byStatus = new Map<number, AppErrorCode[]>();
   for (const code of op.errors) byStatus.set(statusForCode(code), [...(byStatus.get(statusForCode(code)) ?? []), code]);
   const out: Record<string, object> = {};
@@ -197,10 +141,11 @@ function errorResponses(op: OperationSpec): Record<string, object> {
   return out;
 }
 
-function operation(op: OperationSpec): object {
+function operation(schemas: SchemaSet, requestExamples: Readonly<Record<string, unknown>>, op: OperationSpec): object {
   const responses: Record<string, object> = {};
-  for (const [status, spec] of Object.entries(op.success)) responses[status] = successResponse(spec);
-  Object.assign(responses, errorResponses(op));
+  for (const [status, spec] of Object.entries(op.success)) responses[status] = successResponse(schemas, spec);
+  Object.assign(responses, errorResponses(schemas, op));
+  const exampleOf = (schema: string) => (schema in requestExamples ? { example: requestExamples[schema] } : {});
   // Found by Schemathesis: a long query string exceeds the Node host's request-head limit (16 KiB,
   // Node's --max-http-header-size), answered by the host's HTTP parser before the component sees it.
   if (op.parameters?.some((p) => p.in === 'query' && p.schema.type === 'string'))
@@ -233,9 +178,11 @@ function errorTable(): string {
 }
 
 /** The whole document as a plain JSON value. */
-export function buildOpenApiDocument(): Record<string, unknown> {
+export function buildOpenApiDocument(contracts: readonly ApiContract[] = API_CONTRACTS): Record<string, unknown> {
+  const schemas = schemasOf(contracts);
+  const requestExamples = Object.assign({}, ...contracts.map((contract) => contract.requestExamples ?? {})) as Record<string, unknown>;
   const paths: Record<string, Record<string, object>> = {};
-  for (const op of OPERATIONS) (paths[op.path] ??= {})[op.method] = operation(op);
+  for (const op of contracts.flatMap((contract) => contract.operations)) (paths[op.path] ??= {})[op.method] = operation(schemas, requestExamples, op);
   return {
     openapi: '3.2.0',
     info: {

@@ -8,8 +8,9 @@ import { statusForCode } from '../http/errors.ts';
 import { OAUTH_FAILURES } from '../auth/oauth/flow/failures.ts';
 import { createMemoryPlatform } from '../platform/testing/memory-platform.ts';
 import { buildOpenApiDocument, openApiJson } from './document.ts';
-import { OPERATIONS } from './operations.ts';
-import { CounterViewSchema, ErrorEnvelopeSchema } from './schemas.ts';
+import { OPERATIONS } from './contracts.ts';
+import { ErrorEnvelopeSchema } from './schemas.ts';
+import { counterViewSchema as CounterViewSchema } from '../counter/application/view.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the test walks an arbitrary JSON document; the schema checks are its assertions.
 type Json = Record<string, any>;

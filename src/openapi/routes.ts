@@ -9,9 +9,8 @@ import { readOnlyRoute } from '../http/errors.ts';
 import { assetUrl } from '../web/static-assets.ts';
 import { STATIC_ASSETS } from '../web/generated/static-assets.ts';
 import { buildOpenApiDocument, openApiJson } from './document.ts';
+import { OPENAPI_PATHS } from './paths.ts';
 import { referencePage } from './reference-page.tsx';
-
-const OPENAPI_PATHS = { document: '/api/openapi.json', reference: '/api/docs' } as const;
 
 /** No script at all; the stylesheet from /pkg; nothing framed, posted or based elsewhere. */
 const REFERENCE_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

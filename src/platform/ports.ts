@@ -9,6 +9,7 @@
  */
 import type * as EventStoreWit from 'app:platform/event-store@0.1.0';
 import type * as KeyValueWit from 'app:platform/key-value@0.1.0';
+import type { MailMessage as WitMailMessage, MailSecret } from 'app:platform/mail@0.1.0';
 import type * as PasswordHashingWit from 'app:platform/password-hashing@0.1.0';
 import type * as ProjectionStoreWit from 'app:platform/projection-store@0.1.0';
 import type { ExpectedRevision } from 'app:platform/types@0.1.0';
@@ -17,6 +18,7 @@ import type { NewEvent, RecordedEvent } from 'app:platform/event-store@0.1.0';
 export type { ExpectedRevision, PlatformError } from 'app:platform/types@0.1.0';
 export type { NewEvent, ReadStreamOptions, RecordedEvent, TypeCount } from 'app:platform/event-store@0.1.0';
 export type { DocumentChange, DocumentKey, Document as StoredDocument } from 'app:platform/projection-store@0.1.0';
+export type { MailSecret } from 'app:platform/mail@0.1.0';
 
 /** The functions of a WIT interface's guest binding, as an object the application is handed. */
 type FunctionsOf<Interface> = { [K in keyof Interface as Interface[K] extends (...args: never) => unknown ? K : never]: Interface[K] };
@@ -70,18 +72,16 @@ export interface PubSub {
  */
 export type PasswordHasher = FunctionsOf<typeof PasswordHashingWit>;
 
-/** One plain-text message (WIT `mail.mail-message`). */
-export interface MailMessage {
-  /** `Name <address>` or `address` */
-  sender: string;
-  recipient: string;
-  subject: string;
-  text: string;
-}
+/**
+ * One plain-text message (WIT `mail.mail-message`): `sender` is `Name <address>` or `address`;
+ * `secrets` (none when left out) are made by the deliverer and stand in `text` as placeholders.
+ */
+export type MailMessage = Omit<WitMailMessage, 'secrets'> & { secrets?: MailSecret[] };
 
 /**
  * Outgoing mail: `send` returns once the message is in the durable outbox (the Node host's store,
- * or the standalone file store), which delivers it later, at least once. Returns the outbox id.
+ * or the standalone file store), which delivers it later, at least once, making its secrets then
+ * (src/contract/mail-secrets.ts). Returns the outbox id.
  */
 export interface Mailer {
   send(message: MailMessage): string;
@@ -120,4 +120,10 @@ export interface Platform {
    * removed (0 where there is nothing to do).
    */
   storeUpkeep(): number;
+  /**
+   * Makes what was removed so far unrecoverable from the store's files (WIT `erasure.scrub`: the
+   * Node host empties SQLite's write-ahead log; the file store compacts its logs), as far as the
+   * backend can from inside. Called once an erasure has committed (account deletion).
+   */
+  scrubRemoved(): void;
 }

@@ -36,9 +36,9 @@ export function firstShape(name: string): StoredShape {
   return { name, version: 1 };
 }
 
-/** The metadata of a new event of `shape`. */
-export function eventMetadata(shape: StoredShape): string {
-  return JSON.stringify({ [SCHEMA_VERSION_FIELD]: shape.version });
+/** The metadata of a new event of `shape`, with what else the writer records about it (`fields`). */
+export function eventMetadata(shape: StoredShape, fields: JsonObject = {}): string {
+  return JSON.stringify({ [SCHEMA_VERSION_FIELD]: shape.version, ...fields });
 }
 
 /** A stored event's payload in the current shape. Throws AppError('internal') on anything malformed. */

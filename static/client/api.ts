@@ -1,21 +1,13 @@
 /**
- * The server functions, called through Hono's typed RPC client generated from the server's route
- * types (src/counter/pages/server-functions.ts), and their outcomes as data the page can show.
+ * The server functions, called through the client derived from the command table
+ * (server-functions.ts), and their outcomes as data the page can show.
  */
-import { hc } from 'hono/client';
 import * as v from 'valibot';
 import type { CounterView } from '../../src/counter/application/view.ts';
-import type { ServerFunctionRoutes } from '../../src/counter/pages/server-functions.ts';
+import { serverFunctionClient } from './server-functions.ts';
 import { CounterViewSchema, ErrorEnvelopeSchema } from './view-schema.ts';
 
-const client = hc<ServerFunctionRoutes>(location.origin);
-
-export const serverFunctions = {
-  getCounterView: () => client.api.get_counter_view.$get(),
-  increment: (amount: number) => client.api.increment_count.$post({ json: { amount } }),
-  decrement: (amount: number) => client.api.decrement_count.$post({ json: { amount } }),
-  reset: () => client.api.reset_count.$post(),
-};
+export const serverFunctions = serverFunctionClient((input, init) => fetch(input, init));
 
 export type Outcome =
   | { ok: true; view: CounterView }

@@ -4,12 +4,13 @@
  */
 import { serverFunctions, settle, type Outcome } from './api.ts';
 import { bindBatch } from './batch.ts';
-import { findElements } from './elements.ts';
+import { findCommandButtons, findElements } from './elements.ts';
 import { connectLive } from './live.ts';
 import { localizeTimes } from './local-times.ts';
 import { hideError, renderStatus, renderView, showError } from './render.ts';
 import { startSessionMenu } from './session-menu.ts';
 import { StatusTracker } from './status.ts';
+import { WritesGate } from './writes.ts';
 import { ViewStore } from './view-store.ts';
 import { CounterViewSchema, parseJson } from './view-schema.ts';
 
@@ -18,7 +19,10 @@ const initial = parseJson(CounterViewSchema, el.initialView.textContent ?? '');
 if (!initial) throw new Error('the page carries no initial counter view');
 
 const store = new ViewStore(initial);
-store.onChange((view) => renderView(el, view, true));
+/** The signed-in user, once the session is known: their own events say "you" in the ledger. */
+let viewerId: string | undefined;
+store.onChange((view) => renderView(el, view, true, viewerId));
+const writes = new WritesGate(el);
 const status = new StatusTracker((s) => renderStatus(el, s));
 const batchAmount = bindBatch(el);
 
@@ -30,16 +34,19 @@ async function run(call: () => Promise<Response>): Promise<void> {
   if (outcome.ok) {
     store.offer(outcome.view);
     hideError(el);
+  } else if (outcome.code === 'unauthorized') {
+    // COUNTER_WRITES asks for a session this page does not have (any more): say so, not an error.
+    writes.refused();
   } else {
     showError(el, outcome);
   }
 }
 
-el.incrementOne.addEventListener('click', () => void run(() => serverFunctions.increment(1)));
-el.decrementOne.addEventListener('click', () => void run(() => serverFunctions.decrement(1)));
-el.reset.addEventListener('click', () => void run(() => serverFunctions.reset()));
-el.batchIncrement.addEventListener('click', () => void run(() => serverFunctions.increment(batchAmount())));
-el.batchDecrement.addEventListener('click', () => void run(() => serverFunctions.decrement(batchAmount())));
+// Every command button says which command it sends (`data-command`) and each field's value
+// (`data-<field>`: a number, or `batch` for the batch amount); page.tsx renders them.
+for (const button of findCommandButtons()) {
+  button.element.addEventListener('click', () => void run(() => serverFunctions.command(button.name, button.input(batchAmount))));
+}
 el.errorDismiss.addEventListener('click', () => hideError(el));
 
 // A page restored from the back/forward cache, or shown again without a live stream, may be stale.
@@ -65,5 +72,9 @@ if (store.current.realtime_enabled) {
     if (document.visibilityState === 'visible') refresh();
   });
 }
-startSessionMenu();
+startSessionMenu((session) => {
+  writes.sessionKnown(session);
+  viewerId = session.authenticated ? session.user_id : undefined;
+  if (viewerId !== undefined) renderView(el, store.current, false, viewerId);
+});
 document.documentElement.dataset['ready'] = 'true';

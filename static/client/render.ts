@@ -20,14 +20,15 @@ function span(className: string, text: string): HTMLSpanElement {
   return element;
 }
 
-function eventItem(event: EventLog): HTMLLIElement {
-  const row = ledgerRow(event);
+function eventItem(event: EventLog, viewerId: string | undefined): HTMLLIElement {
+  const row = ledgerRow(event, viewerId);
   const item = document.createElement('li');
   item.className = `event event-${row.tone}`;
   const revision = span('event-rev', row.revision);
   revision.title = 'revision of the counter';
   const change = span('event-change', row.change);
   change.prepend(span('visually-hidden', `${row.label}: `));
+  if (row.by !== undefined) change.append(span('event-by', ` · ${row.by}`));
   const time = document.createElement('time');
   time.className = 'event-time';
   time.dateTime = row.datetime;
@@ -37,14 +38,15 @@ function eventItem(event: EventLog): HTMLLIElement {
   return item;
 }
 
-export function renderView(el: PageElements, view: CounterView, animate: boolean): void {
+/** `viewerId`: the signed-in user, whose own events the ledger marks. */
+export function renderView(el: PageElements, view: CounterView, animate: boolean, viewerId?: string): void {
   const shown = formatCount(view.count);
   el.count.textContent = shown;
   el.count.dataset['count'] = String(view.count);
   el.count.dataset['size'] = countSize(shown);
   el.revision.textContent = String(counterRevision(view.latest_events));
   el.realtimeNote.textContent = view.realtime_enabled ? 'live updates on' : 'live updates off';
-  el.ledger.replaceChildren(...view.latest_events.map(eventItem));
+  el.ledger.replaceChildren(...view.latest_events.map((event) => eventItem(event, viewerId)));
   el.ledgerEmpty.hidden = view.latest_events.length > 0;
   if (animate) {
     // Restart the CSS pulse: remove, force a style flush, add again.

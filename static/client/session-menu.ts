@@ -7,8 +7,13 @@
 import * as v from 'valibot';
 import { parseJson } from './view-schema.ts';
 
-/** The public session view of /api/auth/session (src/auth/rest/session-view.ts). */
-const SessionSchema = v.variant('authenticated', [v.object({ authenticated: v.literal(false) }), v.object({ authenticated: v.literal(true), email: v.nullable(v.string()) })]);
+/** The public session view of /api/auth/session (src/auth/rest/session-view.ts), as far as the page uses it. */
+const SessionSchema = v.variant('authenticated', [
+  v.object({ authenticated: v.literal(false) }),
+  v.object({ authenticated: v.literal(true), email: v.nullable(v.string()), user_id: v.optional(v.string()), aal: v.optional(v.string()) }),
+]);
+
+export type PageSession = v.InferOutput<typeof SessionSchema>;
 
 function showSession(nav: HTMLElement, session: v.InferOutput<typeof SessionSchema>): void {
   const signIn = nav.querySelector<HTMLElement>('#sign-in-link');
@@ -21,11 +26,11 @@ function showSession(nav: HTMLElement, session: v.InferOutput<typeof SessionSche
   nav.dataset['session'] = session.authenticated ? 'signed-in' : 'signed-out';
 }
 
-/** Fills an `unknown` header from the server; a failure leaves "Sign in" (the safe choice). */
-export async function loadSession(): Promise<void> {
+/** Fills an `unknown` header from the server and answers the session; a failure leaves "Sign in" (the safe choice). */
+export async function loadSession(): Promise<PageSession | undefined> {
   const nav = document.getElementById('account-nav');
-  if (nav?.dataset['session'] !== 'unknown') return;
-  let session: v.InferOutput<typeof SessionSchema> = { authenticated: false };
+  if (nav?.dataset['session'] !== 'unknown') return undefined;
+  let session: PageSession = { authenticated: false };
   try {
     const response = await fetch('/api/auth/session', { headers: { accept: 'application/json' }, credentials: 'same-origin' });
     if (response.ok) session = parseJson(SessionSchema, await response.text()) ?? session;
@@ -33,6 +38,7 @@ export async function loadSession(): Promise<void> {
     // Offline or the auth service is down: the counter still works; offer sign-in.
   }
   showSession(nav, session);
+  return session;
 }
 
 export function bindMenu(): void {
@@ -48,8 +54,12 @@ export function bindMenu(): void {
   });
 }
 
-/** After the first paint: the page never waits for the session. */
-export function startSessionMenu(): void {
+/** After the first paint: the page never waits for the session. `onSession` hears it once it is known. */
+export function startSessionMenu(onSession: (session: PageSession) => void = () => undefined): void {
   bindMenu();
-  requestAnimationFrame(() => setTimeout(() => void loadSession(), 0));
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      void loadSession().then((session) => session && onSession(session));
+    }, 0),
+  );
 }

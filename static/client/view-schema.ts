@@ -8,6 +8,7 @@ const EventLogSchema = v.object({
   revision: v.number(),
   payload: v.string(),
   recorded_at: v.string(),
+  user_id: v.optional(v.string()),
 });
 
 export const CounterViewSchema = v.object({

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
 import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../../harness/servers.ts';
+import { postgresRows, redisEntries } from '../support/raw-store.ts';
 import { SoftwarePasskey } from '../support/software-passkey.ts';
 import { cookieHeader, expectError, PASSWORD, postJson, register, sessionIdFrom, sessionOf, uniqueEmail } from './support.ts';
 
@@ -45,31 +46,14 @@ const schema = servers.schema();
 const postgres: Backend = {
   name: 'postgres',
   args: () => ['--db', 'postgres', '--postgres-url', POSTGRES_URL, '--postgres-schema', schema, '--realtime', 'local'],
-  async dump() {
-    const { rows } = await servers.pg().query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = $1', [schema]);
-    const out: string[] = [];
-    for (const { tablename } of rows) out.push(JSON.stringify((await servers.pg().query(`SELECT * FROM "${schema}"."${tablename}"`)).rows));
-    return out.join('\n');
-  },
+  dump: () => postgresRows(servers.pg(), schema),
 };
 
 const prefix = servers.prefix();
 const redis: Backend = {
   name: 'redis',
   args: () => ['--db', 'redis', '--redis-url', REDIS_URL, '--redis-prefix', prefix, '--realtime', 'local'],
-  async dump() {
-    const client = servers.redis();
-    const out: string[] = [];
-    for (const key of await client.keys(`${prefix}*`)) {
-      out.push(key);
-      const type = await client.type(key);
-      if (type === 'string') out.push((await client.get(key)) ?? '');
-      else if (type === 'hash') out.push(JSON.stringify(await client.hgetall(key)));
-      else if (type === 'list') out.push(JSON.stringify(await client.lrange(key, 0, -1)));
-      else if (type === 'zset') out.push(JSON.stringify(await client.zrange(key, '0', '-1')));
-    }
-    return out.join('\n');
-  },
+  dump: () => redisEntries(servers.redis(), prefix),
 };
 
 const remove = (base: string, sessionId: string | undefined, body?: unknown, headers: Record<string, string> = {}) =>

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { OPTIONS } from '../../host/config.ts';
 import { helpText } from '../../scripts/wasmtime/options.ts';
 import { readDoc, tableRows } from './markdown.ts';
-import { authVariables } from './variables.ts';
+import { authVariables, counterVariables } from './variables.ts';
 
 const PAGE = 'docs/configuration.md';
 const tables = tableRows(readDoc(PAGE));
@@ -57,5 +57,12 @@ describe(PAGE, () => {
     const rows = tables.flat().map((cells) => cells.join(' | '));
     const missing = [...names, ...suffixes].filter((name) => !rows.some((row) => row.includes(name)));
     expect(missing).toEqual([]);
+  });
+
+  it('names every COUNTER_* variable the component reads in a table row', () => {
+    const names = counterVariables();
+    expect(names).toContain('COUNTER_WRITES');
+    const rows = tables.flat().map((cells) => cells.join(' | '));
+    expect(names.filter((name) => !rows.some((row) => row.includes(`\`${name}\``)))).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * `.env.example` (copied to `.env` for local runs) names every variable there is to set: each
- * AUTH_* variable the component reads, each provider variable for every provider that has it,
+ * AUTH_* and COUNTER_* variable the component reads, each provider variable for every provider that has it,
  * and each host option's variable.
  */
 import { readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OPTIONS } from '../../host/config.ts';
 import { ROOT } from './markdown.ts';
-import { authVariables } from './variables.ts';
+import { authVariables, counterVariables } from './variables.ts';
 
 const example = readFileSync(join(ROOT, '.env.example'), 'utf8');
 /** Set or shown commented out: `NAME=` at the start of a line, after an optional `# `. */
@@ -20,6 +20,11 @@ describe('.env.example', () => {
     expect(names).toContain('AUTH_SESSION_IDLE_SECONDS');
     // The former HS256 secret is read only to refuse it: the file says so in a comment.
     expect(names.filter((name) => name !== 'AUTH_SYSTEM_TOKEN_SECRET' && !named(name))).toEqual([]);
+  });
+
+  it('names every COUNTER_* variable the component reads', () => {
+    expect(counterVariables()).toContain('COUNTER_WRITES');
+    expect(counterVariables().filter((name) => !named(name))).toEqual([]);
   });
 
   it('names each provider variable for at least one provider, and the label for every provider', () => {

@@ -13,3 +13,8 @@ export function authVariables(): { names: string[]; providerSuffixes: string[] }
   const suffixes = PROVIDER_SOURCES.flatMap((path) => [...source(path).matchAll(/\$\{[^}]+\}_([A-Z0-9_]+)/g)].map((m) => `_${m[1] ?? ''}`));
   return { names: [...new Set([...plain, ...oauth])], providerSuffixes: [...new Set(suffixes)] };
 }
+
+/** The component's own variables besides AUTH_* (src/config.ts): the counter's (`COUNTER_WRITES`). */
+export function counterVariables(): string[] {
+  return [...source('src/config.ts').matchAll(/^\s+(COUNTER_[A-Z0-9_]+):/gm)].map((m) => m[1] ?? '');
+}

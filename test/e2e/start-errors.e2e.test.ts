@@ -72,4 +72,9 @@ describe('start-up errors', () => {
     const line = await oneLineFailure(['--port', '0', '--data-dir', tempDataDir()], { AUTH_SESSION_IDLE_SECONDS: 'soon' });
     expect(line).toBe("error: invalid configuration: AUTH_SESSION_IDLE_SECONDS (the application's variables, checked at start: docs/configuration.md)");
   });
+
+  it('a COUNTER_WRITES the component does not know is named once on stderr, not its value', async () => {
+    const line = await oneLineFailure(['--port', '0', '--data-dir', tempDataDir()], { COUNTER_WRITES: 'admins-only' });
+    expect(line).toBe("error: invalid configuration: COUNTER_WRITES (the application's variables, checked at start: docs/configuration.md)");
+  });
 });

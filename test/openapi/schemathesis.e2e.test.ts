@@ -14,7 +14,7 @@ import { freePort, ROOT, startHost, type HostProcess } from '../../harness/host-
 import { requireTool } from '../../harness/tools.ts';
 import { prepareWasmtimeComponent, startWasmtime, type WasmtimeProcess } from '../../harness/wasmtime-process.ts';
 import { OPERATOR_ENV, operatorToken } from '../oauth-flow/support.ts';
-import { OPERATIONS } from '../../src/openapi/operations.ts';
+import { OPERATIONS } from '../../src/openapi/contracts.ts';
 import { MAIL_PATHS } from '../../src/auth/rest/mail-routes.ts';
 import { runSchemathesis, summary } from './schemathesis.ts';
 

@@ -4,14 +4,15 @@
  * standalone component (it needs `wac`). Many sign-ins with 2 s sessions, the clock moved past
  * their end, one maintenance pass: the live session's stream is the only one left, expired
  * key-value files are gone, no file holds an ended session's email or device hint, and the
- * storage-status counts are unchanged. Then a deleted account's email is in no file.
+ * storage-status counts are unchanged. Then a deleted account's email, its hash (in contents and in
+ * the hex of file names) and device hint are in no file as soon as the deletion returns.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAuthConfig } from '../../src/auth/config.ts';
-import { deleteAccount, findActiveSession, getStorageStatus, loginWithPassword, registerWithPassword, type AuthDeps } from '../../src/auth/application/index.ts';
+import { deleteAccount, findActiveSession, getStorageStatus, loginWithPassword, registerWithPassword, sha256Hex, type AuthDeps } from '../../src/auth/application/index.ts';
 import { runMaintenancePass } from '../../src/maintenance/pass.ts';
 import { AfterResponse, logAfterResponseFailure } from '../../src/platform/after-response.ts';
 import { unfencedLeases } from '../../src/platform/leases/unfenced-leases.ts';
@@ -43,12 +44,13 @@ function filePlatform(dir: string) {
     keyValue: storage.keyValue,
     pubsub: noPubSub,
     passwords: new MemoryPasswordHasher(),
-    mail: new MemoryMailer(),
+    mail: new MemoryMailer(storage.keyValue),
     logger,
     now: () => clock.now,
     sleep: async () => {},
     afterResponse: (key, task) => after.defer(key, task),
     storeUpkeep: () => storage.upkeep(),
+    scrubRemoved: () => void storage.upkeep(),
   };
   const respond = () => after.drain(logAfterResponseFailure(logger));
   return { platform, clock, respond };
@@ -122,12 +124,16 @@ describe('the file store under maintenance and account deletion', () => {
     await registerWithPassword(deps, alice);
     const signedIn = await loginWithPassword(deps, alice, { client: '192.0.2.1', device: 'Alice Device' });
     respond();
-    expect(everyFile(dir)).toContain(alice.email);
+    // The address's hash names the account's streams and keys; file names spell ids in hex.
+    const hash = await sha256Hex(alice.email);
+    const traces = [alice.email, 'Alice Device', hash, Buffer.from(hash).toString('hex')];
+    const named = () => `${files(dir).join('\n')}\n${everyFile(dir)}`;
+    for (const trace of traces) expect(named()).toContain(trace);
     await deleteAccount(deps, (await findActiveSession(deps, signedIn.session.sessionId))!, { password: alice.password, client: '192.0.2.1' });
+    // No pass, no response: the deletion itself leaves the files clean (scrubRemoved).
+    const text = named();
+    for (const trace of traces) expect(text).not.toContain(trace);
     respond();
-    const text = everyFile(dir);
-    expect(text).not.toContain(alice.email);
-    expect(text).not.toContain('Alice Device');
     await expect(registerWithPassword(deps, alice)).resolves.toMatchObject({ created: true });
   });
 });

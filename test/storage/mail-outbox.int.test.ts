@@ -10,6 +10,9 @@ import { jsonLogger } from '../../host/log.ts';
 import { MailDelivery } from '../../host/mail/delivery.ts';
 import { MailOutbox, type OutboxStore } from '../../host/mail/outbox.ts';
 import type { MailTransport } from '../../host/mail/transport.ts';
+import { MAIL_OUTBOX } from '../../src/contract/mail-outbox.ts';
+import type { MailSecretHashes } from '../../src/contract/mail-secrets.ts';
+import { sha256Hex } from '../../src/contract/tokens.ts';
 import { openPostgresStorage } from '../../host/storage/postgres/index.ts';
 import { openRedisStorage } from '../../host/storage/redis/index.ts';
 import { openSqliteStorage } from '../../host/storage/sqlite/index.ts';
@@ -24,6 +27,8 @@ afterAll(() => iso.cleanup());
 
 interface Opened {
   store: OutboxStore;
+  /** The same store's key-value, where the deliverer writes the hashes of the secrets it makes. */
+  hashes: MailSecretHashes & { get(namespace: string, key: string): Promise<string | undefined> | string | undefined };
   close(): Promise<void> | void;
 }
 
@@ -71,6 +76,7 @@ function contract(name: string, open: () => Promise<Opened>, skip?: string) {
       const transport = flakyTransport();
       const delivery = new MailDelivery(
         outbox,
+        opened.hashes,
         transport,
         jsonLogger(() => undefined),
         { maxAttempts: 3, retryMs: 1000, pollMs: 60_000, claimMs: 30_000, now: () => now },
@@ -97,13 +103,52 @@ function contract(name: string, open: () => Promise<Opened>, skip?: string) {
       await delivery.stop();
       await opened.close();
     });
+
+    it("makes a message's secret at each delivery attempt: the store keeps the newest one's hash and never a secret", async () => {
+      const opened = await open();
+      const outbox = new MailOutbox(opened.store);
+      let now = 10_000;
+      const texts: string[] = [];
+      const transport = flakyTransport();
+      const recording: MailTransport = { kind: 'test', send: async (message) => (texts.push(message.text), transport.send(message)), close() {} };
+      const delivery = new MailDelivery(
+        outbox,
+        opened.hashes,
+        recording,
+        jsonLogger(() => undefined),
+        { maxAttempts: 3, retryMs: 1000, pollMs: 60_000, claimMs: 30_000, now: () => now },
+      );
+      const key = `link-${crypto.randomUUID()}`;
+      const placeholder = '{test-secret}';
+      const id = await outbox.enqueue(
+        { ...MESSAGE, text: `open /x?token=id.${placeholder} soon`, secrets: [{ placeholder, namespace: 'test-mail-secret', key, ttl_ms: 60_000 }] },
+        now,
+      );
+      const secretIn = (text: string | undefined) => /token=id\.([A-Za-z0-9_-]{43}) soon/.exec(text ?? '')?.[1];
+      const queuedBody = async () => (await opened.store.getDocument({ collection: MAIL_OUTBOX.collection, id }))?.body ?? '';
+
+      expect(await delivery.runOnce()).toBe(0); // the transport is down: tried, failed
+      const first = secretIn(texts[0])!;
+      expect(await opened.hashes.get('test-mail-secret', key)).toBe(await sha256Hex(first));
+      expect(await queuedBody()).toContain(placeholder);
+      expect(await queuedBody()).not.toContain(first);
+
+      now += 1100;
+      transport.down = false;
+      expect(await delivery.runOnce()).toBe(1);
+      const second = secretIn(texts[1])!;
+      expect(second).not.toBe(first);
+      expect(await opened.hashes.get('test-mail-secret', key)).toBe(await sha256Hex(second));
+      await delivery.stop();
+      await opened.close();
+    });
   });
 }
 
 const sqlitePath = join(tempDataDir('mail-sqlite-'), 'app.sqlite');
 contract('SQLite', async () => {
   const storage = openSqliteStorage({ path: sqlitePath });
-  return { store: storage.projections, close: () => storage.close() };
+  return { store: storage.projections, hashes: storage.keyValue, close: () => storage.close() };
 });
 
 const schema = iso.schema();
@@ -111,7 +156,7 @@ contract(
   'PostgreSQL',
   async () => {
     const storage = await openPostgresStorage({ url: POSTGRES_URL, schema });
-    return { store: storage.projections, close: () => storage.close() };
+    return { store: storage.projections, hashes: storage.keyValue, close: () => storage.close() };
   },
   servers,
 );
@@ -121,10 +166,13 @@ contract(
   'Redis',
   async () => {
     const storage = await openRedisStorage({ url: REDIS_URL, prefix });
-    return { store: storage.projections, close: () => storage.close() };
+    return { store: storage.projections, hashes: storage.keyValue, close: () => storage.close() };
   },
   servers,
 );
 
 const fileDir = tempDataDir('mail-files-');
-contract('the standalone file store', async () => ({ store: openFileStorage(nodeFileSystem(fileDir)).projections, close: () => undefined }));
+contract('the standalone file store', async () => {
+  const storage = openFileStorage(nodeFileSystem(fileDir));
+  return { store: storage.projections, hashes: storage.keyValue, close: () => undefined };
+});

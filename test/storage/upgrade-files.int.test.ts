@@ -47,6 +47,7 @@ describe.each(readdirSync(FIXTURE_DIR))('the file store written by %s', (release
       keyValue: storage.keyValue,
       leases: unfencedLeases(storage.events),
       storeUpkeep: () => storage.upkeep(),
+      scrubRemoved: () => void storage.upkeep(),
     };
     return { platform, clock: memory.clock, counter: { platform, realtime: { enabled: false, channel: 'upgrade' } }, auth: buildAuthDeps(platform, env) };
   };

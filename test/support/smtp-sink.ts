@@ -66,7 +66,7 @@ export async function startSmtpSink(python: Tool, options: { port?: number; dir?
 
 /** The link to `path` in a mail's text. */
 export function linkIn(mail: ReceivedMail, path: string): string {
-  const match = new RegExp(`https?://[^\\s]+${path}\\?token=[A-Za-z0-9_-]+`).exec(mail.text);
+  const match = new RegExp(`https?://[^\\s]+${path}\\?token=[A-Za-z0-9_.-]+`).exec(mail.text);
   if (!match) throw new Error(`no ${path} link in: ${mail.text}`);
   return match[0];
 }

@@ -7,10 +7,12 @@ import { DatabaseSync } from 'node:sqlite';
 import { StorageFailure } from '../errors.ts';
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+/** journal_size_limit: what the -wal file is truncated to after a checkpoint (4 MiB). */
+export const WAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
 
 export function openDatabase(path: string, busyTimeoutMs: number): DatabaseSync {
   const memory = path === ':memory:';
-  if (!memory) mkdirSync(dirname(resolve(path)), { recursive: true });
+  if (!memory) mkdirSync(dirname(resolve(path)), { recursive: true, mode: 0o700 });
   const db = new DatabaseSync(path, {
     // busy_timeout: wait for another connection's write lock instead of failing at once.
     timeout: busyTimeoutMs,
@@ -33,6 +35,10 @@ export function openDatabase(path: string, busyTimeoutMs: number): DatabaseSync 
     db.exec('PRAGMA foreign_keys = ON');
     // Deleted rows (removed streams: erased personal data) are overwritten, not left in free pages.
     db.exec('PRAGMA secure_delete = ON');
+    // The -wal file is cut back to this size whenever a checkpoint resets it: old frames (removed
+    // rows among them) do not linger in a file grown by one burst of writes. SQLite's automatic
+    // checkpoint runs at 1,000 pages, about this size.
+    db.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     return db;
   } catch (error) {
     db.close();

@@ -17,6 +17,7 @@ import { createProjections, type SqliteProjections } from './projections.ts';
 import { createReadAll, type ReadAll } from './read-all.ts';
 import { createReadStream, type ReadStream } from './read-stream.ts';
 import { createRemoveStream } from './remove-stream.ts';
+import { createScrub, type ScrubOutcome } from './scrub.ts';
 import { createReset } from './reset.ts';
 import { createStreamRevision } from './stream-revision.ts';
 import { createStreamHeads } from './stream-heads.ts';
@@ -48,6 +49,7 @@ export interface SqliteStorage extends StorageBackend {
   readonly events: SqliteEventStore;
   readonly projections: SqliteProjections;
   readonly keyValue: SqliteKeyValue;
+  scrub(): ScrubOutcome;
   reset(): void;
   close(): void;
 }
@@ -55,8 +57,9 @@ export interface SqliteStorage extends StorageBackend {
 /** Opens (creating and migrating if needed) the SQLite store at `options.path`. */
 export function openSqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   let db: DatabaseSync;
+  const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   try {
-    db = openDatabase(options.path, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
+    db = openDatabase(options.path, busyTimeoutMs);
   } catch (error) {
     throw toStorageFailure(error);
   }
@@ -81,6 +84,7 @@ export function openSqliteStorage(options: SqliteStorageOptions): SqliteStorage 
     removeStream: createRemoveStream(database),
   });
   const lifecycle = guardAll({
+    scrub: createScrub(database, busyTimeoutMs),
     reset: createReset(database),
     close(): void {
       // Idempotent: a host shutting down may close twice.
@@ -97,6 +101,7 @@ export function openSqliteStorage(options: SqliteStorageOptions): SqliteStorage 
     keyValue: guardAll(createKeyValue(database)),
     streamHeads,
     leases: createLeases(database, append, events.readStream, streamHeads, options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS),
+    scrub: lifecycle.scrub,
     reset: lifecycle.reset,
     close: lifecycle.close,
   };

@@ -19,6 +19,7 @@
  */
 import { RateLimitedError } from '../../errors.ts';
 import type { AuthDeps } from './deps.ts';
+import { addressCounterKey } from './secrets.ts';
 import { authNamespaces } from './streams.ts';
 
 const FIRST_DELAY_MS = 2_000;
@@ -47,7 +48,7 @@ export function accountDelayMs(deps: AuthDeps, attempts: number): number {
 function counters(deps: AuthDeps, emailHash: string) {
   const { keyValue, now } = deps.platform;
   const windowMs = deps.config.loginLockoutSeconds * 1000;
-  const key = `${emailHash}:${Math.floor(now() / windowMs)}`;
+  const key = `${addressCounterKey('account-budget', emailHash)}:${Math.floor(now() / windowMs)}`;
   const ttl = BigInt(windowMs);
   const read = (namespace: string) => Number(keyValue.get(namespace, key) ?? 0);
   return {

@@ -5,6 +5,7 @@
  * (email, password hash), the user stream, each external identity (provider subject hash, email)
  * and each session (email, device hint), live or ended and kept for retention. Then their
  * read-model documents go, and the mail outbox's messages to their address, queued or set aside. Removing the email claim frees the email: it can register again.
+ * Once it has committed, the store scrubs its files of what was removed (`scrubRemoved`).
  * Erasure rather than crypto-shredding: the streams are the user's alone, so nothing else is
  * lost with them, and the store then holds no ciphertext that a leaked key could open
  * (docs/storage.md, "Account deletion"). The per-type event totals stay exact.
@@ -86,6 +87,19 @@ function sessionHashesOf(deps: AuthDeps, userId: string, current: ActiveSession)
   return { hashes, queueEntries };
 }
 
+/**
+ * What the erasure removed leaves the store's files before the answer: SQLite's write-ahead log,
+ * older versions in the file store's logs (WIT `erasure.scrub`). The erasure has committed
+ * whatever happens here; a failure is logged and the next maintenance pass scrubs again.
+ */
+function scrubErasure(deps: AuthDeps): void {
+  try {
+    deps.platform.scrubRemoved();
+  } catch (error) {
+    deps.platform.logger.log('warn', 'the store could not scrub the erased data yet', { code: 'auth_erasure_scrub_failed', error: String(error) });
+  }
+}
+
 /** Deletes the signed-in user's account (see above). 403 `forbidden` without re-authentication. */
 export async function deleteAccount(deps: AuthDeps, current: ActiveSession, reauth: Reauthentication): Promise<DeletedAccount> {
   const { platform } = deps;
@@ -125,8 +139,7 @@ export async function deleteAccount(deps: AuthDeps, current: ActiveSession, reau
       // At the projection's checkpoint: a run that moved it first (a sign-in of this user racing
       // the deletion) makes this pass again on the newer state.
       if (platform.projections.commit(AUTH_PROJECTION, checkpoint, checkpoint, changes)) {
-        // A store that keeps old document versions (the file store) drops them now, not at the next pass.
-        platform.afterResponse('store_upkeep', () => void platform.storeUpkeep());
+        scrubErasure(deps);
         return { removedStreams: removed };
       }
     }

@@ -47,7 +47,10 @@ describe('deleteAccount()', () => {
     expect(storeText(deps)).toContain('alice@example.com');
 
     const current = (await findActiveSession(deps, laptop.session.sessionId))!;
+    expect(platform.scrubs).toEqual([]);
     await deleteAccount(deps, current, { password: alice.password, client });
+    // The store is asked once to scrub its files of what was removed, before the answer.
+    expect(platform.scrubs).toHaveLength(1);
     platform.respond();
 
     const text = storeText(deps);
@@ -81,6 +84,8 @@ describe('deleteAccount()', () => {
     platform.clock.advance(REAUTH_WINDOW_MS + 1000);
     const stale = (await findActiveSession(deps, issued.sessionId))!;
     await expect(deleteAccount(deps, stale, { client })).rejects.toMatchObject({ code: 'forbidden' });
+    // Nothing was erased: nothing to scrub.
+    expect(platform.scrubs).toEqual([]);
   });
 
   it('after a fresh provider sign-in: the identity unlinks and the same subject makes a new account', async () => {

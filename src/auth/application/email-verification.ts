@@ -27,8 +27,8 @@ function mailConfig(deps: AuthDeps) {
 /** Issues a link and queues the mail. Store failures propagate. */
 export function sendVerificationMail(deps: AuthDeps, account: Account, emailHash: string, link: PreparedLink): void {
   const mail = mailConfig(deps);
-  const url = issueMailLink(deps, 'verify', account, emailHash, link, mail.baseUrl);
-  const id = deps.platform.mail.send({ sender: mail.from, recipient: account.email, ...mailTexts.verify(url) });
+  const issued = issueMailLink(deps, 'verify', account, emailHash, link, mail.baseUrl);
+  const id = deps.platform.mail.send({ sender: mail.from, recipient: account.email, ...mailTexts.verify(issued.url), secrets: issued.secrets });
   deps.platform.logger.log('info', 'verification mail queued', { code: 'auth_verification_mail_queued', user_id: account.userId, mail_id: id });
 }
 
@@ -72,7 +72,7 @@ export async function resendVerification(deps: AuthDeps, session: ActiveSession)
   mailConfig(deps);
   if (!session.email) throw new AppError('conflict', 'this account has no email address');
   const emailHash = await sha256Hex(session.email);
-  const link = await prepareMailLink();
+  const link = prepareMailLink();
   try {
     const account = findAccountByEmailHash(deps.platform, emailHash);
     if (!account || account.userId !== session.userId) throw new AppError('conflict', 'this account has no email address of its own');

@@ -16,6 +16,7 @@ import {
   requestPasswordReset,
   resendVerification,
   resetPassword,
+  sha256Hex,
   verificationState,
   verifyEmail,
   type AuthDeps,
@@ -31,11 +32,12 @@ function setup() {
 const alice = { email: 'Alice@Example.com', password: 'correct horse battery' };
 const bob = { email: 'bob@example.com', password: 'another long secret' };
 
-/** The token of the newest mail to `to` whose link goes to `path`. */
-function linkToken(platform: MemoryPlatform, to: string, path: string): string {
-  const mail = platform.mail.sent.filter((m) => m.recipient === to && m.text.includes(`${BASE}${path}?token=`)).at(-1);
+/** The token of the newest mail delivered to `to` whose link goes to `path` (what is queued is delivered first). */
+async function linkToken(platform: MemoryPlatform, to: string, path: string): Promise<string> {
+  await platform.mail.deliver();
+  const mail = platform.mail.delivered.filter((m) => m.recipient === to && m.text.includes(`${BASE}${path}?token=`)).at(-1);
   if (!mail) throw new Error(`no ${path} mail to ${to}`);
-  return /token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
+  return /token=([A-Za-z0-9_.-]+)/.exec(mail.text)![1]!;
 }
 
 async function registered(platform: MemoryPlatform, deps: AuthDeps, who: typeof alice) {
@@ -62,21 +64,38 @@ describe('email verification', () => {
     expect(platform.mail.sent).toHaveLength(1);
     expect(platform.mail.sent[0]).toMatchObject({ recipient: 'alice@example.com', sender: 'Counter <no-reply@accounts.example.test>' });
     expect(await verificationState(deps, session)).toBe('unverified');
-    const token = linkToken(platform, 'alice@example.com', '/verify-email');
+    const token = await linkToken(platform, 'alice@example.com', '/verify-email');
     await verifyEmail(deps, token, undefined);
     expect(await verificationState(deps, session)).toBe('verified');
     expect(platform.events.readAll(0n, 100).filter((e) => e.eventType === 'auth_email_verified')).toHaveLength(1);
     // Reused: refused, nothing more written.
     expect(await code(verifyEmail(deps, token, undefined))).toBe('not_found');
     expect(platform.events.readAll(0n, 100).filter((e) => e.eventType === 'auth_email_verified')).toHaveLength(1);
-    // Stored only as a hash.
-    expect(JSON.stringify(platform.keyValue)).not.toContain(token);
+    // The secret is stored only as a hash, and the queued mail never held it.
+    const secret = token.split('.')[1]!;
+    expect(platform.keyValue.dump()).not.toContain(secret);
+    expect(platform.mail.sent.map((m) => m.text).join()).not.toContain(secret);
+  });
+
+  it('refuses a link whose secret is not the delivered one, and the link still works after', async () => {
+    const { platform, deps } = setup();
+    const { session } = await registered(platform, deps, alice);
+    const token = await linkToken(platform, 'alice@example.com', '/verify-email');
+    const [id, secret] = token.split('.') as [string, string];
+    expect(platform.keyValue.dump()).toContain(await sha256Hex(secret));
+    // The id alone, as the outbox and the store's files show it, with any secret.
+    const forged = `${id}.${secret.startsWith('A') ? 'B' : 'A'}${secret.slice(1)}`;
+    expect(await code(verifyEmail(deps, forged, undefined))).toBe('not_found');
+    expect(await code(verifyEmail(deps, `${id}.${'A'.repeat(43)}`, undefined))).toBe('not_found');
+    expect(await verificationState(deps, session)).toBe('unverified');
+    expect(await code(verifyEmail(deps, token, undefined))).toBe('ok');
+    expect(await verificationState(deps, session)).toBe('verified');
   });
 
   it('a verified password account is still never joined by a provider sign-in with the same verified email', async () => {
     const { platform, deps } = setup();
     const { session } = await registered(platform, deps, alice);
-    await verifyEmail(deps, linkToken(platform, 'alice@example.com', '/verify-email'), session);
+    await verifyEmail(deps, await linkToken(platform, 'alice@example.com', '/verify-email'), session);
     expect(await verificationState(deps, session)).toBe('verified');
     const signIn = await linkOrCreateUserForExternalIdentity(deps, { provider: 'provider_a', subject: 'sub-1', email: alice.email, emailVerified: true });
     expect(signIn.userId).not.toBe(session.userId);
@@ -86,9 +105,9 @@ describe('email verification', () => {
   it('refuses an expired link, a superseded one, and one opened while signed in to another account', async () => {
     const { platform, deps } = setup();
     const { session } = await registered(platform, deps, alice);
-    const first = linkToken(platform, 'alice@example.com', '/verify-email');
+    const first = await linkToken(platform, 'alice@example.com', '/verify-email');
     await resendVerification(deps, session);
-    const second = linkToken(platform, 'alice@example.com', '/verify-email');
+    const second = await linkToken(platform, 'alice@example.com', '/verify-email');
     expect(second).not.toBe(first);
     expect(await code(verifyEmail(deps, first, undefined))).toBe('not_found');
     const bobSession = (await registered(platform, deps, bob)).session;
@@ -119,7 +138,7 @@ describe('password reset', () => {
     expect(platform.mail.sent.length).toBe(before);
     await requestPasswordReset(deps, 'ALICE@example.com');
     platform.respond();
-    const token = linkToken(platform, 'alice@example.com', '/reset-password');
+    const token = await linkToken(platform, 'alice@example.com', '/reset-password');
     await resetPassword(deps, token, 'a brand new password', undefined);
     expect(await findActiveSession(deps, signedIn.session.sessionId)).toBeUndefined();
     expect(await code(loginWithPassword(deps, alice))).toBe('invalid_credentials');
@@ -137,7 +156,7 @@ describe('password reset', () => {
     const reset = async () => {
       await requestPasswordReset(deps, alice.email);
       platform.respond();
-      return linkToken(platform, 'alice@example.com', '/reset-password');
+      return await linkToken(platform, 'alice@example.com', '/reset-password');
     };
     const older = await reset();
     const newer = await reset();

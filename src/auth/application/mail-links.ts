@@ -1,17 +1,25 @@
 /**
  * Single-use links mailed to an account's address: email verification (24 h) and password reset
- * (30 min). The link carries a random token (32 bytes); the store keeps only its SHA-256, in
- * key-value with the link's lifetime as TTL, with the account it is for. A link works once
- * (`take`), only while it is the newest of its kind for the account (issuing one replaces the
- * pointer to the previous), only before its expiry, and a reset link only while the password is
- * the one it was issued under (the email stream's password revision). Links are built from
- * AUTH_PUBLIC_BASE_URL, never from the request.
+ * (30 min); a new kind is a row in the tables below. A link's token is `<link id>.<secret>`: the
+ * id (16 random bytes, not secret) names the link's record in key-value (the account it is for,
+ * its expiry); the secret (32 random bytes) is made by whoever delivers the mail, which stores
+ * only its SHA-256 (WIT `mail.mail-secret`, src/contract/mail-secrets.ts). So no store holds a
+ * working link, the mail outbox included: the queued text carries the id and a placeholder.
+ *
+ * A link works once (its record is `take`n), only while it is the newest of its kind for the
+ * address (issuing one replaces the pointer to the previous), only before its expiry, only with
+ * the secret of its newest delivered copy (a copy delivered twice has a new secret each time), and
+ * a reset link only while the password is the one it was issued under (the email stream's
+ * password revision). The presented secret's hash is compared in constant time. Links are built
+ * from AUTH_PUBLIC_BASE_URL, never from the request.
  */
 import * as v from 'valibot';
 import { RateLimitedError } from '../../errors.ts';
+import type { MailSecret } from '../../platform/ports.ts';
+import { timingSafeEqual } from '../oauth/random-tokens.ts';
 import type { Account } from './accounts.ts';
 import type { AuthDeps } from './deps.ts';
-import { randomToken, sha256Hex } from './secrets.ts';
+import { addressCounterKey, randomToken, sha256Hex } from './secrets.ts';
 import { authNamespaces } from './streams.ts';
 
 export type MailLinkKind = 'verify' | 'reset';
@@ -19,8 +27,11 @@ export type MailLinkKind = 'verify' | 'reset';
 export const MAIL_LINK_TTL_MS: Record<MailLinkKind, number> = { verify: 24 * 3_600_000, reset: 30 * 60_000 };
 export const MAIL_LINK_PATHS: Record<MailLinkKind, string> = { verify: '/verify-email', reset: '/reset-password' };
 
-/** A token as it arrives in a link (43 base64url characters), checked before any lookup. */
-export const MailLinkTokenSchema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{43}$/));
+/** A token as it arrives in a link: the link id (22 base64url characters), a dot, the secret (43); checked before any lookup. */
+export const MailLinkTokenSchema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/));
+
+/** Where the secret goes in the queued text; the deliverer replaces it (the link's id beside it tells links apart). */
+const SECRET_PLACEHOLDER = '{mail-link-secret}';
 
 const RecordSchema = v.object({
   user_id: v.string(),
@@ -36,22 +47,26 @@ export interface MailLinkTarget {
   passwordRevision: bigint;
 }
 
-/** A token made before the account is known (so known and unknown addresses cost the same), issued later. */
+/** A link's id, made before the account is known (so known and unknown addresses cost the same), issued later. */
 export interface PreparedLink {
-  token: string;
-  tokenHash: string;
+  id: string;
 }
 
-export async function prepareMailLink(): Promise<PreparedLink> {
-  const token = randomToken(32);
-  return { token, tokenHash: await sha256Hex(token) };
+/** A link ready to be mailed: its URL (the secret a placeholder in it) and the secret the deliverer makes. */
+export interface IssuedLink {
+  url: string;
+  secrets: MailSecret[];
+}
+
+export function prepareMailLink(): PreparedLink {
+  return { id: randomToken(16) };
 }
 
 const newestKey = (kind: MailLinkKind, emailHash: string) => `${kind}:${emailHash}`;
-const recordKey = (kind: MailLinkKind, tokenHash: string) => `${kind}:${tokenHash}`;
+const linkKey = (kind: MailLinkKind, id: string) => `${kind}:${id}`;
 
-/** Stores the link for `account` and makes it the newest of its kind; returns its URL. */
-export function issueMailLink(deps: AuthDeps, kind: MailLinkKind, account: Account, emailHash: string, link: PreparedLink, baseUrl: string): string {
+/** Stores the link for `account` and makes it the newest of its kind; mail `url` with `secrets`. */
+export function issueMailLink(deps: AuthDeps, kind: MailLinkKind, account: Account, emailHash: string, link: PreparedLink, baseUrl: string): IssuedLink {
   const { keyValue, now } = deps.platform;
   const ttl = MAIL_LINK_TTL_MS[kind];
   const record: v.InferOutput<typeof RecordSchema> = {
@@ -60,9 +75,12 @@ export function issueMailLink(deps: AuthDeps, kind: MailLinkKind, account: Accou
     password_revision: String(account.passwordRevision),
     expires_at: now() + ttl,
   };
-  keyValue.set(authNamespaces.mailLinks, recordKey(kind, link.tokenHash), JSON.stringify(record), BigInt(ttl));
-  keyValue.set(authNamespaces.mailLinkNewest, newestKey(kind, emailHash), link.tokenHash, BigInt(ttl));
-  return `${baseUrl}${MAIL_LINK_PATHS[kind]}?token=${link.token}`;
+  keyValue.set(authNamespaces.mailLinks, linkKey(kind, link.id), JSON.stringify(record), BigInt(ttl));
+  keyValue.set(authNamespaces.mailLinkNewest, newestKey(kind, emailHash), link.id, BigInt(ttl));
+  return {
+    url: `${baseUrl}${MAIL_LINK_PATHS[kind]}?token=${link.id}.${SECRET_PLACEHOLDER}`,
+    secrets: [{ placeholder: SECRET_PLACEHOLDER, namespace: authNamespaces.mailLinkSecrets, key: linkKey(kind, link.id), ttlMs: BigInt(ttl) }],
+  };
 }
 
 function parseRecord(text: string | undefined): v.InferOutput<typeof RecordSchema> | undefined {
@@ -75,25 +93,37 @@ function parseRecord(text: string | undefined): v.InferOutput<typeof RecordSchem
   }
 }
 
-function live(deps: AuthDeps, kind: MailLinkKind, tokenHash: string, text: string | undefined): MailLinkTarget | undefined {
+function live(deps: AuthDeps, kind: MailLinkKind, id: string, text: string | undefined): MailLinkTarget | undefined {
   const record = parseRecord(text);
   if (!record || record.expires_at <= deps.platform.now()) return undefined;
-  if (deps.platform.keyValue.get(authNamespaces.mailLinkNewest, newestKey(kind, record.email_hash)) !== tokenHash) return undefined;
+  if (deps.platform.keyValue.get(authNamespaces.mailLinkNewest, newestKey(kind, record.email_hash)) !== id) return undefined;
   return { userId: record.user_id, emailHash: record.email_hash, passwordRevision: BigInt(record.password_revision) };
+}
+
+/** The link's id when `token` is well formed and its secret is the one its newest delivered copy carried. */
+async function authenticLinkId(deps: AuthDeps, kind: MailLinkKind, token: string): Promise<string | undefined> {
+  if (!v.is(MailLinkTokenSchema, token)) return undefined;
+  const [id, secret] = token.split('.') as [string, string];
+  // Hashed before the lookup: an unknown id and a wrong secret cost the same.
+  const presented = await sha256Hex(secret);
+  const stored = deps.platform.keyValue.get(authNamespaces.mailLinkSecrets, linkKey(kind, id));
+  return stored !== undefined && timingSafeEqual(presented, stored) ? id : undefined;
 }
 
 /** The link's target if it would still work, without using it (to show the page it opens). */
 export async function inspectMailLink(deps: AuthDeps, kind: MailLinkKind, token: string): Promise<MailLinkTarget | undefined> {
-  if (!v.is(MailLinkTokenSchema, token)) return undefined;
-  const tokenHash = await sha256Hex(token);
-  return live(deps, kind, tokenHash, deps.platform.keyValue.get(authNamespaces.mailLinks, recordKey(kind, tokenHash)));
+  const id = await authenticLinkId(deps, kind, token);
+  return id === undefined ? undefined : live(deps, kind, id, deps.platform.keyValue.get(authNamespaces.mailLinks, linkKey(kind, id)));
 }
 
 /** Uses the link up (whatever happens next it works no more); its target if it was live. */
 export async function redeemMailLink(deps: AuthDeps, kind: MailLinkKind, token: string): Promise<MailLinkTarget | undefined> {
-  if (!v.is(MailLinkTokenSchema, token)) return undefined;
-  const tokenHash = await sha256Hex(token);
-  return live(deps, kind, tokenHash, deps.platform.keyValue.take(authNamespaces.mailLinks, recordKey(kind, tokenHash)));
+  const id = await authenticLinkId(deps, kind, token);
+  if (id === undefined) return undefined;
+  // Of racing redemptions one takes the record; the secret's hash goes with it.
+  const record = deps.platform.keyValue.take(authNamespaces.mailLinks, linkKey(kind, id));
+  if (record !== undefined) deps.platform.keyValue.delete(authNamespaces.mailLinkSecrets, linkKey(kind, id));
+  return live(deps, kind, id, record);
 }
 
 /** Ends every outstanding link of `kind` for the address (the password changed, the address is verified). */
@@ -102,14 +132,18 @@ export function retireMailLinks(deps: AuthDeps, kind: MailLinkKind, emailHash: s
 }
 
 /**
- * Erases the address's newest link of each kind with its record (the account is being deleted:
- * the record names the account). Links replaced earlier no longer work and expire with their TTL.
+ * Erases the address's newest link of each kind with its record and secret hash (the account is
+ * being deleted: the record names the account). Links replaced earlier no longer work and expire
+ * with their TTL.
  */
 export function eraseMailLinks(deps: AuthDeps, emailHash: string): void {
   const { keyValue } = deps.platform;
   for (const kind of Object.keys(MAIL_LINK_TTL_MS) as MailLinkKind[]) {
-    const tokenHash = keyValue.get(authNamespaces.mailLinkNewest, newestKey(kind, emailHash));
-    if (tokenHash !== undefined) keyValue.delete(authNamespaces.mailLinks, recordKey(kind, tokenHash));
+    const id = keyValue.get(authNamespaces.mailLinkNewest, newestKey(kind, emailHash));
+    if (id !== undefined) {
+      keyValue.delete(authNamespaces.mailLinks, linkKey(kind, id));
+      keyValue.delete(authNamespaces.mailLinkSecrets, linkKey(kind, id));
+    }
     keyValue.delete(authNamespaces.mailLinkNewest, newestKey(kind, emailHash));
   }
 }
@@ -117,11 +151,13 @@ export function eraseMailLinks(deps: AuthDeps, emailHash: string): void {
 /**
  * Counts one mail of `kind` to the address: at most `max` per hour (fixed window). With `quiet`,
  * false instead of RateLimitedError, for callers whose answer must not change (password reset).
+ * The count outlives an erasure of the account (a register-and-delete loop would otherwise mail
+ * an address without limit), so it is keyed by `addressCounterKey`.
  */
 export function spendMailBudget(deps: AuthDeps, kind: MailLinkKind, emailHash: string, max: number, quiet: boolean): boolean {
   const hour = 3_600_000;
   const windowStart = Math.floor(deps.platform.now() / hour) * hour;
-  const count = deps.platform.keyValue.increment(authNamespaces.mailLinkBudget, `${kind}:${emailHash}:${windowStart}`, 1n, BigInt(hour * 2));
+  const count = deps.platform.keyValue.increment(authNamespaces.mailLinkBudget, `${kind}:${addressCounterKey('mail-budget', emailHash)}:${windowStart}`, 1n, BigInt(hour * 2));
   if (count <= BigInt(max)) return true;
   if (quiet) return false;
   throw new RateLimitedError((windowStart + hour - deps.platform.now()) / 1000);

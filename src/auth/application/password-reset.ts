@@ -46,8 +46,8 @@ export async function requestPasswordReset(deps: AuthDeps, typedEmail: string): 
   const mail = mailConfig(deps);
   const email = normalizeEmail(typedEmail);
   const emailHash = await sha256Hex(email);
-  const link = await prepareMailLink();
-  deps.platform.afterResponse(`password-reset:${link.tokenHash}`, () => {
+  const link = prepareMailLink();
+  deps.platform.afterResponse(`password-reset:${link.id}`, () => {
     const account = findAccountByEmailHash(deps.platform, emailHash);
     if (!account?.passwordHash) {
       deps.platform.logger.log('info', 'password reset for an address without a password account; nothing sent', { code: 'auth_password_reset_unknown' });
@@ -57,8 +57,8 @@ export async function requestPasswordReset(deps: AuthDeps, typedEmail: string): 
       deps.platform.logger.log('info', 'password reset past the hourly budget; nothing sent', { code: 'auth_password_reset_throttled', user_id: account.userId });
       return;
     }
-    const url = issueMailLink(deps, 'reset', account, emailHash, link, mail.baseUrl);
-    const id = deps.platform.mail.send({ sender: mail.from, recipient: account.email, ...mailTexts.reset(url) });
+    const issued = issueMailLink(deps, 'reset', account, emailHash, link, mail.baseUrl);
+    const id = deps.platform.mail.send({ sender: mail.from, recipient: account.email, ...mailTexts.reset(issued.url), secrets: issued.secrets });
     deps.platform.logger.log('info', 'password reset mail queued', { code: 'auth_password_reset_mail_queued', user_id: account.userId, mail_id: id });
   });
 }

@@ -58,7 +58,7 @@ export async function registerWithPassword(deps: AuthDeps, input: Credentials): 
     throw AppError.fromStore(error);
   }
   // Made on both paths, so a free and a taken address cost the same.
-  const link = deps.config.mail ? await prepareMailLink() : undefined;
+  const link = deps.config.mail ? prepareMailLink() : undefined;
   const data: PasswordUserRegistered = { user_id: userId, email, password_hash: passwordHash };
   try {
     deps.platform.events.append(authStreams.email(emailHash), { tag: 'no-stream' }, [authEvent('auth_password_user_registered', data)]);

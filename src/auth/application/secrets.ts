@@ -1,23 +1,15 @@
+/** Random identifiers and one-way digests: the contract's (src/contract/tokens.ts), which the host's mail deliverer shares. */
+import { sha256Hex as sha256HexNow } from '../oauth/random-tokens.ts';
+
+export { base64url, randomToken, sha256Hex } from '../../contract/tokens.ts';
+
 /**
- * Random identifiers and one-way digests, with the guest's Web Crypto (`getRandomValues` goes
- * through wasi:random; `subtle.digest('SHA-256')` works inside the component).
+ * The key of a counter about an address that outlives the address's account (the login budget,
+ * the mail budget: they protect the mailbox, and live out their window after an erasure): a
+ * purpose-labelled SHA-256 of the address's hash, never that hash itself, which names the
+ * account's streams and records. So an erased account leaves no key that its identifiers find
+ * (docs/storage.md, "Account deletion").
  */
-
-/** `bytes` random bytes as unpadded base64url (RFC 4648 §5). */
-export function randomToken(bytes = 32): string {
-  return base64url(crypto.getRandomValues(new Uint8Array(bytes)));
-}
-
-export function base64url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-/** Lower-case hex SHA-256 of the UTF-8 text: how secrets and emails become stream and document names. */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
-  let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return hex;
+export function addressCounterKey(purpose: string, emailHash: string): string {
+  return sha256HexNow(`${purpose}\n${emailHash}`);
 }

@@ -25,5 +25,6 @@ export const authNamespaces = {
   oauthStatesUsed: 'auth-oauth-state-used',
   mailLinks: 'auth-mail-link',
   mailLinkNewest: 'auth-mail-link-newest',
+  mailLinkSecrets: 'auth-mail-link-secret',
   mailLinkBudget: 'auth-mail-link-budget',
 } as const;

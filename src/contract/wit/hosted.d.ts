@@ -1,4 +1,5 @@
 // world app:platform/hosted@0.1.0
+export type * as AppPlatformErasure010 from './interfaces/app-platform-erasure.js'; // import app:platform/erasure@0.1.0
 export type * as AppPlatformEventStore010 from './interfaces/app-platform-event-store.js'; // import app:platform/event-store@0.1.0
 export type * as AppPlatformKeyValue010 from './interfaces/app-platform-key-value.js'; // import app:platform/key-value@0.1.0
 export type * as AppPlatformMail010 from './interfaces/app-platform-mail.js'; // import app:platform/mail@0.1.0

@@ -1,8 +1,8 @@
 /**
- * The counter's current state and newest events, in one read of the stream's newest events
- * (backwards): the read model caught up to the newest event is that event's own (read-model.ts).
- * Under its turn a writer reads through its lease, answered from the host's stream tail (host/
- * leases/stream-tails.ts), so a command's load costs no store round trip; a GET view costs one.
+ * The counter's current state and newest events as a command loads them: one read of the stream's
+ * newest events through its turn's lease (the count after the newest event is that event's own,
+ * read-model.ts), answered from the host's stream tail (host/leases/stream-tails.ts), so a
+ * command's load costs no store round trip. (The view query reads the projection: get-view.ts.)
  * A writer may see the events of the turn before it still pending (sequence 0): it decides on
  * them; once its own append is committed, so are they, and the lease's answer carries them
  * (`afterCommit`), so a command's view needs no read after its append.
@@ -26,7 +26,7 @@ const EMPTY: KnownCounter = { state: initialState, revision: 0n, latest: [] };
 export type NewestReader = (limit: number) => RecordedEvent[];
 
 /** Reads the current counter. Store failures propagate; an undecodable event is `internal`. */
-export function currentCounter(platform: Platform, readNewest: NewestReader = (limit) => newestUpTo(platform, undefined, limit)): KnownCounter {
+export function currentCounter(readNewest: NewestReader): KnownCounter {
   const newest = readNewest(LATEST_EVENTS_LIMIT);
   const head = newest[0];
   if (head === undefined) return EMPTY;

@@ -16,6 +16,11 @@ export interface RealtimeConfig {
   pollIntervalMs?: number;
 }
 
+/** Who sent a command: the user of the session it came with. Recorded in its events' metadata (the id, never the email). */
+export interface Actor {
+  userId: string;
+}
+
 export interface CounterDeps {
   platform: Platform;
   realtime: RealtimeConfig;

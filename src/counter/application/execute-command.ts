@@ -11,12 +11,11 @@ import { COUNTER_CHANGED } from './counter-changed.ts';
 import type { Platform, StreamLease } from '../../platform/ports.ts';
 import { COUNTER_STREAM_ID, decide, fold, type CounterCommand } from '../domain/counter.ts';
 import { afterCommit, currentCounter, type KnownCounter } from './current-counter.ts';
-import type { CounterDeps } from './deps.ts';
+import type { Actor, CounterDeps } from './deps.ts';
 import { encodeEvent } from './event-codec.ts';
-import { COUNTER_PROJECTION, runCounterProjection } from './projection.ts';
+import { advanceProjection, COUNTER_PROJECTION } from './projection.ts';
 import { DEFAULT_RETRY_POLICY, retryOnConflict } from './retry.ts';
 import { encodeRealtimeMessage, LATEST_EVENTS_LIMIT, toEventLog, type CounterView } from './view.ts';
-import { profileMark } from '../../platform/profile.ts';
 
 /**
  * How long a command waits for its turn on the counter stream before answering 409
@@ -32,39 +31,35 @@ export const NO_TURN_MESSAGE = 'the counter is busy, try again';
  */
 export const PROJECTION_BATCH = 32n;
 
-/** Executes a command; throws AppError (validation, domain, concurrency, store, internal). */
-export async function executeCounterCommand(deps: CounterDeps, command: CounterCommand): Promise<CounterView> {
+/**
+ * Executes a command sent by `actor` (recorded in its events; undefined: sent without a session);
+ * throws AppError (validation, domain, concurrency, store, internal).
+ */
+export async function executeCounterCommand(deps: CounterDeps, command: CounterCommand, actor?: Actor): Promise<CounterView> {
   const { platform } = deps;
   let committed: KnownCounter;
   try {
     const sleep = (ms: number): Promise<void> => platform.sleep(ms); // keep `this` for class-based platforms
     const waitMs = deps.turnWaitMs ?? TURN_WAIT_MS;
-    committed = await retryOnConflict(sleep, deps.retry ?? DEFAULT_RETRY_POLICY, () => inTurn(platform, waitMs, command));
+    committed = await retryOnConflict(sleep, deps.retry ?? DEFAULT_RETRY_POLICY, () => inTurn(platform, waitMs, command, actor));
   } catch (error) {
     throw AppError.fromStore(error, COUNTER_CHANGED);
   }
-  GUEST_PROFILE: profileMark('command routine');
   const view = buildView(deps, committed);
-  GUEST_PROFILE: profileMark('view building');
   publish(deps, view);
-  GUEST_PROFILE: profileMark('import: pubsub publish');
   // After the response: the client does not wait for the projection's round trips.
   if (committed.revision % (deps.projectionBatch ?? PROJECTION_BATCH) === 0n) platform.afterResponse(COUNTER_PROJECTION, () => advanceProjection(platform));
   return view;
 }
 
 /** One attempt inside the stream's turn; no turn within `waitMs` is the one 409 of a well-behaved writer. */
-function inTurn(platform: Platform, waitMs: number, command: CounterCommand): KnownCounter {
-  GUEST_PROFILE: profileMark('command routine');
+function inTurn(platform: Platform, waitMs: number, command: CounterCommand, actor: Actor | undefined): KnownCounter {
   const lease = platform.leases.acquire(COUNTER_STREAM_ID, waitMs);
-  GUEST_PROFILE: profileMark('import: lease acquire');
   if (lease === undefined) throw new AppError('concurrency', NO_TURN_MESSAGE);
   try {
-    return attempt(platform, lease, command);
+    return attempt(platform, lease, command, actor);
   } finally {
-    GUEST_PROFILE: profileMark('command routine');
     lease.release();
-    GUEST_PROFILE: profileMark('import: lease release');
   }
 }
 
@@ -72,19 +67,12 @@ function inTurn(platform: Platform, waitMs: number, command: CounterCommand): Kn
  * Read the current state through the lease, decide, and end the turn with the append expecting
  * the revision read: the next writer may start before it is confirmed (`appendAndEnd`).
  */
-function attempt(platform: Platform, lease: StreamLease, command: CounterCommand): KnownCounter {
-  const base = currentCounter(platform, (limit) => {
-    GUEST_PROFILE: profileMark('command routine');
-    const newest = lease.readNewest(limit);
-    GUEST_PROFILE: profileMark('import: lease read-newest');
-    return newest;
-  });
+function attempt(platform: Platform, lease: StreamLease, command: CounterCommand, actor: Actor | undefined): KnownCounter {
+  const base = currentCounter((limit) => lease.readNewest(limit));
   const events = decide(command, base.state);
   const expected = base.revision === 0n ? { tag: 'no-stream' as const } : { tag: 'exact' as const, val: base.revision };
-  const encoded = events.map(encodeEvent);
-  GUEST_PROFILE: profileMark('command routine');
+  const encoded = events.map((event) => encodeEvent(event, actor));
   const committed = lease.appendAndEnd(expected, encoded, LATEST_EVENTS_LIMIT);
-  GUEST_PROFILE: profileMark('import: lease append-and-end');
   if (committed.length < events.length) throw new AppError('internal', undefined, { cause: new Error('append returned no events') });
   return afterCommit(platform, base, fold(base.state, events), committed);
 }
@@ -110,14 +98,5 @@ function publish(deps: CounterDeps, view: CounterView): void {
       channel: deps.realtime.channel,
       detail: failureDetail(error),
     });
-  }
-}
-
-/** Best effort: the next run catches up from the checkpoint. */
-function advanceProjection(platform: Platform): void {
-  try {
-    runCounterProjection(platform);
-  } catch (error) {
-    platform.logger.log('error', 'counter projection failed', { code: 'projection_failed', detail: failureDetail(error) });
   }
 }

@@ -166,7 +166,7 @@ describe('executeCounterCommand', () => {
     expect(deps.platform.deferred.pending).toBe(1);
     deps.platform.respond();
     expect(deps.platform.projections.checkpoint(COUNTER_PROJECTION)).toBe(2n);
-    expect(storedReadModel(deps.platform)).toEqual({ count: 2, revision: 2, last_sequence: 2 });
+    expect(storedReadModel(deps.platform)).toMatchObject({ count: 2, revision: 2, last_sequence: 2 });
   });
 
   it('by default advances the projection once per PROJECTION_BATCH events, not per command', async () => {
@@ -213,6 +213,6 @@ describe('executeCounterCommand', () => {
     expect(storedReadModel(deps.platform)).toBeUndefined();
     expect((await executeCounterCommand(deps, inc(4))).count).toBe(7);
     deps.platform.respond();
-    expect(storedReadModel(deps.platform)).toEqual({ count: 7, revision: 2, last_sequence: 2 });
+    expect(storedReadModel(deps.platform)).toMatchObject({ count: 7, revision: 2, last_sequence: 2 });
   });
 });

@@ -4,6 +4,7 @@
  * transaction. Safe to run from many workers at once: a commit that loses the race changes nothing
  * and the run stops.
  */
+import { failureDetail } from '../../errors.ts';
 import type { Platform } from '../../platform/ports.ts';
 import { COUNTER_STREAM_ID } from '../domain/counter.ts';
 import { EMPTY_READ_MODEL, project, readModelChange, storedReadModel } from './read-model.ts';
@@ -44,5 +45,17 @@ export function runCounterProjection(platform: Platform): ProjectionRun {
     }
     checkpoint = last.sequence;
     if (page.length < PAGE_SIZE) return { checkpoint, applied, superseded: false };
+  }
+}
+
+/**
+ * A run that fails only in the log: the next one catches up from the checkpoint. What the command
+ * routine's last step runs after its response, and a view that found the projection behind.
+ */
+export function advanceProjection(platform: Platform): void {
+  try {
+    runCounterProjection(platform);
+  } catch (error) {
+    platform.logger.log('error', 'counter projection failed', { code: 'projection_failed', detail: failureDetail(error) });
   }
 }

@@ -22,6 +22,13 @@ export type CounterEvent =
   | { type: 'decremented'; amount: number; value: number }
   | { type: 'reset_performed'; previous: number };
 
+export type CounterEventType = CounterEvent['type'];
+
+/** Every event type, in the order they were introduced; the type check refuses a list that misses one. */
+export const COUNTER_EVENT_TYPES = ['incremented', 'decremented', 'reset_performed'] as const satisfies readonly CounterEventType[];
+const everyEventListed: Exclude<CounterEventType, (typeof COUNTER_EVENT_TYPES)[number]> extends never ? true : never = true;
+void everyEventListed;
+
 export interface CounterState {
   readonly value: number;
 }
@@ -54,6 +61,8 @@ export function decide(command: CounterCommand, state: CounterState): CounterEve
     case 'reset':
       // Always recorded, even at 0: a reset is an auditable user action.
       return [{ type: 'reset_performed', previous: state.value }];
+    default:
+      return unreachable(command);
   }
 }
 
@@ -62,7 +71,20 @@ export function decide(command: CounterCommand, state: CounterState): CounterEve
  * state before is not needed again). Total: events were validated by `decide` before they were stored.
  */
 export function evolve(_state: CounterState, event: CounterEvent): CounterState {
-  return event.type === 'reset_performed' ? initialState : { value: event.value };
+  switch (event.type) {
+    case 'incremented':
+    case 'decremented':
+      return { value: event.value };
+    case 'reset_performed':
+      return initialState;
+    default:
+      return unreachable(event);
+  }
+}
+
+/** The `default` of a switch that covers every case: a new case makes the call a type error. */
+export function unreachable(value: never): never {
+  throw new AppError('internal', undefined, { cause: new Error(`unhandled case ${JSON.stringify(value)}`) });
 }
 
 /** Folds events from a starting state (replay). */

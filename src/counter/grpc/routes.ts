@@ -4,7 +4,7 @@ import { CounterService } from '../../gen/counter_pb.js';
 import { reflectionRoutes } from '../../grpc/reflection.ts';
 import { createGrpcServer } from '../../grpc/server.ts';
 import { routesOf } from '../../grpc/service.ts';
-import type { CounterDeps } from '../application/deps.ts';
+import type { CounterSurfaceDeps } from '../write-access.ts';
 import { counterServiceImpl } from './service.ts';
 import { answerWatchPoll, openRelayedWatch, WATCH_COUNTER_PATH } from './watch-relay.ts';
 
@@ -20,7 +20,7 @@ export interface CounterGrpcEndpoint {
   answerPoll(request: Request): Response | undefined;
 }
 
-export function counterGrpcEndpoint(deps: CounterDeps): CounterGrpcEndpoint {
+export function counterGrpcEndpoint(deps: CounterSurfaceDeps): CounterGrpcEndpoint {
   const routes = new Map([...routesOf(CounterService, counterServiceImpl(deps)), ...reflectionRoutes([file_counter])]);
   const limits = { maxMessageBytes: MAX_GRPC_MESSAGE_BYTES, maxMessages: MAX_GRPC_MESSAGES };
   const server = createGrpcServer({ routes, limits, logger: deps.platform.logger, now: () => deps.platform.now() });

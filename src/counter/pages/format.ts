@@ -3,6 +3,7 @@
  * (static/client/), so both render an event, a count and a status the same way.
  */
 import type { EventLog } from '../application/view.ts';
+import type { CounterEventType } from '../domain/counter.ts';
 import { INT32_MAX } from '../domain/int32.ts';
 
 export type UiStatus = 'ready' | 'syncing' | 'live' | 'error';
@@ -47,22 +48,19 @@ export function isBatchAmount(value: number): boolean {
   return Number.isInteger(value) && value >= BATCH_MIN && value <= BATCH_MAX;
 }
 
-const EVENT_LABELS: Record<string, string> = {
-  incremented: 'Increment',
-  decremented: 'Decrement',
-  reset_performed: 'Reset',
+/**
+ * How each event type reads: a label (for a screen reader), a tone (the row's CSS modifier) and
+ * the change in words. Keyed by every event type, so a new one fails the type check until it
+ * says how it reads; a type this build does not know (from a newer server) reads as its name.
+ */
+const EVENT_PRESENTATION: Readonly<Record<CounterEventType, { label: string; tone: string; change(payload: string): string | undefined }>> = {
+  incremented: { label: 'Increment', tone: 'up', change: (payload) => amountChange('+', payload) },
+  decremented: { label: 'Decrement', tone: 'down', change: (payload) => amountChange('\u2212', payload) },
+  reset_performed: { label: 'Reset', tone: 'reset', change: () => 'reset \u2192 0' },
 };
 
-function eventLabel(eventType: string): string {
-  return EVENT_LABELS[eventType] ?? eventType;
-}
-
-/** CSS modifier for an event row: `up`, `down`, `reset` or `other`. */
-function eventTone(eventType: string): string {
-  if (eventType === 'incremented') return 'up';
-  if (eventType === 'decremented') return 'down';
-  if (eventType === 'reset_performed') return 'reset';
-  return 'other';
+function presentationOf(eventType: string) {
+  return Object.hasOwn(EVENT_PRESENTATION, eventType) ? EVENT_PRESENTATION[eventType as CounterEventType] : undefined;
 }
 
 /** A count with a typographic minus sign and thin grouping, e.g. `−1 234`. */
@@ -116,11 +114,14 @@ function payloadNumber(payload: string, field: string): number | undefined {
  * count they left in `value` (docs/api.md); older events carry only the amount (`+5`).
  */
 export function describeEvent(event: Pick<EventLog, 'event_type' | 'payload'>): string {
-  if (event.event_type === 'reset_performed') return 'reset \u2192 0';
-  const sign = event.event_type === 'incremented' ? '+' : event.event_type === 'decremented' ? '\u2212' : undefined;
-  const amount = payloadNumber(event.payload, 'amount');
-  if (sign === undefined || amount === undefined) return eventLabel(event.event_type);
-  const value = payloadNumber(event.payload, 'value');
+  const presentation = presentationOf(event.event_type);
+  return presentation?.change(event.payload) ?? presentation?.label ?? event.event_type;
+}
+
+function amountChange(sign: string, payload: string): string | undefined {
+  const amount = payloadNumber(payload, 'amount');
+  if (amount === undefined) return undefined;
+  const value = payloadNumber(payload, 'value');
   const change = `${sign}${formatAmount(amount)}`;
   return value === undefined ? change : `${change} \u2192 ${formatAmount(value)}`;
 }
@@ -134,17 +135,34 @@ export interface LedgerRow {
   change: string;
   time: string;
   datetime: string;
+  /** `you` when the viewer's session sent it (the event's `user_id`); else nothing */
+  by: string | undefined;
 }
 
-export function ledgerRow(event: EventLog): LedgerRow {
+/** `viewerId`: the user id of the page's session, once the client knows it (the server renders for everyone alike). */
+export function ledgerRow(event: EventLog, viewerId?: string): LedgerRow {
   return {
-    tone: eventTone(event.event_type),
-    label: eventLabel(event.event_type),
+    tone: presentationOf(event.event_type)?.tone ?? 'other',
+    label: presentationOf(event.event_type)?.label ?? event.event_type,
     revision: `#${event.revision}`,
     change: describeEvent(event),
     time: formatTime(event.recorded_at),
     datetime: event.recorded_at,
+    by: viewerId !== undefined && event.user_id === viewerId ? 'you' : undefined,
   };
+}
+
+/** What the page says instead of the command buttons when COUNTER_WRITES asks for a sign-in the viewer lacks. */
+export const WRITES_NOTES = {
+  'sign-in': 'Sign in to change the count',
+  passkey: 'Sign in with a passkey to change the count',
+} as const;
+
+/** Which sign-in the viewer lacks under `policy`, if any: none for `anyone`; a passkey (aal2) for `aal2`. */
+export function missingSignIn(policy: string, session: { authenticated: boolean; aal?: string | undefined }): keyof typeof WRITES_NOTES | undefined {
+  if (policy === 'anyone') return undefined;
+  if (!session.authenticated) return 'sign-in';
+  return policy === 'aal2' && session.aal !== 'aal2' ? 'passkey' : undefined;
 }
 
 /** The counter's revision: that of its newest event (0 before the first). */

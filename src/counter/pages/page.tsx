@@ -1,11 +1,26 @@
 /**
  * The counter page, rendered on the server with Hono JSX from the current CounterView. The client
  * script (static/client/main.ts) takes it over: it reads the embedded view, wires the controls
- * and keeps the page live. Element ids here are the contract with the client script.
+ * and keeps the page live. Element ids here are the contract with the client script; a command
+ * button says its command and input in `data-command` and `data-<field>` (static/client/elements.ts).
  */
 import type { FC } from 'hono/jsx';
 import type { CounterView } from '../application/view.ts';
-import { BATCH_DEFAULT, BATCH_MAX, BATCH_MIN, BATCH_STOPS, counterRevision, countSize, formatAmount, formatCount, ledgerRow, STATUS_LABELS, stopFor } from './format.ts';
+import {
+  BATCH_DEFAULT,
+  BATCH_MAX,
+  BATCH_MIN,
+  BATCH_STOPS,
+  counterRevision,
+  countSize,
+  formatAmount,
+  formatCount,
+  ledgerRow,
+  STATUS_LABELS,
+  stopFor,
+  WRITES_NOTES,
+} from './format.ts';
+import type { CounterWrites } from '../../config.ts';
 import { AccountMenu, Document, Topbar, type PageAssets } from '../../web/shell.tsx';
 
 /** JSON inside <script>: `<`, `>`, `&` and line separators escaped so the text cannot end the element. */
@@ -72,12 +87,12 @@ const Batch: FC = () => (
       <input id="batch-amount" type="number" min={BATCH_MIN} max={BATCH_MAX} step="1" value={BATCH_DEFAULT} inputmode="numeric" aria-describedby="batch-range-hint" />
     </div>
     <div class="batch-buttons">
-      <button id="batch-decrement" type="button" class="button button-quiet">
+      <button id="batch-decrement" type="button" class="button button-quiet" data-command="decrement" data-amount="batch">
         <span class="batch-label">
           Subtract <span class="batch-value">{BATCH_DEFAULT}</span>
         </span>
       </button>
-      <button id="batch-increment" type="button" class="button button-primary">
+      <button id="batch-increment" type="button" class="button button-primary" data-command="increment" data-amount="batch">
         <span class="batch-label">
           Add <span class="batch-value">{BATCH_DEFAULT}</span>
         </span>
@@ -86,8 +101,12 @@ const Batch: FC = () => (
   </section>
 );
 
-/** The session is not read here: the client asks /api/auth/session after the first paint. */
-export const CounterPage: FC<{ view: CounterView; assets: PageAssets }> = ({ view, assets }) => (
+/**
+ * The session is not read here: the client asks /api/auth/session after the first paint, and
+ * under a `writes` policy other than `anyone` shows the sign-in note instead of the buttons when
+ * the viewer lacks the sign-in it asks for (static/client/writes.ts).
+ */
+export const CounterPage: FC<{ view: CounterView; assets: PageAssets; writes: CounterWrites }> = ({ view, assets, writes }) => (
   <Document title="Counter" description="An event-sourced counter, live across every open tab." script={assets.script} assets={assets}>
     <Topbar icon={assets.icon}>
       {/* Not a live region: it changes on every click; failures are announced by the error panel. */}
@@ -99,7 +118,7 @@ export const CounterPage: FC<{ view: CounterView; assets: PageAssets }> = ({ vie
       <AccountMenu session={{ state: 'unknown' }} />
     </Topbar>
 
-    <section class="card hero" aria-labelledby="count-label">
+    <section class="card hero" aria-labelledby="count-label" id="hero" data-writes={writes}>
       <h1 id="count-label" class="eyebrow">
         Current count
       </h1>
@@ -114,16 +133,21 @@ export const CounterPage: FC<{ view: CounterView; assets: PageAssets }> = ({ vie
       </p>
       {/* biome-ignore lint/a11y/useSemanticElements: a labelled group of buttons outside any form; a fieldset would need a legend. */}
       <div class="steps" role="group" aria-label="Change the count by one">
-        <button id="decrement-one" type="button" class="button step" aria-label="Decrement by 1">
+        <button id="decrement-one" type="button" class="button step" aria-label="Decrement by 1" data-command="decrement" data-amount="1">
           −1
         </button>
-        <button id="reset" type="button" class="button step step-reset" aria-label="Reset to 0">
+        <button id="reset" type="button" class="button step step-reset" aria-label="Reset to 0" data-command="reset">
           Reset
         </button>
-        <button id="increment-one" type="button" class="button step step-up" aria-label="Increment by 1">
+        <button id="increment-one" type="button" class="button step step-up" aria-label="Increment by 1" data-command="increment" data-amount="1">
           +1
         </button>
       </div>
+      <p id="writes-note" class="writes-note" hidden>
+        <a id="writes-sign-in" class="button button-primary" href="/login?next=%2F">
+          {WRITES_NOTES['sign-in']}
+        </a>
+      </p>
     </section>
 
     <div id="error-panel" class="error-panel" role="alert" hidden>

@@ -8,12 +8,13 @@ import { scriptSafeJson } from './page.tsx';
 import { PAGE_CSP } from '../../web/security-headers.ts';
 import { counterPageRoutes } from './routes.tsx';
 import type { StaticAsset } from '../../web/static-assets.ts';
+import type { WriteAccess } from '../write-access.ts';
 
 const asset = (name: string, file: string): StaticAsset => ({ name, file, hash: 'h', contentType: 'text/plain', encoding: 'utf8', data: '' });
 const ASSETS = [asset('app.js', 'app.aaa.js'), asset('account.js', 'account.ddd.js'), asset('styles.css', 'styles.bbb.css'), asset('icon.svg', 'icon.ccc.svg')];
 
-function setup() {
-  const deps = testCounterDeps();
+function setup(writeAccess?: WriteAccess) {
+  const deps = { ...testCounterDeps(), ...(writeAccess ? { writeAccess } : {}) };
   const app = new Hono();
   app.route('/', counterPageRoutes(deps, ASSETS));
   return { app, deps };
@@ -75,5 +76,17 @@ describe('GET / (the counter page)', () => {
     const text = scriptSafeJson({ payload: '</script><script>alert(1)</script>&\u2028' });
     expect(text).not.toMatch(/[<>&\u2028]/);
     expect(JSON.parse(text)).toEqual({ payload: '</script><script>alert(1)</script>&\u2028' });
+  });
+});
+
+describe('GET / under COUNTER_WRITES', () => {
+  it('carries the policy and a hidden sign-in note for the client to show', async () => {
+    const open = await (await setup().app.request('/')).text();
+    expect(open).toContain('data-writes="anyone"');
+    const guarded = await (await setup({ policy: 'signed-in', sender: async () => undefined }).app.request('/')).text();
+    expect(guarded).toContain('data-writes="signed-in"');
+    expect(guarded).toMatch(
+      /<p id="writes-note" class="writes-note" hidden="">\s*<a id="writes-sign-in" class="button button-primary" href="\/login\?next=%2F">Sign in to change the count<\/a>/,
+    );
   });
 });

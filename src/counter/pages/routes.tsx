@@ -3,19 +3,20 @@
  * `/`, and the four server functions. Mount with `app.route('/', counterPageRoutes(deps, assets))`.
  */
 import { Hono } from 'hono';
-import type { CounterDeps } from '../application/deps.ts';
+import type { CounterSurfaceDeps } from '../write-access.ts';
 import { readCounterView, type SourcedCounterView } from '../application/get-view.ts';
 import { validatedSurrogateHeaders } from '../../http/surrogate.ts';
 import { errorResponse, methodNotAllowedResponse } from '../../http/errors.ts';
 import { AppError } from '../../errors.ts';
 import { COUNTER_CHANGED } from '../application/counter-changed.ts';
 import { CounterPage } from './page.tsx';
-import { SERVER_FUNCTION_PATHS, serverFunctionRoutes } from './server-functions.ts';
+import { SERVER_FUNCTION_CONTRACT, serverFunctionRoutes } from './server-functions.ts';
+import { refuseOtherMethods } from '../../http/operation.ts';
 import { staticAssetRoutes, type StaticAsset } from '../../web/static-assets.ts';
 import { pageAssets } from '../../web/page-assets.ts';
 import { PAGE_HEADERS } from '../../web/security-headers.ts';
 
-export function counterPageRoutes(deps: CounterDeps, assets: readonly StaticAsset[]): Hono {
+export function counterPageRoutes(deps: CounterSurfaceDeps, assets: readonly StaticAsset[]): Hono {
   const logger = deps.platform.logger;
   const app = new Hono();
   app.route('/', staticAssetRoutes(assets, logger));
@@ -26,7 +27,7 @@ export function counterPageRoutes(deps: CounterDeps, assets: readonly StaticAsse
     let read: SourcedCounterView;
     try {
       read = readCounterView(deps);
-      page = `<!DOCTYPE html>${<CounterPage view={read.view} assets={pageAssets(assets)} />}`;
+      page = `<!DOCTYPE html>${<CounterPage view={read.view} assets={pageAssets(assets)} writes={deps.writeAccess?.policy ?? 'anyone'} />}`;
     } catch (error) {
       return errorResponse(c, AppError.fromStore(error, COUNTER_CHANGED), logger);
     }
@@ -36,9 +37,6 @@ export function counterPageRoutes(deps: CounterDeps, assets: readonly StaticAsse
 
   // Registered last, so they only see methods the routes above did not take (HEAD follows GET).
   app.all('/', (c) => methodNotAllowedResponse(c, ['GET', 'HEAD'], logger));
-  app.all(SERVER_FUNCTION_PATHS.get_counter_view, (c) => methodNotAllowedResponse(c, ['GET', 'HEAD'], logger));
-  for (const path of [SERVER_FUNCTION_PATHS.increment_count, SERVER_FUNCTION_PATHS.decrement_count, SERVER_FUNCTION_PATHS.reset_count]) {
-    app.all(path, (c) => methodNotAllowedResponse(c, ['POST'], logger));
-  }
+  refuseOtherMethods(app, SERVER_FUNCTION_CONTRACT.operations, logger);
   return app;
 }

@@ -1,81 +1,78 @@
 /**
- * The browser UI's server functions (docs/ui.md, "Server functions"). Each one goes
- * through the shared command routine or view query and answers with a CounterView, or with a
- * server-function error (the error envelope, status from the shared table) after logging it.
+ * The browser UI's server functions (docs/ui.md, "Server functions"): the query, and one per entry
+ * of the command table (commands.ts), each through the shared command routine. Each answers with
+ * a CounterView, or with a server-function error (the error envelope, status from the shared
+ * table) after logging it.
  *
  *   GET  /api/get_counter_view                          → CounterView
- *   POST /api/increment_count  {"amount": n} (JSON)     → CounterView
- *   POST /api/decrement_count  {"amount": n} (JSON)     → CounterView
- *   POST /api/reset_count      (no body)                → CounterView
+ *   POST /api/<name>_count  {its fields} (JSON)         → CounterView   (increment_count, decrement_count, reset_count)
  *
- * The route chain is typed (`ServerFunctionRoutes`) so the client calls it through `hc`.
+ * A command without fields reads no body. The browser calls them through the client derived from
+ * the same table (static/client/server-functions.ts).
  */
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { HTTPException } from 'hono/http-exception';
-import type { ClientErrorStatusCode, ServerErrorStatusCode } from 'hono/utils/http-status';
-import { validator } from 'hono/validator';
 import { AppError, failureDetail } from '../../errors.ts';
 import { COUNTER_CHANGED } from '../application/counter-changed.ts';
-import type { CounterDeps } from '../application/deps.ts';
 import { executeCounterCommand } from '../application/execute-command.ts';
 import { readCounterView } from '../application/get-view.ts';
 import { validatedSurrogateHeaders } from '../../http/surrogate.ts';
 import type { CounterView } from '../application/view.ts';
 import { errorEnvelope, statusForCode } from '../../http/errors.ts';
 import { MAX_BODY_BYTES } from '../rest.ts';
-import { isJsonMediaType, readAmountFromJsonValue } from '../rest-input.ts';
+import { domainCommand, inputFromJsonBody, takesInput } from '../command-input.ts';
+import { COMMAND_NAMES, serverFunctionName, serverFunctionPath, VIEW_SERVER_FUNCTION } from '../commands.ts';
+import { cachedView, commandOperation, COUNTER_REQUEST_EXAMPLES, COUNTER_SCHEMAS, IF_NONE_MATCH, READ_ERRORS } from '../command-operations.ts';
+import type { ApiContract } from '../../http/operation.ts';
 import { profileMark } from '../../platform/profile.ts';
 import { sameSiteOnly } from '../../http/same-site.ts';
+import { ANYONE_ANONYMOUS, type CounterSurfaceDeps } from '../write-access.ts';
 
-export const SERVER_FUNCTION_PATHS = {
-  get_counter_view: '/api/get_counter_view',
-  increment_count: '/api/increment_count',
-  decrement_count: '/api/decrement_count',
-  reset_count: '/api/reset_count',
-} as const;
+/** The operations of the server functions: the query, then one per command (405s for the rest: routes.tsx). */
+export const SERVER_FUNCTION_CONTRACT: ApiContract = {
+  schemas: COUNTER_SCHEMAS,
+  requestExamples: COUNTER_REQUEST_EXAMPLES,
+  operations: [
+    {
+      method: 'get',
+      path: VIEW_SERVER_FUNCTION.path,
+      operationId: VIEW_SERVER_FUNCTION.name,
+      tag: 'server functions',
+      summary: 'Server function: read the counter',
+      parameters: [IF_NONE_MATCH],
+      success: cachedView('the current CounterView'),
+      errors: READ_ERRORS,
+    },
+    ...COMMAND_NAMES.map((name) => commandOperation(name, 'server function')),
+  ],
+};
 
-export type ServerFunctionName = keyof typeof SERVER_FUNCTION_PATHS;
-
-const FUNCTION_BY_PATH = new Map(Object.entries(SERVER_FUNCTION_PATHS).map(([name, path]) => [path as string, name as ServerFunctionName]));
-
-/** Every status in the shared table for an error is 4xx or 5xx; typed so the client's `res.ok` narrows. */
-type FailureStatus = ClientErrorStatusCode | ServerErrorStatusCode;
+const FUNCTION_BY_PATH = new Map<string, string>([
+  [VIEW_SERVER_FUNCTION.path, VIEW_SERVER_FUNCTION.name],
+  ...COMMAND_NAMES.map((name) => [serverFunctionPath(name), serverFunctionName(name)] as const),
+]);
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
-/** `{"amount": n}` with `content-type: application/json`; the same rules and messages as REST. */
-const amountInput = validator('json', (value, c): { amount: number } => {
-  GUEST_PROFILE: profileMark('routing, middleware, body read, JSON parse');
-  if (!isJsonMediaType(c.req.header('content-type'))) {
-    throw new AppError('unsupported_media_type', 'content type must be application/json');
-  }
-  const amount = readAmountFromJsonValue(value);
-  GUEST_PROFILE: profileMark('validation');
-  return { amount };
-});
-
-/** Any thrown value as the AppError a server function reports (malformed JSON is a validation error). */
+/** Any thrown value as the AppError a server function reports. */
 function asAppError(error: unknown): AppError {
-  if (error instanceof HTTPException && error.status === 400) {
-    return new AppError('validation', 'request body must be valid JSON', { cause: error });
-  }
   return AppError.fromStore(error, COUNTER_CHANGED);
 }
 
-export function serverFunctionRoutes(deps: CounterDeps) {
+export function serverFunctionRoutes(deps: CounterSurfaceDeps) {
   const logger = deps.platform.logger;
+  const access = deps.writeAccess ?? ANYONE_ANONYMOUS;
 
   /** Logs the failure with its code (never the body), then answers with the error envelope. */
-  const fail = (c: Context, name: ServerFunctionName | 'unknown', error: AppError) => {
-    const status = statusForCode(error.code) as FailureStatus;
+  const fail = (c: Context, name: string, error: AppError) => {
+    const status = statusForCode(error.code);
     const fields: Record<string, unknown> = { code: error.code, status, function: name };
     if (status >= 500) logger.log('error', 'server function failed', { ...fields, detail: failureDetail(error) });
     else logger.log('warn', 'server function rejected', fields);
     return c.json(errorEnvelope(error), status, NO_STORE);
   };
 
-  const run = async (c: Context, name: ServerFunctionName, work: () => CounterView | Promise<CounterView>) => {
+  const run = async (c: Context, name: string, work: () => CounterView | Promise<CounterView>) => {
     try {
       GUEST_PROFILE: profileMark('routing, middleware');
       const view = await work();
@@ -87,7 +84,7 @@ export function serverFunctionRoutes(deps: CounterDeps) {
     }
   };
 
-  const limit = (name: ServerFunctionName) =>
+  const limit = (name: string) =>
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
       onError: (c) => fail(c, name, new AppError('payload_too_large', 'request body exceeds 256 KiB')),
@@ -96,28 +93,28 @@ export function serverFunctionRoutes(deps: CounterDeps) {
   // Same cross-site refusal as the REST POSTs and the auth forms (src/http/same-site.ts).
   const sameSite = sameSiteOnly(deps.publicOrigin);
 
-  return (
-    new Hono()
-      // The host may answer repeats itself while the counter stream stays where it was read.
-      .get(SERVER_FUNCTION_PATHS.get_counter_view, (c) => {
-        try {
-          const { view, source } = readCounterView(deps);
-          return c.json(view, 200, { ...NO_STORE, ...validatedSurrogateHeaders([source]) });
-        } catch (error) {
-          return fail(c, 'get_counter_view', asAppError(error));
-        }
-      })
-      .post(SERVER_FUNCTION_PATHS.increment_count, sameSite, limit('increment_count'), amountInput, (c) =>
-        run(c, 'increment_count', () => executeCounterCommand(deps, { type: 'increment', amount: c.req.valid('json').amount })),
-      )
-      .post(SERVER_FUNCTION_PATHS.decrement_count, sameSite, limit('decrement_count'), amountInput, (c) =>
-        run(c, 'decrement_count', () => executeCounterCommand(deps, { type: 'decrement', amount: c.req.valid('json').amount })),
-      )
-      .post(SERVER_FUNCTION_PATHS.reset_count, sameSite, limit('reset_count'), (c) => run(c, 'reset_count', () => executeCounterCommand(deps, { type: 'reset' })))
-      // Failures raised before a handler runs (input validation) arrive here.
-      .onError((error, c) => fail(c, FUNCTION_BY_PATH.get(c.req.path) ?? 'unknown', asAppError(error)))
-  );
+  const app = new Hono();
+  // The host may answer repeats itself while the counter stream stays where it was read.
+  app.get(VIEW_SERVER_FUNCTION.path, (c) => {
+    try {
+      const { view, source } = readCounterView(deps);
+      return c.json(view, 200, { ...NO_STORE, ...validatedSurrogateHeaders([source]) });
+    } catch (error) {
+      return fail(c, VIEW_SERVER_FUNCTION.name, asAppError(error));
+    }
+  });
+  for (const name of COMMAND_NAMES) {
+    const functionName = serverFunctionName(name);
+    const withInput = takesInput(name);
+    app.post(serverFunctionPath(name), sameSite, limit(functionName), (c) =>
+      run(c, functionName, async () => {
+        const sender = await access.sender(c.req.raw.headers);
+        const command = domainCommand(name, withInput ? await inputFromJsonBody(c, name) : {});
+        return executeCounterCommand(deps, command, sender);
+      }),
+    );
+  }
+  // Failures raised before a handler runs (the cross-site check) arrive here.
+  app.onError((error, c) => fail(c, FUNCTION_BY_PATH.get(c.req.path) ?? 'unknown', asAppError(error)));
+  return app;
 }
-
-/** The typed route table the browser client is generated from (`hc<ServerFunctionRoutes>`). */
-export type ServerFunctionRoutes = ReturnType<typeof serverFunctionRoutes>;

@@ -1,16 +1,16 @@
-/** The server functions through `app.request()` and through the typed client the UI uses (`hc`). */
+/** The server functions through `app.request()` and through the typed client the UI uses (static/client/server-functions.ts). */
 import { Hono } from 'hono';
-import { hc } from 'hono/client';
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../errors.ts';
+import type { CounterView } from '../application/view.ts';
 import { testCounterDeps, TEST_CHANNEL, type TestCounterDeps } from '../testing.ts';
-import type { ServerFunctionRoutes } from './server-functions.ts';
+import { serverFunctionClient } from '../../../static/client/server-functions.ts';
 import { counterPageRoutes } from './routes.tsx';
 
 function setup(deps: TestCounterDeps = testCounterDeps()) {
   const app = new Hono();
   app.route('/', counterPageRoutes(deps, []));
-  const client = hc<ServerFunctionRoutes>('http://ui.test', { fetch: (input: RequestInfo | URL, init?: RequestInit) => app.request(input, init) });
+  const client = serverFunctionClient(async (input, init) => app.request(input, init), 'http://ui.test');
   return { app, client, deps, platform: deps.platform };
 }
 
@@ -32,44 +32,40 @@ async function expectFailure(response: Response, status: number, code: string, m
 describe('server functions through the typed client', () => {
   it('get_counter_view returns the view', async () => {
     const { client } = setup();
-    const response = await client.api.get_counter_view.$get();
+    const response = await client.getCounterView();
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ count: 0, latest_events: [], last_sequence: 0, realtime_enabled: true });
   });
 
   it('increment_count, decrement_count and reset_count change the count and return the new view', async () => {
     const { client } = setup();
-    const incremented = await (await client.api.increment_count.$post({ json: { amount: 7 } })).json();
+    const incremented = await (await client.command('increment', { amount: 7 })).json();
     expect(incremented).toMatchObject({ count: 7, last_sequence: 1 });
-    const decremented = await (await client.api.decrement_count.$post({ json: { amount: 3 } })).json();
+    const decremented = await (await client.command('decrement', { amount: 3 })).json();
     expect(decremented).toMatchObject({ count: 4, last_sequence: 2 });
-    const reset = await client.api.reset_count.$post();
+    const reset = await client.command('reset', {});
     expect(reset.ok).toBe(true);
-    const view = await reset.json();
+    const view = (await reset.json()) as CounterView;
     expect(view).toMatchObject({ count: 0, last_sequence: 3 });
-    if ('latest_events' in view) {
-      expect(view.latest_events.map((e) => [e.event_type, e.payload])).toEqual([
-        ['reset_performed', '{"previous":4}'],
-        ['decremented', '{"amount":3,"value":4}'],
-        ['incremented', '{"amount":7,"value":7}'],
-      ]);
-    } else {
-      expect.unreachable('reset_count answered with an error');
-    }
+    expect(view.latest_events.map((e) => [e.event_type, e.payload])).toEqual([
+      ['reset_performed', '{"previous":4}'],
+      ['decremented', '{"amount":3,"value":4}'],
+      ['incremented', '{"amount":7,"value":7}'],
+    ]);
   });
 
   it('goes through the shared command routine: each command publishes the view on the realtime channel', async () => {
     const { client, platform } = setup();
-    await client.api.increment_count.$post({ json: { amount: 2 } });
-    await client.api.reset_count.$post();
+    await client.command('increment', { amount: 2 });
+    await client.command('reset', {});
     const published = platform.pubsub.published.filter((p) => p.channel === TEST_CHANNEL).map((p) => JSON.parse(p.message) as { last_sequence: number });
     expect(published.map((p) => p.last_sequence)).toEqual([1, 2]);
   });
 
   it('rejects amount 0 and negative amounts with `amount must be positive`, logged with its code', async () => {
     const { client, platform } = setup();
-    await expectFailure(await client.api.increment_count.$post({ json: { amount: 0 } }), 400, 'validation', 'amount must be positive');
-    await expectFailure(await client.api.decrement_count.$post({ json: { amount: -4 } }), 400, 'validation', 'amount must be positive');
+    await expectFailure(await client.command('increment', { amount: 0 }), 400, 'validation', 'amount must be positive');
+    await expectFailure(await client.command('decrement', { amount: -4 }), 400, 'validation', 'amount must be positive');
     expect(platform.events.headSequence()).toBe(0n);
     const logged = platform.logger.withCode('validation');
     expect(logged.map((e) => [e.level, e.fields['function'], e.fields['status']])).toEqual([
@@ -87,7 +83,7 @@ describe('server functions: encoding and failures', () => {
       ['{"amount":1.5}', 'amount must be an integer'],
       ['{}', 'amount is required'],
       ['{"amount":2147483648}', 'amount must not exceed 2147483647'],
-      ['[1]', 'request body must be a JSON object with an integer "amount"'],
+      ['[1]', 'request body must be a JSON object with "amount" (a positive 32-bit integer)'],
     ];
     for (const [body, message] of cases) {
       await expectFailure(await app.request('/api/increment_count', post(body)), 400, 'validation', message);

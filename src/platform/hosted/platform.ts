@@ -8,6 +8,7 @@ import * as projections from 'app:platform/projection-store@0.1.0';
 import * as kv from 'app:platform/key-value@0.1.0';
 import * as pubsub from 'app:platform/pubsub@0.1.0';
 import * as mail from 'app:platform/mail@0.1.0';
+import * as erasure from 'app:platform/erasure@0.1.0';
 import type { AfterResponse } from '../after-response.ts';
 import type { EventStore, KeyValue, Mailer, Platform, ProjectionStore, PubSub, StreamLeases } from '../ports.ts';
 import { implementationNormalizes, witPasswordHashing } from '../password-hashing.ts';
@@ -68,7 +69,7 @@ const realtime: PubSub = {
 };
 
 const mailer: Mailer = {
-  send: (message) => call(() => mail.send(message)),
+  send: (message) => call(() => mail.send({ ...message, secrets: message.secrets ?? [] })),
 };
 
 /** `afterResponse`: where work that waits for the response goes (the entry point drains it, src/hosted.ts). */
@@ -87,5 +88,6 @@ export function hostedPlatform(afterResponse: AfterResponse): Platform {
     afterResponse: (key, task) => afterResponse.defer(key, task),
     // The Node host sweeps its store itself before each maintenance pass (host/maintenance/).
     storeUpkeep: () => 0,
+    scrubRemoved: () => call(() => erasure.scrub()),
   };
 }

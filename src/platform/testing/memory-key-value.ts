@@ -60,6 +60,11 @@ export class MemoryKeyValue implements KeyValue {
     return existed;
   }
 
+  /** Every stored key and value, expired ones included, as text (tests search it for what must not be stored). */
+  dump(): string {
+    return JSON.stringify([...this.#entries]);
+  }
+
   #live(namespace: string, key: string): Entry | undefined {
     const id = this.#id(namespace, key);
     const entry = this.#entries.get(id);

@@ -35,6 +35,8 @@ export interface MemoryPlatform extends Platform {
   readonly clock: ManualClock;
   /** Every `sleep` duration requested, in order. Sleeping advances the clock and returns at once. */
   readonly sleeps: number[];
+  /** The clock's time at each `scrubRemoved` call, in order. */
+  readonly scrubs: number[];
   /** Work deferred with `afterResponse`, waiting for `respond()`. */
   readonly deferred: AfterResponse;
   /** What the HTTP handler does once a response is sent: runs the deferred work (failures logged as `after_response_failed`). */
@@ -56,18 +58,20 @@ export function createMemoryPlatform(options: { startMs?: number } = {}): Memory
   };
   const now = (): number => clock.now;
   const sleeps: number[] = [];
+  const scrubs: number[] = [];
   const events = new MemoryEventStore(faults, now);
   const deferred = new AfterResponse();
   const logger = new RecordingLogger();
+  const keyValue = new MemoryKeyValue(faults, now);
   return {
     events,
     // One synchronous caller at a time: every turn is granted; tests replace it to refuse turns.
     leases: unfencedLeases(events),
     projections: new MemoryProjectionStore(faults),
-    keyValue: new MemoryKeyValue(faults, now),
+    keyValue,
     pubsub: new MemoryPubSub(faults),
     passwords: new MemoryPasswordHasher(),
-    mail: new MemoryMailer(),
+    mail: new MemoryMailer(keyValue),
     logger,
     faults,
     clock,
@@ -81,6 +85,8 @@ export function createMemoryPlatform(options: { startMs?: number } = {}): Memory
     afterResponse: (key, task) => deferred.defer(key, task),
     // Expired entries are absent already; nothing piles up in memory that a test would see.
     storeUpkeep: () => 0,
+    scrubRemoved: () => void scrubs.push(clock.now),
+    scrubs,
     respond() {
       deferred.drain(logAfterResponseFailure(logger));
     },

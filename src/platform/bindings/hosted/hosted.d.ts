@@ -1,3 +1,4 @@
+/// <reference path="./interfaces/app-platform-erasure.d.ts" />
 /// <reference path="./interfaces/app-platform-event-store.d.ts" />
 /// <reference path="./interfaces/app-platform-key-value.d.ts" />
 /// <reference path="./interfaces/app-platform-mail.d.ts" />
@@ -20,6 +21,7 @@
 /// <reference path="./interfaces/wasi-io-streams.d.ts" />
 /// <reference path="./interfaces/wasi-random-random.d.ts" />
 declare module 'app:platform/hosted@0.1.0' {
+  export type * as AppPlatformErasure010 from 'app:platform/erasure@0.1.0'; // import app:platform/erasure@0.1.0
   export type * as AppPlatformEventStore010 from 'app:platform/event-store@0.1.0'; // import app:platform/event-store@0.1.0
   export type * as AppPlatformKeyValue010 from 'app:platform/key-value@0.1.0'; // import app:platform/key-value@0.1.0
   export type * as AppPlatformMail010 from 'app:platform/mail@0.1.0'; // import app:platform/mail@0.1.0

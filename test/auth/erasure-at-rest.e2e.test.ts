@@ -1,0 +1,101 @@
+/**
+ * Erased means gone from the files, not only from the rows: a real server (the Node host on
+ * SQLite, and `wasmtime serve` on its file store), an account with a session from a second device,
+ * a passkey and (on the Node host) a verification mail waiting in the outbox, then
+ * `DELETE /api/auth/account` over HTTP. As soon as it has answered 204, every byte and file name of
+ * the data directory (SQLite's database, -wal and -shm files; the file store's files) is searched
+ * for the address, its SHA-256 (what names the account's streams and keys; the file store spells
+ * names in hex, so that too), the passkey's credential id and the device hint: not one hit. Before
+ * the deletion each of them is found there, so the search looks in the right place.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startHost } from '../../harness/host-process.ts';
+import { requireTool } from '../../harness/tools.ts';
+import { startWasmtime } from '../../harness/wasmtime-process.ts';
+import { normalizeEmail } from '../../src/auth/domain/email.ts';
+import { sha256Hex } from '../../src/contract/tokens.ts';
+import { rawFiles } from '../support/raw-store.ts';
+import { SoftwarePasskey } from '../support/software-passkey.ts';
+import { cookieHeader, PASSWORD, postJson, register, uniqueEmail } from './support.ts';
+
+const wasmtime = requireTool('wasmtime');
+const DEVICE_UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
+
+interface Server {
+  url: string;
+  dataDir: string;
+  /** Waits until the mail to the account is queued (and, where a host delivers, tried). */
+  mailQueued(): Promise<void>;
+  stop(): Promise<unknown>;
+}
+
+const servers: Array<{ name: string; start: (port: number, origin: string) => Promise<Server>; skip?: boolean }> = [
+  {
+    name: 'the Node host on SQLite',
+    async start(port, origin) {
+      // Nothing listens on port 9: the verification mail waits in the outbox, with the address.
+      const host = await startHost({ port, env: { AUTH_PUBLIC_BASE_URL: origin, SMTP_URL: 'smtp://127.0.0.1:9', MAIL_RETRY_SECONDS: '3600' } });
+      const mailQueued = () => expect.poll(() => host.logs().some((l) => l['code'] === 'mail_delivery_failed'), { timeout: 20_000 }).toBe(true);
+      return { url: host.url, dataDir: host.dataDir, mailQueued, stop: () => host.stop() };
+    },
+  },
+  {
+    name: 'wasmtime serve on its file store',
+    skip: wasmtime === undefined,
+    async start(port, origin) {
+      const server = await startWasmtime({ port, instanceReuse: 16, guestEnv: { AUTH_PUBLIC_BASE_URL: origin } }, wasmtime!.path);
+      return { url: server.url, dataDir: server.dataDir, mailQueued: async () => undefined, stop: () => server.stop() };
+    },
+  },
+];
+
+describe.each(servers)('account erasure in the files: $name', ({ start, skip }) => {
+  let server: Server;
+  let origin: string;
+  beforeAll(async () => {
+    if (skip) return;
+    const port = await freePort();
+    origin = `http://localhost:${port}`;
+    server = await start(port, origin);
+  }, 600_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it.skipIf(skip)('leaves no copy of the address, its hash, the credential id or the device hint in any file', { timeout: 120_000 }, async () => {
+    const email = uniqueEmail('erased');
+    const account = await register(server.url, email);
+    expect((await postJson(server.url, '/api/auth/password/login', { email, password: PASSWORD }, { 'user-agent': DEVICE_UA })).status).toBe(200);
+    const browser = { origin, 'sec-fetch-site': 'same-origin', ...cookieHeader(account.sessionId) };
+    const key = new SoftwarePasskey();
+    const options = await postJson(server.url, '/api/auth/passkeys/registration/options', {}, browser);
+    expect(options.status).toBe(200);
+    const registered = await postJson(
+      server.url,
+      '/api/auth/passkeys/registration/verify',
+      { response: key.register(await options.json(), { origin }), name: 'Erased key' },
+      browser,
+    );
+    expect(registered.status, await registered.clone().text()).toBe(201);
+    await server.mailQueued();
+
+    const hash = await sha256Hex(normalizeEmail(email));
+    const traces = { address: email, hash, hashInNames: Buffer.from(hash).toString('hex'), credential: key.id, device: 'Firefox on Linux' };
+    const before = rawFiles(server.dataDir);
+    expect(before.includes(traces.address) && before.includes(traces.hash) && before.includes(traces.credential) && before.includes(traces.device)).toBe(true);
+
+    const deleted = await fetch(`${server.url}/api/auth/account`, {
+      method: 'DELETE',
+      headers: { ...cookieHeader(account.sessionId), 'content-type': 'application/json' },
+      body: JSON.stringify({ password: PASSWORD }),
+    });
+    expect(deleted.status).toBe(204);
+
+    const after = rawFiles(server.dataDir);
+    const found = Object.entries(traces).flatMap(([what, value]) => {
+      const hits = after.split(value).length - 1;
+      return hits > 0 ? [`${what}: ${hits}`] : [];
+    });
+    expect(found).toEqual([]);
+  });
+});
