@@ -2,7 +2,7 @@
  * `npm run bench -- dev-loop [--runs 5] [--out docs/runs/<date>-dev-loop.md]`: how long `npm run
  * dev` takes from a save to the answer that shows it, in a copy of the project
  * (harness/dev-process.ts), after the dev runner's start-up warm-up:
- *   handler  src/app.ts's health handler (static assets, bundle, componentize, transpile, restart)
+ *   handler  the health handler in src/ (static assets, bundle, componentize, transpile, restart)
  *   static   static/styles.css (its asset embedded: the same steps), seen in the page's stylesheet link
  *   host     a comment in host/log.ts (a restart only), seen in the dev runner's "serving" line
  * Each time runs from the write to the first answer showing the change (asked every 20 ms once the
@@ -14,7 +14,7 @@ import { appendFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { copyProject, editHealthHandler, healthEdit, processesUnder, startDev, type DevProcess } from '../harness/dev-process.ts';
+import { copyProject, editHealthHandler, type HealthHandler, healthEdit, healthHandler, processesUnder, startDev, type DevProcess } from '../harness/dev-process.ts';
 import { processCpuTimes } from './lib/proc-cpu.ts';
 import { median } from './lib/stats.ts';
 import { fmt, markdownTable, OUT_OPTION, publish } from './lib/table.ts';
@@ -65,13 +65,13 @@ function cpuSince(root: string, before: ReturnType<typeof cpuSample>): number {
 
 const stylesheet = async (url: string) => /href="(\/pkg\/styles\.[0-9a-f]+\.css)"/.exec(await (await fetch(`${url}/`)).text())?.[1];
 
-async function measure(dev: DevProcess, change: Change, index: number, original: string, answer: string): Promise<Run> {
+async function measure(dev: DevProcess, change: Change, index: number, handler: HealthHandler, answer: string): Promise<Run> {
   const { root, url } = dev;
   const from = dev.output.length;
   const before = cpuSample(root);
   const cssBefore = change === 'static' ? await stylesheet(url) : undefined;
   const started = performance.now();
-  if (change === 'handler') editHealthHandler(root, `run-${index}`, original);
+  if (change === 'handler') editHealthHandler(root, handler, `run-${index}`);
   if (change === 'static') appendFileSync(join(root, 'static', 'styles.css'), `\n.dev-loop-probe-${index} { color: #${(index + 1).toString(16).padStart(6, '0')}; }\n`);
   if (change === 'host') appendFileSync(join(root, 'host', 'log.ts'), `\n// dev-loop benchmark, run ${index}\n`);
   // No answer can change before the new host serves: asking only then keeps the polls' own load
@@ -94,10 +94,10 @@ try {
   dev = await startDev(root);
   const warm = await dev.waitForLine(/^dev: the build tools are warm/, 0, TIMEOUT_MS);
   warmUp = /\((.*)\)$/.exec(warm.line)?.[1] ?? warmUp;
-  const original = editHealthHandler(root, undefined);
+  const handler = healthHandler(root);
   const plan: Change[] = [...Array.from({ length: runs }, () => 'handler' as const), 'static', 'static', 'host', 'host'];
   for (const [index, change] of plan.entries()) {
-    const run = await measure(dev, change, index, original, `run-${runs - 1}`);
+    const run = await measure(dev, change, index, handler, `run-${runs - 1}`);
     console.log(
       `${change} run ${index}: ${fmt(run.seconds, 1)} s (build ${fmt(run.build, 1)} s, restart ${fmt(run.restart, 1)} s, CPU ${fmt(run.cpu, 1)} s, load ${fmt(run.load, 1)})`,
     );

@@ -25,21 +25,30 @@ export function copyProject(): string {
   return dir;
 }
 
-/** The handler the dev loop's test and benchmark edit: GET /api/health's answer (src/app.ts). */
+/** The handler the dev loop's test and benchmark edit: GET /api/health's answer. */
 const HEALTH_HANDLER = "c.json({ status: 'ok' }";
 
-/**
- * Edits the copy's health handler to answer `{ status: 'ok', edit: token }` (from the original
- * text each time); `undefined` restores it. Throws if the handler moved, naming what to update.
- */
-export function editHealthHandler(root: string, token: string | undefined, original = healthSource(root)): string {
-  if (!original.includes(HEALTH_HANDLER)) throw new Error(`src/app.ts no longer holds ${HEALTH_HANDLER}: update HEALTH_HANDLER in harness/dev-process.ts`);
-  const text = token === undefined ? original : original.replace(HEALTH_HANDLER, `c.json({ status: 'ok', edit: '${token}' }`);
-  writeFileSync(join(root, 'src', 'app.ts'), text);
-  return original;
+export interface HealthHandler {
+  /** The file that holds it, relative to the copy (it moves as the code is reorganised). */
+  path: string;
+  original: string;
 }
 
-const healthSource = (root: string) => readFileSync(join(root, 'src', 'app.ts'), 'utf8');
+/** Finds the one source file of the copy that holds the health handler. */
+export function healthHandler(root: string): HealthHandler {
+  const found = readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file))
+    .filter((file) => readFileSync(join(root, 'src', file), 'utf8').includes(HEALTH_HANDLER));
+  if (found.length !== 1) throw new Error(`${found.length} files of src/ hold ${HEALTH_HANDLER}: update HEALTH_HANDLER in harness/dev-process.ts`);
+  const path = join('src', found[0]!);
+  return { path, original: readFileSync(join(root, path), 'utf8') };
+}
+
+/** Makes the handler answer `{ status: 'ok', edit: token }` (from its original text each time); `undefined` restores it. */
+export function editHealthHandler(root: string, handler: HealthHandler, token: string | undefined): void {
+  const text = token === undefined ? handler.original : handler.original.replace(HEALTH_HANDLER, `c.json({ status: 'ok', edit: '${token}' }`);
+  writeFileSync(join(root, handler.path), text);
+}
 
 /** GET /api/health's `edit` (undefined when the handler is the original or the host does not answer). */
 export async function healthEdit(url: string): Promise<string | undefined> {

@@ -9,7 +9,7 @@ import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyProject, type DevProcess, editHealthHandler, processesUnder, startDev } from '../../harness/dev-process.ts';
+import { copyProject, type DevProcess, editHealthHandler, type HealthHandler, healthHandler, processesUnder, startDev } from '../../harness/dev-process.ts';
 import { openSse, type SseClient } from '../../harness/sse.ts';
 import { requireTool } from '../../harness/tools.ts';
 import { launchChromium, openPage, type WatchedPage } from '../support/browser.ts';
@@ -35,14 +35,13 @@ describe.skipIf(!chromium)('npm run dev', () => {
   let watched: WatchedPage;
   let page: Page;
   let events: SseClient;
-  let original: string;
-  const app = () => join(root, 'src', 'app.ts');
+  let handler: HealthHandler;
   const health = async () => (await (await fetch(`${dev.url}/api/health`)).json()) as { status: string; edit?: string };
-  const edit = (token: string) => editHealthHandler(root, token, original);
+  const edit = (token: string) => editHealthHandler(root, handler, token);
 
   beforeAll(async () => {
     root = copyProject();
-    original = editHealthHandler(root, undefined);
+    handler = healthHandler(root);
     [dev, browser] = await Promise.all([startDev(root), launchChromium(chromium!)]);
     events = await openSse(`${dev.url}/__dev/events`);
     watched = await openPage(browser, `${dev.url}/`);
@@ -94,15 +93,16 @@ describe.skipIf(!chromium)('npm run dev', () => {
     'shows a failed build in the terminal and on the page; the last good build keeps answering',
     async () => {
       const from = dev.output.length;
-      appendFileSync(app(), '\nexport const broken = ;\n');
+      appendFileSync(join(root, handler.path), '\nexport const broken = ;\n');
       const failed = await events.waitFor((frame) => frame.event === 'status' && frame.data?.includes('"failed"') === true, 60_000);
-      expect(JSON.parse(failed.data!).message).toMatch(/src\/app\.ts:\d+:\d+: ERROR/);
+      const at = new RegExp(`${handler.path.replaceAll('.', '\\.')}:\\d+:\\d+`);
+      expect(JSON.parse(failed.data!).message).toMatch(new RegExp(`${at.source}: ERROR`));
       await dev.waitForLine(/^dev: the build failed after [\d.]+ s; the last good build keeps serving/, from);
-      expect(dev.output.slice(from).join('\n')).toMatch(/src\/app\.ts:\d+:\d+/);
+      expect(dev.output.slice(from).join('\n')).toMatch(at);
       expect(await health()).toEqual({ status: 'ok', edit: 'first' });
       const overlay = page.locator('#dev-build-error');
       await overlay.waitFor({ timeout: 30_000 });
-      expect(await overlay.textContent()).toMatch(/Build failed.*src\/app\.ts:\d+:\d+: ERROR/s);
+      expect(await overlay.textContent()).toMatch(new RegExp(`Build failed[^]*${at.source}: ERROR`));
     },
     REBUILD_MS,
   );
