@@ -1,5 +1,5 @@
 /**
- * `npm run bench:grpc`: the same commands over gRPC and REST on one host (transport both), in
+ * `npm run bench -- grpc`: the same commands over gRPC and REST on one host (transport both), in
  * one run: unary Increment with @grpc/grpc-js (one HTTP/2 connection, calls multiplexed) against
  * POST /api/counter/increment over HTTP/1.1 keep-alive (one connection per worker), and the
  * GetCounterView / GET view pair. Prints a table (`--out <file.md>`: also keeps it, see docs/runs/).
@@ -50,4 +50,4 @@ const report =
   `Concurrency ${CONCURRENCY}, ${durationMs} ms measured per row after warm-up, one host (transport both, SQLite), ` +
   `one 2-core machine, load generator on the same machine.\n\n${table}\n\n` +
   `- gRPC/REST throughput: Increment ${ratio(rows[0]!.result, rows[1]!.result)}, view ${ratio(rows[2]!.result, rows[3]!.result)}\n`;
-publish('gRPC benchmark (npm run bench:grpc)', report, values.out);
+publish('gRPC benchmark (npm run bench -- grpc)', report, values.out);

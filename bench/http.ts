@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: GET view and POST increment at concurrency 16 on
+ * `npm run bench -- http`: GET view and POST increment at concurrency 16 on
  *   (a) this project's Node host (JSPI, instance pool), with one thread and with --workers 2,
  *   (b) the stock way to serve a JS component on Node: preview2-shim's HTTPServer (`jco serve`),
  *   (c) the same Hono routes natively on Node, without WebAssembly (the ceiling),
@@ -75,4 +75,4 @@ const table = loadTable(
   rows.map((r) => [r.target, r.route, r.result] as const),
 );
 const report = `Concurrency ${CONCURRENCY}, ${durationMs} ms measured per row after warm-up, SQLite, one 2-core machine, load generator on the same machine.\n\n${table}\n\n${ratios.map((r) => `- ${r}`).join('\n')}\n`;
-publish('HTTP benchmark (npm run bench)', report, values.out);
+publish('HTTP benchmark (npm run bench -- http)', report, values.out);

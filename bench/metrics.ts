@@ -1,5 +1,5 @@
 /**
- * `npm run bench:metrics`: what --metrics-port costs. The same host (SQLite, response cache off,
+ * `npm run bench -- metrics`: what --metrics-port costs. The same host (SQLite, response cache off,
  * so every request runs the guest and its imports are timed) with metrics off and on, GET view
  * and POST increment at concurrency 16, in one run. With metrics on, /metrics is scraped every
  * `--scrape-ms` during the load (default 1000: far more often than Prometheus' usual 15 s).
@@ -72,7 +72,7 @@ const costTable = markdownTable(
   ['l', 'r'],
 );
 publish(
-  'Metrics benchmark (npm run bench:metrics)',
+  'Metrics benchmark (npm run bench -- metrics)',
   `Concurrency ${CONCURRENCY}, ${durationMs} ms measured per row after warm-up, SQLite, response cache off, ${scrapes} scrapes every ${scrapeMs} ms while on; load average ${load.toFixed(2)} at start (${new Date().toISOString()}).\n\n${loadTable(['run', 'route'], rows)}\n\n${ratios.join('\n')}\n\n${costTable}\n`,
   values.out,
 );

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:oauth-signatures`: where should RS256/ES256 work for OAuth sign-in run?
+ * `npm run bench -- oauth-signatures`: where should RS256/ES256 work for OAuth sign-in run?
  *   (a) pure JS in the guest (the service's src/auth/oauth/jwt code) on the Node host
  *   (b) the host capability `app:platform/signatures` (node:crypto) called from the guest
  *   (c) pure JS in the guest under `wasmtime serve` (a fresh instance per request)
@@ -18,6 +18,7 @@ import { serveProbe } from './oauth-signatures/serve-probe.ts';
 import { wasmtimeServe } from '../harness/wasmtime-serve.ts';
 import { markdownTable, OUT_OPTION, publish } from './lib/table.ts';
 import { hostSignaturesImports } from './oauth-signatures/host-signatures.ts';
+import { CAPABILITY_PROBE } from './oauth-signatures/capability-probe.ts';
 
 const { values } = parseArgs({ options: OUT_OPTION });
 const ITERATIONS = { native: 200, guest: 20 };
@@ -52,8 +53,8 @@ const cases = await inputs();
 const ms = (n: number) => n.toFixed(n < 1 ? 3 : n < 10 ? 2 : 1);
 
 console.log('building the probe components (skipped when unchanged)…');
-const pure = await buildProbe('pure');
-const capability = await buildProbe('capability');
+const pure = await buildProbe();
+const capability = await buildProbe(CAPABILITY_PROBE);
 
 for (const [target, dir, extra] of [
   ['(a) pure JS in the guest, Node host', pure.transpiled, {}],
@@ -109,7 +110,7 @@ const table = markdownTable(
   ['l', 'l', 'r', 'r'],
 );
 publish(
-  'OAuth signature benchmark (npm run bench:oauth-signatures)',
+  'OAuth signature benchmark (npm run bench -- oauth-signatures)',
   `RSA 2048 / P-256, ${ITERATIONS.guest} iterations in the guest, ${ITERATIONS.native} natively, 2-core machine shared with other work.\n\n${table}\n`,
   values.out,
 );

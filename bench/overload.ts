@@ -1,5 +1,5 @@
 /**
- * `npm run bench:overload`: what one client can do to a host. Each attack of bench/overload/attacks.ts
+ * `npm run bench -- overload`: what one client can do to a host. Each attack of bench/overload/attacks.ts
  * runs alone against a fresh host (`--transport both`, SQLite, a temporary data directory, a free
  * loopback port) while a probe asks for a cached view (`GET /api/counter/view`) and an uncached one
  * (the same path with a query never asked before, which the response cache cannot answer) every
@@ -299,4 +299,4 @@ const report = [
   table(rows, baseline),
   '',
 ].join('\n');
-publish('`npm run bench:overload`', report, values.out);
+publish('`npm run bench -- overload`', report, values.out);

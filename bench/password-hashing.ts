@@ -1,5 +1,5 @@
 /**
- * `npm run bench:password`: where should password hashing run? Compares, in one run, the same
+ * `npm run bench -- password`: where should password hashing run? Compares, in one run, the same
  * KDFs natively in Node (node:crypto, and @noble/hashes in Node's JIT) and inside a component
  * built by componentize-js (the interpreter the service's guest code runs in). Guest costs are
  * measured at a low cost parameter and scaled linearly (scrypt and PBKDF2 are linear in N and in
@@ -9,7 +9,7 @@
  * Last, the Node host's native Argon2id beside the composed password component under
  * `wasmtime serve` (bench/password/wasmtime.ts).
  *
- *   npm run bench:password [-- --skip-guest] [-- --only-runtimes] [-- --out docs/runs/<date>-password.md]
+ *   npm run bench -- password [--skip-guest] [--only-runtimes] [--out docs/runs/<date>-password.md]
  */
 import { argon2, pbkdf2 as nodePbkdf2, scrypt as nodeScrypt, type ScryptOptions } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -78,7 +78,7 @@ const rows: Array<[string, string, number, string]> = [];
 const sections: string[] = [];
 if (flags['only-runtimes']) {
   await runtimes();
-  publish('Password hashing benchmark (npm run bench:password)', sections.join('\n\n'), flags.out);
+  publish('Password hashing benchmark (npm run bench -- password)', sections.join('\n\n'), flags.out);
   process.exit(0);
 }
 
@@ -171,5 +171,5 @@ try {
   await runtimes();
 } finally {
   // What was measured is printed even when the runtime rows fail (a missing outside tool).
-  publish('Password hashing benchmark (npm run bench:password)', sections.join('\n\n'), flags.out);
+  publish('Password hashing benchmark (npm run bench -- password)', sections.join('\n\n'), flags.out);
 }

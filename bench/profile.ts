@@ -1,5 +1,5 @@
 /**
- * `npm run bench:profile`: where a write's time goes. Starts a host (SQLite, transport both,
+ * `npm run bench -- profile`: where a write's time goes. Starts a host (SQLite, transport both,
  * response cache off, metrics on) running the profiling build of the component (build/hosted-
  * profile: phase marks on the guest's monotonic clock, src/platform/profile.ts), drives the
  * increment through each surface at c=1 and c=16 (REST POST, the counter page's server function,
@@ -8,7 +8,7 @@
  * (the host's own import histogram) and what lies outside the guest (Node's HTTP, the host's
  * exchange, jco's glue around the export call, the load client).
  *
- *   node scripts/build.ts --variant profile   (once; `npm run bench:profile` does it)
+ *   node scripts/build.ts --variant profile   (once; `npm run bench -- profile` does it)
  *   node bench/profile.ts [--duration-ms 8000] [--out docs/runs/<date>-write-profile.md]
  */
 import { cpus, loadavg } from 'node:os';
@@ -181,6 +181,6 @@ projection's advance every 32 commands.
 
 ${sections.join('\n\n')}
 `;
-publish('Where a write’s time goes (npm run bench:profile)', report, values.out);
+publish('Where a write’s time goes (npm run bench -- profile)', report, values.out);
 // grpc-js keeps a timer alive after close.
 process.exit(0);

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:realtime`: what live updates cost on one host, and increment throughput per
+ * `npm run bench -- realtime`: what live updates cost on one host, and increment throughput per
  * storage backend, in one run.
  *
  *  1. One host (SQLite, realtime local), N concurrent SSE clients (default 500): time to open
@@ -239,4 +239,4 @@ if (parts.includes('throughput')) {
 }
 
 const report = `${sections.join('\n\n')}\n\nEverything on one 2-core machine shared with other work; the load generator and the ${CLIENTS} clients compete with the host for the same cores.\n`;
-publish('Realtime benchmark (npm run bench:realtime)', report, values.out);
+publish('Realtime benchmark (npm run bench -- realtime)', report, values.out);

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:retirement -- [--rounds 3 --slice-seconds 20 --clients 8 --out <file.md>]`: what the instance
+ * `npm run bench -- retirement [--rounds 3 --slice-seconds 20 --clients 8 --out <file.md>]`: what the instance
  * retirement safety net (docs/memory.md) costs under the soak's mixed load (bench/lib/mixed-load.ts).
  * In-process hosts, one per setting, take turns: each round gives every host one slice of
  * load, so a busy neighbour on this shared machine weighs on all three alike. Prints exchanges per
@@ -64,7 +64,7 @@ const rows = subjects.map(({ name, host, load, ms }) => {
 });
 const failures = subjects.flatMap(({ name, load }) => [...load.failures].map(([family, { count, first }]) => `- ${name}, errors in ${family}: ${count} (first: ${first})`));
 publish(
-  'Instance retirement (npm run bench:retirement)',
+  'Instance retirement (npm run bench -- retirement)',
   [
     `${rounds} rounds × ${sliceMs / 1000} s per setting, ${clients} clients, mixed load, load average ${mean(loads).toFixed(1)}.`,
     '',

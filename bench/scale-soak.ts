@@ -1,11 +1,11 @@
 /**
- * `npm run bench:scale-soak [-- --db postgres|redis --hosts 3 --clients 24 --minutes 6]`: the
+ * `npm run bench -- scale-soak [--db postgres|redis --hosts 3 --clients 24 --minutes 6]`: the
  * write path of several hosts on one store held under load for minutes (stream leases, hand-overs,
  * group commit: docs/scaling.md). Clients send `{"amount":1}` increments back to back, spread over
  * real host processes; every `--sample-seconds` it prints each host's RSS (from /proc) and the
  * throughput since the last sample; at the end the RSS band after `--warmup-seconds` and the
  * trend (mean RSS of the last third of the samples after warm-up against the first third, as
- * `bench:soak` reports it), the answers other than 200, and whether the stream is contiguous.
+ * `npm run bench -- soak` reports it), the answers other than 200, and whether the stream is contiguous.
  */
 import { parseArgs } from 'node:util';
 import { startHost } from '../harness/host-process.ts';
@@ -31,7 +31,7 @@ const { values } = parseArgs({
 const db = values.db;
 if (db !== 'postgres' && db !== 'redis') throw new Error('--db is postgres or redis');
 const missing = await sharedServers();
-if (missing !== undefined) throw new Error(`bench:scale-soak needs PostgreSQL and Redis: ${missing}`);
+if (missing !== undefined) throw new Error(`bench scale-soak needs PostgreSQL and Redis: ${missing}`);
 
 const servers = isolation('scalesoak');
 const schema = servers.schema();
@@ -52,7 +52,7 @@ let counted = 0;
 const sampleMs = Number(values['sample-seconds']) * 1000;
 const started = performance.now();
 const end = started + Number(values.minutes) * 60_000;
-console.log(`bench:scale-soak ${new Date().toISOString()}: ${hosts.length} hosts on ${db}, ${values.clients} clients, ${values.minutes} min`);
+console.log(`bench scale-soak ${new Date().toISOString()}: ${hosts.length} hosts on ${db}, ${values.clients} clients, ${values.minutes} min`);
 const timer = setInterval(() => {
   const sample = { t: Math.round((performance.now() - started) / 1000), rss: hosts.map((h) => residentMiB(h.child.pid ?? 0)), rps: (ok - counted) / (sampleMs / 1000) };
   counted = ok;
@@ -89,7 +89,7 @@ const trend = thirdsTrendPercent(warm.map((s) => s.rss.reduce((a, b) => a + b, 0
 const all = warm.flatMap((s) => s.rss);
 const rates = warm.map((s) => s.rps);
 publish(
-  'Several hosts under sustained load (npm run bench:scale-soak)',
+  'Several hosts under sustained load (npm run bench -- scale-soak)',
   `${markdownTable(
     ['date (UTC)', 'setup', 'increments answered 200', 'other answers', 'stream contiguous', 'req/s per sample after warm-up', 'RSS per host after warm-up', 'trend'],
     [

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale`: write throughput on one counter stream as hosts are added.
+ * `npm run bench -- scale`: write throughput on one counter stream as hosts are added.
  * One run, 24 clients sending `{"amount":1}` increments back to back, split evenly over the hosts
  * (real host processes), `--duration-ms` per row after `--warmup-ms`: 1 host on SQLite; 1, 2, 3
  * hosts on PostgreSQL; 1, 2, 3 hosts on Redis; then one PostgreSQL host at 16 clients. Columns:
@@ -111,7 +111,7 @@ async function row(backend: Backend, hostCount: number, clients: number): Promis
 }
 
 const missing = await sharedServers();
-if (missing !== undefined) throw new Error(`bench:scale needs PostgreSQL and Redis: ${missing}`);
+if (missing !== undefined) throw new Error(`bench scale needs PostgreSQL and Redis: ${missing}`);
 
 /** Store round trips per command, sequentially (1 client) and under 16 concurrent clients (group commit). */
 const tripsOf = async (backend: Backend): Promise<string> => {
@@ -185,4 +185,4 @@ for (const b of ['postgres', 'redis'] as const) {
 }
 const pg16 = rows.find((r) => r.backend === 'postgres' && r.setup.endsWith('16 clients'));
 if (pg16 !== undefined) lines.push(`- 1 PostgreSQL host at 16 clients: ${pg16.rps.toFixed(0)} req/s (goal ≥ 250)`);
-publish('Several hosts on one store (npm run bench:scale)', `${lines.join('\n')}\n`, values.out);
+publish('Several hosts on one store (npm run bench -- scale)', `${lines.join('\n')}\n`, values.out);

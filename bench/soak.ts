@@ -1,5 +1,5 @@
 /**
- * `npm run bench:soak [-- --target node|workers|wasmtime --minutes 10 --clients 8 --db sqlite|postgres|redis]`:
+ * `npm run bench -- soak [--target node|workers|wasmtime --minutes 10 --clients 8 --db sqlite|postgres|redis]`:
  * mixed load over every route family (bench/lib/mixed-load.ts) for `--minutes`, sampling memory every
  * `--sample-seconds`; then the load stops and one more sample is taken after `--idle-seconds`.
  * Prints the samples and a summary (RSS at start, after `--warmup-seconds`, at the end of the load

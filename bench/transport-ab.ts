@@ -4,7 +4,7 @@
  * run (GET /api/counter/view and POST /api/counter/increment, closed loop, the lean HTTP/1.1
  * client), so drifts of the shared machine hit both alike.
  *
- *   npm run bench:transport -- [--rounds 3] [--duration-ms 5000] [--concurrency 8] [--out docs/runs/<date>-transport.md]
+ *   npm run bench -- transport [--rounds 3] [--duration-ms 5000] [--concurrency 8] [--out docs/runs/<date>-transport.md]
  */
 import { parseArgs } from 'node:util';
 import { startHost } from '../harness/host-process.ts';
@@ -53,7 +53,7 @@ const rows = routes.flatMap(([label]) =>
   }),
 );
 publish(
-  'Transport benchmark (npm run bench:transport)',
+  'Transport benchmark (npm run bench -- transport)',
   `${rounds} alternating rounds, concurrency ${concurrency}, ${durationMs} ms measured per row after 1 s warm-up, SQLite.\n\n${markdownTable(
     ['route', 'transport', 'req/s per round', 'median req/s', 'median p50 ms', 'median p99 ms'],
     rows,

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:wasmtime`: GET view and POST increment at concurrency 16, in one run, on
+ * `npm run bench -- wasmtime`: GET view and POST increment at concurrency 16, in one run, on
  *   (a) the Node host (JSPI + instance pool, SQLite),
  *   (b) wasmtime serve, a fresh instance per request (the default), file store,
  *   (c) wasmtime serve with instances reused for up to 128 requests (`--instance-reuse 128`),
@@ -93,4 +93,4 @@ const startTable = markdownTable(
 const report =
   `${wasmtimeVersion(wasmtime)}; concurrency ${CONCURRENCY}, ${durationMs} ms measured per row after warm-up, realtime polling, ` +
   `one 2-core machine shared with other work, load generator on the same machine.\n\n${table}\n\n${startTable}\n`;
-publish('wasmtime serve benchmark (npm run bench:wasmtime)', report, values.out);
+publish('wasmtime serve benchmark (npm run bench -- wasmtime)', report, values.out);

@@ -72,7 +72,7 @@ export interface StartOptions {
   port?: number;
   /** ms to wait for the listening line */
   timeoutMs?: number;
-  /** The checkout whose host and built component run (bench:overload measures another branch's); default this one. */
+  /** The checkout whose host and built component run (`npm run bench -- overload` measures another branch's); default this one. */
   root?: string;
   /** The script run instead of host/main.ts, relative to `root`: a benchmark's comparison server taking the same flags and printing the same listening line. */
   entry?: string;

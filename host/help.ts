@@ -4,8 +4,8 @@
  * it was run with would turn on (host/startup-summary.ts), in aligned columns.
  */
 import { APP_VARIABLES } from '../src/contract/app-variables.ts';
-import { OPTIONS, type OptionSpec } from './config.ts';
-import { summaryLines } from './startup-summary.ts';
+import { loadConfig, OPTIONS, type OptionSpec } from './config.ts';
+import { startupSummary, summaryLines } from './startup-summary.ts';
 import type { StartupFeature } from '../src/contract/startup-probe.ts';
 
 /**
@@ -59,4 +59,22 @@ export function helpText(command: string, summary: readonly StartupFeature[] | s
     'With these options and variables:',
     ...(typeof summary === 'string' ? [`  cannot start: ${summary}`] : summaryLines(summary)),
   ].join('\n');
+}
+
+/** `--help` for a command run with `argv` (which holds `--help` or `-h`): what those options would turn on, or why they cannot start. */
+export function helpForArguments(argv: readonly string[], env: NodeJS.ProcessEnv): string {
+  let summary: StartupFeature[] | string;
+  try {
+    summary = startupSummary(
+      loadConfig(
+        argv.filter((arg) => arg !== '--help' && arg !== '-h'),
+        env,
+      ),
+      env,
+      undefined,
+    );
+  } catch (error) {
+    summary = error instanceof Error ? error.message : String(error);
+  }
+  return helpText(commandName(env), summary);
 }

@@ -5,7 +5,7 @@
  */
 import { logClientAddressSource } from './http/client-address.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { commandName, helpText } from './help.ts';
+import { helpForArguments } from './help.ts';
 import { startupSummary, summaryText } from './startup-summary.ts';
 import { checkDataDir, listenFailure } from './start-errors.ts';
 import { markRunningHost } from './storage/sqlite/running-hosts.ts';
@@ -23,20 +23,7 @@ const logger = jsonLogger();
 const argv = process.argv.slice(2);
 loadDotEnv();
 if (argv.includes('--help') || argv.includes('-h')) {
-  let summary: ReturnType<typeof startupSummary> | string;
-  try {
-    summary = startupSummary(
-      loadConfig(
-        argv.filter((arg) => arg !== '--help' && arg !== '-h'),
-        process.env,
-      ),
-      process.env,
-      undefined,
-    );
-  } catch (error) {
-    summary = error instanceof Error ? error.message : String(error);
-  }
-  console.log(helpText(commandName(process.env), summary));
+  console.log(helpForArguments(argv, process.env));
   process.exit(0);
 }
 

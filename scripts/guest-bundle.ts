@@ -4,7 +4,7 @@
  * exactly as the component is.
  */
 import { join } from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import { type BuildContext, type BuildOptions, build, context, type Plugin } from 'esbuild';
 
 /**
  * @simplewebauthn/server reaches WebCrypto through one module, `getWebCrypto.js`; inside the
@@ -19,6 +19,11 @@ function guestWebCrypto(): Plugin {
     setup(build) {
       let libraryBundled = false;
       let replaced = false;
+      // An incremental build (guestBundles) runs the plugin again: each build checks anew.
+      build.onStart(() => {
+        libraryBundled = false;
+        replaced = false;
+      });
       build.onResolve({ filter: /\/getWebCrypto\.js$/ }, (args) => {
         if (!/@simplewebauthn[\\/]server[\\/]/.test(args.importer)) return undefined;
         replaced = true;
@@ -43,12 +48,16 @@ function guestWebCrypto(): Plugin {
   };
 }
 
-/**
- * `profile`: keep the statements labelled `GUEST_PROFILE:` (phase marks, src/platform/profile.ts);
- * every other bundle drops them, so production code does not carry them at all.
- */
-export async function bundleGuest(entry: string, outfile: string, options: { profile?: boolean } = {}): Promise<void> {
-  await build({
+export interface GuestBundleOptions {
+  /**
+   * Keep the statements labelled `GUEST_PROFILE:` (phase marks, src/platform/profile.ts); every
+   * other bundle drops them, so production code does not carry them at all.
+   */
+  profile?: boolean;
+}
+
+function esbuildOptions(entry: string, outfile: string, options: GuestBundleOptions): BuildOptions {
+  return {
     dropLabels: options.profile ? [] : ['GUEST_PROFILE'],
     entryPoints: [entry],
     bundle: true,
@@ -64,5 +73,38 @@ export async function bundleGuest(entry: string, outfile: string, options: { pro
     legalComments: 'none',
     logLevel: 'warning',
     plugins: [guestWebCrypto()],
-  });
+  };
+}
+
+export type BundleGuest = (entry: string, outfile: string, options?: GuestBundleOptions) => Promise<void>;
+
+export const bundleGuest: BundleGuest = async (entry, outfile, options = {}) => {
+  await build(esbuildOptions(entry, outfile, options));
+};
+
+/**
+ * The same bundles, rebuilt incrementally: esbuild keeps what it parsed, so a rebuild after a
+ * change reads only what changed (`npm run dev`'s build process). One context per output file,
+ * at most MAX_CONTEXTS (one per variant).
+ */
+export function guestBundles(): { bundle: BundleGuest; dispose(): Promise<void> } {
+  const MAX_CONTEXTS = 3;
+  const contexts = new Map<string, { key: string; context: Promise<BuildContext> }>();
+  return {
+    async bundle(entry, outfile, options = {}) {
+      const key = JSON.stringify([entry, options]);
+      let entryContext = contexts.get(outfile);
+      if (entryContext?.key !== key) {
+        if (entryContext) await (await entryContext.context).dispose();
+        else if (contexts.size >= MAX_CONTEXTS) throw new Error(`more than ${MAX_CONTEXTS} guest bundles`);
+        entryContext = { key, context: context(esbuildOptions(entry, outfile, options)) };
+        contexts.set(outfile, entryContext);
+      }
+      await (await entryContext.context).rebuild();
+    },
+    async dispose() {
+      for (const { context } of contexts.values()) await (await context).dispose();
+      contexts.clear();
+    },
+  };
 }

@@ -1,7 +1,7 @@
 /**
  * CPU time read from Linux's /proc, for benchmarks that must say whether a row was limited by the
  * machine's cores rather than by the design under test: per process (utime + stime of
- * /proc/<pid>/stat, every thread included), per process name (every live process whose
+ * /proc/<pid>/stat, every thread included; and its ended children's), per process name (every live process whose
  * /proc/<pid>/comm matches, e.g. the PostgreSQL backends), and the whole machine's busy share
  * (/proc/stat). Clock ticks are converted at USER_HZ = 100, Linux's fixed value for these files.
  */
@@ -11,13 +11,23 @@ const TICK_MS = 10;
 
 /** CPU milliseconds `pid` has used (0 once it is gone). */
 export function processCpuMs(pid: number): number {
+  return processCpuTimes(pid).own;
+}
+
+/**
+ * CPU milliseconds `pid` has used itself, and those its children used that have ended and been
+ * waited for (cutime + cstime, fields 16 and 17): a child process run to completion, such as a
+ * build tool, counts there. Zeros once it is gone.
+ */
+export function processCpuTimes(pid: number): { own: number; children: number } {
   try {
     // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS; // utime, stime (fields 14 and 15)
+    // utime, stime, cutime, cstime (fields 14 to 17)
+    return { own: (Number(fields[11]) + Number(fields[12])) * TICK_MS, children: (Number(fields[13]) + Number(fields[14])) * TICK_MS };
   } catch {
-    return 0;
+    return { own: 0, children: 0 };
   }
 }
 

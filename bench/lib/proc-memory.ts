@@ -1,6 +1,6 @@
 /**
- * Memory of other processes for the benchmarks that watch it (bench:soak, bench:scale-soak,
- * bench:realtime, bench:overload): the resident set read from Linux's /proc.
+ * Memory of other processes for the benchmarks that watch it (`npm run bench -- soak`, `npm run bench -- scale-soak`,
+ * `npm run bench -- realtime`, `npm run bench -- overload`): the resident set read from Linux's /proc.
  */
 import { readFileSync } from 'node:fs';
 

@@ -1,5 +1,5 @@
 /**
- * The attacks of `npm run bench:overload` (bench/overload.ts): what one client with one machine
+ * The attacks of `npm run bench -- overload` (bench/overload.ts): what one client with one machine
  * can do to a host over real loopback sockets (raw HTTP/1.1 writes, node:http2 sessions). Each
  * starts its connections and returns at once; the runner measures the host while they go on and
  * stops them at the end of the row. What the attacker saw (answers, 503s, connections the host

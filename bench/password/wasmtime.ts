@@ -1,6 +1,6 @@
 /**
  * The composed password component under `wasmtime serve` beside the Node host's native Argon2id
- * (part of `npm run bench:password`): hash and verify latency (p50/p99; under wasmtime measured
+ * (part of `npm run bench -- password`): hash and verify latency (p50/p99; under wasmtime measured
  * over HTTP through a test-only entry, test/wasmtime/password-probe.ts, so it includes a request),
  * and password logins per second at 4 concurrent clients against each real service; each for an
  * ASCII password and a non-ASCII one (NFKC: native ICU on the Node host, bundled unorm loaded on

@@ -1,5 +1,5 @@
 /**
- * The host `npm run bench:profile` starts: host/main.ts's start-up (same flags, same listening
+ * The host `npm run bench -- profile` starts: host/main.ts's start-up (same flags, same listening
  * line, metrics on `--metrics-port`) running the profiling build of the component
  * (build/hosted-profile, `node scripts/build.ts --variant profile`), whose `guest_profile` lines
  * it forwards on stdout as it forwards every guest log line.

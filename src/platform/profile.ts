@@ -1,6 +1,6 @@
 /**
  * Phase marks of one exchange, for the profiling build only (`node scripts/build.ts --variant
- * profile`, `npm run bench:profile`). Every call site is a statement labelled `GUEST_PROFILE:`,
+ * profile`, `npm run bench -- profile`). Every call site is a statement labelled `GUEST_PROFILE:`,
  * which the production bundle drops (esbuild's `dropLabels`, scripts/guest-bundle.ts): production
  * code pays nothing, not even a branch. Under unit tests no clock is installed and marks do nothing.
  *

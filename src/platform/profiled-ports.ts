@@ -1,5 +1,5 @@
 /**
- * The profiling build's ports (`node scripts/build.ts --variant profile`, `npm run bench:profile`):
+ * The profiling build's ports (`node scripts/build.ts --variant profile`, `npm run bench -- profile`):
  * every call across the port boundary is wrapped in two phase marks (profile.ts), so an exchange's
  * profile shows the guest's own code (`guest code`, the time since the mark before) and each
  * import as the guest sees it (`import: <port>#<function>`, named as in src/platform/ports.ts:

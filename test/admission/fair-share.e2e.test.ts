@@ -20,7 +20,7 @@
  * the same machine running other suites (load 17), where a run costs some 60 ms instead of 1, the
  * users' runs are so rare that the share counts them light and gives their part to the attacker,
  * and its HTTP/2 work, which is not guest time, takes the rest. That ratio is
- * `npm run bench:overload`'s to measure (row `h2-streams`); the share's rules are tested with a
+ * `npm run bench -- overload`'s to measure (row `h2-streams`); the share's rules are tested with a
  * clock of their own in host/admission/fair-share.unit.test.ts.
  *
  * Everyone connects from a loopback address of its own (Linux routes all of 127/8 to loopback):

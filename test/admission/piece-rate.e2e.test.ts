@@ -2,7 +2,7 @@
  * The attack: one client sends request bodies as one-byte pieces (HTTP/1.1 chunks, HTTP/2 DATA
  * frames) as fast as it can, one body after another. Node's parsers call into JavaScript once per
  * piece, so without a bound the host's CPU goes to the attacker's pieces: a 1.2 MB body of 200,000
- * chunks cost ~10 CPU-s and legitimate traffic beside it fell to a fifth (bench:overload,
+ * chunks cost ~10 CPU-s and legitimate traffic beside it fell to a fifth (`npm run bench -- overload`,
  * tiny-chunks). With --body-piece-rate, the client's bodies are read at its budget of pieces a
  * second: the host's CPU over the attack stays under a bound derived from the budget, another
  * client is answered promptly meanwhile, and every body still arrives whole (its JSON is at the

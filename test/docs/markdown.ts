@@ -22,6 +22,14 @@ export function documentationFiles(): string[] {
   return files.sort();
 }
 
+/**
+ * A dated measurement (docs/runs/<date>-<topic>.md): a record kept as it was written, so the
+ * commands and paths it names are those of its day (its links are still checked).
+ */
+export function isDatedRun(path: string): boolean {
+  return /^docs\/runs\/\d{4}-\d{2}-\d{2}-/.test(path);
+}
+
 export function readDoc(path: string): string {
   return readFileSync(join(ROOT, path), 'utf8');
 }

@@ -92,7 +92,7 @@ describe('CPU per byte of bodies sent in tiny pieces', () => {
       clearInterval(sampler);
     }
     // Each piece comes from Node's parser as a Buffer with a backing store of its own; kept until
-    // the body ended, 200,000 of them took the host from ~300 to ~700 MiB (bench:overload).
+    // the body ended, 200,000 of them took the host from ~300 to ~700 MiB (`npm run bench -- overload`).
     expect((peak - start) / 1_048_576).toBeLessThan(100);
   });
 

@@ -22,7 +22,7 @@ let fixture: OAuthFixture;
 const BASE = 'http://127.0.0.1:39998';
 
 beforeAll(async () => {
-  built = await buildProbe('pure');
+  built = await buildProbe();
   fixture = await startOAuthFixture(BASE);
 }, 600_000);
 afterAll(() => fixture?.provider.stop());

@@ -1,7 +1,7 @@
 /** Host-capability signature operations (WIT `app:platform/signatures`), timed inside the component. */
 import { base64url } from 'jose';
 import { signEs256, verify } from 'app:platform/signatures@0.1.0';
-import { splitToken, type Operation } from './ops.ts';
+import { splitToken, type Operation } from '../../harness/oauth-probe/ops.ts';
 
 function verifyOp(alg: 'rs256' | 'es256'): Operation {
   return ({ token, jwk }) => {

@@ -1,7 +1,7 @@
 /** Entry of the host-capability probe component (world `signatures-probe`, Node host only). */
 import { createIncomingHandler } from '../../src/http/handler.ts';
 import { capabilityOps } from './capability-ops.ts';
-import { probeApp } from './probe-app.ts';
+import { probeApp } from '../../harness/oauth-probe/probe-app.ts';
 
 const app = probeApp(capabilityOps);
 
