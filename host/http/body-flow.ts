@@ -15,7 +15,8 @@
  *   paused stream would keep each frame it still receives as an object of its own.
  */
 import type { Http2Session } from 'node:http2';
-import type { ClientPieceRate, PieceBucket } from '../admission/piece-rate.ts';
+import type { DebtBucket } from '../admission/debt-bucket.ts';
+import type { ClientPieceRate } from '../admission/piece-rate.ts';
 import type { NodeRequest } from './exchange.ts';
 import { holdWindows, releaseWindows } from './http2-window.ts';
 import type { IntervalLog } from './interval-log.ts';
@@ -34,7 +35,7 @@ export interface PieceRateContext {
 export class BodyFlow {
   readonly #req: NodeRequest;
   readonly #reasons = new Set<PauseReason>();
-  readonly #budget: { client: string; bucket: PieceBucket; done: () => void } | undefined;
+  readonly #budget: { client: string; bucket: DebtBucket; done: () => void } | undefined;
   readonly #pieces: PieceRateContext | undefined;
   /** Bytes buffered in the request that their client was charged for before they were delivered. */
   #charged = 0;
@@ -67,7 +68,7 @@ export class BodyFlow {
     this.#throttle(budget);
   }
 
-  #throttle(budget: { client: string; bucket: PieceBucket }): void {
+  #throttle(budget: { client: string; bucket: DebtBucket }): void {
     const pieces = this.#pieces!;
     pieces.rate.noteThrottled();
     pieces.events.note('warn', 'request bodies slowed: their client sent more body pieces (HTTP/1.1 chunks, HTTP/2 DATA frames) a second than its budget', {
