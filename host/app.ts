@@ -12,6 +12,7 @@ import { ClientPieceRate } from './admission/piece-rate.ts';
 import { memoryReclaimer } from './admission/reclaim.ts';
 import { rangeMatcher } from './http/cidr.ts';
 import { clientAddressOf } from './http/client-address.ts';
+import { Departures } from './http/departures.ts';
 import { loadComponent } from './guest/component.ts';
 import type { HostConfig } from './config.ts';
 import { guestEnvironment } from './guest/guest-env.ts';
@@ -137,6 +138,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     config.bodyPieceRate > 0
       ? new ClientPieceRate(config.bodyPieceRate, clientAddress, { isProxy: config.trustedProxies.length > 0 ? rangeMatcher(config.trustedProxies) : undefined })
       : undefined;
+  const departures = new Departures();
   let fairShare: FairShare | undefined;
   metrics?.watch({
     fairShare: () => fairShare?.stats ?? { delayed: 0, waiting: 0, active: 0 },
@@ -146,6 +148,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     dependencies: () => readiness.dependencies(),
     ...(clientLimit ? { clients: () => clientLimit.stats } : {}),
     ...(pieceRate ? { pieces: () => pieceRate.stats } : {}),
+    departures: () => departures.counts,
   });
   // With the cache on, it strips the guest's private cache fields itself (server.ts); off, this does.
   const hook = (req: Parameters<typeof relayHook>[2]) =>
@@ -171,6 +174,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     clientAddress,
     clientLimit,
     pieceRate,
+    departures,
     onFairShare: (share) => {
       fairShare = share;
     },

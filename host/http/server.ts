@@ -15,14 +15,17 @@ import { FairShare } from '../admission/fair-share.ts';
 import type { ClientPieceRate } from '../admission/piece-rate.ts';
 import { laneOf, sendRefusal } from '../admission/refusal.ts';
 import { AdmissionRefused } from '../admission/wait-queue.ts';
+import { afterRead } from './after-read.ts';
 import { clientKey } from '../../src/contract/client-key.ts';
 import { canonicalAddress } from './cidr.ts';
 import { clientKeyOf, peerAddress, type ClientAddressOf } from './client-address.ts';
+import { Departures } from './departures.ts';
 import { Exchange, streamBody, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
 import { PrereadBudget, prereadBody } from './body-preread.ts';
 import { enforceGrpcDeadline, grpcDeadlineOf, refuseMalformedTimeout } from './grpc-deadline.ts';
 import { IntervalLog } from './interval-log.ts';
 import { closeIdleHttp2Sessions, DEFAULT_HTTP_LIMITS, http1ServerOptions, trackHttp1Connections, type ExchangeLimits, type HttpLimits } from './limits.ts';
+import { responseClosed, onResponseClosed } from './response-closed.ts';
 import { sendTimeoutFor } from './send-timeout.ts';
 import { admitTarget } from './target-gate.ts';
 import { describeError, type HostLogger } from '../log.ts';
@@ -56,6 +59,8 @@ export interface ExchangeContext {
   clientAddress?: ClientAddressOf;
   /** Each client's fair share of ordinary guest runs (host/admission/fair-share.ts); none: no bound. */
   fairShare?: FairShare;
+  /** Counts exchanges whose client left before the guest ran them. */
+  departures?: Departures;
 }
 
 /** A malformed `grpc-timeout` is refused at once; otherwise the body is read (or streamed) and the guest runs the exchange. */
@@ -81,10 +86,11 @@ function runExchange(
   const exchange = new Exchange(res, hook?.(req), sendTimeoutFor(res, context.limits));
   const incoming = toIncomingRequest(req, false, body, context.clientAddress);
   if (deadlineMs !== undefined) enforceGrpcDeadline(logger, deadlineMs, req, res, body);
-  // A client that leaves (or whose deadline is answered) while its exchange waits for an instance leaves the queue.
+  // A client that leaves (or whose deadline is answered) while its exchange waits for an instance
+  // leaves the queue; one already gone (an HTTP/2 stream reset before this point) at once.
   const departed = new AbortController();
   const onClose = () => departed.abort();
-  res.once('close', onClose);
+  onResponseClosed(res, onClose);
   let refused = false;
   const lane = laneOf(req);
   const client = clientKeyOf(req, context.clientAddress ?? peerAddress);
@@ -92,6 +98,11 @@ function runExchange(
     pool.run(
       (instance) => {
         res.off('close', onClose);
+        // Its client left while the instance was made ready: the guest does not start for no one.
+        if (responseClosed(res)) {
+          context.departures?.note('before_run');
+          return Promise.resolve();
+        }
         return instance.handle(incoming, exchange.outparam);
       },
       { lane, signal: departed.signal, client },
@@ -102,6 +113,7 @@ function runExchange(
     .catch((error: unknown) => {
       if (error instanceof AdmissionRefused) {
         refused = true;
+        if (error.reason === 'departed') context.departures?.note('waiting');
         sendRefusal(req, res, error.reason);
         return;
       }
@@ -109,7 +121,7 @@ function runExchange(
     })
     .finally(() => {
       res.off('close', onClose);
-      if (refused) return;
+      if (refused || responseClosed(res)) return;
       if (!exchange.started && !res.headersSent) {
         logger.log('error', 'the guest returned without a response', { code: 'guest_no_response', method: req.method });
         (res as http.ServerResponse).writeHead(500, { 'content-type': 'application/json' });
@@ -236,6 +248,8 @@ export interface ServerOptions {
   clientLimit?: ClientExchangeLimit;
   /** Bounds each client's body pieces a second (host/admission/piece-rate.ts); none when off. */
   pieceRate?: ClientPieceRate | undefined;
+  /** Counts exchanges whose client left before the guest ran them (host_exchanges_departed_total). */
+  departures?: Departures;
   /** Sees the port's fair share of guest runs per client (host/admission/fair-share.ts), for metrics. */
   onFairShare?: (fairShare: FairShare) => void;
 }
@@ -246,7 +260,8 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
   // tracking (closeIdleConnections) only starts when a server listens itself, which h1 never does.
   const plainSockets = new Map<net.Socket, number>();
   let stopping = false;
-  const turns = new ConnectionTurns();
+  const departures = options.departures ?? new Departures();
+  const turns = new ConnectionTurns(() => departures.note('before_start'));
   const limits = options.limits ?? DEFAULT_HTTP_LIMITS;
   const exchangeLimits: ExchangeLimits = {
     bodyTimeoutMs: limits.bodyTimeoutMs,
@@ -267,7 +282,7 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
       }),
   });
   options.onFairShare?.(fairShare);
-  const context: ExchangeContext = { limits: exchangeLimits, clientAddress: options.clientAddress, fairShare };
+  const context: ExchangeContext = { limits: exchangeLimits, clientAddress: options.clientAddress, fairShare, departures };
   const onRequest = (req: NodeRequest, res: NodeResponse) => {
     options.observe?.(req, res);
     if (req.httpVersionMajor < 2) {
@@ -305,13 +320,14 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
       return options.cache ? cachedExchange(options.cache, pool, logger, req, res, options.hook, context) : handleExchange(pool, logger, req, res, options.hook, context);
     };
     // A connection's exchanges take turns (admission/pipeline.ts): pipelined HTTP/1.1 requests one
-    // at a time; an HTTP/2 connection's ordinary requests a few at a time.
+    // at a time; an HTTP/2 connection's ordinary requests a few at a time. An HTTP/2 exchange starts
+    // once the rest of its connection's read is parsed, so a stream reset in that read never starts (after-read.ts).
     const done =
       req.httpVersionMajor < 2
         ? turns.run(req.socket, 1, res, run)
         : laneOf(req) === 'request'
-          ? turns.run((req as http2.Http2ServerRequest).stream.session ?? req, perSessionLimit(pool.limits.max), res, run)
-          : run();
+          ? turns.run((req as http2.Http2ServerRequest).stream.session ?? req, perSessionLimit(pool.limits.max), res, run, true)
+          : afterRead(res, run, () => departures.note('before_start'));
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
   };
