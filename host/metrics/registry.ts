@@ -20,6 +20,8 @@ export interface MetricSources {
   clients?: () => { refused: number; busiest: number };
   /** The per-client budget of body pieces a second (host/admission/piece-rate.ts); absent when off. */
   pieces?: () => { throttled: number };
+  /** The per-client budget of HTTP/2 streams reset before their answer (host/admission/reset-rate.ts); absent when off. */
+  resets?: () => { resets: number; protocolErrors: number; throttled: Record<string, number> };
   /** Exchanges whose client left before the guest ran them, by stage (host/http/departures.ts). */
   departures?: () => Record<string, number>;
   /** Each client's fair share of guest runs (host/admission/fair-share.ts). */
@@ -109,7 +111,7 @@ export class HostMetrics {
   /** Registers the gauges and counters read from the host's own state at collection time. */
   watch(sources: MetricSources): void {
     const registers = [this.registry];
-    const { pool, relay, dependencies, limits, clients, pieces, departures, fairShare } = sources;
+    const { pool, relay, dependencies, limits, clients, pieces, resets, departures, fairShare } = sources;
     if (pool) {
       new Gauge({
         name: 'host_guest_instances',
@@ -194,6 +196,27 @@ export class HostMetrics {
         help: 'Times a request body was paused, or a new connection left unread, because its client sent more body pieces a second than --body-piece-rate',
         registers,
         collect: growing(undefined, () => ({ all: pieces().throttled })),
+      });
+    }
+    if (resets) {
+      new Counter({
+        name: 'host_http2_streams_reset_total',
+        help: 'HTTP/2 streams their client reset (or left with its connection) before the response head, charged to --client-reset-rate',
+        registers,
+        collect: growing(undefined, () => ({ all: resets().resets })),
+      });
+      new Counter({
+        name: 'host_http2_protocol_errors_total',
+        help: 'HTTP/2 connections their client ended with a protocol error, charged to --client-reset-rate',
+        registers,
+        collect: growing(undefined, () => ({ all: resets().protocolErrors })),
+      });
+      new Counter({
+        name: 'host_client_reset_rate_throttled_total',
+        help: 'Times a client past --client-reset-rate was held back: held (a new connection left unread), cut (its HTTP/2 connection closed), refused (a stream reset before any work)',
+        labelNames: ['action'],
+        registers,
+        collect: growing('action', () => resets().throttled),
       });
     }
     if (departures) {
