@@ -30,7 +30,11 @@ import type { IntervalLog } from './interval-log.ts';
 
 const { NGHTTP2_ENHANCE_YOUR_CALM } = http2.constants;
 
-/** Session errors that are the client's protocol errors (nghttp2's GOAWAY, too many invalid frames, the client's own GOAWAY with an error), not the network's. */
+/**
+ * Session errors that are the client's protocol errors (nghttp2's GOAWAY for a malformed frame or
+ * its own reset limit, `maxSessionInvalidFrames`, the client's own GOAWAY with an error), not the
+ * network's (ECONNRESET). A session's 'frameError' is a frame the host could not send: not the client's.
+ */
 const isProtocolError = (error: unknown): boolean => typeof (error as { code?: unknown })?.code === 'string' && (error as { code: string }).code.startsWith('ERR_HTTP2_');
 
 export class StreamResets {
