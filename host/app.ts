@@ -10,9 +10,11 @@ import { ClientExchangeLimit } from './admission/client-limit.ts';
 import type { FairShare } from './admission/fair-share.ts';
 import { admissionLimits } from './admission/limits.ts';
 import { ClientPieceRate } from './admission/piece-rate.ts';
+import { ClientResetRate } from './admission/reset-rate.ts';
 import { memoryReclaimer } from './admission/reclaim.ts';
 import { rangeMatcher } from './http/cidr.ts';
 import { clientAddressOf } from './http/client-address.ts';
+import { Departures } from './http/departures.ts';
 import { loadComponent } from './guest/component.ts';
 import { type HostConfig, serverUrl } from './config.ts';
 import { guestEnvironment } from './guest/guest-env.ts';
@@ -138,10 +140,11 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
   const readiness = new Readiness([{ name: 'store', run: () => storage.events.headSequence() }, ...(pubsub.ping ? [{ name: 'realtime', run: () => pubsub.ping?.() }] : [])]);
   const clientAddress = clientAddressOf(config.trustedProxies);
   const clientLimit = config.clientExchangeLimit > 0 ? new ClientExchangeLimit(config.clientExchangeLimit, clientAddress) : undefined;
-  const pieceRate =
-    config.bodyPieceRate > 0
-      ? new ClientPieceRate(config.bodyPieceRate, clientAddress, { isProxy: config.trustedProxies.length > 0 ? rangeMatcher(config.trustedProxies) : undefined })
-      : undefined;
+  // Peers whose connections carry other clients: never held back as a whole.
+  const isProxy = config.trustedProxies.length > 0 ? rangeMatcher(config.trustedProxies) : undefined;
+  const pieceRate = config.bodyPieceRate > 0 ? new ClientPieceRate(config.bodyPieceRate, clientAddress, { isProxy }) : undefined;
+  const resetRate = config.clientResetRate > 0 ? new ClientResetRate(config.clientResetRate, { isProxy }) : undefined;
+  const departures = new Departures();
   let fairShare: FairShare | undefined;
   metrics?.watch({
     fairShare: () => fairShare?.stats ?? { delayed: 0, waiting: 0, active: 0 },
@@ -151,6 +154,8 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     dependencies: () => readiness.dependencies(),
     ...(clientLimit ? { clients: () => clientLimit.stats } : {}),
     ...(pieceRate ? { pieces: () => pieceRate.stats } : {}),
+    ...(resetRate ? { resets: () => resetRate.stats } : {}),
+    departures: () => departures.counts,
   });
   // With the cache on, it strips the guest's private cache fields itself (server.ts); off, this does.
   const hook = (req: Parameters<typeof relayHook>[2]) =>
@@ -176,6 +181,8 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
     clientAddress,
     clientLimit,
     pieceRate,
+    resetRate,
+    departures,
     onFairShare: (share) => {
       fairShare = share;
     },

@@ -98,6 +98,15 @@ export const OPTIONS = {
     kind: 'count',
     help: 'request body pieces (HTTP/1.1 chunks, HTTP/2 DATA frames) one client address may send a second (IPv6 per /64); beyond, its bodies are read more slowly, never cut (0: off; docs/security.md)',
   },
+  // A browser resets a stream when a page is left or a fetch cancelled before its answer, a few at
+  // a time; a gRPC client when a call passes its deadline. The rapid-reset attack resets thousands a
+  // second; nghttp2 allows 1,000 per connection, then 33 a second (docs/security.md).
+  'client-reset-rate': {
+    env: 'CLIENT_RESET_RATE',
+    default: '100',
+    kind: 'count',
+    help: 'HTTP/2 streams one client address may reset (or leave) before their answer, a second (IPv6 per /64; a connection ended by a protocol error counts 10); beyond, its HTTP/2 connections are closed and its new ones wait until it has repaid (0: off; docs/security.md)',
+  },
   'instance-max-requests': {
     env: 'INSTANCE_MAX_REQUESTS',
     default: '10000',
@@ -240,6 +249,8 @@ export interface HostConfig {
   clientExchangeLimit: number;
   /** body pieces a second per client (host/admission/piece-rate.ts); 0: off */
   bodyPieceRate: number;
+  /** HTTP/2 streams reset before their answer, a second per client (host/admission/reset-rate.ts); 0: off */
+  clientResetRate: number;
   /** 0: never */
   instanceMaxRequests: number;
   /** MiB; 0: never */
@@ -432,6 +443,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     admissionWaitMs: get('admission-wait-ms') as number,
     clientExchangeLimit: get('client-exchange-limit') as number,
     bodyPieceRate: get('body-piece-rate') as number,
+    clientResetRate: get('client-reset-rate') as number,
     instanceMaxRequests: get('instance-max-requests') as number,
     instanceMaxMemoryMiB: get('instance-max-memory') as number,
     instanceIdleSeconds: get('instance-idle-seconds') as number,

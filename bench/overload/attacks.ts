@@ -13,6 +13,7 @@
 import http from 'node:http';
 import http2 from 'node:http2';
 import { connect, type Socket } from 'node:net';
+import { rapidReset } from '../../harness/rapid-reset.ts';
 import { Http1Client } from '../lib/http1-client.ts';
 import { openBenchSse } from '../lib/sse-clients.ts';
 
@@ -380,6 +381,24 @@ export const ATTACKS: Attack[] = [
           stopped = true;
           sockets.destroy();
         },
+      };
+    },
+  },
+  {
+    name: 'rapid-reset',
+    summary: 'HTTP/2 streams (uncached GETs) opened and reset at once (CVE-2023-44487) on 4 connections, a new one as each is closed',
+    async start(target) {
+      const attack = rapidReset({ port: target.port, from: ATTACKER_ADDRESS, lanes: 4, targets: 'uncached' });
+      const { stats } = attack;
+      const goaway = () =>
+        Object.entries(stats.goaway)
+          .map(([code, n]) => `${n}×${code}`)
+          .join(' ') || 'none';
+      return {
+        rejected: () => 0,
+        notes: () =>
+          `${stats.streams} streams written on ${stats.connections} connections: ${stats.served} read, ${stats.refused} closed unread, ${stats.connections - stats.served - stats.refused} still held; GOAWAY codes ${goaway()}`,
+        stop: () => attack.stop(),
       };
     },
   },

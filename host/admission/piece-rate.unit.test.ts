@@ -1,12 +1,12 @@
 /**
- * The piece budget: a token bucket that starts full, refills at its rate up to its burst, goes into
- * debt when a piece finds it empty and says how long the debt takes to repay; one bucket per client
- * key (IPv6 per /64), kept while a body uses it, forgotten once full again.
+ * The piece budget: one bucket (debt-bucket.ts) per client key (IPv6 per /64), shared by the
+ * client's bodies, kept while a body uses it, forgotten once full again; what a new connection's
+ * peer owes, a trusted proxy never anything.
  */
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { NodeRequest } from '../http/exchange.ts';
-import { ClientPieceRate, PieceBucket } from './piece-rate.ts';
+import { ClientPieceRate } from './piece-rate.ts';
 
 function clock() {
   let now = 0;
@@ -15,54 +15,6 @@ function clock() {
 
 const request = (remoteAddress: string | undefined) => Object.assign(new EventEmitter(), { httpVersionMajor: 1, socket: { remoteAddress } }) as unknown as NodeRequest;
 const peer = (req: NodeRequest) => (req.socket as unknown as { remoteAddress?: string }).remoteAddress;
-
-describe('PieceBucket', () => {
-  it('takes a burst at once, then goes into debt, repaid at the rate', () => {
-    const time = clock();
-    const bucket = new PieceBucket(100, 100, time.now);
-    for (let i = 0; i < 100; i++) expect(bucket.take()).toBe(true);
-    expect(bucket.take()).toBe(false);
-    expect(bucket.msUntil(0)).toBeCloseTo(10);
-    // Pieces taken while in debt deepen it: 50 more take half a second more to repay.
-    for (let i = 0; i < 50; i++) expect(bucket.take()).toBe(false);
-    expect(bucket.msUntil(0)).toBeCloseTo(510);
-    expect(bucket.msUntil(25)).toBeCloseTo(760);
-    time.advance(510);
-    expect(bucket.msUntil(0)).toBe(0);
-    // Repaid to zero: the next piece needs a token of its own.
-    expect(bucket.take()).toBe(false);
-    time.advance(20);
-    expect(bucket.take()).toBe(true);
-    expect(bucket.take()).toBe(false);
-  });
-
-  it('refills at the rate, never past the burst', () => {
-    const time = clock();
-    const bucket = new PieceBucket(1000, 10, time.now);
-    for (let i = 0; i < 10; i++) bucket.take();
-    expect(bucket.full).toBe(false);
-    time.advance(5);
-    for (let i = 0; i < 5; i++) expect(bucket.take()).toBe(true);
-    expect(bucket.take()).toBe(false);
-    time.advance(60_000);
-    expect(bucket.full).toBe(true);
-    for (let i = 0; i < 10; i++) expect(bucket.take()).toBe(true);
-    expect(bucket.take()).toBe(false);
-  });
-
-  it('a reader that waits out each debt takes at most the burst plus the rate times the span', () => {
-    const time = clock();
-    const bucket = new PieceBucket(4096, 4096, time.now);
-    let taken = 0;
-    while (time.now() < 10_000) {
-      taken++;
-      // A piece beyond the budget is still read (a debt); the reader then waits until it is repaid.
-      if (!bucket.take()) time.advance(Math.max(1, Math.ceil(bucket.msUntil(0))));
-    }
-    expect(taken).toBeLessThanOrEqual(4096 + 4096 * 10 + 10_000);
-    expect(taken).toBeGreaterThan(4096 * 10);
-  });
-});
 
 describe('ClientPieceRate', () => {
   it('gives one client one bucket, shared by its requests; other clients their own', () => {

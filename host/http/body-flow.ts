@@ -15,10 +15,16 @@
  *   paused stream would keep each frame it still receives as an object of its own.
  */
 import type { Http2Session } from 'node:http2';
-import type { ClientPieceRate, PieceBucket } from '../admission/piece-rate.ts';
+import type { DebtBucket } from '../admission/debt-bucket.ts';
+import type { ClientPieceRate } from '../admission/piece-rate.ts';
+import { clientKey } from '../../src/contract/client-key.ts';
+import { canonicalAddress } from './cidr.ts';
+import type { ConnectionDebt } from './connection-gate.ts';
 import type { NodeRequest } from './exchange.ts';
 import { holdWindows, releaseWindows } from './http2-window.ts';
 import type { IntervalLog } from './interval-log.ts';
+
+const PIECE_RATE_MESSAGE = 'request bodies slowed: their client sent more body pieces (HTTP/1.1 chunks, HTTP/2 DATA frames) a second than its budget';
 
 /** A paused body resumes once its client has saved 1/RESUME_SHARE of a second's pieces. */
 const RESUME_SHARE = 8;
@@ -34,7 +40,7 @@ export interface PieceRateContext {
 export class BodyFlow {
   readonly #req: NodeRequest;
   readonly #reasons = new Set<PauseReason>();
-  readonly #budget: { client: string; bucket: PieceBucket; done: () => void } | undefined;
+  readonly #budget: { client: string; bucket: DebtBucket; done: () => void } | undefined;
   readonly #pieces: PieceRateContext | undefined;
   /** Bytes buffered in the request that their client was charged for before they were delivered. */
   #charged = 0;
@@ -67,14 +73,10 @@ export class BodyFlow {
     this.#throttle(budget);
   }
 
-  #throttle(budget: { client: string; bucket: PieceBucket }): void {
+  #throttle(budget: { client: string; bucket: DebtBucket }): void {
     const pieces = this.#pieces!;
     pieces.rate.noteThrottled();
-    pieces.events.note('warn', 'request bodies slowed: their client sent more body pieces (HTTP/1.1 chunks, HTTP/2 DATA frames) a second than its budget', {
-      code: 'body_piece_rate',
-      client: budget.client,
-      rate: pieces.rate.rate,
-    });
+    pieces.events.note('warn', PIECE_RATE_MESSAGE, { code: 'body_piece_rate', client: budget.client, rate: pieces.rate.rate });
     this.hold('pieces');
     // HTTP/1.1: the parser goes on through the read it has, into the paused request. Those pieces
     // cost as much now as when delivered, and a client that closes its paused connections must not
@@ -136,4 +138,15 @@ export class BodyFlow {
     if (!('stream' in this.#req) || this.#heldSession === undefined) return this.#reasons.size > 0;
     return this.#reasons.has('queue');
   }
+}
+
+/** What a client's unpaid pieces make its new connections wait for (connection-gate.ts), logged as a paused body is. */
+export function pieceDebt(rate: ClientPieceRate, events: IntervalLog): ConnectionDebt {
+  return {
+    connectionDebtMs: (peer) => rate.connectionDebtMs(peer),
+    held(peer) {
+      rate.noteThrottled();
+      events.note('warn', PIECE_RATE_MESSAGE, { code: 'body_piece_rate', client: clientKey(canonicalAddress(peer)), rate: rate.rate });
+    },
+  };
 }

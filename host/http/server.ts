@@ -2,9 +2,8 @@
  * The HTTP server: every request borrows a guest instance for its exchange.
  * Nothing here blocks the event loop; a guest that waits suspends (JSPI) and others go on.
  *
- * One port serves HTTP/1.1 and HTTP/2 cleartext with prior knowledge (as gRPC clients such as
- * grpcurl use it): each new connection's first bytes are compared with the HTTP/2 connection
- * preface (RFC 9113 §3.4) and the socket is handed to the matching Node server.
+ * One port serves HTTP/1.1 and HTTP/2 cleartext with prior knowledge: each new connection is
+ * handed to the matching Node server by its first bytes (connection-route.ts).
  */
 import http from 'node:http';
 import http2 from 'node:http2';
@@ -13,17 +12,23 @@ import { ConnectionTurns } from '../admission/pipeline.ts';
 import type { ClientExchangeLimit } from '../admission/client-limit.ts';
 import { FairShare } from '../admission/fair-share.ts';
 import type { ClientPieceRate } from '../admission/piece-rate.ts';
+import type { ClientResetRate } from '../admission/reset-rate.ts';
 import { laneOf, sendRefusal } from '../admission/refusal.ts';
 import { AdmissionRefused } from '../admission/wait-queue.ts';
-import { clientKey } from '../../src/contract/client-key.ts';
-import { canonicalAddress } from './cidr.ts';
+import { afterRead } from './after-read.ts';
+import { pieceDebt } from './body-flow.ts';
 import { clientKeyOf, peerAddress, type ClientAddressOf } from './client-address.ts';
+import type { ConnectionDebt } from './connection-gate.ts';
+import { acceptConnection } from './connection-route.ts';
+import { Departures } from './departures.ts';
 import { Exchange, streamBody, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
 import { PrereadBudget, prereadBody } from './body-preread.ts';
 import { enforceGrpcDeadline, grpcDeadlineOf, refuseMalformedTimeout } from './grpc-deadline.ts';
 import { IntervalLog } from './interval-log.ts';
 import { closeIdleHttp2Sessions, DEFAULT_HTTP_LIMITS, http1ServerOptions, trackHttp1Connections, type ExchangeLimits, type HttpLimits } from './limits.ts';
+import { responseClosed, onResponseClosed } from './response-closed.ts';
 import { sendTimeoutFor } from './send-timeout.ts';
+import { StreamResets } from './stream-resets.ts';
 import { admitTarget } from './target-gate.ts';
 import { describeError, type HostLogger } from '../log.ts';
 import type { ExchangeObserver } from '../metrics/exchanges.ts';
@@ -56,6 +61,8 @@ export interface ExchangeContext {
   clientAddress?: ClientAddressOf;
   /** Each client's fair share of ordinary guest runs (host/admission/fair-share.ts); none: no bound. */
   fairShare?: FairShare;
+  /** Counts exchanges whose client left before the guest ran them. */
+  departures?: Departures;
 }
 
 /** A malformed `grpc-timeout` is refused at once; otherwise the body is read (or streamed) and the guest runs the exchange. */
@@ -81,10 +88,11 @@ function runExchange(
   const exchange = new Exchange(res, hook?.(req), sendTimeoutFor(res, context.limits));
   const incoming = toIncomingRequest(req, false, body, context.clientAddress);
   if (deadlineMs !== undefined) enforceGrpcDeadline(logger, deadlineMs, req, res, body);
-  // A client that leaves (or whose deadline is answered) while its exchange waits for an instance leaves the queue.
+  // A client that leaves (or whose deadline is answered) while its exchange waits for an instance
+  // leaves the queue; one already gone (an HTTP/2 stream reset before this point) at once.
   const departed = new AbortController();
   const onClose = () => departed.abort();
-  res.once('close', onClose);
+  onResponseClosed(res, onClose);
   let refused = false;
   const lane = laneOf(req);
   const client = clientKeyOf(req, context.clientAddress ?? peerAddress);
@@ -92,6 +100,11 @@ function runExchange(
     pool.run(
       (instance) => {
         res.off('close', onClose);
+        // Its client left while the instance was made ready: the guest does not start for no one.
+        if (responseClosed(res)) {
+          context.departures?.note('before_run');
+          return Promise.resolve();
+        }
         return instance.handle(incoming, exchange.outparam);
       },
       { lane, signal: departed.signal, client },
@@ -102,6 +115,7 @@ function runExchange(
     .catch((error: unknown) => {
       if (error instanceof AdmissionRefused) {
         refused = true;
+        if (error.reason === 'departed') context.departures?.note('waiting');
         sendRefusal(req, res, error.reason);
         return;
       }
@@ -109,7 +123,7 @@ function runExchange(
     })
     .finally(() => {
       res.off('close', onClose);
-      if (refused) return;
+      if (refused || responseClosed(res)) return;
       if (!exchange.started && !res.headersSent) {
         logger.log('error', 'the guest returned without a response', { code: 'guest_no_response', method: req.method });
         (res as http.ServerResponse).writeHead(500, { 'content-type': 'application/json' });
@@ -153,71 +167,6 @@ function cachedExchange(
   return served.then((hit) => (hit ? undefined : afterMiss()));
 }
 
-const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
-/** A connection that sends nothing recognisable within this time is closed. */
-const SNIFF_TIMEOUT_MS = 10_000;
-
-/** Reads just enough of a new connection to tell HTTP/2 prior knowledge from HTTP/1.1, then hands it over. */
-function routeConnection(socket: net.Socket, h1: http.Server, h2: http2.Http2Server, onHttp2: () => void): void {
-  let seen = Buffer.alloc(0);
-  const timer = setTimeout(() => socket.destroy(), SNIFF_TIMEOUT_MS);
-  const onData = (chunk: Buffer) => {
-    seen = Buffer.concat([seen, chunk]);
-    const n = Math.min(seen.length, PREFACE.length);
-    const isPreface = seen.subarray(0, n).equals(PREFACE.subarray(0, n));
-    if (isPreface && seen.length < PREFACE.length) return; // could still be HTTP/2: read more
-    clearTimeout(timer);
-    socket.off('data', onData);
-    socket.off('error', onError);
-    socket.pause();
-    socket.unshift(seen);
-    if (isPreface) onHttp2();
-    (isPreface ? h2 : h1).emit('connection', socket);
-    // The HTTP/1.1 parser reads the bytes put back through 'data' events; HTTP/2 reads them itself.
-    if (!isPreface) socket.resume();
-  };
-  const onError = () => {
-    clearTimeout(timer);
-    socket.destroy();
-  };
-  socket.on('data', onData);
-  socket.on('error', onError);
-}
-
-/**
- * Reads a new connection once its peer has repaid the body pieces it owes (host/admission/piece-rate.ts):
- * each new connection's first read would bring up to 64 KiB of pieces, so a client in debt could
- * open connection after connection. Kept unread (the kernel holds its bytes) for at most the
- * sniffer's time limit, then closed.
- */
-function whenRepaid(socket: net.Socket, rate: ClientPieceRate, events: IntervalLog, route: () => void): void {
-  const owed = rate.connectionDebtMs(socket.remoteAddress);
-  if (owed === 0) return route();
-  rate.noteThrottled();
-  events.note('warn', 'request bodies slowed: their client sent more body pieces (HTTP/1.1 chunks, HTTP/2 DATA frames) a second than its budget', {
-    code: 'body_piece_rate',
-    client: clientKey(canonicalAddress(socket.remoteAddress ?? '')),
-    rate: rate.rate,
-  });
-  socket.pause();
-  const onError = () => socket.destroy();
-  socket.on('error', onError);
-  const deadline = performance.now() + SNIFF_TIMEOUT_MS;
-  const check = () => {
-    if (socket.destroyed) return;
-    const more = rate.connectionDebtMs(socket.remoteAddress);
-    if (more > 0) {
-      if (performance.now() + more > deadline) socket.destroy();
-      else setTimeout(check, more).unref();
-      return;
-    }
-    socket.off('error', onError);
-    route();
-    socket.resume();
-  };
-  check();
-}
-
 export interface ServerOptions {
   port: number;
   host: string;
@@ -236,6 +185,10 @@ export interface ServerOptions {
   clientLimit?: ClientExchangeLimit;
   /** Bounds each client's body pieces a second (host/admission/piece-rate.ts); none when off. */
   pieceRate?: ClientPieceRate | undefined;
+  /** Bounds each client's HTTP/2 streams reset before their answer, a second (host/admission/reset-rate.ts); none when off. */
+  resetRate?: ClientResetRate | undefined;
+  /** Counts exchanges whose client left before the guest ran them (host_exchanges_departed_total). */
+  departures?: Departures;
   /** Sees the port's fair share of guest runs per client (host/admission/fair-share.ts), for metrics. */
   onFairShare?: (fairShare: FairShare) => void;
 }
@@ -246,7 +199,8 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
   // tracking (closeIdleConnections) only starts when a server listens itself, which h1 never does.
   const plainSockets = new Map<net.Socket, number>();
   let stopping = false;
-  const turns = new ConnectionTurns();
+  const departures = options.departures ?? new Departures();
+  const turns = new ConnectionTurns(() => departures.note('before_start'));
   const limits = options.limits ?? DEFAULT_HTTP_LIMITS;
   const exchangeLimits: ExchangeLimits = {
     bodyTimeoutMs: limits.bodyTimeoutMs,
@@ -267,9 +221,12 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
       }),
   });
   options.onFairShare?.(fairShare);
-  const context: ExchangeContext = { limits: exchangeLimits, clientAddress: options.clientAddress, fairShare };
+  const context: ExchangeContext = { limits: exchangeLimits, clientAddress: options.clientAddress, fairShare, departures };
+  const resets = options.resetRate && new StreamResets(options.resetRate, options.clientAddress ?? peerAddress, exchangeLimits.events);
   const onRequest = (req: NodeRequest, res: NodeResponse) => {
     options.observe?.(req, res);
+    // An HTTP/2 stream of a client that resets more streams than its budget is refused before anything (http/stream-resets.ts).
+    if (resets && 'stream' in req && !resets.admit(req, res as http2.Http2ServerResponse)) return;
     if (req.httpVersionMajor < 2) {
       const socket = req.socket as net.Socket;
       plainSockets.set(socket, (plainSockets.get(socket) ?? 0) + 1);
@@ -305,13 +262,14 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
       return options.cache ? cachedExchange(options.cache, pool, logger, req, res, options.hook, context) : handleExchange(pool, logger, req, res, options.hook, context);
     };
     // A connection's exchanges take turns (admission/pipeline.ts): pipelined HTTP/1.1 requests one
-    // at a time; an HTTP/2 connection's ordinary requests a few at a time.
+    // at a time; an HTTP/2 connection's ordinary requests a few at a time. An HTTP/2 exchange starts
+    // once the rest of its connection's read is parsed, so a stream reset in that read never starts (after-read.ts).
     const done =
       req.httpVersionMajor < 2
         ? turns.run(req.socket, 1, res, run)
         : laneOf(req) === 'request'
-          ? turns.run((req as http2.Http2ServerRequest).stream.session ?? req, perSessionLimit(pool.limits.max), res, run)
-          : run();
+          ? turns.run((req as http2.Http2ServerRequest).stream.session ?? req, perSessionLimit(pool.limits.max), res, run, true)
+          : afterRead(res, run, () => departures.note('before_start'));
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
   };
@@ -325,15 +283,16 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
   h2.on('session', (session) => {
     sessions.add(session);
     session.once('close', () => sessions.delete(session));
+    resets?.session(session);
   });
+  // What a client may owe before its new connections are read (http/connection-gate.ts).
+  const debts: ConnectionDebt[] = [...(options.pieceRate ? [pieceDebt(options.pieceRate, exchangeLimits.events)] : []), ...(resets ? [resets.connectionDebt] : [])];
   // noDelay: http.createServer sets it on the sockets it accepts itself; these come from this
   // server, and without it a head and body written apart wait on the client's delayed ACK (~40 ms).
   const server = net.createServer({ noDelay: true }, (socket) => {
     plainSockets.set(socket, 0);
     socket.once('close', () => plainSockets.delete(socket));
-    const route = () => routeConnection(socket, h1, h2, () => plainSockets.delete(socket));
-    if (options.pieceRate) whenRepaid(socket, options.pieceRate, exchangeLimits.events, route);
-    else route();
+    acceptConnection(socket, { h1, h2, debts, onHttp2: () => plainSockets.delete(socket) });
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -12,7 +12,7 @@ import { Counter, Gauge, Histogram, Registry, type CollectFunction } from 'prom-
 
 /** What a thread's registry reads at collection time. */
 export interface MetricSources {
-  pool?: () => { idle: number; busy: number; waiting: number; created: number; discarded: number; retired: number; refused?: Record<string, number> };
+  pool?: () => { idle: number; busy: number; waiting: number; runs?: number; created: number; discarded: number; retired: number; refused?: Record<string, number> };
   /** The pool's admission limits (host/admission/limits.ts). */
   limits?: () => { max: number; streamMax: number };
   relay?: () => { clients: number; polls: number; coalesced: number; deferred: number; cut: number; heldBytes: number };
@@ -20,6 +20,10 @@ export interface MetricSources {
   clients?: () => { refused: number; busiest: number };
   /** The per-client budget of body pieces a second (host/admission/piece-rate.ts); absent when off. */
   pieces?: () => { throttled: number };
+  /** The per-client budget of HTTP/2 streams reset before their answer (host/admission/reset-rate.ts); absent when off. */
+  resets?: () => { resets: number; protocolErrors: number; throttled: Record<string, number> };
+  /** Exchanges whose client left before the guest ran them, by stage (host/http/departures.ts). */
+  departures?: () => Record<string, number>;
   /** Each client's fair share of guest runs (host/admission/fair-share.ts). */
   fairShare?: () => { delayed: number; waiting: number; active: number };
   /** Each dependency's state (store, realtime broker) from the cached readiness check. */
@@ -107,7 +111,7 @@ export class HostMetrics {
   /** Registers the gauges and counters read from the host's own state at collection time. */
   watch(sources: MetricSources): void {
     const registers = [this.registry];
-    const { pool, relay, dependencies, limits, clients, pieces, fairShare } = sources;
+    const { pool, relay, dependencies, limits, clients, pieces, resets, departures, fairShare } = sources;
     if (pool) {
       new Gauge({
         name: 'host_guest_instances',
@@ -129,6 +133,12 @@ export class HostMetrics {
         },
       });
       new Counter({ name: 'host_guest_instances_created_total', help: 'Guest instances created', registers, collect: growing(undefined, () => ({ all: pool().created })) });
+      new Counter({
+        name: 'host_guest_runs_total',
+        help: 'Exchanges the guest ran: each request it answered, each relay poll',
+        registers,
+        collect: growing(undefined, () => ({ all: pool().runs ?? 0 })),
+      });
       new Counter({
         name: 'host_guest_instances_ended_total',
         help: 'Guest instances dropped: after a trap (discarded) or by the safety net (retired)',
@@ -186,6 +196,36 @@ export class HostMetrics {
         help: 'Times a request body was paused, or a new connection left unread, because its client sent more body pieces a second than --body-piece-rate',
         registers,
         collect: growing(undefined, () => ({ all: pieces().throttled })),
+      });
+    }
+    if (resets) {
+      new Counter({
+        name: 'host_http2_streams_reset_total',
+        help: 'HTTP/2 streams their client reset (or left with its connection) before the response head, charged to --client-reset-rate',
+        registers,
+        collect: growing(undefined, () => ({ all: resets().resets })),
+      });
+      new Counter({
+        name: 'host_http2_protocol_errors_total',
+        help: 'HTTP/2 connections their client ended with a protocol error, charged to --client-reset-rate',
+        registers,
+        collect: growing(undefined, () => ({ all: resets().protocolErrors })),
+      });
+      new Counter({
+        name: 'host_client_reset_rate_throttled_total',
+        help: 'Times a client past --client-reset-rate was held back: held (a new connection left unread), cut (its HTTP/2 connection closed), refused (a stream reset before any work)',
+        labelNames: ['action'],
+        registers,
+        collect: growing('action', () => resets().throttled),
+      });
+    }
+    if (departures) {
+      new Counter({
+        name: 'host_exchanges_departed_total',
+        help: 'Exchanges whose client left (a stream reset, a connection closed) before the guest ran them, by stage: before_start, waiting, before_run',
+        labelNames: ['stage'],
+        registers,
+        collect: growing('stage', departures),
       });
     }
     if (fairShare) {

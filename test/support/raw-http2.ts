@@ -6,60 +6,22 @@
  * headers (HPACK), so tests check effects through other requests.
  */
 import net from 'node:net';
+import {
+  ACK,
+  END_HEADERS,
+  END_STREAM,
+  ErrorCode,
+  frame,
+  FrameType,
+  hpackBlock,
+  openedAndReset,
+  PREFACE,
+  readFrames,
+  rstStream,
+  SETTINGS_INITIAL_WINDOW_SIZE,
+} from '../../harness/http2-frames.ts';
 
-const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
-const FrameType = {
-  Data: 0x0,
-  Headers: 0x1,
-  RstStream: 0x3,
-  Settings: 0x4,
-  Ping: 0x6,
-  GoAway: 0x7,
-  WindowUpdate: 0x8,
-} as const;
-type FrameType = (typeof FrameType)[keyof typeof FrameType];
-const END_STREAM = 0x1;
-const END_HEADERS = 0x4;
-const ACK = 0x1;
-const SETTINGS_INITIAL_WINDOW_SIZE = 0x4;
 const DEFAULT_WINDOW = 65_535;
-
-function frame(type: FrameType, flags: number, streamId: number, payload: Uint8Array = new Uint8Array(0)): Buffer {
-  const out = Buffer.alloc(9 + payload.byteLength);
-  out.writeUIntBE(payload.byteLength, 0, 3);
-  out[3] = type;
-  out[4] = flags;
-  out.writeUInt32BE(streamId & 0x7fffffff, 5);
-  out.set(payload, 9);
-  return out;
-}
-
-/** RFC 7541 §5.1 integer with an N-bit prefix. */
-function hpackInteger(value: number, prefixBits: number, firstByteFlags: number): number[] {
-  const max = (1 << prefixBits) - 1;
-  if (value < max) return [firstByteFlags | value];
-  const out = [firstByteFlags | max];
-  let rest = value - max;
-  while (rest >= 128) {
-    out.push((rest % 128) + 128);
-    rest = Math.floor(rest / 128);
-  }
-  out.push(rest);
-  return out;
-}
-
-/** Every field as a literal without indexing, new name, no Huffman (RFC 7541 §6.2.2). */
-function hpackBlock(headers: Array<[string, string]>): Buffer {
-  const bytes: number[] = [];
-  for (const [name, value] of headers) {
-    bytes.push(0x00);
-    for (const text of [name, value]) {
-      const raw = Buffer.from(text, 'latin1');
-      bytes.push(...hpackInteger(raw.length, 7, 0x00), ...raw);
-    }
-  }
-  return Buffer.from(bytes);
-}
 
 /** The request head of a gRPC `Increment` call to the host on `port`. */
 export function grpcIncrementHead(port: number): Array<[string, string]> {
@@ -80,7 +42,7 @@ export interface StreamEnd {
 
 export class RawHttp2Client {
   readonly #socket: net.Socket;
-  #received = Buffer.alloc(0);
+  #received: Buffer<ArrayBufferLike> = Buffer.alloc(0);
   #connectionWindow = DEFAULT_WINDOW;
   #initialStreamWindow = DEFAULT_WINDOW;
   readonly #streamWindows = new Map<number, number>();
@@ -145,6 +107,16 @@ export class RawHttp2Client {
     }
   }
 
+  /** Resets the stream (RST_STREAM, CANCEL unless told), as a client that no longer wants its answer. */
+  reset(streamId: number, code: number = ErrorCode.Cancel): void {
+    this.#socket.write(rstStream(streamId, code));
+  }
+
+  /** Opens streams `ids` with `headers` (END_STREAM) and resets each at once, all in one write: the rapid-reset pattern. */
+  openAndReset(ids: readonly number[], headers: Array<[string, string]>): void {
+    this.#socket.write(openedAndReset(ids, headers));
+  }
+
   /** Resolves when the server ends the stream (END_STREAM) or resets it. */
   ended(streamId: number): Promise<StreamEnd> {
     return this.#endOf(streamId).promise;
@@ -166,17 +138,7 @@ export class RawHttp2Client {
   }
 
   #onData(chunk: Buffer): void {
-    this.#received = Buffer.concat([this.#received, chunk]);
-    while (this.#received.length >= 9) {
-      const length = this.#received.readUIntBE(0, 3);
-      if (this.#received.length < 9 + length) return;
-      const type = this.#received[3]!;
-      const flags = this.#received[4]!;
-      const streamId = this.#received.readUInt32BE(5) & 0x7fffffff;
-      const payload = this.#received.subarray(9, 9 + length);
-      this.#received = this.#received.subarray(9 + length);
-      this.#onFrame(type, flags, streamId, payload);
-    }
+    this.#received = readFrames(Buffer.concat([this.#received, chunk]), (type, flags, streamId, payload) => this.#onFrame(type, flags, streamId, payload));
   }
 
   #onFrame(type: number, flags: number, streamId: number, payload: Buffer): void {
