@@ -26,7 +26,7 @@ export function copyProject(): string {
 }
 
 /** The handler the dev loop's test and benchmark edit: GET /api/health's answer. */
-const HEALTH_HANDLER = "c.json({ status: 'ok' }";
+const HEALTH_HANDLER = "c.json({ status: 'ok',";
 
 export interface HealthHandler {
   /** The file that holds it, relative to the copy (it moves as the code is reorganised). */
@@ -46,7 +46,7 @@ export function healthHandler(root: string): HealthHandler {
 
 /** Makes the handler answer `{ status: 'ok', edit: token }` (from its original text each time); `undefined` restores it. */
 export function editHealthHandler(root: string, handler: HealthHandler, token: string | undefined): void {
-  const text = token === undefined ? handler.original : handler.original.replace(HEALTH_HANDLER, `c.json({ status: 'ok', edit: '${token}' }`);
+  const text = token === undefined ? handler.original : handler.original.replace(HEALTH_HANDLER, `c.json({ status: 'ok', edit: '${token}',`);
   writeFileSync(join(root, handler.path), text);
 }
 
