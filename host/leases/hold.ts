@@ -2,10 +2,10 @@
  * One store lease this host holds (StreamLeaseBackend), possibly across several local turns of
  * its stream: renewed on a timer while held, its appends sent one round trip at a time (group
  * commit, ../leases/append-queue.ts), and what it has seen committed kept for the turns that read
- * pending events (lease-imports.ts).
+ * pending events (host/app-platform/lease-imports.ts).
  */
-import { AppendQueue, type SendAppend } from '../leases/append-queue.ts';
-import { type StreamTails, TAIL_EVENTS } from '../leases/stream-tails.ts';
+import { AppendQueue, type SendAppend } from './append-queue.ts';
+import { type StreamTails, TAIL_EVENTS } from './stream-tails.ts';
 import { describeError, type HostLogger } from '../log.ts';
 import type { HeldLease, RecordedEvent } from '../storage/types.ts';
 
