@@ -8,7 +8,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { NodeRequest, NodeResponse } from '../http/exchange.ts';
-import { isGrpcRequest } from '../http/grpc-request.ts';
+import { isGrpcRequest } from '../net/grpc-request.ts';
 import type { Lane } from '../guest/pool.ts';
 import type { RefusalReason } from './wait-queue.ts';
 

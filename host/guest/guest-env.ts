@@ -24,7 +24,7 @@ export function guestEnvironment(config: HostConfig, env: NodeJS.ProcessEnv): Ar
     // Whether only this machine can reach the port: development-only features of the guest
     // (e.g. a callback bypass) require it. Absent under hosts that cannot tell.
     [GUEST_ENV.listenLoopbackOnly, String(isLoopbackAddress(config.host))],
-    // This host sets x-app-client-address itself and drops a client's copy (host/http/client-address.ts):
+    // This host sets x-app-client-address itself and drops a client's copy (host/net/client-address.ts):
     // only then may the guest believe it. wasmtime serve passes no such header, nor this variable.
     [GUEST_ENV.clientAddressHeader, 'trusted'],
   ];

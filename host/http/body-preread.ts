@@ -13,7 +13,7 @@
  * - gRPC calls stream: each message goes to the guest as it arrives.
  * On HTTP/2 an early answer ends the stream with RST_STREAM NO_ERROR (RFC 9113 §8.1).
  */
-import { isGrpcRequest } from './grpc-request.ts';
+import { isGrpcRequest } from '../net/grpc-request.ts';
 import type { ServerResponse } from 'node:http';
 import http2 from 'node:http2';
 import { streamBody, trailerEntries, type NodeRequest, type NodeResponse } from './exchange.ts';

@@ -9,11 +9,11 @@ import type { FieldEntry } from '../wasi/http-fields.ts';
 import { HOP_BY_HOP } from '../wasi/http-fields.ts';
 import { BodySource, IncomingRequest } from '../wasi/http-incoming.ts';
 import { CLIENT_ADDRESS_HEADER } from '../../src/contract/headers.ts';
-import { peerAddress, type ClientAddressOf } from './client-address.ts';
+import { peerAddress, type ClientAddressOf } from '../net/client-address.ts';
 import { HOST_ONLY_REQUEST_HEADERS } from '../relay/headers.ts';
 import { ResponseOutparam, type BodyTarget, type ResponseTarget } from '../wasi/http-response.ts';
 import type { SendTimeout } from './send-timeout.ts';
-import { responseClosed } from './response-closed.ts';
+import { responseClosed } from '../net/response-closed.ts';
 import { BodyFlow } from './body-flow.ts';
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
@@ -66,7 +66,7 @@ export function streamBody(req: NodeRequest, source = new BodySource(), flow = n
   return source;
 }
 
-/** `clientAddress`: the peer, or behind trusted proxies the client they name (host/http/client-address.ts). */
+/** `clientAddress`: the peer, or behind trusted proxies the client they name (host/net/client-address.ts). */
 export function toIncomingRequest(req: NodeRequest, secure: boolean, body: BodySource = streamBody(req), clientAddress: ClientAddressOf = peerAddress): IncomingRequest {
   const authority = ('authority' in req && typeof req.authority === 'string' && req.authority) || req.headers.host || 'localhost';
   return new IncomingRequest({

@@ -15,9 +15,9 @@ import type { ClientPieceRate } from '../admission/piece-rate.ts';
 import type { ClientResetRate } from '../admission/reset-rate.ts';
 import { laneOf, sendRefusal } from '../admission/refusal.ts';
 import { AdmissionRefused } from '../admission/wait-queue.ts';
-import { afterRead } from './after-read.ts';
+import { afterRead } from '../admission/after-read.ts';
 import { pieceDebt } from './body-flow.ts';
-import { clientKeyOf, peerAddress, type ClientAddressOf } from './client-address.ts';
+import { clientKeyOf, peerAddress, type ClientAddressOf } from '../net/client-address.ts';
 import type { ConnectionDebt } from './connection-gate.ts';
 import { acceptConnection } from './connection-route.ts';
 import { Departures } from './departures.ts';
@@ -26,7 +26,7 @@ import { PrereadBudget, prereadBody } from './body-preread.ts';
 import { enforceGrpcDeadline, grpcDeadlineOf, refuseMalformedTimeout } from './grpc-deadline.ts';
 import { IntervalLog } from './interval-log.ts';
 import { closeIdleHttp2Sessions, DEFAULT_HTTP_LIMITS, http1ServerOptions, trackHttp1Connections, type ExchangeLimits, type HttpLimits } from './limits.ts';
-import { responseClosed, onResponseClosed } from './response-closed.ts';
+import { responseClosed, onResponseClosed } from '../net/response-closed.ts';
 import { sendTimeoutFor } from './send-timeout.ts';
 import { StreamResets } from './stream-resets.ts';
 import { admitTarget } from './target-gate.ts';
@@ -57,7 +57,7 @@ const perSessionLimit = (instances: number): number => Math.max(1, Math.floor(in
 export interface ExchangeContext {
   /** With limits, a small body is read before an instance is taken and a response its client stops reading is cut (host/http/). */
   limits?: ExchangeLimits;
-  /** The client address the guest is told (host/http/client-address.ts); default the TCP peer. */
+  /** The client address the guest is told (host/net/client-address.ts); default the TCP peer. */
   clientAddress?: ClientAddressOf;
   /** Each client's fair share of ordinary guest runs (host/admission/fair-share.ts); none: no bound. */
   fairShare?: FairShare;
@@ -179,7 +179,7 @@ export interface ServerOptions {
   observe?: ExchangeObserver | undefined;
   /** Time limits on heads, bodies, idle connections and stalled responses (host/http/limits.ts); the defaults when absent. */
   limits?: HttpLimits;
-  /** The client address the guest is told (host/http/client-address.ts); default the TCP peer. */
+  /** The client address the guest is told (host/net/client-address.ts); default the TCP peer. */
   clientAddress?: ClientAddressOf;
   /** Bounds each client's exchanges in flight (host/admission/client-limit.ts); none when off. */
   clientLimit?: ClientExchangeLimit;
@@ -263,7 +263,7 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
     };
     // A connection's exchanges take turns (admission/pipeline.ts): pipelined HTTP/1.1 requests one
     // at a time; an HTTP/2 connection's ordinary requests a few at a time. An HTTP/2 exchange starts
-    // once the rest of its connection's read is parsed, so a stream reset in that read never starts (after-read.ts).
+    // once the rest of its connection's read is parsed, so a stream reset in that read never starts (admission/after-read.ts).
     const done =
       req.httpVersionMajor < 2
         ? turns.run(req.socket, 1, res, run)

@@ -9,7 +9,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { NodeResponse } from '../http/exchange.ts';
-import { responseClosed } from '../http/response-closed.ts';
+import { responseClosed } from '../net/response-closed.ts';
 import type { RelaySink } from './delivery.ts';
 
 const GRPC_UNAVAILABLE = '14';
