@@ -10,7 +10,7 @@
  * read and parsed what the socket holds, an exchange whose stream is already closed is skipped:
  * nothing of it runs. A request on a quiet connection waits one loop turn (microseconds).
  */
-import type { NodeResponse } from '../http/exchange.ts';
+import type { NodeResponse } from '../net/node-http.ts';
 import { responseClosed } from '../net/response-closed.ts';
 
 /** Runs `start` after the current read; `departed` instead when the response closed meanwhile. */

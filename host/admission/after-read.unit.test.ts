@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConnectionTurns } from './pipeline.ts';
 import { afterRead } from './after-read.ts';
-import type { NodeResponse } from '../http/exchange.ts';
+import type { NodeResponse } from '../net/node-http.ts';
 
 /** An HTTP/2 compat response as response-closed.ts sees it: its stream says whether it closed. */
 const http2Response = (stream: { destroyed: boolean; closed: boolean }) => ({ writableEnded: false, stream }) as unknown as NodeResponse;

@@ -18,7 +18,7 @@
  */
 import { clientKey } from '../../src/contract/client-key.ts';
 import { clientKeyOf, type ClientAddressOf } from '../net/client-address.ts';
-import type { NodeRequest, NodeResponse } from '../http/exchange.ts';
+import type { NodeRequest, NodeResponse } from '../net/node-http.ts';
 
 export type ClientAdmission = { admitted: true } | { admitted: false; client: string };
 

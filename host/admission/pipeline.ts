@@ -15,7 +15,7 @@
  * multiplexes all its calls, held watches too, over one connection).
  */
 import { afterRead } from './after-read.ts';
-import type { NodeResponse } from '../http/exchange.ts';
+import type { NodeResponse } from '../net/node-http.ts';
 
 interface Line {
   running: number;

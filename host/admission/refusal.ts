@@ -7,7 +7,7 @@
  * Both with the project's error envelope.
  */
 import type { ServerResponse } from 'node:http';
-import type { NodeRequest, NodeResponse } from '../http/exchange.ts';
+import type { NodeRequest, NodeResponse } from '../net/node-http.ts';
 import { isGrpcRequest } from '../net/grpc-request.ts';
 import type { Lane } from '../guest/pool.ts';
 import type { RefusalReason } from './wait-queue.ts';

@@ -20,7 +20,7 @@ import type { ClientPieceRate } from '../admission/piece-rate.ts';
 import { clientKey } from '../../src/contract/client-key.ts';
 import { canonicalAddress } from '../net/cidr.ts';
 import type { ConnectionDebt } from './connection-gate.ts';
-import type { NodeRequest } from './exchange.ts';
+import type { NodeRequest } from '../net/node-http.ts';
 import { holdWindows, releaseWindows } from './http2-window.ts';
 import type { IntervalLog } from './interval-log.ts';
 

@@ -16,7 +16,8 @@
 import { isGrpcRequest } from '../net/grpc-request.ts';
 import type { ServerResponse } from 'node:http';
 import http2 from 'node:http2';
-import { streamBody, trailerEntries, type NodeRequest, type NodeResponse } from './exchange.ts';
+import { streamBody, trailerEntries } from './exchange.ts';
+import type { NodeRequest, NodeResponse } from '../net/node-http.ts';
 import { BodySource } from '../wasi/http-incoming.ts';
 import type { ExchangeLimits } from './limits.ts';
 import { BodyFlow } from './body-flow.ts';

@@ -3,8 +3,7 @@
  * and the guest's wasi:http resources: the request body streams in, the response head is
  * sent when the guest sets it, body chunks are written as they come, trailers at the end.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import type { ServerResponse } from 'node:http';
 import type { FieldEntry } from '../wasi/http-fields.ts';
 import { HOP_BY_HOP } from '../wasi/http-fields.ts';
 import { BodySource, IncomingRequest } from '../wasi/http-incoming.ts';
@@ -15,9 +14,8 @@ import { ResponseOutparam, type BodyTarget, type ResponseTarget } from '../wasi/
 import type { SendTimeout } from './send-timeout.ts';
 import { responseClosed } from '../net/response-closed.ts';
 import { BodyFlow } from './body-flow.ts';
-
-export type NodeRequest = IncomingMessage | Http2ServerRequest;
-export type NodeResponse = ServerResponse | Http2ServerResponse;
+import type { NodeRequest, NodeResponse } from '../net/node-http.ts';
+import type { ResponseHook } from '../net/response-hook.ts';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -88,20 +86,6 @@ function nodeHeaders(entries: FieldEntry[]): Record<string, string | string[]> {
     out[name] = prev === undefined ? text : Array.isArray(prev) ? [...prev, text] : [prev, text];
   }
   return out;
-}
-
-/** Sees a response body as it is sent (host/response-cache/ records cacheable ones). */
-export interface BodyObserver {
-  write(bytes: Uint8Array): void;
-  /** the body was sent completely, without trailers */
-  end(): void;
-  abort(): void;
-}
-
-/** Lets the host keep a response open after the guest's body ends (host/relay/hook.ts) or observe its body (host/response-cache/). */
-export interface ResponseHook {
-  /** Sees the guest's head: returns the headers to send and, to keep the response open, what to call instead of ending it. */
-  head(status: number, headers: FieldEntry[], res: NodeResponse): { headers: FieldEntry[]; adopt?: () => void; capture?: BodyObserver };
 }
 
 /** The state of one exchange, observable by the server after the guest returns. */

@@ -21,7 +21,9 @@ import { clientKeyOf, peerAddress, type ClientAddressOf } from '../net/client-ad
 import type { ConnectionDebt } from './connection-gate.ts';
 import { acceptConnection } from './connection-route.ts';
 import { Departures } from './departures.ts';
-import { Exchange, streamBody, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
+import { Exchange, streamBody, toIncomingRequest } from './exchange.ts';
+import type { ResponseHook } from '../net/response-hook.ts';
+import type { NodeRequest, NodeResponse } from '../net/node-http.ts';
 import { PrereadBudget, prereadBody } from './body-preread.ts';
 import { enforceGrpcDeadline, grpcDeadlineOf, refuseMalformedTimeout } from './grpc-deadline.ts';
 import { IntervalLog } from './interval-log.ts';

@@ -7,7 +7,8 @@
  * limits key it), whose share of the relay's writes it gets (client-share.ts).
  */
 import type { ServerResponse } from 'node:http';
-import type { NodeRequest, NodeResponse, ResponseHook } from '../http/exchange.ts';
+import type { ResponseHook } from '../net/response-hook.ts';
+import type { NodeRequest, NodeResponse } from '../net/node-http.ts';
 import type { HostLogger } from '../log.ts';
 import { onResponseClosed, responseClosed } from '../net/response-closed.ts';
 import type { FieldEntry } from '../wasi/http-fields.ts';

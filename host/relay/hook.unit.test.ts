@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { RELAY_HEADER } from '../../src/contract/headers.ts';
 import { clientAddressOf } from '../net/client-address.ts';
-import type { NodeRequest, NodeResponse } from '../http/exchange.ts';
+import type { NodeRequest, NodeResponse } from '../net/node-http.ts';
 import type { HostLogger } from '../log.ts';
 import { relayHook } from './hook.ts';
 import type { StreamRelay } from './relay.ts';
