@@ -19,7 +19,7 @@
  */
 import { RefusalLog } from '../admission/refusal-log.ts';
 import { AdmissionRefused, type RefusalReason, WaitQueue } from '../admission/wait-queue.ts';
-import { runInExchange } from './exchange-scope.ts';
+import { runInExchange } from '../net/exchange-scope.ts';
 import { describeError, type HostLogger } from '../log.ts';
 
 export interface GuestInstance {
@@ -192,7 +192,7 @@ export class InstancePool {
     this.#served.set(instance, (this.#served.get(instance) ?? 0) + 1);
     let healthy = true;
     try {
-      // Imports the guest calls during this exchange can reach its scope (exchange-scope.ts).
+      // Imports the guest calls during this exchange can reach its scope (host/net/exchange-scope.ts).
       await runInExchange(() => fn(instance));
     } catch (error) {
       healthy = false;
