@@ -12,6 +12,7 @@ import { admissionLimits } from './admission/limits.ts';
 import { ClientPieceRate } from './admission/piece-rate.ts';
 import { ClientResetRate } from './admission/reset-rate.ts';
 import { memoryReclaimer } from './admission/reclaim.ts';
+import { laneQueues } from './admission/wait-queue.ts';
 import { rangeMatcher } from './net/cidr.ts';
 import { clientAddressOf } from './net/client-address.ts';
 import { Departures } from './http/departures.ts';
@@ -120,6 +121,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
       idleMs: config.instanceIdleSeconds * 1000,
       // Ended instances' linear memory is freed only when V8 collects: ask for it (admission/reclaim.ts).
       onInstancesEnded: memoryReclaimer(),
+      queues: laneQueues(),
     },
     logger,
   );

@@ -9,8 +9,7 @@
 import type { ServerResponse } from 'node:http';
 import type { NodeRequest, NodeResponse } from '../net/node-http.ts';
 import { isGrpcRequest } from '../net/grpc-request.ts';
-import type { Lane } from '../guest/pool.ts';
-import type { RefusalReason } from './wait-queue.ts';
+import type { Lane, RefusalReason } from './wait-queue.ts';
 
 /** Seconds a refused client is asked to wait: about one queue deadline's worth of load drains by then. */
 export const RETRY_AFTER_SECONDS = 2;

@@ -3,7 +3,7 @@
  * guest's body ends (host/relay/hook.ts) or see its body as it is sent (host/response-cache/).
  * host/http/exchange.ts calls the hook with the guest's head.
  */
-import type { FieldEntry } from '../wasi/http-fields.ts';
+import type { FieldEntry } from './field-entry.ts';
 import type { NodeResponse } from './node-http.ts';
 
 /** Sees a response body as it is sent (host/response-cache/ records cacheable ones). */
