@@ -21,7 +21,9 @@
 import { LocalTurns } from '../leases/local-turns.ts';
 import { type StreamTails, TAIL_EVENTS } from '../leases/stream-tails.ts';
 import type { HostLogger } from '../log.ts';
-import type { Awaitable, ExpectedRevision, HeldLease, NewEvent, ReadStreamOptions, RecordedEvent, StreamLeaseBackend } from '../storage/types.ts';
+import type { ExpectedRevision, NewEvent, ReadStreamOptions, RecordedEvent } from '../storage/types.ts';
+import type { Awaitable } from '../platform-answer.ts';
+import type { HeldLease, StreamLeaseBackend } from '../leases/port.ts';
 import { Lease, type LeaseHost } from '../leases/guest-lease.ts';
 import { guard } from './guard.ts';
 import { Hold } from '../leases/hold.ts';

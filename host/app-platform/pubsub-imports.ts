@@ -13,7 +13,7 @@
  * streaming went away (host/net/exchange-scope.ts): the guest then writes, sees the body closed and ends.
  */
 import { ClientWatch } from '../net/exchange-scope.ts';
-import { StorageFailure } from '../storage/errors.ts';
+import { StorageFailure } from '../platform-answer.ts';
 import { describeError, type HostLogger } from '../log.ts';
 import type { PubSubBackend } from '../pubsub/types.ts';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CLIENT_CHECK_MS, currentExchange, runInExchange } from '../net/exchange-scope.ts';
 import type { HostLogger } from '../log.ts';
 import type { PubSubBackend } from '../pubsub/types.ts';
-import { StorageFailure } from '../storage/errors.ts';
+import { StorageFailure } from '../platform-answer.ts';
 import { pubsubImports, SUBSCRIBE_TIMEOUT_MS } from './pubsub-imports.ts';
 
 const silent: HostLogger = { log: () => undefined };

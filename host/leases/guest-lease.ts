@@ -6,8 +6,9 @@
  */
 import type { LocalTurns, Turn } from './local-turns.ts';
 import { PENDING, type StreamTails, TAIL_EVENTS } from './stream-tails.ts';
-import { StorageFailure } from '../storage/errors.ts';
-import type { Awaitable, ExpectedRevision, HeldLease, NewEvent, RecordedEvent, StreamLeaseBackend } from '../storage/types.ts';
+import { type Awaitable, StorageFailure } from '../platform-answer.ts';
+import type { ExpectedRevision, NewEvent, RecordedEvent } from '../../src/contract/wit/interfaces/app-platform-event-store.js';
+import type { HeldLease, StreamLeaseBackend } from './port.ts';
 import type { Hold } from './hold.ts';
 
 /** Longest one guest may keep a turn: an instance that trapped never drops its lease. */

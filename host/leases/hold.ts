@@ -7,7 +7,8 @@
 import { AppendQueue, type SendAppend } from './append-queue.ts';
 import { type StreamTails, TAIL_EVENTS } from './stream-tails.ts';
 import { describeError, type HostLogger } from '../log.ts';
-import type { HeldLease, RecordedEvent } from '../storage/types.ts';
+import type { RecordedEvent } from '../../src/contract/wit/interfaces/app-platform-event-store.js';
+import type { HeldLease } from './port.ts';
 
 /**
  * A reusable store lease is handed from one local writer to the next without releasing and
