@@ -12,12 +12,10 @@
  */
 import { AppError } from '../../errors.ts';
 import type { DocumentChange } from '../../platform/ports.ts';
-import { clientKey } from '../../contract/client-key.ts';
-import { PASSWORD_MAX_INPUT_UNITS, passwordForHashing } from '../domain/password-policy.ts';
 import { findAccountByEmailHash } from './accounts.ts';
 import type { AuthDeps } from './deps.ts';
 import { AUTH_COLLECTIONS, AUTH_PROJECTION, readAuthDocument, runAuthProjection, userSessionEntries, type UserDocument } from './projection.ts';
-import { clearLoginAttempts, loginPairKey, reserveLoginAttempt } from './rate-limit.ts';
+import { checkPasswordAttempt } from './password-check.ts';
 import { ENDED_SESSIONS } from './retention.ts';
 import { purgeMailTo } from '../../platform/mail-outbox-upkeep.ts';
 import { eraseMailLinks } from './mail-links.ts';
@@ -45,24 +43,21 @@ export interface DeletedAccount {
 
 /**
  * The password proves it is the user, or the current session comes from a provider sign-in in the
- * last REAUTH_WINDOW_MS. Password attempts count against the login's limit for this email and
- * client (a stolen session cannot guess the password faster than a login could).
+ * last REAUTH_WINDOW_MS. The password goes through the login's own check (password-check.ts): a
+ * stolen session cannot guess it here faster than a login could, and its guesses slow the login.
  */
 async function reauthenticate(deps: AuthDeps, current: ActiveSession, reauth: Reauthentication): Promise<void> {
-  const { platform } = deps;
   if (reauth.password !== undefined && current.email !== null) {
     const emailHash = await sha256Hex(current.email);
-    const pairKey = await loginPairKey(emailHash, clientKey(reauth.client));
-    reserveLoginAttempt(deps, pairKey);
-    const account = findAccountByEmailHash(platform, emailHash);
-    const password = reauth.password.length > PASSWORD_MAX_INPUT_UNITS ? undefined : passwordForHashing(reauth.password);
-    if (account?.passwordHash && account.userId === current.userId && password !== undefined && platform.passwords.verify(password, account.passwordHash)) {
-      clearLoginAttempts(deps, pairKey);
-      return;
+    // Only the account's own password: the address may be shown by an account that does not own it.
+    const owned = findAccountByEmailHash(deps.platform, emailHash);
+    if (owned?.passwordHash && owned.userId === current.userId) {
+      const { account } = await checkPasswordAttempt(deps, { emailHash, password: reauth.password, client: reauth.client });
+      if (account?.userId === current.userId) return;
     }
     throw new AppError('forbidden', 'the password does not match: re-authentication failed');
   }
-  const fresh = current.method.startsWith('oauth:') && platform.now() - current.issuedAt <= REAUTH_WINDOW_MS;
+  const fresh = current.method.startsWith('oauth:') && deps.platform.now() - current.issuedAt <= REAUTH_WINDOW_MS;
   if (!fresh) throw new AppError('forbidden', 'confirm with your password, or sign in with your provider again first');
 }
 

@@ -8,22 +8,22 @@
  * - The link (mail-links.ts, 30 min, single use, only the newest, only under the password it was
  *   issued for) sets a new password (`auth_password_changed`, appended at the email stream's
  *   exact revision), ends every session of the account and tells the address by mail.
- * - From the account page: the current password is required (checked like a login, with its
- *   attempt limit); the other sessions end; the address is told.
+ * - From the account page: the current password is required, checked by the login's own check
+ *   (password-check.ts: each wrong one counts in the account's budget and the pair's lock); the
+ *   other sessions end; the address is told.
  *
  * Either change kills every outstanding reset link (the password revision moves).
  */
 import { AppError, isStoreConflict } from '../../errors.ts';
-import { clientKey } from '../../contract/client-key.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import type { PasswordChanged } from '../domain/events.ts';
-import { checkPassword, PASSWORD_MAX_INPUT_UNITS, passwordForHashing } from '../domain/password-policy.ts';
+import { checkPassword } from '../domain/password-policy.ts';
 import { findAccountByEmailHash, type Account } from './accounts.ts';
 import type { AuthDeps } from './deps.ts';
 import { authEvent } from './event-codec.ts';
 import { inspectMailLink, issueMailLink, prepareMailLink, redeemMailLink, retireMailLinks, spendMailBudget, type MailLinkTarget } from './mail-links.ts';
 import { mailTexts } from './mail-texts.ts';
-import { clearLoginAttempts, loginPairKey, reserveLoginAttempt } from './rate-limit.ts';
+import { checkPasswordAttempt } from './password-check.ts';
 import { sha256Hex } from './secrets.ts';
 import type { ActiveSession } from './sessions.ts';
 import { authStreams } from './streams.ts';
@@ -126,16 +126,12 @@ export async function resetPassword(deps: AuthDeps, token: string, newPassword: 
 export async function changePassword(deps: AuthDeps, session: ActiveSession, current: string, next: string, client: string): Promise<{ sessionsEnded: number }> {
   if (!session.email) throw new AppError('conflict', 'this account has no password');
   const emailHash = await sha256Hex(session.email);
-  const pairKey = await loginPairKey(emailHash, `change:${clientKey(client)}`);
   checkPassword(next, deps.config.passwordMinLength);
   try {
-    const account = findAccountByEmailHash(deps.platform, emailHash);
-    if (!account?.passwordHash || account.userId !== session.userId) throw new AppError('conflict', 'this account has no password');
-    reserveLoginAttempt(deps, pairKey);
-    const currentForm = current.length > PASSWORD_MAX_INPUT_UNITS ? undefined : passwordForHashing(current);
-    if (currentForm === undefined || !deps.platform.passwords.verify(currentForm, account.passwordHash))
-      throw new AppError('invalid_credentials', 'the current password is not right');
-    clearLoginAttempts(deps, pairKey);
+    const owned = findAccountByEmailHash(deps.platform, emailHash);
+    if (!owned?.passwordHash || owned.userId !== session.userId) throw new AppError('conflict', 'this account has no password');
+    const { account } = await checkPasswordAttempt(deps, { emailHash, password: current, client });
+    if (!account || account.userId !== session.userId) throw new AppError('invalid_credentials', 'the current password is not right');
     storePassword(deps, account, emailHash, hashPassword(deps, next), 'change');
     const sessionsEnded = revokeUserSessions(deps, account.userId, session.sessionHash);
     deps.platform.logger.log('info', 'password changed', { code: 'auth_password_changed', user_id: account.userId, sessions_ended: sessionsEnded });
