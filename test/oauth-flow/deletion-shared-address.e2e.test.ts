@@ -33,7 +33,9 @@ describe.skipIf(!python)('deleting a provider account that shows a password acco
     const base = service.host.url;
     const address = service.fixture.provider.user.email;
     const owner = await register(base, address);
-    const verifyToken = new URL(linkIn(await sink.waitFor((m) => m.envelope_to.includes(address) && m.subject === 'Confirm your email address'), '/verify-email')).searchParams.get('token')!;
+    const verifyToken = new URL(linkIn(await sink.waitFor((m) => m.envelope_to.includes(address) && m.subject === 'Confirm your email address'), '/verify-email')).searchParams.get(
+      'token',
+    )!;
     const registerAgain = async () => {
       const response = await postJson(base, '/api/auth/password/register', { email: address, password: INTRUDER_PASSWORD });
       return { status: response.status, body: await response.text() };
