@@ -33,9 +33,9 @@ const schema = v.object({
   AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE: count('100', 100_000),
   AUTH_GLOBAL_MAX_SIGNUPS_PER_MINUTE: count('1000', 1_000_000),
   // Link mail per hour (application/mail-budget.ts).
-  AUTH_MAIL_MAX_PER_MAILBOX_PER_HOUR: count('5', 1000),
+  AUTH_MAIL_MAX_PER_MAILBOX_PER_HOUR: count('6', 1000),
   AUTH_MAIL_MAX_PER_DOMAIN_PER_HOUR: count('500', 1_000_000),
-  AUTH_MAIL_MAX_PER_CLIENT_PER_HOUR: count('20', 100_000),
+  AUTH_MAIL_MAX_PER_CLIENT_PER_HOUR: count('100', 100_000),
   // ES256 public key(s) of the operator token issuer (./system-token-keys.ts); checked below.
   AUTH_SYSTEM_TOKEN_JWKS: v.optional(v.string()),
   // The former HS256 secret: refused below with what to do instead.

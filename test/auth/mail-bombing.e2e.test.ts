@@ -14,7 +14,7 @@ import { PASSWORD, postJson } from './support.ts';
 
 const python = requireTool('aiosmtpd');
 const REGISTRATIONS = 20;
-const PER_MAILBOX = 5;
+const PER_MAILBOX = 6;
 
 describe.skipIf(!python)('mail bombing through sub-addresses', () => {
   let sink: SmtpSink;
