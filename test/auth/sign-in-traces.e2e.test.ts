@@ -71,7 +71,7 @@ describe.each(backends)('sign-in traces kept as long as their sessions: $name', 
     await host?.stop();
   });
 
-  it(`${SIGN_INS} sign-ins with 2 s sessions leave at most ${MAX_ROWS_LEFT} rows more ${WAIT_MS / 1000} s later; the totals count them all`, { timeout: 300_000 }, async () => {
+  it(`${SIGN_INS} sign-ins with 2 s sessions leave at most ${MAX_ROWS_LEFT} rows more ${WAIT_MS / 1000} s later; the totals count them all`, { timeout: 480_000 }, async () => {
     const issuer = await operatorIssuer();
     host = await startHost({
       args: [...backend.args(), '--maintenance-interval', '1'],
