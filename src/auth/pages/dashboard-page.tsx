@@ -12,8 +12,9 @@ import type { AccountFacts, ActiveSession, OfferedProvider } from '../applicatio
 import type { PasskeySummary } from '../passkeys/manage.ts';
 import { Field } from './field.tsx';
 import { Layout } from './layout.tsx';
-import type { MailPageState } from './mail-pages.tsx';
+import type { ReturnedRefusal } from '../rest/form-return.ts';
 import { MAIL_NOTICES, mailErrorText } from './mail-words.ts';
+import { tryAgainWords } from '../../text/wait-words.ts';
 import { PasskeysCard } from './passkeys-card.tsx';
 import { signInWords } from './sign-in-words.ts';
 
@@ -103,17 +104,17 @@ function SessionItem(props: { row: SessionRow; actions: SessionActions | undefin
   );
 }
 
-/** Deletion, confirmed by the password (empty after a fresh provider sign-in); `refused`: the last try was not re-authenticated. */
-function DeleteAccount(props: { refused: boolean }) {
+/** Deletion, confirmed by the password (empty after a fresh provider sign-in); `error`: why the last try was refused. */
+function DeleteAccount(props: { error: string | undefined }) {
   return (
     <section class="card" aria-labelledby="delete-title">
       <div class="card-head">
         <h2 id="delete-title">Delete your account</h2>
       </div>
       <p class="hint">Every session ends, linked providers are unlinked, and your email and devices are erased. This cannot be undone.</p>
-      {props.refused && (
+      {props.error && (
         <p id="delete-account-error" class="form-error" role="alert">
-          Not deleted: enter your password, or sign in with your provider again first.
+          {props.error}
         </p>
       )}
       <form method="post" action="/api/auth/account/delete" id="delete-account-form" class="form">
@@ -133,7 +134,7 @@ function DeleteAccount(props: { refused: boolean }) {
   );
 }
 
-function EmailCard(props: { facts: AccountFacts; mailOn: boolean }) {
+function EmailCard(props: { facts: AccountFacts; mailOn: boolean; error: string | undefined }) {
   const { email } = props.facts;
   return (
     <section class="card" aria-labelledby="email-title">
@@ -143,6 +144,11 @@ function EmailCard(props: { facts: AccountFacts; mailOn: boolean }) {
           {email === 'verified' ? 'Verified' : email === 'unverified' ? 'Not verified' : 'None'}
         </span>
       </div>
+      {props.error && (
+        <p id="verification-error" class="form-error" role="alert">
+          {props.error}
+        </p>
+      )}
       {email === 'unverified' && (
         <>
           <p class="hint">Open the link we mailed you to confirm the address. It is how you get back in if you forget your password.</p>
@@ -160,14 +166,34 @@ function EmailCard(props: { facts: AccountFacts; mailOn: boolean }) {
   );
 }
 
-function PasswordCard(props: { minLength: number }) {
+/** Where the change-password form shows a refusal: beside the current or the new password, or above both. */
+interface PasswordErrors {
+  current?: string | undefined;
+  next?: string | undefined;
+  form?: string | undefined;
+}
+
+function passwordErrors(refusal: ReturnedRefusal | undefined, minLength: number, now: number): PasswordErrors {
+  if (refusal?.form !== 'password') return {};
+  const text = mailErrorText(refusal.code, refusal.reason, minLength, refusal.retryAt, now);
+  if (refusal.code === 'invalid_credentials') return { current: text };
+  if (refusal.code === 'validation') return refusal.reason ? { next: text } : { current: 'Enter your current password.' };
+  return { form: text };
+}
+
+function PasswordCard(props: { minLength: number; errors: PasswordErrors }) {
   return (
     <section class="card" aria-labelledby="password-title">
       <div class="card-head">
         <h2 id="password-title">Change password</h2>
       </div>
       <form method="post" action="/api/auth/password/change" id="change-password-form" class="form">
-        <Field id="current-password" label="Current password" name="current_password" type="password" autocomplete="current-password" />
+        {props.errors.form && (
+          <p id="change-password-error" class="form-error" role="alert">
+            {props.errors.form}
+          </p>
+        )}
+        <Field id="current-password" label="Current password" name="current_password" type="password" autocomplete="current-password" error={props.errors.current} />
         <Field
           id="new-password"
           label="New password"
@@ -176,6 +202,7 @@ function PasswordCard(props: { minLength: number }) {
           autocomplete="new-password"
           minLength={props.minLength}
           hint={`At least ${props.minLength} characters. Your other sessions end.`}
+          error={props.errors.next}
         />
         <button type="submit" class="button button-block">
           Change password
@@ -205,9 +232,25 @@ export interface AccountSecurity {
   facts: AccountFacts;
   mailOn: boolean;
   minLength: number;
-  /** the outcome of the last form post (a notice or an error) */
-  outcome: MailPageState;
+  /** the notice of the last form post */
+  notice?: string | undefined;
+  /** the refused form post that led back here */
+  refusal?: ReturnedRefusal | undefined;
+  /** the time the page is drawn (for "try again in …") */
+  now: number;
 }
+
+/** The words of a refusal of `form` on this page, else undefined. */
+function refusalText(security: AccountSecurity, form: string): string | undefined {
+  const { refusal } = security;
+  if (refusal?.form !== form) return undefined;
+  if (form === 'delete' && refusal.code === 'forbidden') return 'Not deleted: enter your password, or sign in with your provider again first.';
+  if (form === 'delete' && refusal.code === 'rate_limited') return `Not deleted: too many attempts. ${tryAgainWords(refusal.retryAt, security.now)}`;
+  return mailErrorText(refusal.code, refusal.reason, security.minLength, refusal.retryAt, security.now);
+}
+
+/** The forms that show their refusal inside their own card. */
+const CARD_FORMS = new Set(['password', 'verification', 'delete']);
 
 /** `passkeys` is undefined when passkeys are not offered (no domain-name AUTH_PUBLIC_BASE_URL). */
 export function DashboardPage(props: {
@@ -219,11 +262,11 @@ export function DashboardPage(props: {
   actions: SessionActions | undefined;
   security: AccountSecurity;
   passkeys?: PasskeySummary[] | undefined;
-  deletionRefused?: boolean;
 }) {
   const { session, security } = props;
-  const notice = security.outcome.notice ? MAIL_NOTICES[security.outcome.notice] : undefined;
-  const error = mailErrorText(security.outcome.error, security.outcome.reason, security.minLength);
+  const { refusal } = security;
+  const notice = security.notice ? MAIL_NOTICES[security.notice] : undefined;
+  const error = refusal && !CARD_FORMS.has(refusal.form) ? mailErrorText(refusal.code, refusal.reason, security.minLength, refusal.retryAt, security.now) : undefined;
   return (
     <Layout title="Account" page="dashboard" session={{ state: 'signed-in', email: session.email }}>
       <div class="page-head">
@@ -232,13 +275,13 @@ export function DashboardPage(props: {
           Signed in as <EmailText email={session.email} />
         </p>
       </div>
-      {notice && !error && (
+      {notice && !refusal && (
         <p class="notice" id="account-notice" role="status">
           {notice}
         </p>
       )}
       {error && (
-        <p class="form-error" id="account-error" role="alert" data-error={security.outcome.error}>
+        <p class="form-error" id="account-error" role="alert" data-error={refusal?.code}>
           {error}
         </p>
       )}
@@ -300,10 +343,10 @@ export function DashboardPage(props: {
             </form>
           )}
         </section>
-        {security.facts.email !== 'none' && <EmailCard facts={security.facts} mailOn={security.mailOn} />}
-        {security.facts.hasPassword && <PasswordCard minLength={security.minLength} />}
+        {security.facts.email !== 'none' && <EmailCard facts={security.facts} mailOn={security.mailOn} error={refusalText(security, 'verification')} />}
+        {security.facts.hasPassword && <PasswordCard minLength={security.minLength} errors={passwordErrors(refusal, security.minLength, security.now)} />}
         {props.passkeys && <PasskeysCard passkeys={props.passkeys} />}
-        <DeleteAccount refused={props.deletionRefused === true} />
+        <DeleteAccount error={refusalText(security, 'delete')} />
       </div>
     </Layout>
   );
