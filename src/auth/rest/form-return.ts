@@ -34,12 +34,10 @@ const QuerySchema = v.object({
  * (`keep`: `next`, a link's `token`) and the refusal's.
  */
 export function refusedFormUrl(path: string, form: string, failure: AppError, nowMs: number, keep: Record<string, string | undefined> = {}): string {
-  const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(keep)) if (value) query.set(name, value);
-  query.set('error', failure.code);
-  query.set('form', form);
+  const query = new URLSearchParams({ error: failure.code, form });
   if (failure instanceof PasswordRejected) query.set('reason', failure.problem);
   if (failure instanceof RateLimitedError) query.set('retry_at', String(Math.ceil(nowMs / 1000) + failure.retryAfterSeconds));
+  for (const [name, value] of Object.entries(keep)) if (value) query.set(name, value);
   return `${path}?${query.toString()}`;
 }
 
