@@ -165,6 +165,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
       ? new ResponseCache({
           maxEntries: config.responseCacheEntries,
           maxBytes: config.responseCacheBytes,
+          statsIntervalMs: config.responseCacheStatsSeconds * 1000,
           streamHeads: storage.streamHeads,
           logger,
           generation: cacheGeneration(componentDir, environment),

@@ -146,6 +146,12 @@ export const OPTIONS = {
   },
   'response-cache-entries': { env: 'RESPONSE_CACHE_ENTRIES', default: '1000', kind: 'count', help: 'most responses the cache holds per thread' },
   'response-cache-bytes': { env: 'RESPONSE_CACHE_BYTES', default: '16777216', kind: 'count', help: 'most body bytes the cache holds per thread' },
+  'response-cache-stats-seconds': {
+    env: 'RESPONSE_CACHE_STATS_SECONDS',
+    default: '0',
+    kind: 'count',
+    help: 'log the cache counters (debug, response_cache_stats) this often when they moved; 0: never',
+  },
   'head-timeout-seconds': {
     env: 'HEAD_TIMEOUT_SECONDS',
     default: '20',
@@ -272,6 +278,8 @@ export interface HostConfig {
   responseCache: Allowed<'response-cache'>;
   responseCacheEntries: number;
   responseCacheBytes: number;
+  /** seconds between the cache's counter lines; 0: none */
+  responseCacheStatsSeconds: number;
   /** The operations listener's port (host/metrics/); undefined: off. */
   metricsPort: number | undefined;
   metricsHost: string;
@@ -459,6 +467,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     responseCache: get('response-cache') as HostConfig['responseCache'],
     responseCacheEntries: get('response-cache-entries') as number,
     responseCacheBytes: get('response-cache-bytes') as number,
+    responseCacheStatsSeconds: get('response-cache-stats-seconds') as number,
     metricsPort: get('metrics-port') as number | undefined,
     metricsHost: get('metrics-host') as string,
     metricsAllowedHosts: get('metrics-allowed-hosts') as string[],

@@ -12,7 +12,7 @@ import { DESKTOP, launchChromium, openPage } from '../support/browser.ts';
 import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { requireTool } from '../../harness/tools.ts';
-import { PASSWORD, register, uniqueEmail } from '../auth/support.ts';
+import { PASSWORD, register } from '../auth/support.ts';
 
 const chromiumTool = requireTool('chromium');
 const python = requireTool('aiosmtpd');

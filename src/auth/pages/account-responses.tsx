@@ -10,6 +10,7 @@ import { accountFacts, AUTH_COLLECTIONS, inspectResetLink, listSessions, type Ac
 import { readAuthDocument } from '../application/projection.ts';
 import { listPasskeys } from '../passkeys/manage.ts';
 import { relyingParty } from '../passkeys/relying-party.ts';
+import { defaultProviderLabel } from '../oauth/provider-label.ts';
 import type { ReturnedRefusal } from '../rest/form-return.ts';
 import type { HeaderSession } from '../../web/shell.tsx';
 import { contentSecurityPolicy, PAGE_HEADERS } from '../../web/security-headers.ts';
@@ -59,9 +60,24 @@ export async function dashboardResponse(deps: AuthDeps, current: ActiveSession, 
   };
   const passkeys = relyingParty(deps.config) ? listPasskeys(deps, current.userId) : undefined;
   const providers = linkedProviders(deps, current.userId);
+  const offered = deps.offeredProviders?.() ?? [];
+  // Each provider by its configured label ("Provider A" as the operator named it), never its id.
+  const label = (id: string) => offered.find((p) => p.id === id)?.label ?? defaultProviderLabel(id);
   // Only an account whose own address is verified links providers (docs/security.md, "The linking rule").
-  const linkable = security.facts.email === 'verified' ? (deps.offeredProviders?.() ?? []).filter((p) => !providers.includes(p.id)) : [];
-  const page = <DashboardPage session={current} providers={providers} linkable={linkable} sessions={rows} actions={SESSION_FORM_ACTIONS} security={security} passkeys={passkeys} />;
+  const linkable = security.facts.email === 'verified' ? offered.filter((p) => !providers.includes(p.id)) : [];
+  const page = (
+    <DashboardPage
+      session={current}
+      providers={providers.map((id) => ({ id, label: label(id) }))}
+      providerLabel={label}
+      providersOffered={offered.length > 0}
+      linkable={linkable}
+      sessions={rows}
+      actions={SESSION_FORM_ACTIONS}
+      security={security}
+      passkeys={passkeys}
+    />
+  );
   // The link forms' posts redirect to the providers: CSP form-action must allow their origins.
   const formTargets = [...new Set(linkable.map((p) => p.authorizationOrigin))];
   const csp: Record<string, string> = formTargets.length > 0 ? { 'Content-Security-Policy': contentSecurityPolicy(formTargets) } : {};

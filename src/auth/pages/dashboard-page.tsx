@@ -104,14 +104,22 @@ function SessionItem(props: { row: SessionRow; actions: SessionActions | undefin
   );
 }
 
-/** Deletion, confirmed by the password (empty after a fresh provider sign-in); `error`: why the last try was refused. */
-function DeleteAccount(props: { error: string | undefined }) {
+/**
+ * Deletion, confirmed by the password (empty after a fresh provider sign-in); an account without a
+ * password confirms with a fresh provider sign-in alone. `error`: why the last try was refused.
+ */
+function DeleteAccount(props: { error: string | undefined; hasPassword: boolean; withProviders: boolean }) {
   return (
     <section class="card" aria-labelledby="delete-title">
       <div class="card-head">
         <h2 id="delete-title">Delete your account</h2>
       </div>
-      <p class="hint">Every session ends, linked providers are unlinked, and your email and devices are erased. This cannot be undone.</p>
+      <p class="hint">Every session ends{props.withProviders ? ', linked providers are unlinked,' : ''} and your email and devices are erased. This cannot be undone.</p>
+      {!props.hasPassword && (
+        <p class="hint" id="delete-reauth-hint">
+          To confirm, sign in with your provider again first, then delete within 5 minutes.
+        </p>
+      )}
       {props.error && (
         <p id="delete-account-error" class="form-error" role="alert">
           {props.error}
@@ -119,13 +127,24 @@ function DeleteAccount(props: { error: string | undefined }) {
       )}
       <form method="post" action="/api/auth/account/delete" id="delete-account-form" class="form">
         {/* Not `required`: after a provider sign-in of the last 5 minutes no password is asked. */}
-        <div class="field">
-          <label for="delete-password">Password</label>
-          <input id="delete-password" class="input" name="password" type="password" autocomplete="current-password" aria-describedby="delete-password-hint" />
-          <p id="delete-password-hint" class="field-hint">
-            Leave it empty if you signed in with a provider in the last 5 minutes.
-          </p>
-        </div>
+        {props.hasPassword && (
+          <div class="field">
+            <label for="delete-password">Password</label>
+            <input
+              id="delete-password"
+              class="input"
+              name="password"
+              type="password"
+              autocomplete="current-password"
+              aria-describedby={props.withProviders ? 'delete-password-hint' : undefined}
+            />
+            {props.withProviders && (
+              <p id="delete-password-hint" class="field-hint">
+                Leave it empty if you signed in with a provider in the last 5 minutes.
+              </p>
+            )}
+          </div>
+        )}
         <button type="submit" class="button button-danger button-block">
           Delete my account
         </button>
@@ -149,7 +168,7 @@ function EmailCard(props: { facts: AccountFacts; mailOn: boolean; error: string 
           {props.error}
         </p>
       )}
-      {email === 'unverified' && (
+      {email === 'unverified' && props.mailOn && (
         <>
           <p class="hint">Open the link we mailed you to confirm the address. It is how you get back in if you forget your password.</p>
           {props.mailOn && (
@@ -161,7 +180,7 @@ function EmailCard(props: { facts: AccountFacts; mailOn: boolean; error: string 
           )}
         </>
       )}
-      {email === 'verified' && <p class="hint">The address is confirmed: a password reset link can reach you.</p>}
+      {email === 'verified' && <p class="hint">{props.mailOn ? 'The address is confirmed: a password reset link can reach you.' : 'The address is confirmed.'}</p>}
     </section>
   );
 }
@@ -240,11 +259,17 @@ export interface AccountSecurity {
   now: number;
 }
 
+/** How a refused deletion asks to confirm, by what the account can confirm with. */
+function deletionReauthText(hasPassword: boolean, withProviders: boolean): string {
+  if (!hasPassword) return 'Not deleted: sign in with your provider again first, then delete within 5 minutes.';
+  return withProviders ? 'Not deleted: enter your password, or sign in with your provider again first.' : 'Not deleted: enter your password.';
+}
+
 /** The words of a refusal of `form` on this page, else undefined. */
-function refusalText(security: AccountSecurity, form: string): string | undefined {
+function refusalText(security: AccountSecurity, form: string, withProviders = false): string | undefined {
   const { refusal } = security;
   if (refusal?.form !== form) return undefined;
-  if (form === 'delete' && refusal.code === 'forbidden') return 'Not deleted: enter your password, or sign in with your provider again first.';
+  if (form === 'delete' && refusal.code === 'forbidden') return deletionReauthText(security.facts.hasPassword, withProviders);
   if (form === 'delete' && refusal.code === 'rate_limited') return `Not deleted: too many attempts. ${tryAgainWords(refusal.retryAt, security.now)}`;
   return mailErrorText(refusal.code, refusal.reason, security.minLength, refusal.retryAt, security.now);
 }
@@ -255,7 +280,12 @@ const CARD_FORMS = new Set(['password', 'verification', 'delete']);
 /** `passkeys` is undefined when passkeys are not offered (no domain-name AUTH_PUBLIC_BASE_URL). */
 export function DashboardPage(props: {
   session: ActiveSession;
-  providers: string[];
+  /** the linked providers, each with its configured label */
+  providers: { id: string; label: string }[];
+  /** a provider's label from its id */
+  providerLabel: (id: string) => string;
+  /** whether the service offers any provider at all (else no word about providers) */
+  providersOffered: boolean;
   /** offered providers not linked yet, for an account whose address is verified (else empty) */
   linkable?: OfferedProvider[];
   sessions: SessionRow[];
@@ -265,6 +295,7 @@ export function DashboardPage(props: {
 }) {
   const { session, security } = props;
   const { refusal } = security;
+  const withProviders = props.providersOffered || props.providers.length > 0;
   const notice = security.notice ? MAIL_NOTICES[security.notice] : undefined;
   const error = refusal && !CARD_FORMS.has(refusal.form) ? mailErrorText(refusal.code, refusal.reason, security.minLength, refusal.retryAt, security.now) : undefined;
   return (
@@ -293,26 +324,19 @@ export function DashboardPage(props: {
           <dl class="facts">
             <div>
               <dt>Signed in with</dt>
-              <dd>
-                {signInWords(session.method, session.aal)}{' '}
-                <code id="method" class="tag">
-                  {session.method}
-                </code>
+              {/* The stored method for tests and scripts in an attribute; people read the words. */}
+              <dd id="method" data-method={session.method}>
+                {signInWords(session.method, session.aal, props.providerLabel)}
               </dd>
             </div>
-            <div>
-              <dt>Linked providers</dt>
-              {/* Plain text: the OAuth suites read this element as the linked-provider list. */}
-              <dd id="providers">{props.providers.length > 0 ? props.providers.join(', ') : 'none'}</dd>
-            </div>
-            <div>
-              <dt>User id</dt>
-              <dd>
-                <code id="user-id" class="tag">
-                  {session.userId}
-                </code>
-              </dd>
-            </div>
+            {(props.providersOffered || props.providers.length > 0) && (
+              <div>
+                <dt>Linked providers</dt>
+                <dd id="providers" data-providers={props.providers.map((p) => p.id).join(' ')}>
+                  {props.providers.length > 0 ? props.providers.map((p) => p.label).join(', ') : 'None yet'}
+                </dd>
+              </div>
+            )}
             <div>
               <dt>This session expires</dt>
               <dd>
@@ -343,10 +367,13 @@ export function DashboardPage(props: {
             </form>
           )}
         </section>
-        {security.facts.email !== 'none' && <EmailCard facts={security.facts} mailOn={security.mailOn} error={refusalText(security, 'verification')} />}
+        {/* With mail off an unverified address has no step to offer: the card would promise a mail never sent. */}
+        {(security.facts.email === 'verified' || (security.facts.email === 'unverified' && security.mailOn)) && (
+          <EmailCard facts={security.facts} mailOn={security.mailOn} error={refusalText(security, 'verification')} />
+        )}
         {security.facts.hasPassword && <PasswordCard minLength={security.minLength} errors={passwordErrors(refusal, security.minLength, security.now)} />}
         {props.passkeys && <PasskeysCard passkeys={props.passkeys} />}
-        <DeleteAccount error={refusalText(security, 'delete')} />
+        <DeleteAccount error={refusalText(security, 'delete', withProviders)} hasPassword={security.facts.hasPassword} withProviders={withProviders} />
       </div>
     </Layout>
   );
