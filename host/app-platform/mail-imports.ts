@@ -24,7 +24,11 @@ export function mailImports(sink: MailSink, logger: HostLogger) {
         const secrets = checkMailSecrets(message.text, message.secrets);
         if (typeof secrets === 'string') throw StorageFailure.invalid(secrets);
         try {
-          const id = await sink.outbox.enqueue({ sender: message.sender, recipient: message.recipient, subject: message.subject, text: message.text, secrets }, Date.now());
+          const html = message.html === '' ? {} : { html: message.html };
+          const id = await sink.outbox.enqueue(
+            { sender: message.sender, recipient: message.recipient, subject: message.subject, text: message.text, ...html, secrets },
+            Date.now(),
+          );
           logger.log('info', 'mail queued', { code: 'mail_queued', id });
           sink.queued();
           return id;

@@ -30,7 +30,15 @@ export function smtpTransport(settings: SmtpSettings): MailTransport {
   return {
     kind: 'smtp',
     async send(message) {
-      await transporter.sendMail({ from: message.sender, to: message.recipient, subject: message.subject, text: message.text });
+      // With an HTML part nodemailer sends multipart/alternative, the text first (RFC 2046 §5.1.4: the preferred last).
+      await transporter.sendMail({
+        from: message.sender,
+        to: message.recipient,
+        subject: message.subject,
+        text: message.text,
+        ...(message.html ? { html: message.html } : {}),
+        ...(message.date ? { date: message.date } : {}),
+      });
     },
     close: () => transporter.close(),
   };

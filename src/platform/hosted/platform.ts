@@ -69,7 +69,7 @@ const realtime: PubSub = {
 };
 
 const mailer: Mailer = {
-  send: (message) => call(() => mail.send({ ...message, secrets: message.secrets ?? [] })),
+  send: (message) => call(() => mail.send({ ...message, html: message.html ?? '', secrets: message.secrets ?? [] })),
 };
 
 /** `afterResponse`: where work that waits for the response goes (the entry point drains it, src/hosted.ts). */

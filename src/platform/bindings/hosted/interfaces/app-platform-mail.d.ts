@@ -32,7 +32,8 @@ declare module 'app:platform/mail@0.1.0' {
     ttlMs: bigint,
   }
   /**
-   * One plain-text message.
+   * One message: plain text, and the same body as HTML when `html` is not empty (sent together
+   * as multipart/alternative, RFC 2046 §5.1.4). Its `Date` is when it was queued.
    */
   export interface MailMessage {
     /**
@@ -48,6 +49,11 @@ declare module 'app:platform/mail@0.1.0' {
      * the body, plain text (UTF-8)
      */
     text: string,
+    /**
+     * the body as an HTML document (UTF-8); empty for a plain-text message. Secrets' placeholders
+     * are replaced in it as in `text` (the same secret in both).
+     */
+    html: string,
     /**
      * secrets made at delivery (at most 4, distinct placeholders); empty for a message without any
      */
