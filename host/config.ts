@@ -215,6 +215,12 @@ export const OPTIONS = {
   },
   'smtp-user': { env: 'SMTP_USER', default: 'none', kind: 'optional-text', help: 'SMTP user name, when not in SMTP_URL (none: no separate credentials)' },
   'smtp-password': { env: 'SMTP_PASSWORD', default: 'none', kind: 'optional-text', help: 'SMTP password, when not in SMTP_URL (none: no separate credentials)' },
+  'mail-templates': {
+    env: 'MAIL_TEMPLATES_DIR',
+    default: 'none',
+    kind: 'optional-text',
+    help: "a directory of the operator's mail templates, checked at start (none: the built-in mails; docs/operating.md)",
+  },
   'mail-max-attempts': { env: 'MAIL_MAX_ATTEMPTS', default: '8', kind: 'count', help: 'delivery attempts of a queued message before it is set aside as a dead letter' },
   'mail-retry-seconds': {
     env: 'MAIL_RETRY_SECONDS',
@@ -289,6 +295,8 @@ export interface HostConfig {
   trustedProxies: string[];
   /** SMTP server URL; undefined: none (host/mail/settings.ts decides whether that is allowed). */
   smtpUrl: string | undefined;
+  /** the operator's mail templates directory; undefined: the built-in mails */
+  mailTemplatesDir: string | undefined;
   smtpUser: string | undefined;
   smtpPassword: string | undefined;
   mailMaxAttempts: number;
@@ -473,6 +481,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     metricsAllowedHosts: get('metrics-allowed-hosts') as string[],
     trustedProxies: get('trusted-proxies') as string[],
     smtpUrl: get('smtp-url') as string | undefined,
+    mailTemplatesDir: get('mail-templates') as string | undefined,
     smtpUser: get('smtp-user') as string | undefined,
     smtpPassword: get('smtp-password') as string | undefined,
     mailMaxAttempts: get('mail-max-attempts') as number,

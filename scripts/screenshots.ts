@@ -36,8 +36,8 @@ const PASSWORD = 'a long and memorable passphrase';
 
 const fileFor = (prefix: string, layout: string, scheme: string) => join(ROOT, 'docs', 'screenshots', `${prefix}${layout}${scheme === 'dark' ? '-dark' : ''}.png`);
 
-/** One page in a fresh context (own cookies), optionally signed in, captured full-page. */
-async function shoot(browser: Browser, url: string, file: string, options: BrowserContextOptions, ready: string, cookie?: { name: string; value: string }) {
+/** One page in a fresh context (own cookies), optionally signed in, captured full-page (the long API reference: its first screen). */
+async function shoot(browser: Browser, url: string, file: string, options: BrowserContextOptions, ready: string, cookie?: { name: string; value: string }, fullPage = true) {
   const context = await browser.newContext(options);
   try {
     if (cookie) await context.addCookies([{ ...cookie, url }]);
@@ -46,7 +46,7 @@ async function shoot(browser: Browser, url: string, file: string, options: Brows
     page.on('console', (message) => void (message.type() === 'error' && problems.push(message.text())));
     await page.goto(url);
     await page.waitForSelector(ready);
-    await page.screenshot({ path: file, fullPage: true });
+    await page.screenshot({ path: file, fullPage });
     console.log(`${file}${problems.length ? `  (problems: ${problems.join('; ')})` : ''}`);
   } finally {
     await context.close();
@@ -130,9 +130,12 @@ try {
       await shoot(browser, `${base}${resetLink}`, fileFor('reset-', layout, scheme), context, '#reset-form');
       await shoot(browser, `${base}${verifyLink}`, fileFor('verify-', layout, scheme), context, '#account-nav[data-session="signed-in"]', { name, value });
       await shoot(browser, lockedUrl, fileFor('login-locked-', layout, scheme), context, '#login-form-error');
-      await shoot(browser, `${base}/dashboard?error=invalid_credentials&form=password`, fileFor('account-refused-', layout, scheme), context, '#current-password-error', { name, value });
+      await shoot(browser, `${base}/dashboard?error=invalid_credentials&form=password`, fileFor('account-refused-', layout, scheme), context, '#current-password-error', {
+        name,
+        value,
+      });
       await shoot(browser, `${base}/no-such-page`, fileFor('not-found-', layout, scheme), context, '#account-nav[data-session="signed-out"]');
-      await shoot(browser, `${base}/api/docs`, fileFor('api-docs-', layout, scheme), context, 'header .intro table');
+      await shoot(browser, `${base}/api/docs`, fileFor('api-docs-', layout, scheme), context, 'header .intro table', undefined, false);
       for (const [mailName, mail] of Object.entries(mailPages)) await shootHtml(browser, mail.html ?? '', fileFor(`mail-${mailName}-`, layout, scheme), context);
     }
   }

@@ -6,33 +6,36 @@
  */
 import type { MailMessage } from '../../platform/ports.ts';
 import { mailHtml, type MailBlock } from './mail-html.ts';
+import type { MAIL_TEMPLATES, MailTemplateName } from '../../contract/mail-templates.ts';
 
-type Text = Pick<MailMessage, 'subject' | 'text' | 'html'>;
+type Text = Pick<MailMessage, 'subject' | 'text' | 'html' | 'template' | 'values'>;
 
 function plain(appName: string, blocks: readonly MailBlock[]): string {
   const parts = blocks.map((block) => ('link' in block ? `${block.label}:\n\n${block.link}` : block.text));
   return `${[`Hello from ${appName},`, ...parts, `— ${appName}`].join('\n\n')}\n`;
 }
 
-function mail(appName: string, subject: string, blocks: readonly MailBlock[]): Text {
-  return { subject, text: plain(appName, blocks), html: mailHtml(appName, subject, blocks) };
+/** The message, and the operator template that may stand for it with its values (src/contract/mail-templates.ts). */
+function mail<T extends MailTemplateName>(template: T, values: Record<(typeof MAIL_TEMPLATES)[T][number], string>, subject: string, blocks: readonly MailBlock[]): Text {
+  const appName = (values as Record<string, string>)['app_name'] ?? '';
+  return { subject, text: plain(appName, blocks), html: mailHtml(appName, subject, blocks), template, values: Object.entries<string>(values) };
 }
 
 export const mailTexts = {
   verify: (appName: string, link: string): Text =>
-    mail(appName, 'Confirm your email address', [
+    mail('verify', { app_name: appName, link }, 'Confirm your email address', [
       { text: `Someone, hopefully you, created a ${appName} account with this address.` },
       { label: 'To confirm the address, open this link within 24 hours', link, button: 'Confirm my address' },
       { text: 'If it was not you, ignore this mail: nothing happens without the link.' },
     ]),
   reset: (appName: string, link: string): Text =>
-    mail(appName, 'Reset your password', [
+    mail('reset', { app_name: appName, link }, 'Reset your password', [
       { text: `Someone asked to reset the password of the ${appName} account with this address.` },
       { label: 'To choose a new password, open this link within 30 minutes', link, button: 'Choose a new password' },
       { text: 'It works once. If you did not ask, ignore this mail: your password stays as it is.' },
     ]),
   passwordChanged: (appName: string, via: 'reset' | 'change', baseUrl: string): Text =>
-    mail(appName, 'Your password was changed', [
+    mail('password_changed', { app_name: appName, link: `${baseUrl}/forgot-password` }, 'Your password was changed', [
       {
         text: `The password of your ${appName} account was just ${via === 'reset' ? 'reset with a link mailed to this address; every session of the account was ended' : 'changed from the account page; your other sessions were ended'}.`,
       },
@@ -40,7 +43,7 @@ export const mailTexts = {
     ]),
   /** To the owner of an address someone tried to register again: the way back in, nothing else. */
   accountExists: (appName: string, baseUrl: string): Text =>
-    mail(appName, 'You already have an account', [
+    mail('account_exists', { app_name: appName, login_link: `${baseUrl}/login`, reset_link: `${baseUrl}/forgot-password` }, 'You already have an account', [
       { text: `Someone, hopefully you, tried to create a ${appName} account with this address, but you already have one. Nothing was changed.` },
       { label: 'Sign in', link: `${baseUrl}/login`, button: 'Sign in' },
       { label: 'Forgot your password? Choose a new one', link: `${baseUrl}/forgot-password`, button: 'Reset my password' },

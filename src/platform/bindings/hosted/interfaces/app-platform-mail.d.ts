@@ -58,5 +58,14 @@ declare module 'app:platform/mail@0.1.0' {
      * secrets made at delivery (at most 4, distinct placeholders); empty for a message without any
      */
     secrets: Array<MailSecret>,
+    /**
+     * the operator template that may stand for this message (its name; empty: none): a host with
+     * a template of that name renders subject, text and html from it and `values` instead
+     */
+    template: string,
+    /**
+     * the template's values by name (`app_name`, `link`, …); a value may hold a secret's placeholder
+     */
+    values: Array<[string, string]>,
   }
 }
