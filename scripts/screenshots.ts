@@ -111,8 +111,8 @@ try {
   const verifyLink = await printedLink('/verify-email');
   await post('/api/auth/password/forgot', { email });
   const resetLink = await printedLink('/reset-password');
-  // A lockout as the sign-in page shows it after the post that caused it (110 s left: "2 minutes").
-  const lockedUrl = `${base}/login?error=rate_limited&form=login&retry_at=${Math.ceil(Date.now() / 1000) + 110}`;
+  // A lockout as the sign-in page shows it after the post that caused it (110 s left when shot: "2 minutes").
+  const lockedUrl = () => `${base}/login?error=rate_limited&form=login&retry_at=${Math.ceil(Date.now() / 1000) + 110}`;
   const mailPages = {
     verify: mailTexts.verify('Counter', `${base}/verify-email?token=…`),
     reset: mailTexts.reset('Counter', `${base}/reset-password?token=…`),
@@ -129,7 +129,7 @@ try {
       await shoot(browser, `${base}/forgot-password`, fileFor('forgot-', layout, scheme), context, 'html[data-ready="true"]');
       await shoot(browser, `${base}${resetLink}`, fileFor('reset-', layout, scheme), context, '#reset-form');
       await shoot(browser, `${base}${verifyLink}`, fileFor('verify-', layout, scheme), context, '#account-nav[data-session="signed-in"]', { name, value });
-      await shoot(browser, lockedUrl, fileFor('login-locked-', layout, scheme), context, '#login-form-error');
+      await shoot(browser, lockedUrl(), fileFor('login-locked-', layout, scheme), context, '#login-form-error');
       await shoot(browser, `${base}/dashboard?error=invalid_credentials&form=password`, fileFor('account-refused-', layout, scheme), context, '#current-password-error', {
         name,
         value,
