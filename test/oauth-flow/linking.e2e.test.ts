@@ -148,7 +148,7 @@ describe.skipIf(!python || !chromiumTool)('linking a provider from inside the ac
     expect(done.status).toBe(303);
     expect(done.headers.get('location')).toBe('/dashboard?notice=provider_linked');
     expect(sessionCookieOf(done)).toBeUndefined();
-    expect(await dashboard(owner.sessionId)).toMatch(/id="providers">provider_c</);
+    expect(await dashboard(owner.sessionId)).toMatch(/id="providers" data-providers="provider_c">/);
   }, 60_000);
 
   it('a start from another site is refused: no state, no binding cookie, nothing linked', async () => {
@@ -195,7 +195,7 @@ describe.skipIf(!python || !chromiumTool)('linking a provider from inside the ac
     await expectFailure(await deliver(outC.callback, [outC.binding]), 403, 'forbidden', 'oauth_link_session_changed');
 
     expect(await linkedCount()).toBe(before);
-    expect(await dashboard(other.sessionId)).toMatch(/id="providers">none</);
+    expect(await dashboard(other.sessionId)).toMatch(/id="providers" data-providers="">/);
     // The page a browser sees: "Linking failed", and the way back to the account.
     const again = await account();
     providerUser(again.email);
@@ -221,7 +221,7 @@ describe.skipIf(!python || !chromiumTool)('linking a provider from inside the ac
       await expectFailure(await deliver(other.callback, [other.binding, session(owner.sessionId)]), 403, 'forbidden', 'oauth_link_email_mismatch');
     }
     expect(await linkedCount()).toBe(before);
-    expect(await dashboard(owner.sessionId)).toMatch(/id="providers">none</);
+    expect(await dashboard(owner.sessionId)).toMatch(/id="providers" data-providers="">/);
   }, 90_000);
 
   it('an identity linked to another account is refused', async () => {
@@ -239,8 +239,8 @@ describe.skipIf(!python || !chromiumTool)('linking a provider from inside the ac
     const taken = await startLink('provider_a', owner);
     await expectFailure(await deliver(taken.callback, [taken.binding, session(owner.sessionId)]), 409, 'conflict', 'oauth_link_identity_taken');
     expect(await linkedCount()).toBe(before);
-    expect(await dashboard(owner.sessionId)).toMatch(/id="providers">none</);
-    expect(await dashboard(separate)).toMatch(/id="providers">provider_a</);
+    expect(await dashboard(owner.sessionId)).toMatch(/id="providers" data-providers="">/);
+    expect(await dashboard(separate)).toMatch(/id="providers" data-providers="provider_a">/);
   }, 60_000);
 
   it('an account whose address is not verified has no link button, and the route refuses it; signed out: 401', async () => {
