@@ -26,6 +26,7 @@ import { InstancePool } from './guest/pool.ts';
 import { MailDelivery } from './mail/delivery.ts';
 import { MailOutbox } from './mail/outbox.ts';
 import { mailTransportFor } from './mail/settings.ts';
+import { loadMailTemplates } from './mail/templates.ts';
 import { localPubSub } from './pubsub/local.ts';
 import type { PubSubBackend } from './pubsub/types.ts';
 import { redisPubSub } from './pubsub/redis.ts';
@@ -104,9 +105,11 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
   const environment: Array<[string, string]> = [...guestEnvironment(config, env), [GUEST_ENV.startupProbeToken, probeToken], [GUEST_ENV.maintenanceToken, maintenanceSecret]];
   const metrics = config.metricsPort === undefined ? undefined : new HostMetrics(overrides.thread ?? 'main');
   const outbox = new MailOutbox(storage.projections);
+  // Checked before anything serves: a broken template stops the start (exit 2), naming its file.
+  const mailTemplates = config.mailTemplatesDir === undefined ? {} : loadMailTemplates(config.mailTemplatesDir);
   let delivery: MailDelivery | undefined;
   const scrubber = new Scrubber(storage, logger);
-  const imports = hostImports({ environment, storage, pubsub, logger, metrics, mail: { outbox, queued: () => delivery?.wake() }, scrubber });
+  const imports = hostImports({ environment, storage, pubsub, logger, metrics, mail: { outbox, templates: mailTemplates, queued: () => delivery?.wake() }, scrubber });
   const component = await loadComponent(componentDir);
   const pool = new InstancePool(
     () => component.instantiate(imports),
@@ -160,6 +163,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
       ? new ResponseCache({
           maxEntries: config.responseCacheEntries,
           maxBytes: config.responseCacheBytes,
+          statsIntervalMs: config.responseCacheStatsSeconds * 1000,
           streamHeads: storage.streamHeads,
           logger,
           generation: cacheGeneration(componentDir, environment),

@@ -146,6 +146,12 @@ export const OPTIONS = {
   },
   'response-cache-entries': { env: 'RESPONSE_CACHE_ENTRIES', default: '1000', kind: 'count', help: 'most responses the cache holds per thread' },
   'response-cache-bytes': { env: 'RESPONSE_CACHE_BYTES', default: '16777216', kind: 'count', help: 'most body bytes the cache holds per thread' },
+  'response-cache-stats-seconds': {
+    env: 'RESPONSE_CACHE_STATS_SECONDS',
+    default: '0',
+    kind: 'count',
+    help: 'log the cache counters (debug, response_cache_stats) this often when they moved; 0: never',
+  },
   'head-timeout-seconds': {
     env: 'HEAD_TIMEOUT_SECONDS',
     default: '20',
@@ -209,6 +215,12 @@ export const OPTIONS = {
   },
   'smtp-user': { env: 'SMTP_USER', default: 'none', kind: 'optional-text', help: 'SMTP user name, when not in SMTP_URL (none: no separate credentials)' },
   'smtp-password': { env: 'SMTP_PASSWORD', default: 'none', kind: 'optional-text', help: 'SMTP password, when not in SMTP_URL (none: no separate credentials)' },
+  'mail-templates': {
+    env: 'MAIL_TEMPLATES_DIR',
+    default: 'none',
+    kind: 'optional-text',
+    help: "a directory of the operator's mail templates, checked at start (none: the built-in mails; docs/operating.md)",
+  },
   'mail-max-attempts': { env: 'MAIL_MAX_ATTEMPTS', default: '8', kind: 'count', help: 'delivery attempts of a queued message before it is set aside as a dead letter' },
   'mail-retry-seconds': {
     env: 'MAIL_RETRY_SECONDS',
@@ -272,6 +284,8 @@ export interface HostConfig {
   responseCache: Allowed<'response-cache'>;
   responseCacheEntries: number;
   responseCacheBytes: number;
+  /** seconds between the cache's counter lines; 0: none */
+  responseCacheStatsSeconds: number;
   /** The operations listener's port (host/metrics/); undefined: off. */
   metricsPort: number | undefined;
   metricsHost: string;
@@ -281,6 +295,8 @@ export interface HostConfig {
   trustedProxies: string[];
   /** SMTP server URL; undefined: none (host/mail/settings.ts decides whether that is allowed). */
   smtpUrl: string | undefined;
+  /** the operator's mail templates directory; undefined: the built-in mails */
+  mailTemplatesDir: string | undefined;
   smtpUser: string | undefined;
   smtpPassword: string | undefined;
   mailMaxAttempts: number;
@@ -459,11 +475,13 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): HostConfig {
     responseCache: get('response-cache') as HostConfig['responseCache'],
     responseCacheEntries: get('response-cache-entries') as number,
     responseCacheBytes: get('response-cache-bytes') as number,
+    responseCacheStatsSeconds: get('response-cache-stats-seconds') as number,
     metricsPort: get('metrics-port') as number | undefined,
     metricsHost: get('metrics-host') as string,
     metricsAllowedHosts: get('metrics-allowed-hosts') as string[],
     trustedProxies: get('trusted-proxies') as string[],
     smtpUrl: get('smtp-url') as string | undefined,
+    mailTemplatesDir: get('mail-templates') as string | undefined,
     smtpUser: get('smtp-user') as string | undefined,
     smtpPassword: get('smtp-password') as string | undefined,
     mailMaxAttempts: get('mail-max-attempts') as number,

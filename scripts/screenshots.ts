@@ -6,7 +6,11 @@
  * passkey added (a software authenticator), so the passkeys card lists one (login-*.png,
  * account-*.png); and the mailed-link pages: "forgot password" and the new-password page a reset
  * link opens (forgot-*.png, reset-*.png; the link read from the host's console, where a
- * development host without SMTP_URL logs its mail). Pages are opened at http://localhost:<port>,
+ * development host without SMTP_URL prints its mail), and the verification page opened signed in
+ * (verify-*.png); the refusals a person meets: a locked-out sign-in (login-locked-*.png) and a
+ * wrong current password (account-refused-*.png); a browser's 404 page (not-found-*.png) and the
+ * API reference (api-docs-*.png); and the HTML part of each mail (mail-<name>-*.png, rendered
+ * with APP_NAME "Counter", no images). Pages are opened at http://localhost:<port>,
  * the public base URL, whose host is the passkeys' RP ID. Needs a build and /usr/bin/chromium (or
  * CHROMIUM=path).
  */
@@ -17,6 +21,7 @@ import { freePort, ROOT, startHost } from '../harness/host-process.ts';
 import { startOAuthFixture } from '../test/support/oauth-provider/fixture.ts';
 import { requireTool } from '../harness/tools.ts';
 import { SoftwarePasskey } from '../test/support/software-passkey.ts';
+import { mailTexts } from '../src/auth/application/mail-texts.ts';
 
 const chromiumTool = requireTool('chromium');
 if (!chromiumTool) throw new Error('chromium is needed for screenshots');
@@ -31,8 +36,8 @@ const PASSWORD = 'a long and memorable passphrase';
 
 const fileFor = (prefix: string, layout: string, scheme: string) => join(ROOT, 'docs', 'screenshots', `${prefix}${layout}${scheme === 'dark' ? '-dark' : ''}.png`);
 
-/** One page in a fresh context (own cookies), optionally signed in, captured full-page. */
-async function shoot(browser: Browser, url: string, file: string, options: BrowserContextOptions, ready: string, cookie?: { name: string; value: string }) {
+/** One page in a fresh context (own cookies), optionally signed in, captured full-page (the long API reference: its first screen). */
+async function shoot(browser: Browser, url: string, file: string, options: BrowserContextOptions, ready: string, cookie?: { name: string; value: string }, fullPage = true) {
   const context = await browser.newContext(options);
   try {
     if (cookie) await context.addCookies([{ ...cookie, url }]);
@@ -41,8 +46,22 @@ async function shoot(browser: Browser, url: string, file: string, options: Brows
     page.on('console', (message) => void (message.type() === 'error' && problems.push(message.text())));
     await page.goto(url);
     await page.waitForSelector(ready);
-    await page.screenshot({ path: file, fullPage: true });
+    await page.screenshot({ path: file, fullPage });
     console.log(`${file}${problems.length ? `  (problems: ${problems.join('; ')})` : ''}`);
+  } finally {
+    await context.close();
+  }
+}
+
+/** A mail's HTML part as a mail client shows it: no script, nothing fetched (images blocked). */
+async function shootHtml(browser: Browser, html: string, file: string, options: BrowserContextOptions) {
+  const context = await browser.newContext({ ...options, javaScriptEnabled: false });
+  try {
+    const page = await context.newPage();
+    await page.route('**/*', (route) => route.abort());
+    await page.setContent(html);
+    await page.screenshot({ path: file, fullPage: true });
+    console.log(file);
   } finally {
     await context.close();
   }
@@ -79,15 +98,27 @@ try {
   const creation = (await (await post('/api/auth/passkeys/registration/options', {}, asBrowser)).json()) as { challenge: string; rp: { id: string }; user: { id: string } };
   const added = await post('/api/auth/passkeys/registration/verify', { response: new SoftwarePasskey().register(creation, { origin: base }), name: 'Pixel 8' }, asBrowser);
   if (added.status !== 201) throw new Error(`adding the passkey answered ${added.status}`);
-  // A live reset link: a development host without SMTP_URL logs the mail it would send.
+  // Live links: a development host without SMTP_URL prints the mail it would send on its console.
+  const printedLink = async (path: string): Promise<string> => {
+    for (let i = 0; i < 100; i++) {
+      const line = host.output.find((l) => l.includes(`${path}?token=`));
+      const link = line && new RegExp(`${path.replace('/', '\\/')}\\?token=[A-Za-z0-9_.-]+`).exec(line)?.[0];
+      if (link) return link;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`no ${path} link on the host's console`);
+  };
+  const verifyLink = await printedLink('/verify-email');
   await post('/api/auth/password/forgot', { email });
-  let resetLink: string | undefined;
-  for (let i = 0; i < 100 && resetLink === undefined; i++) {
-    const logged = host.logs().find((l) => l['code'] === 'mail_logged' && String(l['text']).includes('/reset-password?token='));
-    resetLink = logged && /\/reset-password\?token=[A-Za-z0-9_-]+/.exec(String(logged['text']))?.[0];
-    if (resetLink === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  if (resetLink === undefined) throw new Error('no reset link in the host log');
+  const resetLink = await printedLink('/reset-password');
+  // A lockout as the sign-in page shows it after the post that caused it (110 s left when shot: "2 minutes").
+  const lockedUrl = () => `${base}/login?error=rate_limited&form=login&retry_at=${Math.ceil(Date.now() / 1000) + 110}`;
+  const mailPages = {
+    verify: mailTexts.verify('Counter', `${base}/verify-email?token=…`),
+    reset: mailTexts.reset('Counter', `${base}/reset-password?token=…`),
+    'password-changed': mailTexts.passwordChanged('Counter', 'change', base),
+    'account-exists': mailTexts.accountExists('Counter', base),
+  };
 
   for (const [layout, options] of LAYOUTS) {
     for (const scheme of SCHEMES) {
@@ -97,6 +128,15 @@ try {
       await shoot(browser, `${base}/dashboard`, fileFor('account-', layout, scheme), context, 'html[data-ready="true"]', { name, value });
       await shoot(browser, `${base}/forgot-password`, fileFor('forgot-', layout, scheme), context, 'html[data-ready="true"]');
       await shoot(browser, `${base}${resetLink}`, fileFor('reset-', layout, scheme), context, '#reset-form');
+      await shoot(browser, `${base}${verifyLink}`, fileFor('verify-', layout, scheme), context, '#account-nav[data-session="signed-in"]', { name, value });
+      await shoot(browser, lockedUrl(), fileFor('login-locked-', layout, scheme), context, '#login-form-error');
+      await shoot(browser, `${base}/dashboard?error=invalid_credentials&form=password`, fileFor('account-refused-', layout, scheme), context, '#current-password-error', {
+        name,
+        value,
+      });
+      await shoot(browser, `${base}/no-such-page`, fileFor('not-found-', layout, scheme), context, '#account-nav[data-session="signed-out"]');
+      await shoot(browser, `${base}/api/docs`, fileFor('api-docs-', layout, scheme), context, 'header .intro table', undefined, false);
+      for (const [mailName, mail] of Object.entries(mailPages)) await shootHtml(browser, mail.html ?? '', fileFor(`mail-${mailName}-`, layout, scheme), context);
     }
   }
 } finally {

@@ -13,6 +13,8 @@ import { counterRestRoutes } from './counter/rest.ts';
 import { counterStreamRoutes } from './counter/stream.ts';
 import { errorResponse, notFoundResponse } from './http/errors.ts';
 import { healthRoutes } from './http/health.ts';
+import { prefersHtml } from './http/accept.ts';
+import { errorAsPage } from './web/error-page.tsx';
 import { AppError } from './errors.ts';
 import { authRoutes, buildAuthDeps, sessionGuards } from './auth/index.ts';
 import { startupFeatures } from './auth/startup-features.ts';
@@ -97,6 +99,8 @@ export function buildApp(platform: Platform, config: AppConfig): RoutedApplicati
       if (poll) return poll;
       // 2. transport grpc: everything else is a plain-text 404.
       if (config.transport === 'grpc') return new Response(GRPC_MODE_NOT_FOUND, { status: 404, headers: { 'content-type': 'text/plain; charset=UTF-8' } });
+      // A browser gets an error as a page; an API client, and every answer that is not an error, as it is.
+      if (prefersHtml(request.headers.get('accept'))) return Promise.resolve(app.fetch(request)).then(errorAsPage);
       return app.fetch(request);
     },
   };

@@ -9,10 +9,13 @@ import { checkMailSecrets } from '../../src/contract/mail-secrets.ts';
 import type { MailMessage } from '../../src/contract/wit/interfaces/app-platform-mail.js';
 import { describeError, type HostLogger } from '../log.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
+import { renderMail, type MailTemplates } from '../mail/templates.ts';
 import { StorageFailure } from '../platform-answer.ts';
 
 export interface MailSink {
   outbox: MailOutbox;
+  /** the operator's templates (host/mail/templates.ts); empty: the component's own words */
+  templates?: MailTemplates;
   /** Called once a message is queued (the deliverer looks at the outbox at once). */
   queued(): void;
 }
@@ -21,10 +24,13 @@ export function mailImports(sink: MailSink, logger: HostLogger) {
   return {
     'app:platform/mail': {
       send: async (message: MailMessage) => {
-        const secrets = checkMailSecrets(message.text, message.secrets);
+        // The operator's words, when they wrote a template for this mail; the secrets are checked in what is sent.
+        const { subject, text, html } = renderMail(sink.templates ?? {}, message.template, message.values, message);
+        const secrets = checkMailSecrets(text, message.secrets);
         if (typeof secrets === 'string') throw StorageFailure.invalid(secrets);
         try {
-          const id = await sink.outbox.enqueue({ sender: message.sender, recipient: message.recipient, subject: message.subject, text: message.text, secrets }, Date.now());
+          const htmlPart = html === '' ? {} : { html };
+          const id = await sink.outbox.enqueue({ sender: message.sender, recipient: message.recipient, subject, text, ...htmlPart, secrets }, Date.now());
           logger.log('info', 'mail queued', { code: 'mail_queued', id });
           sink.queued();
           return id;

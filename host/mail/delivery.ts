@@ -9,7 +9,7 @@
  * newest one's links work. Logs name the message's id and the transport's reason, never an
  * address or the text.
  */
-import { fillMailSecrets, type MailSecretHashes } from '../../src/contract/mail-secrets.ts';
+import { fillMailSecretsIn, type MailSecretHashes } from '../../src/contract/mail-secrets.ts';
 import { describeError, type HostLogger } from '../log.ts';
 import type { MailOutbox } from './outbox.ts';
 import type { MailTransport } from './transport.ts';
@@ -108,11 +108,11 @@ export class MailDelivery {
     try {
       const entry = await this.#outbox.claim(id, now(), now() + claimMs);
       if (!entry) return false;
-      const { sender, recipient, subject, text, secrets } = entry.message;
+      const { sender, recipient, subject, text, html, secrets } = entry.message;
       // Before the transport has it: a link may be followed as soon as the mail arrives.
-      const filled = await fillMailSecrets(text, secrets, this.#hashes);
+      const [filledText = '', filledHtml] = await fillMailSecretsIn(html ? [text, html] : [text], secrets, this.#hashes);
       try {
-        await this.#transport.send({ sender, recipient, subject, text: filled });
+        await this.#transport.send({ sender, recipient, subject, text: filledText, html: filledHtml, date: new Date(entry.queued_at) });
       } catch (error) {
         const reason = describeError(error).slice(0, 300);
         const attempts = entry.attempts + 1;

@@ -15,7 +15,7 @@ const SecretSchema = v.object({ placeholder: v.string(), namespace: v.string(), 
 
 const EntrySchema = v.object({
   // `secrets` absent: an entry an earlier release queued.
-  message: v.object({ sender: v.string(), recipient: v.string(), subject: v.string(), text: v.string(), secrets: v.optional(v.array(SecretSchema)) }),
+  message: v.object({ sender: v.string(), recipient: v.string(), subject: v.string(), text: v.string(), html: v.optional(v.string()), secrets: v.optional(v.array(SecretSchema)) }),
   queued_at: v.number(),
   attempts: v.number(),
   next_attempt_at: v.number(),

@@ -30,18 +30,45 @@ export function smtpTransport(settings: SmtpSettings): MailTransport {
   return {
     kind: 'smtp',
     async send(message) {
-      await transporter.sendMail({ from: message.sender, to: message.recipient, subject: message.subject, text: message.text });
+      // With an HTML part nodemailer sends multipart/alternative, the text first (RFC 2046 §5.1.4: the preferred last).
+      await transporter.sendMail({
+        from: message.sender,
+        to: message.recipient,
+        subject: message.subject,
+        text: message.text,
+        ...(message.html ? { html: message.html } : {}),
+        ...(message.date ? { date: message.date } : {}),
+      });
     },
     close: () => transporter.close(),
   };
 }
 
-/** Development only (host/mail/settings.ts): the message's subject and text on the log, where its links can be followed. */
-export function consoleTransport(logger: HostLogger): MailTransport {
+/** The message as a person reads it in a terminal: a framed block, lines as they are. */
+export function readableMail(message: OutgoingMail): string {
+  const rule = '─'.repeat(72);
+  return [
+    `┌${rule}`,
+    `│ mail not sent (no SMTP_URL in development)`,
+    `│ To: ${message.recipient}`,
+    `│ Subject: ${message.subject}`,
+    '│',
+    ...message.text.split('\n').map((line) => `│ ${line}`),
+    `└${rule}`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * Development only (host/mail/settings.ts): the message printed readably on stderr, where its
+ * links can be followed, and one log line that says so (stdout stays one JSON object per line).
+ */
+export function consoleTransport(logger: HostLogger, print: (text: string) => void = (text) => process.stderr.write(text)): MailTransport {
   return {
     kind: 'console',
     async send(message) {
-      logger.log('info', `mail (not sent: no SMTP_URL in development): ${message.subject}\n${message.text}`, { code: 'mail_logged', subject: message.subject, text: message.text });
+      print(readableMail(message));
+      logger.log('info', 'mail printed on stderr, not sent (no SMTP_URL in development)', { code: 'mail_logged', subject: message.subject });
     },
     close() {},
   };

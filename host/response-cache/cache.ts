@@ -47,7 +47,7 @@ export interface CacheOptions {
   /** identifies the component and host settings a body depends on, so ETags differ across them */
   generation: string;
   now?: () => number;
-  /** how often a debug line with the counters is logged (when they moved); default 10 s */
+  /** how often a debug line with the counters is logged (when they moved); 0 or absent: never (the counters are in `stats`) */
   statsIntervalMs?: number;
 }
 
@@ -90,7 +90,7 @@ export class ResponseCache {
   readonly #vary: Lru<{ size: number; names: readonly string[] }>;
   readonly #options: CacheOptions;
   readonly #now: () => number;
-  readonly #timer: NodeJS.Timeout;
+  readonly #timer: NodeJS.Timeout | undefined;
   readonly #fills = new Map<string, { promise: Promise<void>; resolve: () => void }>();
   readonly #counts = { hits: 0, notModified: 0, misses: 0, invalidations: 0, validationErrors: 0, stored: 0 };
   #logged = '';
@@ -100,7 +100,8 @@ export class ResponseCache {
     this.#entries = new Lru(options.maxEntries, options.maxBytes);
     this.#vary = new Lru(options.maxEntries, Number.POSITIVE_INFINITY);
     this.#now = options.now ?? Date.now;
-    this.#timer = setInterval(() => this.#logStats(), options.statsIntervalMs ?? 10_000).unref();
+    const every = options.statsIntervalMs ?? 0;
+    this.#timer = every > 0 ? setInterval(() => this.#logStats(), every).unref() : undefined;
   }
 
   get stats(): CacheStats {

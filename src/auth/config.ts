@@ -42,6 +42,16 @@ const schema = v.object({
   AUTH_SYSTEM_TOKEN_SECRET: v.optional(v.string()),
   AUTH_SYSTEM_TOKEN_ISSUER: v.optional(v.pipe(v.string(), v.minLength(1)), 'wasi-counter-auth'),
   AUTH_SYSTEM_TOKEN_AUDIENCE: v.optional(v.pipe(v.string(), v.minLength(1)), 'wasi-counter-auth:storage-status'),
+  // The service's name in its mails (and their sender's name): plain text on one line.
+  APP_NAME: v.optional(
+    v.pipe(
+      v.string(),
+      v.minLength(1),
+      v.maxLength(60),
+      v.check((text) => ![...text].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f || ch === '<' || ch === '>' || ch === '"')),
+    ),
+    'Counter',
+  ),
   // `Name <address>` or `address`: one line (a line break would inject mail headers), printable.
   AUTH_EMAIL_FROM: v.optional(
     v.pipe(
@@ -83,13 +93,13 @@ export interface AuthConfig {
    * Mail (verification and password-reset links): on when AUTH_PUBLIC_BASE_URL is set, since links
    * are built from it, never from a request's Host. `baseUrl` has no trailing slash.
    */
-  mail: { baseUrl: string; from: string } | undefined;
+  mail: { baseUrl: string; from: string; appName: string } | undefined;
   /** Absent: the storage-status endpoint rejects every token (401). */
   systemToken: { keys: VerificationKey[]; issuer: string; audience: string } | undefined;
 }
 
 /** The variables this schema reads: the AUTH_* ones and the one mail setting the component applies itself. */
-const readsVariable = (key: string) => key.startsWith('AUTH_') || key === 'MAIL_DEAD_LETTER_RETENTION_SECONDS';
+const readsVariable = (key: string) => key.startsWith('AUTH_') || key === 'MAIL_DEAD_LETTER_RETENTION_SECONDS' || key === 'APP_NAME';
 
 /**
  * Why AUTH_PUBLIC_BASE_URL is not an origin, in words that hold no part of the value: the service
@@ -134,7 +144,7 @@ export function parseAuthConfig(env: ReadonlyMap<string, string>): AuthConfig {
   if (systemTokenKeys && 'problem' in systemTokenKeys) throw new AppError('configuration', `invalid configuration: AUTH_SYSTEM_TOKEN_JWKS (${systemTokenKeys.problem})`);
   const base = c.AUTH_PUBLIC_BASE_URL === undefined ? undefined : new URL(c.AUTH_PUBLIC_BASE_URL);
   return {
-    mail: base && { baseUrl: base.origin, from: c.AUTH_EMAIL_FROM ?? `Counter <no-reply@${base.hostname.replace(/^\[|\]$/g, '')}>` },
+    mail: base && { baseUrl: base.origin, from: c.AUTH_EMAIL_FROM ?? `${c.APP_NAME} <no-reply@${base.hostname.replace(/^\[|\]$/g, '')}>`, appName: c.APP_NAME },
     publicOrigin: c.AUTH_PUBLIC_BASE_URL === undefined ? undefined : new URL(c.AUTH_PUBLIC_BASE_URL).origin,
     clientAddressTrusted: clientAddressTrusted(env),
     cookieSecure: cookies.secure,

@@ -7,7 +7,7 @@
  */
 
 /** Names passed to the guest as they are; the rest of a host's environment stays outside it. */
-export const PASSED_TO_GUEST: readonly RegExp[] = [/^AUTH_/, /^COUNTER_WRITES$/, /^MAIL_DEAD_LETTER_RETENTION_SECONDS$/];
+export const PASSED_TO_GUEST: readonly RegExp[] = [/^AUTH_/, /^COUNTER_WRITES$/, /^MAIL_DEAD_LETTER_RETENTION_SECONDS$/, /^APP_NAME$/];
 
 export interface AppVariable {
   /** `AUTH_PROVIDER_{A,B,C}_…` stands for one variable per provider. */
@@ -22,7 +22,8 @@ export const APP_VARIABLES: readonly AppVariable[] = [
     default: 'unset',
     help: 'public scheme://host[:port] of the service, no path; turns mail on, and passkeys for a domain name (their RP ID)',
   },
-  { name: 'AUTH_EMAIL_FROM', default: 'Counter <no-reply@host>', help: "the sender of the service's mail" },
+  { name: 'APP_NAME', default: 'Counter', help: "the service's name in every mail and as its sender's name (plain text, 1-60 characters)" },
+  { name: 'AUTH_EMAIL_FROM', default: 'APP_NAME <no-reply@host>', help: "the sender of the service's mail" },
   { name: 'AUTH_COOKIE_SECURE', default: 'https base', help: 'true: cookies get Secure and the __Host- prefix; false with an https base is refused' },
   { name: 'AUTH_SESSION_TTL_SECONDS', default: '43200', help: 'session lifetime (1-2592000)' },
   { name: 'AUTH_SESSION_IDLE_SECONDS', default: '1800', help: 'a session unused this long ends' },

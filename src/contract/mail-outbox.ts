@@ -21,10 +21,14 @@ export interface OutgoingMail {
   recipient: string;
   subject: string;
   text: string;
+  /** the same body as HTML (multipart/alternative); absent or empty: plain text only */
+  html?: string | undefined;
+  /** when it was queued: its `Date` header (RFC 5322 §3.6.1, "the date and time at which the creator of the message indicated that the message was complete") */
+  date?: Date | undefined;
 }
 
-/** A message as the outbox keeps it: `text` holds its secrets' placeholders (an entry queued by an earlier release has no `secrets`). */
-export interface MailMessageFields extends OutgoingMail {
+/** A message as the outbox keeps it: `text` and `html` hold its secrets' placeholders (an entry queued by an earlier release has no `secrets` nor `html`). */
+export interface MailMessageFields extends Omit<OutgoingMail, 'date'> {
   secrets?: StoredMailSecret[];
 }
 

@@ -61,11 +61,17 @@ export interface MailSecretHashes {
  * delivery is tried again later).
  */
 export async function fillMailSecrets(text: string, secrets: readonly StoredMailSecret[] | undefined, hashes: MailSecretHashes): Promise<string> {
-  let filled = text;
+  const [filled = ''] = await fillMailSecretsIn([text], secrets, hashes);
+  return filled;
+}
+
+/** As fillMailSecrets, for the parts of one message (text and HTML): each secret made once, the same in every part. */
+export async function fillMailSecretsIn(parts: readonly string[], secrets: readonly StoredMailSecret[] | undefined, hashes: MailSecretHashes): Promise<string[]> {
+  let filled = [...parts];
   for (const slot of secrets ?? []) {
     const secret = randomToken(MAIL_SECRET_BYTES);
     await hashes.set(slot.namespace, slot.key, await sha256Hex(secret), BigInt(slot.ttl_ms));
-    filled = filled.replaceAll(slot.placeholder, secret);
+    filled = filled.map((part) => part.replaceAll(slot.placeholder, secret));
   }
   return filled;
 }

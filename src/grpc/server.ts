@@ -150,7 +150,7 @@ async function* decodeAll(reader: MessageReader, schema: DescMessage): AsyncIter
 /**
  * Every failed call is logged with its AppError code (or `grpc_protocol`) and status. A server
  * fault (INTERNAL or UNKNOWN from the application) logs at error with detail; a protocol error
- * (no AppError behind it: a malformed or truncated frame, a bad header) is the client's, at warn.
+ * (no AppError behind it: a malformed or truncated frame, a bad header) is the client's, at info like every other refused call.
  */
 export function logCall(logger: Logger, path: string, error: GrpcError): void {
   const fields: Record<string, unknown> = { code: error.appCode ?? 'grpc_protocol', grpc_status: error.code, method: path, message: error.message };
@@ -158,6 +158,6 @@ export function logCall(logger: Logger, path: string, error: GrpcError): void {
     fields['detail'] = String((error.cause as { cause?: unknown } | undefined)?.cause ?? error.cause ?? '');
     logger.log('error', 'gRPC call failed', fields);
   } else {
-    logger.log('warn', 'gRPC call rejected', fields);
+    logger.log('info', 'gRPC call rejected', fields);
   }
 }

@@ -40,7 +40,7 @@ export function errorEnvelope(error: AppError): ErrorEnvelope {
 
 /**
  * The error response for `error`; when `logger` is given the failure is logged first with its
- * code, method and path (never the body). 5xx failures log at `error` with the internal cause.
+ * code, method and path (never the body): a client error (4xx) at `info`, a 5xx at `error` with the internal cause.
  */
 export function errorResponse(c: Context, error: AppError, logger?: Logger, headers?: Record<string, string>): Response {
   if (error instanceof RateLimitedError) headers = { 'Retry-After': String(error.retryAfterSeconds), ...headers };
@@ -66,7 +66,8 @@ function logFailure(logger: Logger, c: Context, error: AppError, status: number)
     fields['detail'] = failureDetail(error);
     logger.log('error', 'request failed', fields);
   } else {
-    logger.log('warn', 'request rejected', fields);
+    // The client's own mistake or a refusal working as intended: worth a line, not an operator's attention.
+    logger.log('info', 'request rejected', fields);
   }
 }
 

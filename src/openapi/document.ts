@@ -118,6 +118,9 @@ function successResponse(schemas: SchemaSet, spec: SuccessSpec): object {
   }
 }
 
+/** What a request whose `Accept` prefers text/html gets for an error (src/web/error-page.tsx). */
+const BROWSER_ERROR_PAGE = 'a browser (Accept names text/html before application/json): the same error as a page in the product’s design, same status and headers';
+
 /** One response per status the operation's codes map to; the schema narrows `code` to those codes. */
 function errorResponses(schemas: SchemaSet, op: OperationSpec): Record<string, object> {
   const byStatus = new Map<number, AppErrorCode[]>();
@@ -134,7 +137,9 @@ function errorResponses(schemas: SchemaSet, op: OperationSpec): Record<string, o
       ...(Object.keys(headers).length > 0 ? { headers } : {}),
       content: {
         'application/json': { schema, examples },
-        ...(op.htmlErrors && (op.htmlErrors.statuses?.includes(status) ?? true) ? { 'text/html': { schema: { type: 'string', description: op.htmlErrors.description } } } : {}),
+        'text/html': {
+          schema: { type: 'string', description: op.htmlErrors && (op.htmlErrors.statuses?.includes(status) ?? true) ? op.htmlErrors.description : BROWSER_ERROR_PAGE },
+        },
       },
     };
   }
@@ -195,6 +200,7 @@ export function buildOpenApiDocument(contracts: readonly ApiContract[] = API_CON
         errorTable(),
         '',
         'A known path called with a method it does not take answers 405 `method_not_allowed` with an `Allow` header; an unknown path answers 404 `not_found`.',
+        'A request whose `Accept` names `text/html` before `application/json` (a browser) gets every error as an HTML page in the product’s design instead, with the same status and headers; API clients (`application/json`, `*/*` or no `Accept`) get the envelope.',
         'The Node host answers any route itself, before the service sees it, with 429 `too_many_exchanges` when the client already has its limit of requests and streams in flight, and 503 `overloaded` when no instance of the service is free in time; both with `Retry-After`.',
         'Generated from the valibot schemas the routes validate with (src/openapi/); regenerate with `npm run gen:openapi`.',
       ].join('\n'),
@@ -219,6 +225,7 @@ export function buildOpenApiDocument(contracts: readonly ApiContract[] = API_CON
           headers: { Allow: header('Allow', true) },
           content: {
             'application/json': { schema: schemas.ref('ErrorEnvelope'), example: errorEnvelope(new AppError('method_not_allowed', EXAMPLE_MESSAGES.method_not_allowed)) },
+            'text/html': { schema: { type: 'string', description: BROWSER_ERROR_PAGE } },
           },
         },
       },

@@ -5,6 +5,7 @@
  * Rendered once per component (at build time, by the snapshot of the module's top level).
  */
 import type { FC } from 'hono/jsx';
+import { Markdown } from './markdown.tsx';
 
 type Json = Record<string, unknown>;
 const obj = (value: unknown): Json => (typeof value === 'object' && value !== null ? (value as Json) : {});
@@ -21,7 +22,7 @@ const Operation: FC<{ method: string; path: string; op: Json }> = ({ method, pat
       <span class={`method method-${method}`}>{method.toUpperCase()}</span> <code>{path}</code>
     </h3>
     <p class="summary">{text(op['summary'])}</p>
-    {op['description'] ? <p>{text(op['description'])}</p> : null}
+    {op['description'] ? <Markdown text={text(op['description'])} /> : null}
     {Array.isArray(op['security']) ? <p class="note">Security: {(op['security'] as Json[]).map((s) => Object.keys(s)[0] ?? 'none').join(' or ')}</p> : null}
     {Array.isArray(op['parameters']) ? (
       <table>
@@ -68,7 +69,7 @@ const Operation: FC<{ method: string; path: string; op: Json }> = ({ method, pat
         <>
           <dt class={`status status-${status[0]}xx`}>{status}</dt>
           <dd>
-            <p>{text(response['description'])}</p>
+            <Markdown text={text(response['description'])} />
             {response['headers'] ? <p class="note">Headers: {Object.keys(obj(response['headers'])).join(', ')}</p> : null}
             {entries(response['content']).map(([type, media]) => (
               <details>
@@ -120,7 +121,7 @@ export function referencePage(document: Json, stylesheet: string): string {
           <p>
             OpenAPI {text(document['openapi'])}: <a href="/api/openapi.json">/api/openapi.json</a>
           </p>
-          <pre class="intro">{text(info['description'])}</pre>
+          <Markdown text={text(info['description'])} class="intro markdown" />
           <nav>
             {[...byTag].map(([tag, ops]) => (
               <p>

@@ -76,7 +76,12 @@ export type PasswordHasher = FunctionsOf<typeof PasswordHashingWit>;
  * One plain-text message (WIT `mail.mail-message`): `sender` is `Name <address>` or `address`;
  * `secrets` (none when left out) are made by the deliverer and stand in `text` as placeholders.
  */
-export type MailMessage = Omit<WitMailMessage, 'secrets'> & { secrets?: MailSecret[] };
+export type MailMessage = Omit<WitMailMessage, 'secrets' | 'html' | 'template' | 'values'> & {
+  secrets?: MailSecret[];
+  html?: string;
+  template?: string;
+  values?: Array<[string, string]>;
+};
 
 /**
  * Outgoing mail: `send` returns once the message is in the durable outbox (the Node host's store,

@@ -192,7 +192,7 @@ describe.runIf(unavailable === undefined)('the /dashboard delete button (form po
       });
     const refused = await post('');
     expect(refused.status).toBe(303);
-    expect(refused.headers.get('location')).toBe('/dashboard?account_error=reauth');
+    expect(refused.headers.get('location')).toBe('/dashboard?error=forbidden&form=delete');
     const page = await (await fetch(`${base}${refused.headers.get('location')}`, { headers: cookieHeader(user.sessionId) })).text();
     expect(page).toContain('id="delete-account-error"');
     const deleted = await post(PASSWORD);

@@ -51,7 +51,7 @@ describe.skipIf(!chromiumTool)('passkeys in Chromium', () => {
 
   async function expectPasskeySession(page: Page, email: string) {
     expect(await page.textContent('#signed-in-as')).toContain(email);
-    expect(await page.textContent('#method')).toBe('passkey');
+    expect(await page.getAttribute('#method', 'data-method')).toBe('passkey');
     const session = await sessionOf(page);
     expect(session).toMatchObject({ authenticated: true, aal: 'aal2', method: 'passkey' });
     expect(session['amr']).toEqual(expect.arrayContaining(['mfa']));

@@ -23,6 +23,7 @@ describe('APP_VARIABLES', () => {
       names.includes(name) ||
       counterVariables().includes(name) ||
       name === 'MAIL_DEAD_LETTER_RETENTION_SECONDS' ||
+      name === 'APP_NAME' ||
       providerSuffixes.some((suffix) => /^AUTH_PROVIDER_[ABC]_/.test(name) && name.endsWith(suffix));
     expect([...listed].filter((name) => !read(name))).toEqual([]);
     expect([...listed].filter((name) => !PASSED_TO_GUEST.some((pattern) => pattern.test(name)))).toEqual([]);

@@ -36,8 +36,8 @@ describe.skipIf(!chromiumTool)('OAuth sign-in in Chromium', () => {
     await Promise.all([page.waitForURL(`${service.host.url}/dashboard`), page.click(`a[data-provider=${provider}]`)]);
     expect(providerRequests).toContain(`/${provider}/authorize`);
     expect(await page.textContent('#signed-in-as')).toContain(service.fixture.provider.user.email);
-    expect(await page.textContent('#method')).toBe(`oauth:${provider}`);
-    expect(await page.textContent('#providers')).toContain(provider);
+    expect(await page.getAttribute('#method', 'data-method')).toBe(`oauth:${provider}`);
+    expect(await page.getAttribute('#providers', 'data-providers')).toContain(provider);
     // The session is named by the browser that signed in (headless Chromium on Linux), as after a password sign-in.
     expect(await page.textContent('.session[data-current="true"] .session-device')).toBe('Chrome on LinuxThis browser');
 

@@ -83,7 +83,7 @@ describe('GET /api/auth/oauth/<provider>/start from another site', () => {
         .logs()
         .filter((l) => l['reason'] === 'oauth_start_cross_site')
         .at(-1),
-    ).toMatchObject({ level: 'warn', code: 'forbidden' });
+    ).toMatchObject({ level: 'info', code: 'forbidden' });
   });
 
   it('a link from another site (a top-level navigation) starts and completes a sign-in; no event stream is left', async () => {

@@ -113,10 +113,10 @@ describe.skipIf(!python || !chromiumTool)('linking a provider from inside the ac
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
     await page.goto(`${base}/dashboard`);
-    expect(await page.textContent('#providers')).toBe('none');
+    expect(await page.getAttribute('#providers', 'data-providers')).toBe('');
     await Promise.all([page.waitForURL(`${base}/dashboard?notice=provider_linked`), page.click('button[data-link-provider=provider_a]')]);
     expect(await page.textContent('#account-notice')).toContain('The provider is linked');
-    expect(await page.textContent('#providers')).toBe('provider_a');
+    expect(await page.getAttribute('#providers', 'data-providers')).toBe('provider_a');
     expect(await page.locator('button[data-link-provider=provider_a]').count()).toBe(0);
     expect(await page.locator('button[data-link-provider=provider_b]').count()).toBe(1);
     // The browser kept its password session: a link signs nobody in.
@@ -131,7 +131,6 @@ describe.skipIf(!python || !chromiumTool)('linking a provider from inside the ac
     signIn.setDefaultTimeout(30_000);
     await signIn.goto(`${base}/login`);
     await Promise.all([signIn.waitForURL(`${base}/dashboard`), signIn.click('a[data-provider=provider_a]')]);
-    expect(await signIn.textContent('#user-id')).toBe(owner.userId);
     const signedIn = (await signIn.evaluate(async () => (await fetch('/api/auth/session')).json())) as { user_id: string; method: string };
     expect(signedIn).toMatchObject({ user_id: owner.userId, method: 'oauth:provider_a' });
     await fresh.close();
@@ -149,7 +148,7 @@ describe.skipIf(!python || !chromiumTool)('linking a provider from inside the ac
     expect(done.status).toBe(303);
     expect(done.headers.get('location')).toBe('/dashboard?notice=provider_linked');
     expect(sessionCookieOf(done)).toBeUndefined();
-    expect(await dashboard(owner.sessionId)).toMatch(/id="providers">provider_c</);
+    expect(await dashboard(owner.sessionId)).toMatch(/id="providers" data-providers="provider_c">/);
   }, 60_000);
 
   it('a start from another site is refused: no state, no binding cookie, nothing linked', async () => {
@@ -196,7 +195,7 @@ describe.skipIf(!python || !chromiumTool)('linking a provider from inside the ac
     await expectFailure(await deliver(outC.callback, [outC.binding]), 403, 'forbidden', 'oauth_link_session_changed');
 
     expect(await linkedCount()).toBe(before);
-    expect(await dashboard(other.sessionId)).toMatch(/id="providers">none</);
+    expect(await dashboard(other.sessionId)).toMatch(/id="providers" data-providers="">/);
     // The page a browser sees: "Linking failed", and the way back to the account.
     const again = await account();
     providerUser(again.email);
@@ -222,7 +221,7 @@ describe.skipIf(!python || !chromiumTool)('linking a provider from inside the ac
       await expectFailure(await deliver(other.callback, [other.binding, session(owner.sessionId)]), 403, 'forbidden', 'oauth_link_email_mismatch');
     }
     expect(await linkedCount()).toBe(before);
-    expect(await dashboard(owner.sessionId)).toMatch(/id="providers">none</);
+    expect(await dashboard(owner.sessionId)).toMatch(/id="providers" data-providers="">/);
   }, 90_000);
 
   it('an identity linked to another account is refused', async () => {
@@ -240,8 +239,8 @@ describe.skipIf(!python || !chromiumTool)('linking a provider from inside the ac
     const taken = await startLink('provider_a', owner);
     await expectFailure(await deliver(taken.callback, [taken.binding, session(owner.sessionId)]), 409, 'conflict', 'oauth_link_identity_taken');
     expect(await linkedCount()).toBe(before);
-    expect(await dashboard(owner.sessionId)).toMatch(/id="providers">none</);
-    expect(await dashboard(separate)).toMatch(/id="providers">provider_a</);
+    expect(await dashboard(owner.sessionId)).toMatch(/id="providers" data-providers="">/);
+    expect(await dashboard(separate)).toMatch(/id="providers" data-providers="provider_a">/);
   }, 60_000);
 
   it('an account whose address is not verified has no link button, and the route refuses it; signed out: 401', async () => {

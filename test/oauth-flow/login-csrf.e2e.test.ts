@@ -89,7 +89,7 @@ describe.skipIf(!chromiumTool)("login CSRF: an attacker's callback opened in the
     else await attackerPage.goto(held!.url);
     await attackerDone;
     await attackerPage.waitForURL(`${service.host.url}/dashboard`);
-    expect(await attackerPage.textContent('#method')).toBe(`oauth:${provider}`);
+    expect(await attackerPage.getAttribute('#method', 'data-method')).toBe(`oauth:${provider}`);
     expect((await eventCounts(service.host.url))['auth_session_issued']).toBe(sessionsBefore + 1);
     const binding = (await attacker.cookies(service.host.url)).find((c) => c.name === 'wasi_oauth_binding');
     expect(binding).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });

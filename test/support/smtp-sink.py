@@ -1,6 +1,7 @@
 """A real SMTP server for the mail tests (aiosmtpd): every message it accepts is written to
 OUT_DIR as <n>.json, decoded by Python's email package (envelope recipients, From, To, Subject,
-the plain-text body with its transfer encoding undone), written to a temporary name first and
+the plain-text and HTML bodies with their transfer encoding undone, the top-level content type
+and the Date header), written to a temporary name first and
 then renamed, so a reader never sees half a file. Prints "ready <port>" once it listens.
 Usage: python3 smtp-sink.py <port> <out-dir>."""
 import asyncio
@@ -23,6 +24,7 @@ class Sink:
         n = next(self.counter)
         message = email.message_from_bytes(envelope.original_content or envelope.content, policy=email.policy.default)
         body = message.get_body(preferencelist=("plain",))
+        html = message.get_body(preferencelist=("html",))
         record = {
             "envelope_from": envelope.mail_from,
             "envelope_to": envelope.rcpt_tos,
@@ -30,6 +32,9 @@ class Sink:
             "to": str(message["To"]),
             "subject": str(message["Subject"]),
             "text": body.get_content() if body is not None else "",
+            "html": html.get_content() if html is not None else "",
+            "content_type": message.get_content_type(),
+            "date": str(message["Date"] or ""),
         }
         tmp = os.path.join(self.out_dir, f".{n}.tmp")
         with open(tmp, "w", encoding="utf-8") as f:

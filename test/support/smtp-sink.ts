@@ -16,6 +16,12 @@ export interface ReceivedMail {
   to: string;
   subject: string;
   text: string;
+  /** the HTML part, or '' */
+  html: string;
+  /** the top-level content type, e.g. multipart/alternative */
+  content_type: string;
+  /** the Date header as sent */
+  date: string;
 }
 
 export interface SmtpSink {

@@ -29,7 +29,7 @@ function mailConfig(deps: AuthDeps) {
 export function sendVerificationMail(deps: AuthDeps, account: Account, emailHash: string, link: PreparedLink): void {
   const mail = mailConfig(deps);
   const issued = issueMailLink(deps, 'verify', account, emailHash, link, mail.baseUrl);
-  const id = deps.platform.mail.send({ sender: mail.from, recipient: account.email, ...mailTexts.verify(issued.url), secrets: issued.secrets });
+  const id = deps.platform.mail.send({ sender: mail.from, recipient: account.email, ...mailTexts.verify(mail.appName, issued.url), secrets: issued.secrets });
   deps.platform.logger.log('info', 'verification mail queued', { code: 'auth_verification_mail_queued', user_id: account.userId, mail_id: id });
 }
 
@@ -114,4 +114,23 @@ export async function verifyEmail(deps: AuthDeps, token: string, session: Active
   } catch (error) {
     throw AppError.fromStore(error);
   }
+}
+
+/**
+ * After a registration for a taken address: the owner is mailed the way back in ("You already
+ * have an account": sign in, or reset the password), once the response is sent, so the answer
+ * stays the same for every address (no enumeration). It spends the address's verification-mail
+ * budgets (mail-budget.ts, charged to `client`), so registering again and again mails no more
+ * than asking for links does.
+ */
+export function mailAccountExistsAfterResponse(deps: AuthDeps, emailHash: string, client: string): void {
+  const mail = deps.config.mail;
+  if (!mail) return;
+  deps.platform.afterResponse(`account-exists-mail:${emailHash}`, () => {
+    const account = findAccountByEmailHash(deps.platform, emailHash);
+    if (!account) return;
+    if (!spendMailBudget(deps, 'verify', { email: account.email, emailHash, client }, VERIFICATION_MAILS_PER_HOUR, true)) return;
+    const id = deps.platform.mail.send({ sender: mail.from, recipient: account.email, ...mailTexts.accountExists(mail.appName, mail.baseUrl) });
+    deps.platform.logger.log('info', 'account-exists mail queued', { code: 'auth_account_exists_mail_queued', user_id: account.userId, mail_id: id });
+  });
 }

@@ -61,7 +61,7 @@ export async function requestPasswordReset(deps: AuthDeps, typedEmail: string, c
       return;
     }
     const issued = issueMailLink(deps, 'reset', account, emailHash, link, mail.baseUrl);
-    const id = deps.platform.mail.send({ sender: mail.from, recipient: account.email, ...mailTexts.reset(issued.url), secrets: issued.secrets });
+    const id = deps.platform.mail.send({ sender: mail.from, recipient: account.email, ...mailTexts.reset(mail.appName, issued.url), secrets: issued.secrets });
     deps.platform.logger.log('info', 'password reset mail queued', { code: 'auth_password_reset_mail_queued', user_id: account.userId, mail_id: id });
   });
 }
@@ -89,7 +89,7 @@ function storePassword(deps: AuthDeps, account: Account, emailHash: string, pass
   }
   retireMailLinks(deps, 'reset', emailHash);
   const mail = deps.config.mail;
-  if (mail) deps.platform.mail.send({ sender: mail.from, recipient: account.email, ...mailTexts.passwordChanged(via, mail.baseUrl) });
+  if (mail) deps.platform.mail.send({ sender: mail.from, recipient: account.email, ...mailTexts.passwordChanged(mail.appName, via, mail.baseUrl) });
 }
 
 function hashPassword(deps: AuthDeps, password: string): string {

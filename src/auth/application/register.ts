@@ -5,13 +5,14 @@
  * email is taken: nothing is written and the caller learns nothing (OWASP Authentication Cheat
  * Sheet, "Account enumeration"): the route answers both outcomes alike and never signs in, and
  * the password is hashed before the claim on both paths, so the two cost the same. A created
- * account is mailed a verification link once the response is sent (email-verification.ts).
+ * account is mailed a verification link once the response is sent, the owner of a taken address
+ * a mail that they already have an account (email-verification.ts).
  */
 import { normalizeEmail } from '../domain/email.ts';
 import type { PasswordUserRegistered } from '../domain/events.ts';
 import { checkPassword } from '../domain/password-policy.ts';
 import type { AuthDeps } from './deps.ts';
-import { mailVerificationAfterResponse } from './email-verification.ts';
+import { mailAccountExistsAfterResponse, mailVerificationAfterResponse } from './email-verification.ts';
 import { authEvent } from './event-codec.ts';
 import { prepareMailLink } from './mail-links.ts';
 import { projectAfterResponse } from './projection.ts';
@@ -64,7 +65,11 @@ export async function registerWithPassword(deps: AuthDeps, input: Credentials, c
   try {
     deps.platform.events.append(authStreams.email(emailHash), { tag: 'no-stream' }, [authEvent('auth_password_user_registered', data)]);
   } catch (error) {
-    if (isStoreConflict(error)) return { created: false };
+    if (isStoreConflict(error)) {
+      // The owner hears of it by mail; the caller learns nothing.
+      mailAccountExistsAfterResponse(deps, emailHash, client);
+      return { created: false };
+    }
     throw AppError.fromStore(error);
   }
   projectAfterResponse(deps.platform);

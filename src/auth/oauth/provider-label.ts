@@ -43,3 +43,11 @@ export function readProviderLabel(env: EnvReader, id: ProviderId): string {
   }
   return label;
 }
+
+/**
+ * The words for a provider the service may no longer offer (an identity linked before the operator
+ * removed it): its default label, never its id.
+ */
+export function defaultProviderLabel(id: string): string {
+  return Object.hasOwn(DEFAULT_LABELS, id) ? DEFAULT_LABELS[id as ProviderId] : 'A sign-in provider';
+}

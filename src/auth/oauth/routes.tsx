@@ -62,7 +62,7 @@ export function oauthRoutes(deps: OAuthFlowDeps): Hono {
     } else if (status >= 500) {
       fields['detail'] = failureDetail(failure);
     }
-    logger.log(status >= 500 ? 'error' : 'warn', 'oauth sign-in failed', fields);
+    logger.log(status >= 500 ? 'error' : 'info', 'oauth sign-in failed', fields);
     if (wantsJson(c)) {
       const envelope = errorEnvelope(failure);
       if (failure instanceof RateLimitedError) c.header('Retry-After', String(failure.retryAfterSeconds));

@@ -1,28 +1,26 @@
 /**
- * The account page and the mailed-link pages as responses, for their GET routes (./routes.tsx)
- * and for a refused form post of the mail routes (src/auth/rest/mail-routes.ts), which is answered
- * with its page at the refusal's status rather than a redirect that reads as success. The pages a
+ * The account page and the mailed-link pages as responses, for their GET routes (./routes.tsx),
+ * with the outcome of the form post that led there (a notice, or a refusal carried back in the
+ * query by src/auth/rest/form-return.ts). The pages a
  * mailed link opens carry its token in the address: like every page they send a Referer to their
  * own origin only (`same-origin`; `no-referrer` would make the browser send `Origin: null` on the
  * page's own form post, which the cross-site check refuses), and they load nothing from elsewhere.
  */
-import { RateLimitedError, type AppError } from '../../errors.ts';
-import { statusForCode } from '../../http/errors.ts';
 import { accountFacts, AUTH_COLLECTIONS, inspectResetLink, listSessions, type ActiveSession, type AuthDeps } from '../application/index.ts';
 import { readAuthDocument } from '../application/projection.ts';
 import { listPasskeys } from '../passkeys/manage.ts';
 import { relyingParty } from '../passkeys/relying-party.ts';
-import { PasswordRejected } from '../domain/password-policy.ts';
+import { defaultProviderLabel } from '../oauth/provider-label.ts';
+import type { ReturnedRefusal } from '../rest/form-return.ts';
+import type { HeaderSession } from '../../web/shell.tsx';
 import { contentSecurityPolicy, PAGE_HEADERS } from '../../web/security-headers.ts';
 import { DashboardPage, type SessionActions, type SessionRow } from './dashboard-page.tsx';
 import { ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage, type MailPageState } from './mail-pages.tsx';
 
 export interface Outcome {
   notice?: string | undefined;
-  error?: string | undefined;
-  reason?: string | undefined;
-  /** the last account deletion was refused for want of re-authentication */
-  deletionRefused?: boolean | undefined;
+  /** the refused form post that led back here */
+  refusal?: ReturnedRefusal | undefined;
 }
 
 /** Providers linked to the user, from the auth projection's users read model. */
@@ -52,27 +50,32 @@ export async function dashboardResponse(deps: AuthDeps, current: ActiveSession, 
     lastSeenAt: s.lastSeenAt,
     expiresAt: s.expiresAt,
   }));
-  const { deletionRefused, ...rest } = outcome;
   const security = {
     facts: await accountFacts(deps, current),
     mailOn: deps.config.mail !== undefined,
     minLength: deps.config.passwordMinLength,
-    outcome: { ...rest, minLength: deps.config.passwordMinLength },
+    notice: outcome.notice,
+    refusal: outcome.refusal,
+    now: deps.platform.now(),
   };
   const passkeys = relyingParty(deps.config) ? listPasskeys(deps, current.userId) : undefined;
   const providers = linkedProviders(deps, current.userId);
+  const offered = deps.offeredProviders?.() ?? [];
+  // Each provider by its configured label ("Provider A" as the operator named it), never its id.
+  const label = (id: string) => offered.find((p) => p.id === id)?.label ?? defaultProviderLabel(id);
   // Only an account whose own address is verified links providers (docs/security.md, "The linking rule").
-  const linkable = security.facts.email === 'verified' ? (deps.offeredProviders?.() ?? []).filter((p) => !providers.includes(p.id)) : [];
+  const linkable = security.facts.email === 'verified' ? offered.filter((p) => !providers.includes(p.id)) : [];
   const page = (
     <DashboardPage
       session={current}
-      providers={providers}
+      providers={providers.map((id) => ({ id, label: label(id) }))}
+      providerLabel={label}
+      providersOffered={offered.length > 0}
       linkable={linkable}
       sessions={rows}
       actions={SESSION_FORM_ACTIONS}
       security={security}
       passkeys={passkeys}
-      deletionRefused={deletionRefused === true}
     />
   );
   // The link forms' posts redirect to the providers: CSP form-action must allow their origins.
@@ -87,11 +90,21 @@ export async function mailPageResponse(
   deps: AuthDeps,
   which: MailPage,
   token: string,
-  outcome: Outcome,
+  outcome: Outcome & { email?: string | undefined; session: HeaderSession },
   status = 200,
   extraHeaders: Record<string, string> = {},
 ): Promise<Response> {
-  const state: MailPageState = { ...outcome, minLength: deps.config.passwordMinLength };
+  const { refusal } = outcome;
+  const state: MailPageState = {
+    notice: outcome.notice,
+    error: refusal?.code,
+    reason: refusal?.reason,
+    retryAt: refusal?.retryAt,
+    minLength: deps.config.passwordMinLength,
+    now: deps.platform.now(),
+    email: outcome.email,
+    session: outcome.session,
+  };
   switch (which) {
     case 'forgot':
       return html(<ForgotPasswordPage state={state} />, status, { ...PAGE_HEADERS, ...extraHeaders });
@@ -102,10 +115,4 @@ export async function mailPageResponse(
     case 'verify':
       return html(<VerifyEmailPage token={token} state={state} />, status, { ...PAGE_HEADERS, ...extraHeaders });
   }
-}
-
-/** A refused form post's outcome and status (a refused new password says why; 429 says when). */
-export function refusal(failure: AppError): { outcome: Outcome; status: number; headers: Record<string, string> } {
-  const headers: Record<string, string> = failure instanceof RateLimitedError ? { 'Retry-After': String(failure.retryAfterSeconds) } : {};
-  return { outcome: { error: failure.code, reason: failure instanceof PasswordRejected ? failure.problem : undefined }, status: statusForCode(failure.code), headers };
 }

@@ -12,8 +12,9 @@ import type { AccountFacts, ActiveSession, OfferedProvider } from '../applicatio
 import type { PasskeySummary } from '../passkeys/manage.ts';
 import { Field } from './field.tsx';
 import { Layout } from './layout.tsx';
-import type { MailPageState } from './mail-pages.tsx';
+import type { ReturnedRefusal } from '../rest/form-return.ts';
 import { MAIL_NOTICES, mailErrorText } from './mail-words.ts';
+import { tryAgainWords } from '../../text/wait-words.ts';
 import { PasskeysCard } from './passkeys-card.tsx';
 import { signInWords } from './sign-in-words.ts';
 
@@ -103,28 +104,47 @@ function SessionItem(props: { row: SessionRow; actions: SessionActions | undefin
   );
 }
 
-/** Deletion, confirmed by the password (empty after a fresh provider sign-in); `refused`: the last try was not re-authenticated. */
-function DeleteAccount(props: { refused: boolean }) {
+/**
+ * Deletion, confirmed by the password (empty after a fresh provider sign-in); an account without a
+ * password confirms with a fresh provider sign-in alone. `error`: why the last try was refused.
+ */
+function DeleteAccount(props: { error: string | undefined; hasPassword: boolean; withProviders: boolean }) {
   return (
     <section class="card" aria-labelledby="delete-title">
       <div class="card-head">
         <h2 id="delete-title">Delete your account</h2>
       </div>
-      <p class="hint">Every session ends, linked providers are unlinked, and your email and devices are erased. This cannot be undone.</p>
-      {props.refused && (
+      <p class="hint">Every session ends{props.withProviders ? ', linked providers are unlinked,' : ''} and your email and devices are erased. This cannot be undone.</p>
+      {!props.hasPassword && (
+        <p class="hint" id="delete-reauth-hint">
+          To confirm, sign in with your provider again first, then delete within 5 minutes.
+        </p>
+      )}
+      {props.error && (
         <p id="delete-account-error" class="form-error" role="alert">
-          Not deleted: enter your password, or sign in with your provider again first.
+          {props.error}
         </p>
       )}
       <form method="post" action="/api/auth/account/delete" id="delete-account-form" class="form">
         {/* Not `required`: after a provider sign-in of the last 5 minutes no password is asked. */}
-        <div class="field">
-          <label for="delete-password">Password</label>
-          <input id="delete-password" class="input" name="password" type="password" autocomplete="current-password" aria-describedby="delete-password-hint" />
-          <p id="delete-password-hint" class="field-hint">
-            Leave it empty if you signed in with a provider in the last 5 minutes.
-          </p>
-        </div>
+        {props.hasPassword && (
+          <div class="field">
+            <label for="delete-password">Password</label>
+            <input
+              id="delete-password"
+              class="input"
+              name="password"
+              type="password"
+              autocomplete="current-password"
+              aria-describedby={props.withProviders ? 'delete-password-hint' : undefined}
+            />
+            {props.withProviders && (
+              <p id="delete-password-hint" class="field-hint">
+                Leave it empty if you signed in with a provider in the last 5 minutes.
+              </p>
+            )}
+          </div>
+        )}
         <button type="submit" class="button button-danger button-block">
           Delete my account
         </button>
@@ -133,7 +153,7 @@ function DeleteAccount(props: { refused: boolean }) {
   );
 }
 
-function EmailCard(props: { facts: AccountFacts; mailOn: boolean }) {
+function EmailCard(props: { facts: AccountFacts; mailOn: boolean; error: string | undefined }) {
   const { email } = props.facts;
   return (
     <section class="card" aria-labelledby="email-title">
@@ -143,7 +163,12 @@ function EmailCard(props: { facts: AccountFacts; mailOn: boolean }) {
           {email === 'verified' ? 'Verified' : email === 'unverified' ? 'Not verified' : 'None'}
         </span>
       </div>
-      {email === 'unverified' && (
+      {props.error && (
+        <p id="verification-error" class="form-error" role="alert">
+          {props.error}
+        </p>
+      )}
+      {email === 'unverified' && props.mailOn && (
         <>
           <p class="hint">Open the link we mailed you to confirm the address. It is how you get back in if you forget your password.</p>
           {props.mailOn && (
@@ -155,19 +180,39 @@ function EmailCard(props: { facts: AccountFacts; mailOn: boolean }) {
           )}
         </>
       )}
-      {email === 'verified' && <p class="hint">The address is confirmed: a password reset link can reach you.</p>}
+      {email === 'verified' && <p class="hint">{props.mailOn ? 'The address is confirmed: a password reset link can reach you.' : 'The address is confirmed.'}</p>}
     </section>
   );
 }
 
-function PasswordCard(props: { minLength: number }) {
+/** Where the change-password form shows a refusal: beside the current or the new password, or above both. */
+interface PasswordErrors {
+  current?: string | undefined;
+  next?: string | undefined;
+  form?: string | undefined;
+}
+
+function passwordErrors(refusal: ReturnedRefusal | undefined, minLength: number, now: number): PasswordErrors {
+  if (refusal?.form !== 'password') return {};
+  const text = mailErrorText(refusal.code, refusal.reason, minLength, refusal.retryAt, now);
+  if (refusal.code === 'invalid_credentials') return { current: text };
+  if (refusal.code === 'validation') return refusal.reason ? { next: text } : { current: 'Enter your current password.' };
+  return { form: text };
+}
+
+function PasswordCard(props: { minLength: number; errors: PasswordErrors }) {
   return (
     <section class="card" aria-labelledby="password-title">
       <div class="card-head">
         <h2 id="password-title">Change password</h2>
       </div>
       <form method="post" action="/api/auth/password/change" id="change-password-form" class="form">
-        <Field id="current-password" label="Current password" name="current_password" type="password" autocomplete="current-password" />
+        {props.errors.form && (
+          <p id="change-password-error" class="form-error" role="alert">
+            {props.errors.form}
+          </p>
+        )}
+        <Field id="current-password" label="Current password" name="current_password" type="password" autocomplete="current-password" error={props.errors.current} />
         <Field
           id="new-password"
           label="New password"
@@ -176,6 +221,7 @@ function PasswordCard(props: { minLength: number }) {
           autocomplete="new-password"
           minLength={props.minLength}
           hint={`At least ${props.minLength} characters. Your other sessions end.`}
+          error={props.errors.next}
         />
         <button type="submit" class="button button-block">
           Change password
@@ -205,25 +251,53 @@ export interface AccountSecurity {
   facts: AccountFacts;
   mailOn: boolean;
   minLength: number;
-  /** the outcome of the last form post (a notice or an error) */
-  outcome: MailPageState;
+  /** the notice of the last form post */
+  notice?: string | undefined;
+  /** the refused form post that led back here */
+  refusal?: ReturnedRefusal | undefined;
+  /** the time the page is drawn (for "try again in …") */
+  now: number;
 }
+
+/** How a refused deletion asks to confirm, by what the account can confirm with. */
+function deletionReauthText(hasPassword: boolean, withProviders: boolean): string {
+  if (!hasPassword) return 'Not deleted: sign in with your provider again first, then delete within 5 minutes.';
+  return withProviders ? 'Not deleted: enter your password, or sign in with your provider again first.' : 'Not deleted: enter your password.';
+}
+
+/** The words of a refusal of `form` on this page, else undefined. */
+function refusalText(security: AccountSecurity, form: string, withProviders = false): string | undefined {
+  const { refusal } = security;
+  if (refusal?.form !== form) return undefined;
+  if (form === 'delete' && refusal.code === 'forbidden') return deletionReauthText(security.facts.hasPassword, withProviders);
+  if (form === 'delete' && refusal.code === 'rate_limited') return `Not deleted: too many attempts. ${tryAgainWords(refusal.retryAt, security.now)}`;
+  return mailErrorText(refusal.code, refusal.reason, security.minLength, refusal.retryAt, security.now);
+}
+
+/** The forms that show their refusal inside their own card. */
+const CARD_FORMS = new Set(['password', 'verification', 'delete']);
 
 /** `passkeys` is undefined when passkeys are not offered (no domain-name AUTH_PUBLIC_BASE_URL). */
 export function DashboardPage(props: {
   session: ActiveSession;
-  providers: string[];
+  /** the linked providers, each with its configured label */
+  providers: { id: string; label: string }[];
+  /** a provider's label from its id */
+  providerLabel: (id: string) => string;
+  /** whether the service offers any provider at all (else no word about providers) */
+  providersOffered: boolean;
   /** offered providers not linked yet, for an account whose address is verified (else empty) */
   linkable?: OfferedProvider[];
   sessions: SessionRow[];
   actions: SessionActions | undefined;
   security: AccountSecurity;
   passkeys?: PasskeySummary[] | undefined;
-  deletionRefused?: boolean;
 }) {
   const { session, security } = props;
-  const notice = security.outcome.notice ? MAIL_NOTICES[security.outcome.notice] : undefined;
-  const error = mailErrorText(security.outcome.error, security.outcome.reason, security.minLength);
+  const { refusal } = security;
+  const withProviders = props.providersOffered || props.providers.length > 0;
+  const notice = security.notice ? MAIL_NOTICES[security.notice] : undefined;
+  const error = refusal && !CARD_FORMS.has(refusal.form) ? mailErrorText(refusal.code, refusal.reason, security.minLength, refusal.retryAt, security.now) : undefined;
   return (
     <Layout title="Account" page="dashboard" session={{ state: 'signed-in', email: session.email }}>
       <div class="page-head">
@@ -232,13 +306,13 @@ export function DashboardPage(props: {
           Signed in as <EmailText email={session.email} />
         </p>
       </div>
-      {notice && !error && (
+      {notice && !refusal && (
         <p class="notice" id="account-notice" role="status">
           {notice}
         </p>
       )}
       {error && (
-        <p class="form-error" id="account-error" role="alert" data-error={security.outcome.error}>
+        <p class="form-error" id="account-error" role="alert" data-error={refusal?.code}>
           {error}
         </p>
       )}
@@ -250,26 +324,19 @@ export function DashboardPage(props: {
           <dl class="facts">
             <div>
               <dt>Signed in with</dt>
-              <dd>
-                {signInWords(session.method, session.aal)}{' '}
-                <code id="method" class="tag">
-                  {session.method}
-                </code>
+              {/* The stored method for tests and scripts in an attribute; people read the words. */}
+              <dd id="method" data-method={session.method}>
+                {signInWords(session.method, session.aal, props.providerLabel)}
               </dd>
             </div>
-            <div>
-              <dt>Linked providers</dt>
-              {/* Plain text: the OAuth suites read this element as the linked-provider list. */}
-              <dd id="providers">{props.providers.length > 0 ? props.providers.join(', ') : 'none'}</dd>
-            </div>
-            <div>
-              <dt>User id</dt>
-              <dd>
-                <code id="user-id" class="tag">
-                  {session.userId}
-                </code>
-              </dd>
-            </div>
+            {(props.providersOffered || props.providers.length > 0) && (
+              <div>
+                <dt>Linked providers</dt>
+                <dd id="providers" data-providers={props.providers.map((p) => p.id).join(' ')}>
+                  {props.providers.length > 0 ? props.providers.map((p) => p.label).join(', ') : 'None yet'}
+                </dd>
+              </div>
+            )}
             <div>
               <dt>This session expires</dt>
               <dd>
@@ -300,10 +367,13 @@ export function DashboardPage(props: {
             </form>
           )}
         </section>
-        {security.facts.email !== 'none' && <EmailCard facts={security.facts} mailOn={security.mailOn} />}
-        {security.facts.hasPassword && <PasswordCard minLength={security.minLength} />}
+        {/* With mail off an unverified address has no step to offer: the card would promise a mail never sent. */}
+        {(security.facts.email === 'verified' || (security.facts.email === 'unverified' && security.mailOn)) && (
+          <EmailCard facts={security.facts} mailOn={security.mailOn} error={refusalText(security, 'verification')} />
+        )}
+        {security.facts.hasPassword && <PasswordCard minLength={security.minLength} errors={passwordErrors(refusal, security.minLength, security.now)} />}
         {props.passkeys && <PasskeysCard passkeys={props.passkeys} />}
-        <DeleteAccount refused={props.deletionRefused === true} />
+        <DeleteAccount error={refusalText(security, 'delete', withProviders)} hasPassword={security.facts.hasPassword} withProviders={withProviders} />
       </div>
     </Layout>
   );

@@ -6,6 +6,7 @@
  */
 import { normalizeEmail } from '../domain/email.ts';
 import { PASSWORD_MAX_LENGTH, type PasswordProblem } from '../domain/password-policy.ts';
+import { tryAgainWords } from '../../text/wait-words.ts';
 
 export type LoginForm = 'login' | 'register';
 export type ErrorPlace = 'email' | 'password' | 'form';
@@ -20,7 +21,6 @@ export interface PlacedError {
 /** Errors that concern one place whatever was typed. */
 const FIXED: Record<string, { place: ErrorPlace; text: string }> = {
   invalid_credentials: { place: 'password', text: 'Invalid email or password.' },
-  rate_limited: { place: 'form', text: 'Too many failed attempts. Try again later.' },
   forbidden: { place: 'form', text: 'The request was refused. Reload the page and try again.' },
   store: { place: 'form', text: 'The service is unavailable. Try again later.' },
 };
@@ -52,13 +52,16 @@ export interface FailedPost {
   code: string | undefined;
   form: string | undefined;
   reason: string | undefined;
+  /** when a rate limit lifts (Unix seconds) */
+  retryAt?: number | undefined;
 }
 
-/** Places the error a form post came back with, given the email typed. */
-export function placeLoginError(failed: FailedPost, email: string | undefined, minLength: number): PlacedError | undefined {
+/** Places the error a form post came back with, given the email typed and the time the page is drawn. */
+export function placeLoginError(failed: FailedPost, email: string | undefined, minLength: number, nowMs: number): PlacedError | undefined {
   const { code } = failed;
   if (!code) return undefined;
   const which: LoginForm = failed.form === 'register' ? 'register' : 'login';
+  if (code === 'rate_limited') return { form: which, code, place: 'form', text: `Too many attempts. ${tryAgainWords(failed.retryAt, nowMs)}` };
   const fixed = FIXED[code];
   if (fixed) return { form: which, code, ...fixed };
   if (code === 'validation') {

@@ -18,6 +18,9 @@ export interface LoginPageProps {
   form: string | undefined;
   /** a refused new password's reason (`too_short`, `too_long`, `unsupported_character`) */
   reason?: string | undefined;
+  /** when a rate limit lifts (Unix seconds), and the time the page is drawn */
+  retryAt?: number | undefined;
+  now: number;
   /** `registered` after a registration form post (the same for a free and a taken email) */
   notice: string | undefined;
   /** the email typed before a failed post, echoed back */
@@ -51,7 +54,7 @@ function monogram(label: string): string {
 }
 
 export function LoginPage(props: LoginPageProps) {
-  const placed = placeLoginError({ code: props.error, form: props.form, reason: props.reason }, props.email, props.minLength);
+  const placed = placeLoginError({ code: props.error, form: props.form, reason: props.reason, retryAt: props.retryAt }, props.email, props.minLength, props.now);
   const registered = props.notice === 'registered' && !placed;
   const email = (form: LoginForm) => (placed?.form === form || (registered && form === 'login') ? props.email : undefined);
   const signedIn = props.signedInAs !== undefined;

@@ -4,6 +4,7 @@
  * never say whether an address has an account.
  */
 import { PASSWORD_MAX_LENGTH, type PasswordProblem } from '../domain/password-policy.ts';
+import { tryAgainWords } from '../../text/wait-words.ts';
 
 export const MAIL_NOTICES: Record<string, string> = {
   sent: 'If an account uses this address, a link to reset its password is on its way. It works for 30 minutes; check your spam folder too.',
@@ -20,16 +21,16 @@ const PASSWORD_PROBLEMS: Record<PasswordProblem, (minLength: number) => string> 
   unsupported_character: () => 'This password contains a rare symbol the service cannot accept. Replace it with another character.',
 };
 
-/** What went wrong, in words, for a form of the mailed-link flows. */
-export function mailErrorText(code: string | undefined, reason: string | undefined, minLength: number): string | undefined {
+/** What went wrong, in words, for a form of the mailed-link flows; `retryAt` (Unix seconds) and `nowMs` say when a rate limit lifts. */
+export function mailErrorText(code: string | undefined, reason: string | undefined, minLength: number, retryAt?: number, nowMs = 0): string | undefined {
   if (!code) return undefined;
+  if (code === 'rate_limited') return `Too many attempts. ${tryAgainWords(retryAt, nowMs)}`;
   if (code === 'validation' && reason && Object.hasOwn(PASSWORD_PROBLEMS, reason)) return PASSWORD_PROBLEMS[reason as PasswordProblem](minLength);
   const words: Record<string, string> = {
     validation: 'Check what you typed and try again.',
     not_found: 'This link does not work any more: it was used, it expired, or a newer one was sent. Ask for a new one.',
     forbidden: 'This link is for another account, or the request was refused. Sign out, then open the link again.',
     invalid_credentials: 'The current password is not right.',
-    rate_limited: 'Too many attempts. Try again later.',
     conflict: 'The account changed meanwhile. Reload the page and try again.',
     unauthorized: 'Sign in first.',
     store: 'The service is unavailable. Try again later.',

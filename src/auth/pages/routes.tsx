@@ -8,7 +8,9 @@ import { AppError } from '../../errors.ts';
 import { errorResponse, methodNotAllowedResponse } from '../../http/errors.ts';
 import { findActiveSession, safeNextPath, sessionIdFromCookieHeader, type AuthDeps } from '../application/index.ts';
 import { PAGE_HEADERS } from '../../web/security-headers.ts';
+import type { HeaderSession } from '../../web/shell.tsx';
 import { clearedFormEchoCookie, formEchoFromCookieHeader } from '../rest/form-echo.ts';
+import { returnedRefusal } from '../rest/form-return.ts';
 import { dashboardResponse, mailPageResponse, type Outcome } from './account-responses.tsx';
 import { LoginPage } from './login-page.tsx';
 import { relyingParty } from '../passkeys/relying-party.ts';
@@ -16,9 +18,9 @@ import { relyingParty } from '../passkeys/relying-party.ts';
 /** The pages of the mailed-link flows (./mail-pages.tsx). */
 export const MAIL_PAGES = ['/forgot-password', '/reset-password', '/verify-email'] as const;
 
-/** Only the notices the pages know are shown (the words are the page's, never the query's). */
-function outcomeOf(notice: string | undefined): Outcome {
-  return { notice };
+/** The notice or the refusal a page was sent back with (the words are the page's, never the query's). */
+function outcomeOf(c: Context): Outcome {
+  return { notice: c.req.query('notice'), refusal: returnedRefusal((name) => c.req.query(name)) };
 }
 
 export function authPageRoutes(deps: AuthDeps): Hono {
@@ -30,11 +32,15 @@ export function authPageRoutes(deps: AuthDeps): Hono {
     const current = await session(cookie);
     const echoed = formEchoFromCookieHeader(cookie);
     if (echoed !== undefined) c.header('Set-Cookie', clearedFormEchoCookie(deps.config.cookieSecure));
+    const refused = returnedRefusal((name) => c.req.query(name));
     const page = (
       <LoginPage
         next={safeNextPath(c.req.query('next'))}
-        error={c.req.query('error')}
-        form={c.req.query('form')}
+        error={refused?.code}
+        form={refused?.form}
+        reason={refused?.reason}
+        retryAt={refused?.retryAt}
+        now={deps.platform.now()}
         notice={c.req.query('notice')}
         email={echoed}
         minLength={deps.config.passwordMinLength}
@@ -50,15 +56,30 @@ export function authPageRoutes(deps: AuthDeps): Hono {
   app.get('/dashboard', async (c) => {
     const current = await session(c.req.header('cookie'));
     if (!current) return c.redirect(`/login?next=${encodeURIComponent('/dashboard')}`, 302);
-    return dashboardResponse(deps, current, { ...outcomeOf(c.req.query('notice')), deletionRefused: c.req.query('account_error') === 'reauth' });
+    return dashboardResponse(deps, current, outcomeOf(c));
   });
 
   // The mailed-link pages; without AUTH_PUBLIC_BASE_URL there is no mail and they do not exist.
   const mailOn = () => deps.config.mail !== undefined;
   const noMail = (c: Context) => errorResponse(c, new AppError('not_found', 'no route matches this path'), deps.platform.logger);
-  app.get('/forgot-password', (c) => (mailOn() ? mailPageResponse(deps, 'forgot', '', outcomeOf(c.req.query('notice'))) : noMail(c)));
-  app.get('/reset-password', (c) => (mailOn() ? mailPageResponse(deps, 'reset', c.req.query('token') ?? '', {}) : noMail(c)));
-  app.get('/verify-email', (c) => (mailOn() ? mailPageResponse(deps, 'verify', c.req.query('token') ?? '', {}) : noMail(c)));
+  /** The header as the session is: a mailed link is often opened signed in. */
+  const headerSession = async (cookie: string | undefined): Promise<HeaderSession> => {
+    const current = await session(cookie);
+    return current ? { state: 'signed-in', email: current.email } : { state: 'signed-out' };
+  };
+  app.get('/forgot-password', async (c) => {
+    if (!mailOn()) return noMail(c);
+    const cookie = c.req.header('cookie');
+    const email = formEchoFromCookieHeader(cookie);
+    const extra: Record<string, string> = email === undefined ? {} : { 'Set-Cookie': clearedFormEchoCookie(deps.config.cookieSecure, '/forgot-password') };
+    return mailPageResponse(deps, 'forgot', '', { ...outcomeOf(c), email, session: await headerSession(cookie) }, 200, extra);
+  });
+  app.get('/reset-password', async (c) =>
+    mailOn() ? mailPageResponse(deps, 'reset', c.req.query('token') ?? '', { ...outcomeOf(c), session: await headerSession(c.req.header('cookie')) }) : noMail(c),
+  );
+  app.get('/verify-email', async (c) =>
+    mailOn() ? mailPageResponse(deps, 'verify', c.req.query('token') ?? '', { ...outcomeOf(c), session: await headerSession(c.req.header('cookie')) }) : noMail(c),
+  );
 
   // Registered last, so they only see methods the routes above did not take (HEAD follows GET).
   for (const path of ['/login', '/dashboard', ...MAIL_PAGES]) app.all(path, (c) => methodNotAllowedResponse(c, ['GET', 'HEAD'], deps.platform.logger));

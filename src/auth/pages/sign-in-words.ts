@@ -5,9 +5,11 @@
  */
 import type { AssuranceLevel } from '../domain/events.ts';
 
-export function signInWords(method: string, aal: AssuranceLevel): string {
+/** `label`: a provider's configured label from its id. Never the stored name itself. */
+export function signInWords(method: string, aal: AssuranceLevel, label: (providerId: string) => string): string {
   if (aal === 'aal2') return 'Passkey (two factors)';
   if (method === 'password') return 'Password';
+  if (method === 'passkey') return 'Passkey';
   const provider = /^oauth:(.+)$/.exec(method)?.[1];
-  return provider === undefined ? method : `Provider sign-in (${provider})`;
+  return provider === undefined ? 'Another way' : label(provider);
 }

@@ -3,7 +3,7 @@
  *   DELETE /api/auth/account          JSON `{ "password": "…" }` (or no body after a provider sign-in
  *                                     in the last 5 minutes) → 204, the session cookie cleared
  *   POST   /api/auth/account/delete   the /dashboard form (field `password`) → 303 to /login, or back
- *                                     to /dashboard?account_error=reauth when re-authentication fails
+ *                                     to /dashboard with the refusal (./form-return.ts) when it fails
  * Without a session: 401 `unauthorized`; without re-authentication: 403 `forbidden`. Both pass the
  * same Origin / Sec-Fetch-Site check as every other mutating auth route.
  */
@@ -11,6 +11,8 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
 import { AppError } from '../../errors.ts';
 import { clientAddress } from '../../http/client-address.ts';
+import { errorResponse } from '../../http/errors.ts';
+import { refusedFormUrl } from './form-return.ts';
 import { clearedSessionCookie, deleteAccount, findActiveSession, sessionIdFromCookieHeader, type AuthDeps } from '../application/index.ts';
 
 export const ACCOUNT_PATHS = { account: '/api/auth/account', deleteForm: '/api/auth/account/delete' } as const;
@@ -64,9 +66,12 @@ export function accountRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHand
     try {
       await remove(c, true);
     } catch (error) {
-      if (!(error instanceof AppError) || error.code !== 'forbidden') throw error;
-      logger.log('info', 'account deletion refused', { code: 'auth_account_deletion_refused', reason: 'reauthentication' });
-      return c.redirect('/dashboard?account_error=reauth', 303);
+      const failure = AppError.from(error);
+      c.header('Cache-Control', 'no-store');
+      if (failure.code === 'unauthorized') return c.redirect(`/login?next=${encodeURIComponent('/dashboard')}`, 303);
+      if (failure.code === 'forbidden') logger.log('info', 'account deletion refused', { code: 'auth_account_deletion_refused', reason: 'reauthentication' });
+      else void errorResponse(c, failure, logger);
+      return c.redirect(refusedFormUrl('/dashboard', 'delete', failure, deps.platform.now()), 303);
     }
     return c.redirect('/login?notice=account_deleted', 303);
   });

@@ -18,12 +18,6 @@ const SESSION_HANDLE: ParameterSpec = {
   description: 'the public handle of a session (`id` in the session list), never the session id',
   schema: v.string(),
 };
-const FORM_HTML_ERRORS = {
-  description: 'a form post refused as invalid (400) or too frequent (429): the /login page, the error beside its field and the typed email kept',
-  statuses: [400, 429],
-} as const;
-const MAIL_FORM_HTML_ERRORS = { description: "a refused form post: the page it came from, showing the error, at the refusal's status" } as const;
-
 const OPERATIONS: readonly OperationSpec[] = [
   {
     method: 'get',
@@ -51,14 +45,13 @@ const OPERATIONS: readonly OperationSpec[] = [
     tag: 'auth',
     summary: 'Create an account (never signs in)',
     description:
-      'The answer does not tell whether the email was already taken (OWASP account enumeration): a free and a taken email get the same 202 and body, no session, and a taken one changes nothing. Sign in next with the login operation. A cross-site request (by `Origin`, else `Sec-Fetch-Site`) is refused with 403. Form posts get 303 redirects instead of JSON: to `/login?notice=registered` on acceptance, back to `/login?error=<code>` on a cross-site or storage failure; an invalid form (a field missing, an address or password it does not take) gets 400, a rate-limited one 429, each with the /login page showing the error.',
+      'The answer does not tell whether the email was already taken (OWASP account enumeration): a free and a taken email get the same 202 and body, no session, and a taken one changes nothing. Sign in next with the login operation. A cross-site request (by `Origin`, else `Sec-Fetch-Site`) is refused with 403. Form posts get 303 redirects instead of JSON (post/redirect/get): to `/login?notice=registered` on acceptance, and back to `/login?error=<code>&form=register` when refused (with `reason` for a refused password, `retry_at` in Unix seconds for a rate limit), the typed email kept in a short-lived cookie; the page shows the error beside its field.',
     body: { schema: 'NewCredentials', mediaTypes: JSON_OR_FORM, required: true },
     success: {
       '202': { kind: 'json', schema: 'RegistrationAccepted', description: 'accepted: the account exists now if the email was free (JSON request); no session' },
       '303': { kind: 'redirect', description: 'form post: to /login with the neutral notice, or back to /login with the error code', headers: ['Location'] },
     },
     errors: ['validation', 'forbidden', 'rate_limited', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
-    htmlErrors: FORM_HTML_ERRORS,
     links: {
       LoginWithTheSameCredentials: {
         operationId: 'loginWithPassword',
@@ -77,10 +70,13 @@ const OPERATIONS: readonly OperationSpec[] = [
     body: { schema: 'Credentials', mediaTypes: JSON_OR_FORM, required: true },
     success: {
       '200': { kind: 'json', schema: 'SignedIn', description: 'signed in (JSON request)', headers: ['Set-Cookie'] },
-      '303': { kind: 'redirect', description: 'form post: to `next` (with the session cookie) or back to /login with the error code', headers: ['Location'] },
+      '303': {
+        kind: 'redirect',
+        description: 'form post: to `next` (with the session cookie) or, refused, back to /login with the error code (and `retry_at` for a rate limit)',
+        headers: ['Location'],
+      },
     },
     errors: ['validation', 'invalid_credentials', 'forbidden', 'rate_limited', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
-    htmlErrors: FORM_HTML_ERRORS,
     links: { SessionAfterLogin: { operationId: 'getSession', description: 'the session the cookie now carries' } },
   },
   {
@@ -152,7 +148,8 @@ const OPERATIONS: readonly OperationSpec[] = [
     tag: 'auth',
     summary: 'Delete your account (HTML form variant of DELETE, the /dashboard button)',
     security: 'session',
-    description: 'Field `password` (empty after a fresh provider sign-in). Answers 303 to /login once deleted, or to /dashboard?account_error=reauth when re-authentication fails.',
+    description:
+      'Field `password` (empty after a fresh provider sign-in). Answers 303 to /login once deleted, or back to /dashboard with the error code (`forbidden` when re-authentication fails).',
     body: { schema: 'AccountDeletion', mediaTypes: ['application/x-www-form-urlencoded', 'multipart/form-data'], required: false },
     success: {
       '303': { kind: 'redirect', description: 'to /login (deleted, cookie cleared) or back to /dashboard (not re-authenticated)', headers: ['Location', 'Set-Cookie-Cleared?'] },
@@ -179,14 +176,13 @@ const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'requestPasswordReset',
     tag: 'auth',
     summary: 'Forgot password: mail a reset link to the address',
-    description: `The same answer, as quick, for an address with an account and one without: whether a link is mailed is decided after the response is sent. The link (from AUTH_PUBLIC_BASE_URL) works once, for 30 minutes, only while it is the newest and the password unchanged; at most 3 are mailed per address per hour (more requests get the same answer and send nothing). Without AUTH_PUBLIC_BASE_URL there is no mail: 404. ${FORM_OR_NONE} A form post gets a 303 to /forgot-password?notice=sent; a refused one, the /forgot-password page at the refusal's status.`,
+    description: `The same answer, as quick, for an address with an account and one without: whether a link is mailed is decided after the response is sent. The link (from AUTH_PUBLIC_BASE_URL) works once, for 30 minutes, only while it is the newest and the password unchanged; at most 3 are mailed per address per hour (more requests get the same answer and send nothing). Without AUTH_PUBLIC_BASE_URL there is no mail: 404. ${FORM_OR_NONE} A form post gets a 303 to /forgot-password?notice=sent; a refused one, back to /forgot-password with the error code.`,
     body: { schema: 'ForgotPasswordBody', mediaTypes: JSON_OR_FORM, required: true },
     success: {
       '202': { kind: 'json', schema: 'ResetRequested', description: 'accepted, whatever the address' },
       '303': { kind: 'redirect', description: 'form post: to /forgot-password with the neutral notice', headers: ['Location'] },
     },
     errors: ['validation', 'forbidden', 'not_found', 'rate_limited', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
-    htmlErrors: MAIL_FORM_HTML_ERRORS,
   },
   {
     method: 'post',
@@ -194,14 +190,13 @@ const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'resetPassword',
     tag: 'auth',
     summary: 'Set a new password with a mailed reset link',
-    description: `\`token\` is the link's. The new password is checked first (a refused one leaves the link working); then the link is used up, the password set, every session of the account ended (this browser's cookie cleared) and the address told by mail. A used, expired or superseded link, or one issued before the password last changed: 404. Posted from a browser signed in to another account: 403, nothing changed. ${FORM_OR_NONE} A form post gets a 303 to /login?notice=password_reset; a refused one, the /reset-password page at the refusal's status.`,
+    description: `\`token\` is the link's. The new password is checked first (a refused one leaves the link working); then the link is used up, the password set, every session of the account ended (this browser's cookie cleared) and the address told by mail. A used, expired or superseded link, or one issued before the password last changed: 404. Posted from a browser signed in to another account: 403, nothing changed. ${FORM_OR_NONE} A form post gets a 303 to /login?notice=password_reset; a refused one, back to /reset-password with the link's token and the error code.`,
     body: { schema: 'ResetPasswordBody', mediaTypes: JSON_OR_FORM, required: true },
     success: {
       '200': { kind: 'json', schema: 'PasswordReset', description: 'the password is set; every session ended', headers: ['Set-Cookie-Cleared'] },
       '303': { kind: 'redirect', description: 'form post: to /login with the notice', headers: ['Location', 'Set-Cookie-Cleared'] },
     },
     errors: ['validation', 'forbidden', 'not_found', 'conflict', 'rate_limited', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
-    htmlErrors: MAIL_FORM_HTML_ERRORS,
   },
   {
     method: 'post',
@@ -210,14 +205,13 @@ const OPERATIONS: readonly OperationSpec[] = [
     tag: 'auth',
     summary: 'Change the password of the signed-in account',
     security: 'session',
-    description: `The current password is required (a wrong one: 401, counted in the login's own limits, the account-wide budget included: 429 with Retry-After past them). The other sessions of the account end; this one stays. The address is told by mail. Outstanding reset links die. ${FORM_OR_NONE} A form post gets a 303 to /dashboard?notice=password_changed; a refused one, the account page at the refusal's status.`,
+    description: `The current password is required (a wrong one: 401, counted in the login's own limits, the account-wide budget included: 429 with Retry-After past them). The other sessions of the account end; this one stays. The address is told by mail. Outstanding reset links die. ${FORM_OR_NONE} A form post gets a 303 to /dashboard?notice=password_changed; a refused one, back to /dashboard with the error code (to /login when signed out).`,
     body: { schema: 'ChangePasswordBody', mediaTypes: JSON_OR_FORM, required: true },
     success: {
       '200': { kind: 'json', schema: 'PasswordChanged', description: 'the password is changed' },
       '303': { kind: 'redirect', description: 'form post: to /dashboard with the notice', headers: ['Location'] },
     },
     errors: ['validation', 'unauthorized', 'invalid_credentials', 'forbidden', 'conflict', 'rate_limited', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
-    htmlErrors: MAIL_FORM_HTML_ERRORS,
   },
   {
     method: 'post',
@@ -225,14 +219,13 @@ const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'verifyEmail',
     tag: 'auth',
     summary: 'Verify the address with a mailed link',
-    description: `\`token\` is the link's (mailed at registration and on "resend"; 24 hours, once, only the newest). The address of the link's account is marked verified. A used, expired or superseded link: 404. Posted from a browser signed in to another account: 403, nothing changed. ${FORM_OR_NONE} A form post gets a 303 to /dashboard (signed in) or /login with the notice; a refused one, the /verify-email page at the refusal's status.`,
+    description: `\`token\` is the link's (mailed at registration and on "resend"; 24 hours, once, only the newest). The address of the link's account is marked verified. A used, expired or superseded link: 404. Posted from a browser signed in to another account: 403, nothing changed. ${FORM_OR_NONE} A form post gets a 303 to /dashboard (signed in) or /login with the notice; a refused one, back to /verify-email with the link's token and the error code.`,
     body: { schema: 'VerifyEmailBody', mediaTypes: JSON_OR_FORM, required: true },
     success: {
       '200': { kind: 'json', schema: 'EmailVerified', description: 'the address is verified' },
       '303': { kind: 'redirect', description: 'form post: to /dashboard or /login with the notice', headers: ['Location'] },
     },
     errors: ['validation', 'forbidden', 'not_found', 'conflict', 'rate_limited', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
-    htmlErrors: MAIL_FORM_HTML_ERRORS,
   },
   {
     method: 'post',
@@ -241,13 +234,12 @@ const OPERATIONS: readonly OperationSpec[] = [
     tag: 'auth',
     summary: 'Mail a new verification link to the signed-in account',
     security: 'session',
-    description: `Any body is ignored. The previous link dies. At most 3 verification mails per address per hour (429 with Retry-After); an address verified already: 409. Without AUTH_PUBLIC_BASE_URL: 404. ${FORM_OR_NONE} A form post gets a 303 to /dashboard?notice=verification_sent; a refused one, the account page at the refusal's status.`,
+    description: `Any body is ignored. The previous link dies. At most 3 verification mails per address per hour (429 with Retry-After); an address verified already: 409. Without AUTH_PUBLIC_BASE_URL: 404. ${FORM_OR_NONE} A form post gets a 303 to /dashboard?notice=verification_sent; a refused one, back to /dashboard with the error code (to /login when signed out).`,
     success: {
       '202': { kind: 'json', schema: 'VerificationResent', description: 'a new link is on its way' },
       '303': { kind: 'redirect', description: 'form post: to /dashboard with the notice', headers: ['Location'] },
     },
     errors: ['unauthorized', 'forbidden', 'not_found', 'conflict', 'rate_limited', 'payload_too_large', 'store', 'internal'],
-    htmlErrors: MAIL_FORM_HTML_ERRORS,
   },
   {
     method: 'get',

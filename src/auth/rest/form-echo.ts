@@ -1,7 +1,7 @@
 /**
- * What a failed no-JS form post gives back to /login: the typed email (never the password), so the
- * form keeps it after the 303 redirect. It travels in a short-lived HttpOnly cookie scoped to
- * /login rather than in the URL, which would put an address into access logs and history.
+ * What a failed no-JS form post gives back to its page (/login, /forgot-password): the typed email
+ * (never the password), so the form keeps it after the 303 redirect. It travels in a short-lived
+ * HttpOnly cookie scoped to that page rather than in the URL, which would put an address into access logs and history.
  * (RFC 6265bis cookie attributes; SameSite=Lax like the session cookie.)
  */
 const FORM_ECHO_COOKIE = 'wasi_auth_form_email';
@@ -12,20 +12,23 @@ const MAX_AGE_SECONDS = 60;
 /** RFC 5321's 254 octets, with room for percent-encoding. */
 const MAX_VALUE = 1024;
 
-function attributes(secure: boolean): string {
-  return `Path=/login; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+/** The pages whose forms keep a typed email. */
+export type EchoPage = '/login' | '/forgot-password';
+
+function attributes(secure: boolean, page: EchoPage): string {
+  return `Path=${page}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 }
 
 /** `Set-Cookie` carrying the typed email; undefined when there is nothing worth keeping. */
-export function formEchoCookie(email: string | undefined, secure: boolean): string | undefined {
+export function formEchoCookie(email: string | undefined, secure: boolean, page: EchoPage = '/login'): string | undefined {
   if (!email) return undefined;
   const value = encodeURIComponent(email.slice(0, 254));
-  return `${FORM_ECHO_COOKIE}=${value}; Max-Age=${MAX_AGE_SECONDS}; ${attributes(secure)}`;
+  return `${FORM_ECHO_COOKIE}=${value}; Max-Age=${MAX_AGE_SECONDS}; ${attributes(secure, page)}`;
 }
 
 /** Read once: the page clears it with this. */
-export function clearedFormEchoCookie(secure: boolean): string {
-  return `${FORM_ECHO_COOKIE}=; Max-Age=0; ${attributes(secure)}`;
+export function clearedFormEchoCookie(secure: boolean, page: EchoPage = '/login'): string {
+  return `${FORM_ECHO_COOKIE}=; Max-Age=0; ${attributes(secure, page)}`;
 }
 
 /** The echoed email from a `Cookie` header, when present. */

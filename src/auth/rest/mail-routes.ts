@@ -6,12 +6,12 @@
  *   POST /api/auth/email/verify                 { token } → 200; the address is verified
  *   POST /api/auth/email/verification/resend    (signed in) → 202; a new link is mailed (429 past a few an hour)
  * Each takes JSON or an HTML form post (the pages, without JavaScript): a form gets a 303 to the
- * page that shows the outcome, or, refused, that page at the refusal's status. Every one passes the Origin / Sec-Fetch-Site check of the auth
+ * page that shows the outcome, or, refused, back to its own page with the refusal (./form-return.ts). Every one passes the Origin / Sec-Fetch-Site check of the auth
  * forms. Without AUTH_PUBLIC_BASE_URL there is no mail: the mail routes answer 404.
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
-import { AppError } from '../../errors.ts';
+import { AppError, RateLimitedError } from '../../errors.ts';
 import { errorResponse, methodNotAllowedResponse } from '../../http/errors.ts';
 import { clientAddress } from '../../http/client-address.ts';
 import {
@@ -26,6 +26,8 @@ import {
   verifyEmail,
   type AuthDeps,
 } from '../application/index.ts';
+import { formEchoCookie } from './form-echo.ts';
+import { refusedFormUrl } from './form-return.ts';
 import { inputMode, readInput } from './input.ts';
 
 export const MAIL_PATHS = {
@@ -53,6 +55,19 @@ export const RESET_REQUESTED = {
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
+/** The page each form is on, and its name there (the account page holds several forms). */
+interface FormPage {
+  path: '/forgot-password' | '/reset-password' | '/verify-email' | '/dashboard';
+  form: string;
+}
+const FORM_PAGES = {
+  forgot: { path: '/forgot-password', form: 'forgot' },
+  reset: { path: '/reset-password', form: 'reset' },
+  verify: { path: '/verify-email', form: 'verify' },
+  change: { path: '/dashboard', form: 'password' },
+  resend: { path: '/dashboard', form: 'verification' },
+} as const satisfies Record<string, FormPage>;
+
 export function mailRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler; limit: MiddlewareHandler }): Hono {
   const app = new Hono();
   const { logger } = deps.platform;
@@ -66,31 +81,35 @@ export function mailRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler
   const { sameSite, limit } = guards;
 
   /**
-   * A JSON caller gets the error; a form gets its page with the error at the error's status (the
-   * account page for the signed-in forms; imported when needed: this module also feeds the OpenAPI
-   * generator, which runs without JSX).
+   * A JSON caller gets the error; a form goes back to its page (post/redirect/get) with the refusal
+   * in the page's query, its link token kept, a typed email in the echo cookie. A signed-in form
+   * whose session is gone goes to /login, to come back to the account page.
    */
-  const failed = async (c: Context, error: unknown, page: 'forgot' | 'reset' | 'verify' | 'dashboard', token = '') => {
+  const failed = (c: Context, error: unknown, page: FormPage, keep: { token?: string | undefined; email?: string | undefined } = {}) => {
     const failure = AppError.from(error);
     if (inputModeOrJson(c) === 'json') throw failure;
     void errorResponse(c, failure, logger);
-    const pages = await import('../pages/account-responses.tsx');
-    const { outcome, status, headers } = pages.refusal(failure);
-    if (page !== 'dashboard') return pages.mailPageResponse(deps, page, token, outcome, status, headers);
-    const current = await session(c);
-    // Signed out (or the session just ended): no account page to show; the error as it is (401).
-    return current ? pages.dashboardResponse(deps, current, outcome, status, headers) : errorResponse(c, failure, undefined, headers);
+    c.header('Cache-Control', 'no-store');
+    if (failure instanceof RateLimitedError) c.header('Retry-After', String(failure.retryAfterSeconds));
+    if (page.path === '/dashboard' && failure.code === 'unauthorized') return c.redirect(`/login?next=${encodeURIComponent('/dashboard')}`, 303);
+    if (page.path === '/forgot-password') {
+      const echo = formEchoCookie(keep.email, config.cookieSecure, '/forgot-password');
+      if (echo) c.header('Set-Cookie', echo);
+    }
+    return c.redirect(refusedFormUrl(page.path, page.form, failure, deps.platform.now(), { token: keep.token }), 303);
   };
 
   app.post(MAIL_PATHS.forgot, limit, sameSite, mailOn, async (c) => {
+    let email: string | undefined;
     try {
       await throttle(deps, 'login', client(c));
       const { mode, input } = await readInput(c, ForgotSchema);
+      email = input.email;
       await requestPasswordReset(deps, input.email, client(c));
       c.header('Cache-Control', 'no-store');
       return mode === 'json' ? c.json(RESET_REQUESTED, 202) : c.redirect('/forgot-password?notice=sent', 303);
     } catch (error) {
-      return failed(c, error, 'forgot');
+      return failed(c, error, FORM_PAGES.forgot, { email });
     }
   });
 
@@ -106,7 +125,7 @@ export function mailRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler
       c.header('Cache-Control', 'no-store');
       return mode === 'json' ? c.json({ status: 'password_reset', sessions_ended: done.sessionsEnded }, 200) : c.redirect('/login?notice=password_reset', 303);
     } catch (error) {
-      return failed(c, error, 'reset', token);
+      return failed(c, error, FORM_PAGES.reset, { token });
     }
   });
 
@@ -119,7 +138,7 @@ export function mailRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler
       c.header('Cache-Control', 'no-store');
       return mode === 'json' ? c.json({ status: 'password_changed', sessions_ended: done.sessionsEnded }, 200) : c.redirect('/dashboard?notice=password_changed', 303);
     } catch (error) {
-      return failed(c, error, 'dashboard');
+      return failed(c, error, FORM_PAGES.change);
     }
   });
 
@@ -135,7 +154,7 @@ export function mailRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler
       if (mode === 'json') return c.json({ status: 'email_verified' }, 200);
       return c.redirect(current ? '/dashboard?notice=email_verified' : '/login?notice=email_verified', 303);
     } catch (error) {
-      return failed(c, error, 'verify', token);
+      return failed(c, error, FORM_PAGES.verify, { token });
     }
   });
 
@@ -147,7 +166,7 @@ export function mailRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler
       c.header('Cache-Control', 'no-store');
       return isForm(c) ? c.redirect('/dashboard?notice=verification_sent', 303) : c.json({ status: 'accepted' }, 202);
     } catch (error) {
-      return failed(c, error, 'dashboard');
+      return failed(c, error, FORM_PAGES.resend);
     }
   });
 

@@ -29,6 +29,7 @@ import {
 import { clientAddress } from '../../http/client-address.ts';
 import { deviceHint } from '../domain/device-hint.ts';
 import { formEchoCookie } from './form-echo.ts';
+import { refusedFormUrl } from './form-return.ts';
 import { inputMode, readCredentials } from './input.ts';
 import { originCheck } from './origin-check.ts';
 import { sessionView } from './session-view.ts';
@@ -54,13 +55,6 @@ export const AUTH_PATHS = {
 /** Credentials are tiny; this bounds what an anonymous caller can make us read. */
 const MAX_BODY_BYTES = 16 * 1024;
 const NO_STORE = { 'Cache-Control': 'no-store' };
-
-/** Where a failed form post goes back to: /login with the error code and the next path. */
-function loginPageUrl(failure: AppError, next: string | undefined, form: 'login' | 'register'): string {
-  const query = new URLSearchParams({ error: failure.code, form });
-  if (next) query.set('next', safeNextPath(next));
-  return `/login?${query.toString()}`;
-}
 
 /** After a registration form post, free email or taken: /login with the neutral notice. */
 function registeredPageUrl(next: string | undefined): string {
@@ -102,16 +96,15 @@ export function authRestRoutes(deps: AuthDeps): Hono {
   /** Form failures become redirects, but are logged with their code like JSON ones. */
   const logFailure = (c: Context, error: AppError): void => void errorResponse(c, error, logger);
 
-  /** A failed form post goes back to /login with its code, keeping the typed email (not the password); an invalid or rate-limited one is that page with 400 or 429. */
+  /** A failed form post goes back to /login (post/redirect/get) with its refusal, keeping the typed email (never the password). */
   const formFailure = (c: Context, error: unknown, typedEmail: string | undefined, next: string | undefined, form: 'login' | 'register') => {
     const failure = AppError.from(error);
     logFailure(c, failure);
-    // Imported when needed: this module also feeds the OpenAPI generator, which runs without JSX.
-    if (failure.code === 'validation' || failure instanceof RateLimitedError)
-      return import('../pages/refused-form-page.tsx').then(({ refusedFormPage }) => refusedFormPage(deps, failure, form, typedEmail, next));
     const echo = formEchoCookie(typedEmail, config.cookieSecure);
     if (echo) c.header('Set-Cookie', echo);
-    return c.redirect(loginPageUrl(failure, next, form), 303);
+    if (failure instanceof RateLimitedError) c.header('Retry-After', String(failure.retryAfterSeconds));
+    c.header('Cache-Control', 'no-store');
+    return c.redirect(refusedFormUrl('/login', form, failure, deps.platform.now(), { next: next === undefined ? undefined : safeNextPath(next) }), 303);
   };
 
   /**

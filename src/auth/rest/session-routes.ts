@@ -47,6 +47,8 @@ export function userSessionRoutes(deps: AuthDeps, guards: { sameSite: Middleware
 
   // Before the :id route, so `revoke-all` is not taken for a handle.
   app.post('/api/auth/sessions/revoke-all', guards.limit, guards.sameSite, async (c) => {
+    // A form whose session is gone already: signed out, as asked.
+    if (isFormPost(c) && !(await findActiveSession(deps, sessionIdFromCookieHeader(c.req.header('cookie'), deps.config.cookieSecure)))) return c.redirect('/login', 303);
     const current = await signedIn(c.req.header('cookie'));
     const revoked = revokeAllSessions(deps, current);
     logger.log('info', 'all sessions revoked', { code: 'auth_sessions_revoked_all', user_id: current.userId, revoked });
@@ -73,8 +75,16 @@ export function userSessionRoutes(deps: AuthDeps, guards: { sameSite: Middleware
   });
 
   app.post('/api/auth/sessions/:id/revoke', guards.limit, guards.sameSite, async (c) => {
-    const own = await revokeOne(c);
-    return c.redirect(own ? '/login' : '/dashboard', 303);
+    try {
+      const own = await revokeOne(c);
+      return c.redirect(own ? '/login' : '/dashboard', 303);
+    } catch (error) {
+      // The form's page, never the API's answer: signed out, to /login; a session ended meanwhile, the fresh list.
+      const failure = AppError.from(error);
+      if (failure.code === 'unauthorized') return c.redirect(`/login?next=${encodeURIComponent('/dashboard')}`, 303);
+      if (failure.code === 'not_found') return c.redirect('/dashboard', 303);
+      throw failure;
+    }
   });
   return app;
 }

@@ -68,7 +68,7 @@ export function serverFunctionRoutes(deps: CounterSurfaceDeps) {
     const status = statusForCode(error.code);
     const fields: Record<string, unknown> = { code: error.code, status, function: name };
     if (status >= 500) logger.log('error', 'server function failed', { ...fields, detail: failureDetail(error) });
-    else logger.log('warn', 'server function rejected', fields);
+    else logger.log('info', 'server function rejected', fields);
     return c.json(errorEnvelope(error), status, NO_STORE);
   };
 

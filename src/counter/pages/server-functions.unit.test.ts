@@ -69,8 +69,8 @@ describe('server functions through the typed client', () => {
     expect(platform.events.headSequence()).toBe(0n);
     const logged = platform.logger.withCode('validation');
     expect(logged.map((e) => [e.level, e.fields['function'], e.fields['status']])).toEqual([
-      ['warn', 'increment_count', 400],
-      ['warn', 'decrement_count', 400],
+      ['info', 'increment_count', 400],
+      ['info', 'decrement_count', 400],
     ]);
   });
 });

@@ -69,7 +69,8 @@ const realtime: PubSub = {
 };
 
 const mailer: Mailer = {
-  send: (message) => call(() => mail.send({ ...message, secrets: message.secrets ?? [] })),
+  send: (message) =>
+    call(() => mail.send({ ...message, html: message.html ?? '', secrets: message.secrets ?? [], template: message.template ?? '', values: message.values ?? [] })),
 };
 
 /** `afterResponse`: where work that waits for the response goes (the entry point drains it, src/hosted.ts). */

@@ -16,7 +16,8 @@ export function fileStoreMailer(projections: ProjectionStore, now: () => number)
       if (typeof secrets === 'string') throw new StoreError('invalid', secrets);
       const at = now();
       const id = newOutboxId(at);
-      const body = JSON.stringify(newOutboxEntry({ sender: message.sender, recipient: message.recipient, subject: message.subject, text: message.text, secrets }, at));
+      const html = message.html ? { html: message.html } : {};
+      const body = JSON.stringify(newOutboxEntry({ sender: message.sender, recipient: message.recipient, subject: message.subject, text: message.text, ...html, secrets }, at));
       for (let race = 0; race < OUTBOX_COMMIT_RACES; race++) {
         const checkpoint = projections.checkpoint(MAIL_OUTBOX.projection);
         if (projections.commit(MAIL_OUTBOX.projection, checkpoint, checkpoint + 1n, [{ tag: 'put', val: { collection: MAIL_OUTBOX.collection, id, body } }])) return id;

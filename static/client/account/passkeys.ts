@@ -23,6 +23,22 @@ async function errorText(response: Response, fallback: string): Promise<string> 
   }
 }
 
+/**
+ * A refused sign-in in words a person can act on. The server answers every refusal alike (401
+ * `invalid_credentials`, src/auth/passkeys/refusal.ts); by far the likeliest cause is a passkey
+ * whose account or whose record here is gone, so the words say so and offer the other ways in.
+ */
+async function signInRefusalText(response: Response): Promise<string> {
+  if (response.status === 401) return 'No account uses this passkey. Sign in with your email and password, or create an account.';
+  if (response.status === 429) {
+    const seconds = Number(response.headers.get('retry-after') ?? '');
+    return Number.isInteger(seconds) && seconds > 0
+      ? `Too many attempts. Try again in ${Math.ceil(seconds / 60)} minute${seconds > 60 ? 's' : ''}.`
+      : 'Too many attempts. Try again in a few minutes.';
+  }
+  return errorText(response, 'That did not work. Try again.');
+}
+
 function show(id: string, text: string): void {
   const status = document.getElementById(id);
   if (!status) return;
@@ -43,7 +59,7 @@ async function signIn(next: string, autofill: boolean): Promise<void> {
   if (!options.ok) throw new Error(await errorText(options, 'Passkey sign-in is not available right now.'));
   const response = await startAuthentication({ optionsJSON: await options.json(), useBrowserAutofill: autofill });
   const verified = await call('POST', '/api/auth/passkeys/authentication/verify', { response, next });
-  if (!verified.ok) throw new Error(await errorText(verified, 'That passkey was not accepted.'));
+  if (!verified.ok) throw new Error(await signInRefusalText(verified));
   const body = (await verified.json()) as { next?: string };
   location.assign(body.next ?? '/dashboard');
 }

@@ -31,7 +31,8 @@ export interface MailSecret {
   ttlMs: bigint,
 }
 /**
- * One plain-text message.
+ * One message: plain text, and the same body as HTML when `html` is not empty (sent together
+ * as multipart/alternative, RFC 2046 §5.1.4). Its `Date` is when it was queued.
  */
 export interface MailMessage {
   /**
@@ -48,7 +49,21 @@ export interface MailMessage {
    */
   text: string,
   /**
+   * the body as an HTML document (UTF-8); empty for a plain-text message. Secrets' placeholders
+   * are replaced in it as in `text` (the same secret in both).
+   */
+  html: string,
+  /**
    * secrets made at delivery (at most 4, distinct placeholders); empty for a message without any
    */
   secrets: Array<MailSecret>,
+  /**
+   * the operator template that may stand for this message (its name; empty: none): a host with
+   * a template of that name renders subject, text and html from it and `values` instead
+   */
+  template: string,
+  /**
+   * the template's values by name (`app_name`, `link`, …); a value may hold a secret's placeholder
+   */
+  values: Array<[string, string]>,
 }
