@@ -46,9 +46,10 @@ export interface DeletedAccount {
 /**
  * The password proves it is the user, or the current session comes from a provider sign-in in the
  * last REAUTH_WINDOW_MS. Password attempts count against the login's limit for this email and
- * client (a stolen session cannot guess the password faster than a login could).
+ * client (a stolen session cannot guess the password faster than a login could). Deleting the
+ * account and adding a passkey both ask it (src/auth/passkeys/adding-rules.ts).
  */
-async function reauthenticate(deps: AuthDeps, current: ActiveSession, reauth: Reauthentication): Promise<void> {
+export async function reauthenticate(deps: AuthDeps, current: ActiveSession, reauth: Reauthentication): Promise<void> {
   const { platform } = deps;
   if (reauth.password !== undefined && current.email !== null) {
     const emailHash = await sha256Hex(current.email);

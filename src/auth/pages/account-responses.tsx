@@ -15,6 +15,8 @@ import { relyingParty } from '../passkeys/relying-party.ts';
 import { PasswordRejected } from '../domain/password-policy.ts';
 import { contentSecurityPolicy, PAGE_HEADERS } from '../../web/security-headers.ts';
 import { DashboardPage, type SessionActions, type SessionRow } from './dashboard-page.tsx';
+import { passkeysOfRemovalLink } from '../passkeys/removal-link.ts';
+import { PasskeyRemovalPage } from './passkey-removal-page.tsx';
 import { ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage, type MailPageState } from './mail-pages.tsx';
 
 export interface Outcome {
@@ -102,6 +104,19 @@ export async function mailPageResponse(
     case 'verify':
       return html(<VerifyEmailPage token={token} state={state} />, status, { ...PAGE_HEADERS, ...extraHeaders });
   }
+}
+
+/** The page of a passkey-removal link (./passkey-removal-page.tsx), after a refused post at the refusal's status. */
+export async function passkeyRemovalResponse(
+  deps: AuthDeps,
+  token: string,
+  afterReset: boolean,
+  error?: string,
+  status = 200,
+  extraHeaders: Record<string, string> = {},
+): Promise<Response> {
+  const passkeys = await passkeysOfRemovalLink(deps, token);
+  return html(<PasskeyRemovalPage token={token} passkeys={passkeys} afterReset={afterReset} error={error} />, status, { ...PAGE_HEADERS, ...extraHeaders });
 }
 
 /** A refused form post's outcome and status (a refused new password says why; 429 says when). */

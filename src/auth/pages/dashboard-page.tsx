@@ -160,7 +160,16 @@ function EmailCard(props: { facts: AccountFacts; mailOn: boolean }) {
   );
 }
 
-function PasswordCard(props: { minLength: number }) {
+/** "Remove my passkeys too": a passkey signs in on its own, past a new password or ended sessions. */
+export function RemovePasskeysBox(props: { id: string }) {
+  return (
+    <label class="checkbox" for={props.id}>
+      <input type="checkbox" id={props.id} name="remove_passkeys" value="on" /> Also remove every passkey of this account
+    </label>
+  );
+}
+
+function PasswordCard(props: { minLength: number; hasPasskeys: boolean }) {
   return (
     <section class="card" aria-labelledby="password-title">
       <div class="card-head">
@@ -177,6 +186,7 @@ function PasswordCard(props: { minLength: number }) {
           minLength={props.minLength}
           hint={`At least ${props.minLength} characters. Your other sessions end.`}
         />
+        {props.hasPasskeys && <RemovePasskeysBox id="change-remove-passkeys" />}
         <button type="submit" class="button button-block">
           Change password
         </button>
@@ -294,6 +304,7 @@ export function DashboardPage(props: {
           </ul>
           {props.actions && (
             <form method="post" action={props.actions.revokeAll} id="revoke-all-form" class="session-all">
+              {(props.passkeys?.length ?? 0) > 0 && <RemovePasskeysBox id="revoke-all-remove-passkeys" />}
               <button type="submit" class="button button-danger button-block">
                 Sign out everywhere
               </button>
@@ -301,8 +312,8 @@ export function DashboardPage(props: {
           )}
         </section>
         {security.facts.email !== 'none' && <EmailCard facts={security.facts} mailOn={security.mailOn} />}
-        {security.facts.hasPassword && <PasswordCard minLength={security.minLength} />}
-        {props.passkeys && <PasskeysCard passkeys={props.passkeys} />}
+        {security.facts.hasPassword && <PasswordCard minLength={security.minLength} hasPasskeys={(props.passkeys?.length ?? 0) > 0} />}
+        {props.passkeys && <PasskeysCard passkeys={props.passkeys} canAdd={security.facts.email !== 'unverified'} needsPassword={security.facts.hasPassword} />}
         <DeleteAccount refused={props.deletionRefused === true} />
       </div>
     </Layout>

@@ -1,6 +1,6 @@
 /**
  * The auth pages: GET /login, GET /dashboard (which needs a session, else it redirects to
- * /login?next=/dashboard), and the mailed-link pages /forgot-password, /reset-password, /verify-email. Server-rendered Hono JSX in the counter page's shell; no script needed
+ * /login?next=/dashboard), and the mailed-link pages /forgot-password, /reset-password, /verify-email, /remove-passkeys. Server-rendered Hono JSX in the counter page's shell; no script needed
  * for any core action, and the same Content-Security-Policy as the counter page (no inline code).
  */
 import { Hono, type Context } from 'hono';
@@ -9,12 +9,12 @@ import { errorResponse, methodNotAllowedResponse } from '../../http/errors.ts';
 import { findActiveSession, safeNextPath, sessionIdFromCookieHeader, type AuthDeps } from '../application/index.ts';
 import { PAGE_HEADERS } from '../../web/security-headers.ts';
 import { clearedFormEchoCookie, formEchoFromCookieHeader } from '../rest/form-echo.ts';
-import { dashboardResponse, mailPageResponse, type Outcome } from './account-responses.tsx';
+import { dashboardResponse, mailPageResponse, passkeyRemovalResponse, type Outcome } from './account-responses.tsx';
 import { LoginPage } from './login-page.tsx';
 import { relyingParty } from '../passkeys/relying-party.ts';
 
 /** The pages of the mailed-link flows (./mail-pages.tsx). */
-export const MAIL_PAGES = ['/forgot-password', '/reset-password', '/verify-email'] as const;
+export const MAIL_PAGES = ['/forgot-password', '/reset-password', '/verify-email', '/remove-passkeys'] as const;
 
 /** Only the notices the pages know are shown (the words are the page's, never the query's). */
 function outcomeOf(notice: string | undefined): Outcome {
@@ -59,6 +59,7 @@ export function authPageRoutes(deps: AuthDeps): Hono {
   app.get('/forgot-password', (c) => (mailOn() ? mailPageResponse(deps, 'forgot', '', outcomeOf(c.req.query('notice'))) : noMail(c)));
   app.get('/reset-password', (c) => (mailOn() ? mailPageResponse(deps, 'reset', c.req.query('token') ?? '', {}) : noMail(c)));
   app.get('/verify-email', (c) => (mailOn() ? mailPageResponse(deps, 'verify', c.req.query('token') ?? '', {}) : noMail(c)));
+  app.get('/remove-passkeys', (c) => (mailOn() ? passkeyRemovalResponse(deps, c.req.query('token') ?? '', c.req.query('after') === 'reset') : noMail(c)));
 
   // Registered last, so they only see methods the routes above did not take (HEAD follows GET).
   for (const path of ['/login', '/dashboard', ...MAIL_PAGES]) app.all(path, (c) => methodNotAllowedResponse(c, ['GET', 'HEAD'], deps.platform.logger));
