@@ -5,30 +5,16 @@
  * The component queues its mail in the file store; `npm run mail:drain` delivers it to a real SMTP
  * server (aiosmtpd) whenever the suite waits for a mail.
  */
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { freePort, ROOT } from '../../harness/host-process.ts';
+import { freePort } from '../../harness/host-process.ts';
 import { requireTool } from '../../harness/tools.ts';
 import { startWasmtime, type WasmtimeProcess } from '../../harness/wasmtime-process.ts';
-import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../support/smtp-sink.ts';
+import { drainedMailTo } from '../support/mail-drain.ts';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { passkeyCeremonySuite } from './ceremony-suite.ts';
 
 const wasmtime = requireTool('wasmtime');
 const python = requireTool('aiosmtpd');
-
-/** One `mail:drain --once` over the data directory, to the sink. */
-function drain(dataDir: string, smtpUrl: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'mail-drain.ts'), '--once', '--data-dir', dataDir], {
-      env: { ...process.env, SMTP_URL: smtpUrl },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let errors = '';
-    child.stderr.on('data', (chunk) => (errors += chunk));
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`mail-drain exited ${code}: ${errors}`))));
-  });
-}
 
 describe.skipIf(!wasmtime || !python)('passkeys under wasmtime serve', () => {
   let server: WasmtimeProcess;
@@ -46,12 +32,5 @@ describe.skipIf(!wasmtime || !python)('passkeys under wasmtime serve', () => {
     await sink?.stop();
   });
 
-  async function mailTo(email: string, subject: string): Promise<ReceivedMail> {
-    const match = (m: ReceivedMail) => m.envelope_to.includes(email) && m.subject === subject;
-    // The guest queues a registration's mail after its answer: drain until it has arrived.
-    for (let attempt = 0; attempt < 10 && !sink.messages().some(match); attempt++) await drain(server.dataDir, sink.url);
-    return sink.waitFor(match, { timeoutMs: 5_000 });
-  }
-
-  passkeyCeremonySuite(() => ({ url: server.url, origin, logs: () => server.logs(), mailTo }));
+  passkeyCeremonySuite(() => ({ url: server.url, origin, logs: () => server.logs(), mailTo: (email, subject) => drainedMailTo(server.dataDir, sink, email, subject) }));
 });
