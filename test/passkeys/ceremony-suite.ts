@@ -232,7 +232,7 @@ export function passkeyCeremonySuite(target: () => PasskeyTarget): void {
       expect(html).toContain(`value="${owner.passkeyId}"`);
       // Opening the page changed nothing (mail scanners fetch links).
       expect(await passkeyList(owner.sessionId)).toHaveLength(1);
-      const removed = await call('/api/auth/passkeys/removal', { token: tokenOf(link), passkeys: [owner.passkeyId] });
+      const removed = await call('/api/auth/passkey-removal', { token: tokenOf(link), passkeys: [owner.passkeyId] });
       expect(await json(removed)).toEqual({ removed: 1 });
       expect(await passkeyList(owner.sessionId)).toEqual([]);
       await expectError(
@@ -241,7 +241,7 @@ export function passkeyCeremonySuite(target: () => PasskeyTarget): void {
         'invalid_credentials',
         REFUSED,
       );
-      await expectError(await call('/api/auth/passkeys/removal', { token: tokenOf(link), passkeys: [owner.passkeyId] }), 404, 'not_found');
+      await expectError(await call('/api/auth/passkey-removal', { token: tokenOf(link), passkeys: [owner.passkeyId] }), 404, 'not_found');
     });
 
     it('a password change with remove_passkeys removes every passkey; without it they stay', async () => {

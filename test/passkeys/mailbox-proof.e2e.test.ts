@@ -129,7 +129,7 @@ describe.skipIf(!python)('the first proof of the mailbox removes passkeys added 
     expect(page).toContain('Your password is set');
     // The passkey still signs in until the owner removes it.
     expect((await signInWith(owner.key)).status).toBe(200);
-    const removed = await postForm(host.url, '/api/auth/passkeys/removal', { token: new URLSearchParams(review.split('?')[1]).get('token')!, passkey: passkeyId! }, browser());
+    const removed = await postForm(host.url, '/api/auth/passkey-removal', { token: new URLSearchParams(review.split('?')[1]).get('token')!, passkey: passkeyId! }, browser());
     expect(removed.status).toBe(303);
     expect(removed.headers.get('location')).toBe('/login?notice=passkeys_removed');
     await expectError(await signInWith(owner.key), 401, 'invalid_credentials');

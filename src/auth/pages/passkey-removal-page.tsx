@@ -1,7 +1,7 @@
 /**
  * /remove-passkeys?token=: the page a passkey-removal link opens (the "passkey added" mail's, and
  * the one a completed reset leads to). It lists the account's passkeys, each with a checkbox, and
- * posts the ticked ones to /api/auth/passkeys/removal; opening it changes nothing (mail scanners
+ * posts the ticked ones to /api/auth/passkey-removal; opening it changes nothing (mail scanners
  * fetch links). Works without JavaScript.
  */
 import type { PasskeySummary } from '../passkeys/manage.ts';
@@ -43,7 +43,7 @@ export function PasskeyRemovalPage(props: PasskeyRemovalPageProps) {
         )}
         {passkeys !== undefined && passkeys.length === 0 && <p class="hint">This account has no passkey.</p>}
         {passkeys !== undefined && passkeys.length > 0 && (
-          <form method="post" action="/api/auth/passkeys/removal" id="passkey-removal-form" class="form">
+          <form method="post" action="/api/auth/passkey-removal" id="passkey-removal-form" class="form">
             <input type="hidden" name="token" value={props.token} />
             <ul class="session-list">
               {passkeys.map((passkey) => (

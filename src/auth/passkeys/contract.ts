@@ -120,6 +120,7 @@ const OPERATIONS: readonly OperationSpec[] = [
       '303': { kind: 'redirect', description: 'form post: to /login with the notice', headers: ['Location'] },
     },
     errors: ['validation', 'forbidden', 'not_found', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
+    htmlErrors: { description: "a refused form post: the /remove-passkeys page, showing the error, at the refusal's status" },
   },
   {
     method: 'patch',

@@ -8,7 +8,7 @@
  *   GET    /api/auth/passkeys                         (signed in) → { passkeys: [...] }
  *   PATCH  /api/auth/passkeys/:id                     (signed in) {name} → the renamed passkey
  *   DELETE /api/auth/passkeys/:id                     (signed in) → 204
- *   POST   /api/auth/passkeys/removal                 {token, passkeys} (a removal link, no session) → { removed }; a form: 303 to /login
+ *   POST   /api/auth/passkey-removal                  {token, passkeys} (a removal link, no session) → { removed }; a form: 303 to /login
  * Every write passes the same Origin / Sec-Fetch-Site check as the other auth routes and takes
  * JSON only; the sign-in routes count against the per-client attempt limit. Without
  * AUTH_PUBLIC_BASE_URL (no relying party) the ceremony routes answer 404.
@@ -36,7 +36,8 @@ export const PASSKEY_PATHS = {
   authenticationOptions: '/api/auth/passkeys/authentication/options',
   authenticationVerify: '/api/auth/passkeys/authentication/verify',
   list: '/api/auth/passkeys',
-  removal: '/api/auth/passkeys/removal',
+  // Beside the passkeys' paths, not under them: `/api/auth/passkeys/:id` would take it.
+  removal: '/api/auth/passkey-removal',
   item: '/api/auth/passkeys/:id',
 } as const;
 
