@@ -52,28 +52,6 @@ export function isNfkcSupported(codePoint: number): boolean {
   return false;
 }
 
-/** One code point inside a regular-expression class, written so that ECMA-262 and Python's `re` read it alike. */
-function classMember(codePoint: number): string {
-  // Astral code points as themselves (an ECMA `\u` escape would be a surrogate pair to Python).
-  if (codePoint > 0xffff) return String.fromCodePoint(codePoint);
-  return `\\u${codePoint.toString(16).padStart(4, '0')}`;
-}
-
-/**
- * The supported code points as the body of a regular-expression character class (for the `u`
- * flag): what the API document publishes as a password's `pattern`, so that a client (or a
- * fuzzer) knows which strings the service takes without reading Unicode tables.
- */
-export function nfkcSupportedClass(): string {
-  let body = '';
-  for (let i = 0; i < RUNS.length; i += 2) {
-    const first = RUNS[i]!;
-    const last = RUNS[i + 1]!;
-    body += first === last ? classMember(first) : `${classMember(first)}-${classMember(last)}`;
-  }
-  return body;
-}
-
 /** ASCII is its own NFKC form; most passwords skip the tables entirely. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included.
 const ASCII = /^[\x00-\x7f]*$/;

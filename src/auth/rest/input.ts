@@ -23,7 +23,7 @@ export const CredentialsSchema = v.object(
     password: v.pipe(
       v.string('password must be a string'),
       v.description(
-        "register: at least capabilities.password.min_length characters after NFKC; register and login: only characters assigned in Unicode 17.0 whose NFKC the service computes exactly, all but 434 of them, the characters of the `pattern` of register's schema (else 400 validation)",
+        'register: at least capabilities.password.min_length characters after NFKC; register and login: only characters assigned in Unicode 17.0 whose NFKC the service computes exactly, all but 434 of them (else 400 validation)',
       ),
     ),
     next: v.optional(v.string()),
