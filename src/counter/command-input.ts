@@ -107,8 +107,9 @@ export async function inputFromJsonBody(c: Context, name: CommandName): Promise<
 
 /**
  * Reads the command's input from the query: each field exactly once. Query values are text: only
- * an optional sign and digits count as a number; any other text goes to the field's schema as
- * text (which, for a number field, answers with its "must be an integer" message).
+ * an optional sign and digits count as a number, with a fraction of zeros (`13905.0`: an integer
+ * to JSON Schema, as a client serializing a float writes it); any other text goes to the field's
+ * schema as text (which, for a number field, answers with its "must be an integer" message).
  */
 export function inputFromQuery(c: Context, name: CommandName): CommandInputValues {
   const values: CommandInputValues = {};
@@ -116,7 +117,7 @@ export function inputFromQuery(c: Context, name: CommandName): CommandInputValue
     const given = c.req.queries(field) ?? [];
     if (given.length > 1) throw new AppError('validation', `${field} must be given once`);
     const text = given[0];
-    if (text !== undefined) values[field] = /^[+-]?\d{1,20}$/.test(text) ? Number(text) : text;
+    if (text !== undefined) values[field] = /^[+-]?\d{1,20}(?:\.0{1,20})?$/.test(text) ? Number(text) : text;
   }
   return validated(SCHEMAS[name].fields, values);
 }

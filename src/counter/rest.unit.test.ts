@@ -113,6 +113,10 @@ describe('counter REST routes: validation', () => {
     }
   });
 
+  it('takes an integer written with a zero fraction in the query (JSON Schema counts 13905.0 as an integer)', async () => {
+    expect((await decrement('?amount=2.0')).status).toBe(200);
+  });
+
   it('rejects amounts beyond i32', async () => {
     await expectError(await increment({ amount: 2_147_483_648 }), 400, 'validation', 'amount must not exceed 2147483647');
     await expectError(await decrement('?amount=99999999999'), 400, 'validation', 'amount must not exceed 2147483647');

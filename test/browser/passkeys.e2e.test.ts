@@ -1,44 +1,58 @@
 /**
  * Passkeys in Chromium with Chrome's virtual authenticator (DevTools protocol `WebAuthn` domain:
  * CTAP2, internal transport, resident keys, user verification that succeeds) against the real
- * host: register with a password, add a passkey from the account page, sign out, sign in with
+ * host, mail through a real SMTP server (aiosmtpd): register with a password, verify the address
+ * with the mailed link, add a passkey from the account page (the password asked again), sign out, sign in with
  * "Sign in with a passkey" on /login, and the session is aal2 with `mfa` in its amr; /login starts
  * the passkey autofill as it loads (the email field says `username webauthn`); rename and remove
- * from the account page. The attacks a browser would not let a page make are in
+ * from the account page; an unverified account is not offered "Add a passkey", and a wrong
+ * password adds nothing. The attacks a browser would not let a page make are in
  * test/passkeys/ceremony-suite.ts.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.ts';
 import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
-import { addPasskeyOnAccountPage, registerAndSignIn, sessionOf, withAuthenticator } from '../support/passkey-browser.ts';
+import { addPasskeyOnAccountPage, registerAndSignIn, sessionOf, verifyOnPage, withAuthenticator } from '../support/passkey-browser.ts';
 import { requireTool } from '../../harness/tools.ts';
-import { uniqueEmail } from '../auth/support.ts';
+import { PASSWORD, uniqueEmail } from '../auth/support.ts';
+import { linkIn, startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 
 const chromiumTool = requireTool('chromium');
+const python = requireTool('aiosmtpd');
 
-describe.skipIf(!chromiumTool)('passkeys in Chromium', () => {
+describe.skipIf(!chromiumTool || !python)('passkeys in Chromium', () => {
   let host: HostProcess;
+  let sink: SmtpSink;
   let browser: Browser;
   let base: string;
 
   beforeAll(async () => {
+    sink = await startSmtpSink(python!);
     const port = await freePort();
     // The RP ID is the host of AUTH_PUBLIC_BASE_URL: localhost (WebAuthn refuses an IP address as RP ID).
     base = `http://localhost:${port}`;
-    [host, browser] = await Promise.all([startHost({ port, env: { AUTH_PUBLIC_BASE_URL: base } }), launchChromium(chromiumTool!)]);
+    [host, browser] = await Promise.all([startHost({ port, env: { AUTH_PUBLIC_BASE_URL: base, SMTP_URL: sink.url } }), launchChromium(chromiumTool!)]);
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
     await host?.stop();
+    await sink?.stop();
   });
+
+  /** Registers, signs in and verifies the address with the mailed link, in the page. */
+  async function verifiedAccount(page: Page, email: string) {
+    await registerAndSignIn(page, base, email);
+    const mail = await sink.waitFor((m) => m.envelope_to.includes(email) && m.subject === 'Confirm your email address');
+    await verifyOnPage(page, base, linkIn(mail, '/verify-email'));
+  }
 
   /** A signed-in page whose authenticator holds a passkey added on the account page. */
   async function accountWithPasskey() {
     const browsing = await withAuthenticator(browser);
     const { page, cdp, authenticatorId } = browsing;
     const email = uniqueEmail('passkey');
-    await registerAndSignIn(page, base, email);
+    await verifiedAccount(page, email);
     expect(await page.isVisible('#passkeys-empty')).toBe(true);
     await addPasskeyOnAccountPage(page, 'Virtual key');
     expect(await page.textContent('#passkeys .passkey-name')).toContain('Virtual key');
@@ -104,7 +118,8 @@ describe.skipIf(!chromiumTool)('passkeys in Chromium', () => {
 
   it('renames and removes a passkey from the account page', async () => {
     const { context, page } = await withAuthenticator(browser);
-    await registerAndSignIn(page, base, uniqueEmail('passkey-manage'));
+    await verifiedAccount(page, uniqueEmail('passkey-manage'));
+    await page.fill('#passkey-password', PASSWORD);
     await Promise.all([page.waitForSelector('#passkeys li[data-passkey-id]'), page.click('#passkey-add')]);
     page.once('dialog', (dialog) => void dialog.accept('Renamed key'));
     await page.click('#passkeys button[data-passkey-action=rename]');
@@ -116,6 +131,26 @@ describe.skipIf(!chromiumTool)('passkeys in Chromium', () => {
     expect(await page.isVisible('#passkeys-empty')).toBe(true);
     const listed = await page.evaluate(async () => (await fetch('/api/auth/passkeys')).json() as Promise<{ passkeys: unknown[] }>);
     expect(listed.passkeys).toEqual([]);
+    await context.close();
+  });
+
+  it('asks the password again before adding a passkey, and offers no "Add" to an unverified address', { timeout: 90_000 }, async () => {
+    const { context, page, cdp, authenticatorId } = await withAuthenticator(browser);
+    const email = uniqueEmail('passkey-reauth');
+    await registerAndSignIn(page, base, email);
+    // Unverified: the card says why, and there is no form to add one.
+    expect(await page.isVisible('#passkey-add-unverified')).toBe(true);
+    expect(await page.$('#passkey-add-form')).toBeNull();
+    await verifyOnPage(page, base, linkIn(await sink.waitFor((m) => m.envelope_to.includes(email) && m.subject === 'Confirm your email address'), '/verify-email'));
+    await page.fill('#passkey-password', 'not the password at all');
+    await page.click('#passkey-add');
+    await page.waitForSelector('#passkeys-status:not([hidden])');
+    expect(await page.textContent('#passkeys-status')).toContain('re-authentication failed');
+    expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials).toHaveLength(0);
+    await addPasskeyOnAccountPage(page, 'Second try');
+    expect(await page.textContent('#passkeys .passkey-name')).toContain('Second try');
+    const mail = await sink.waitFor((m) => m.envelope_to.includes(email) && m.subject === 'A passkey was added to your account');
+    expect(mail.text).toContain('"Second try"');
     await context.close();
   });
 });

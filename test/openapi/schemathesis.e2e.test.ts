@@ -109,7 +109,7 @@ describe.skipIf(!schemathesis)('Schemathesis against the Node host (SQLite)', ()
 
   it('finds no failure on any operation', async () => {
     await expectCleanRun(host.url, () => host.logs());
-  }, 420_000);
+  }, 960_000);
 });
 
 describe.skipIf(!schemathesis || !wasmtime)('Schemathesis against wasmtime serve', () => {
@@ -133,5 +133,5 @@ describe.skipIf(!schemathesis || !wasmtime)('Schemathesis against wasmtime serve
 
   it('finds no failure on any operation', async () => {
     await expectCleanRun(server.url, () => server.logs());
-  }, 420_000);
+  }, 960_000);
 });

@@ -1,14 +1,18 @@
 /**
  * The passkey ceremonies over real HTTP with a software authenticator (test/support/software-passkey.ts),
- * run against each host: register a passkey from a password session, sign in with it (aal2, amr
- * with mfa), list, rename, remove; and the attacks, each refused with nothing changed: an
- * assertion for another RP ID, from another origin, a replayed challenge, a passkey of one
+ * run against each host: register a passkey from a password session whose address is verified
+ * (the mailed link, through a real SMTP server) with the password asked again, sign in with it
+ * (aal2, amr with mfa), list, rename, remove; and the attacks, each refused with nothing changed:
+ * an assertion for another RP ID, from another origin, a replayed challenge, a passkey of one
  * account presented with another account's user handle, a counter that goes back, no user
- * verification, a cross-site request.
+ * verification, a cross-site request; a passkey added to someone else's unverified address, or
+ * with a session alone (no password). And the owner's ways back: the "passkey added" mail's
+ * removal link, a password change and "sign out everywhere" that remove the passkeys.
  */
 import { describe, expect, it } from 'vitest';
 import { SoftwarePasskey } from '../support/software-passkey.ts';
-import { cookieHeader, expectError, postJson, register, sessionIdFrom, sessionOf } from '../auth/support.ts';
+import { cookieHeader, expectError, PASSWORD, postJson, register, sessionIdFrom, sessionOf } from '../auth/support.ts';
+import { linkIn, type ReceivedMail } from '../support/smtp-sink.ts';
 
 export interface PasskeyTarget {
   /** where requests go (127.0.0.1:port) */
@@ -17,7 +21,13 @@ export interface PasskeyTarget {
   origin: string;
   /** the server's JSON log lines so far */
   logs(): Array<Record<string, unknown>>;
+  /** the first mail to `email` with `subject` the SMTP server received (delivering the queue first where that is a separate step) */
+  mailTo(email: string, subject: string): Promise<ReceivedMail>;
 }
+
+export const PASSKEY_ADDED = 'A passkey was added to your account';
+const UNVERIFIED = 'confirm your email address first: a passkey is only added to an account whose address is verified';
+const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
 
 const REFUSED = 'the passkey was not accepted';
 
@@ -37,16 +47,26 @@ export function passkeyCeremonySuite(target: () => PasskeyTarget): void {
   const browserHeaders = () => ({ origin: target().origin, 'sec-fetch-site': 'same-origin' });
   const call = (path: string, body: unknown, sessionId?: string) => postJson(target().url, path, body, { ...browserHeaders(), ...(sessionId ? cookieHeader(sessionId) : {}) });
 
-  /** A password account holding one registered software passkey. */
-  async function accountWithPasskey(): Promise<{ sessionId: string; userId: string; key: SoftwarePasskey; passkeyId: string }> {
+  /** A password account whose address is verified with the mailed link. */
+  async function verifiedAccount() {
     const account = await register(target().url);
+    const link = linkIn(await target().mailTo(account.email, 'Confirm your email address'), '/verify-email');
+    await json(await call('/api/auth/email/verify', { token: tokenOf(link) }));
+    return account;
+  }
+
+  /** A password account (verified) holding one registered software passkey, added with the password. */
+  async function accountWithPasskey(): Promise<{ email: string; sessionId: string; userId: string; key: SoftwarePasskey; passkeyId: string }> {
+    const account = await verifiedAccount();
     const key = new SoftwarePasskey();
-    const options = await json<Options & { rp: { id: string }; user: { id: string } }>(await call('/api/auth/passkeys/registration/options', {}, account.sessionId));
+    const options = await json<Options & { rp: { id: string }; user: { id: string } }>(
+      await call('/api/auth/passkeys/registration/options', { password: PASSWORD }, account.sessionId),
+    );
     const created = await json<{ id: string }>(
       await call('/api/auth/passkeys/registration/verify', { response: key.register(options, { origin: target().origin }), name: 'Test key' }, account.sessionId),
       201,
     );
-    return { sessionId: account.sessionId, userId: account.userId, key, passkeyId: created.id };
+    return { email: account.email, sessionId: account.sessionId, userId: account.userId, key, passkeyId: created.id };
   }
 
   const authenticationOptions = async () => json<Options>(await call('/api/auth/passkeys/authentication/options', {}));
@@ -140,11 +160,13 @@ export function passkeyCeremonySuite(target: () => PasskeyTarget): void {
     });
 
     it('refuses a cross-site request (403) and a registration challenge used for another account', async () => {
-      const alice = await register(target().url);
-      const bob = await register(target().url);
+      const alice = await verifiedAccount();
+      const bob = await verifiedAccount();
       const cross = await postJson(target().url, '/api/auth/passkeys/authentication/options', {}, { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' });
       await expectError(cross, 403, 'forbidden');
-      const options = await json<Options & { rp: { id: string }; user: { id: string } }>(await call('/api/auth/passkeys/registration/options', {}, alice.sessionId));
+      const options = await json<Options & { rp: { id: string }; user: { id: string } }>(
+        await call('/api/auth/passkeys/registration/options', { password: PASSWORD }, alice.sessionId),
+      );
       const refused = await call('/api/auth/passkeys/registration/verify', { response: new SoftwarePasskey().register(options, { origin: target().origin }) }, bob.sessionId);
       await expectError(refused, 401, 'invalid_credentials', REFUSED);
       expect(await passkeyList(bob.sessionId)).toEqual([]);
@@ -169,6 +191,89 @@ export function passkeyCeremonySuite(target: () => PasskeyTarget): void {
       expect(await passkeyList(owner.sessionId)).toEqual([]);
       const answer = await call('/api/auth/passkeys/authentication/verify', { response: owner.key.assert(await authenticationOptions(), { origin: target().origin }) });
       await expectError(answer, 401, 'invalid_credentials', REFUSED);
+    });
+  });
+
+  describe('who may add a passkey, and the way back', () => {
+    /** Asks for creation options and answers them with a fresh authenticator: the whole "add" as an attacker would run it. */
+    async function tryToAdd(sessionId: string, body: Record<string, unknown>): Promise<Response> {
+      const options = await call('/api/auth/passkeys/registration/options', body, sessionId);
+      if (options.status !== 200) return options;
+      const created = await json<Options & { rp: { id: string }; user: { id: string } }>(options);
+      return call('/api/auth/passkeys/registration/verify', { response: new SoftwarePasskey().register(created, { origin: target().origin }) }, sessionId);
+    }
+
+    it("refuses a passkey on an address nobody proved: the attacker registers the victim's address, signs in, tries to add one", async () => {
+      const attacker = await register(target().url, `victim-${Date.now()}-${Math.random().toString(36).slice(2)}@example.org`);
+      await expectError(await tryToAdd(attacker.sessionId, { password: PASSWORD }), 403, 'forbidden', UNVERIFIED);
+      expect(await passkeyList(attacker.sessionId)).toEqual([]);
+      const page = await (await fetch(`${target().url}/dashboard`, { headers: cookieHeader(attacker.sessionId) })).text();
+      expect(page).toContain('id="passkey-add-unverified"');
+      expect(page).not.toContain('id="passkey-add-form"');
+    });
+
+    it('refuses a passkey from a stolen session: no password, or a wrong one; the password adds it', async () => {
+      const owner = await verifiedAccount();
+      await expectError(await tryToAdd(owner.sessionId, {}), 403, 'forbidden');
+      await expectError(await tryToAdd(owner.sessionId, { password: 'not the password at all' }), 403, 'forbidden');
+      expect(await passkeyList(owner.sessionId)).toEqual([]);
+      expect((await tryToAdd(owner.sessionId, { password: PASSWORD })).status).toBe(201);
+      expect(await passkeyList(owner.sessionId)).toHaveLength(1);
+    });
+
+    it('mails "A passkey was added" with a link whose page removes it, once; the removed passkey signs nobody in', async () => {
+      const owner = await accountWithPasskey();
+      const mail = await target().mailTo(owner.email, PASSKEY_ADDED);
+      expect(mail.text).toContain('"Test key"');
+      const link = linkIn(mail, '/remove-passkeys');
+      const page = await fetch(`${target().url}/remove-passkeys?token=${tokenOf(link)}`);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toContain(`value="${owner.passkeyId}"`);
+      // Opening the page changed nothing (mail scanners fetch links).
+      expect(await passkeyList(owner.sessionId)).toHaveLength(1);
+      const removed = await call('/api/auth/passkey-removal', { token: tokenOf(link), passkeys: [owner.passkeyId] });
+      expect(await json(removed)).toEqual({ removed: 1 });
+      expect(await passkeyList(owner.sessionId)).toEqual([]);
+      await expectError(
+        await call('/api/auth/passkeys/authentication/verify', { response: owner.key.assert(await authenticationOptions(), { origin: target().origin }) }),
+        401,
+        'invalid_credentials',
+        REFUSED,
+      );
+      await expectError(await call('/api/auth/passkey-removal', { token: tokenOf(link), passkeys: [owner.passkeyId] }), 404, 'not_found');
+    });
+
+    it('a password change with remove_passkeys removes every passkey; without it they stay', async () => {
+      const owner = await accountWithPasskey();
+      const kept = await json<{ passkeys_removed: number }>(
+        await call('/api/auth/password/change', { current_password: PASSWORD, new_password: `${PASSWORD} again` }, owner.sessionId),
+      );
+      expect(kept.passkeys_removed).toBe(0);
+      expect(await passkeyList(owner.sessionId)).toHaveLength(1);
+      const changed = await json<{ passkeys_removed: number }>(
+        await call('/api/auth/password/change', { current_password: `${PASSWORD} again`, new_password: PASSWORD, remove_passkeys: true }, owner.sessionId),
+      );
+      expect(changed.passkeys_removed).toBe(1);
+      expect(await passkeyList(owner.sessionId)).toEqual([]);
+      await expectError(
+        await call('/api/auth/passkeys/authentication/verify', { response: owner.key.assert(await authenticationOptions(), { origin: target().origin }) }),
+        401,
+        'invalid_credentials',
+        REFUSED,
+      );
+    });
+
+    it('"sign out everywhere" with remove_passkeys ends the passkeys too', async () => {
+      const owner = await accountWithPasskey();
+      const other = await json<{ revoked: number; passkeys_removed: number }>(await call('/api/auth/sessions/revoke-all', { remove_passkeys: true }, owner.sessionId));
+      expect(other).toEqual({ revoked: 1, passkeys_removed: 1 });
+      await expectError(
+        await call('/api/auth/passkeys/authentication/verify', { response: owner.key.assert(await authenticationOptions(), { origin: target().origin }) }),
+        401,
+        'invalid_credentials',
+        REFUSED,
+      );
     });
   });
 }

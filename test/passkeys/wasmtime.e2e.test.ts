@@ -2,19 +2,26 @@
  * The passkey ceremonies and their attacks (./ceremony-suite.ts) under the real `wasmtime serve`
  * (the composed standalone component, file store): @simplewebauthn/server and the pure-JS
  * signatures run in the guest the same way, challenges are taken from the file store's key-value.
+ * The component queues its mail in the file store; `npm run mail:drain` delivers it to a real SMTP
+ * server (aiosmtpd) whenever the suite waits for a mail.
  */
 import { afterAll, beforeAll, describe } from 'vitest';
 import { freePort } from '../../harness/host-process.ts';
 import { requireTool } from '../../harness/tools.ts';
 import { startWasmtime, type WasmtimeProcess } from '../../harness/wasmtime-process.ts';
+import { drainedMailTo } from '../support/mail-drain.ts';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { passkeyCeremonySuite } from './ceremony-suite.ts';
 
 const wasmtime = requireTool('wasmtime');
+const python = requireTool('aiosmtpd');
 
-describe.skipIf(!wasmtime)('passkeys under wasmtime serve', () => {
+describe.skipIf(!wasmtime || !python)('passkeys under wasmtime serve', () => {
   let server: WasmtimeProcess;
+  let sink: SmtpSink;
   let origin: string;
   beforeAll(async () => {
+    sink = await startSmtpSink(python!);
     const port = await freePort();
     origin = `http://localhost:${port}`;
     // Every client is `unknown` under wasmtime serve, so the suite's calls share one per-client budget.
@@ -22,7 +29,8 @@ describe.skipIf(!wasmtime)('passkeys under wasmtime serve', () => {
   }, 600_000);
   afterAll(async () => {
     await server?.stop();
+    await sink?.stop();
   });
 
-  passkeyCeremonySuite(() => ({ url: server.url, origin, logs: () => server.logs() }));
+  passkeyCeremonySuite(() => ({ url: server.url, origin, logs: () => server.logs(), mailTo: (email, subject) => drainedMailTo(server.dataDir, sink, email, subject) }));
 });

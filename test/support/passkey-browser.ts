@@ -31,8 +31,16 @@ export async function registerAndSignIn(page: Page, base: string, email: string)
 
 export const sessionOf = (page: Page) => page.evaluate(async () => (await fetch('/api/auth/session')).json() as Promise<Record<string, unknown>>);
 
-/** On /dashboard: names and adds a passkey, and waits until the list shows it. */
-export async function addPasskeyOnAccountPage(page: Page, name: string): Promise<void> {
+/** Follows a mailed verification link in the page (its form post), signed in: back on /dashboard, the address verified. */
+export async function verifyOnPage(page: Page, base: string, link: string): Promise<void> {
+  const url = new URL(link);
+  await page.goto(`${base}${url.pathname}${url.search}`);
+  await Promise.all([page.waitForURL(`${base}/dashboard?notice=email_verified`), page.click('#verify-form button[type=submit]')]);
+}
+
+/** On /dashboard: names and adds a passkey, the password asked again, and waits until the list shows it. */
+export async function addPasskeyOnAccountPage(page: Page, name: string, password = PASSWORD): Promise<void> {
   await page.fill('#passkey-name', name);
+  await page.fill('#passkey-password', password);
   await Promise.all([page.waitForSelector('#passkeys li[data-passkey-id]'), page.click('#passkey-add')]);
 }

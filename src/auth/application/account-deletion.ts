@@ -51,8 +51,9 @@ export interface DeletedAccount {
  * The password proves it is the user, or the current session comes from a provider sign-in in the
  * last REAUTH_WINDOW_MS. The password goes through the login's own check (password-check.ts): a
  * stolen session cannot guess it here faster than a login could, and its guesses slow the login.
+ * Deleting the account and adding a passkey both ask it (src/auth/passkeys/adding-rules.ts).
  */
-async function reauthenticate(deps: AuthDeps, current: ActiveSession, reauth: Reauthentication): Promise<void> {
+export async function reauthenticate(deps: AuthDeps, current: ActiveSession, reauth: Reauthentication): Promise<void> {
   if (reauth.password !== undefined && current.email !== null) {
     const emailHash = await sha256Hex(current.email);
     // Only the account's own password: the address may be shown by an account that does not own it.

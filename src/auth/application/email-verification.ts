@@ -3,6 +3,8 @@
  * the address; following it records `auth_email_verified` in the account's email stream. The
  * signed-in owner may ask for a new link ("resend"), a few per hour. A link opened in a browser
  * signed in to another account is refused: it would verify an address its user does not own.
+ * Verifying is the first proof of control of the mailbox: every passkey the account holds then
+ * was added before it and is removed (src/auth/passkeys/removal.ts).
  */
 import { AppError, isStoreConflict } from '../../errors.ts';
 import type { EmailVerified } from '../domain/events.ts';
@@ -15,6 +17,7 @@ import { mailTexts } from './mail-texts.ts';
 import { sha256Hex } from './secrets.ts';
 import type { ActiveSession } from './sessions.ts';
 import { authStreams } from './streams.ts';
+import { removePasskeys } from '../passkeys/removal.ts';
 
 /** Verification mails one address may be sent per hour (registration's included); the mailbox, domain and client budgets apply too (mail-budget.ts). */
 export const VERIFICATION_MAILS_PER_HOUR = 3;
@@ -108,6 +111,8 @@ export async function verifyEmail(deps: AuthDeps, token: string, session: Active
         throw error;
       }
       deps.platform.logger.log('info', 'email verified', { code: 'auth_email_verified', user_id: account.userId });
+      // The first proof of the mailbox: a passkey added before it may be an intruder's.
+      removePasskeys(deps, account.userId, 'mailbox_proof');
     }
     retireMailLinks(deps, 'verify', target.emailHash);
     return { userId: account.userId };

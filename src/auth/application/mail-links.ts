@@ -1,6 +1,7 @@
 /**
- * Single-use links mailed to an account's address: email verification (24 h) and password reset
- * (30 min); a new kind is a row in the tables below. A link's token is `<link id>.<secret>`: the
+ * Single-use links mailed to an account's address: email verification (24 h), password reset
+ * (30 min) and passkey review (7 days: the "a passkey was added" mail's way to remove it); a new
+ * kind is a row in the tables below. A link's token is `<link id>.<secret>`: the
  * id (16 random bytes, not secret) names the link's record in key-value (the account it is for,
  * its expiry); the secret (32 random bytes) is made by whoever delivers the mail, which stores
  * only its SHA-256 (WIT `mail.mail-secret`, src/contract/mail-secrets.ts). So no store holds a
@@ -21,10 +22,10 @@ import type { AuthDeps } from './deps.ts';
 import { randomToken, sha256Hex } from './secrets.ts';
 import { authNamespaces } from './streams.ts';
 
-export type MailLinkKind = 'verify' | 'reset';
+export type MailLinkKind = 'verify' | 'reset' | 'passkeys';
 
-export const MAIL_LINK_TTL_MS: Record<MailLinkKind, number> = { verify: 24 * 3_600_000, reset: 30 * 60_000 };
-export const MAIL_LINK_PATHS: Record<MailLinkKind, string> = { verify: '/verify-email', reset: '/reset-password' };
+export const MAIL_LINK_TTL_MS: Record<MailLinkKind, number> = { verify: 24 * 3_600_000, reset: 30 * 60_000, passkeys: 7 * 24 * 3_600_000 };
+export const MAIL_LINK_PATHS: Record<MailLinkKind, string> = { verify: '/verify-email', reset: '/reset-password', passkeys: '/remove-passkeys' };
 
 /** A token as it arrives in a link: the link id (22 base64url characters), a dot, the secret (43); checked before any lookup. */
 export const MailLinkTokenSchema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/));
@@ -64,8 +65,7 @@ export function prepareMailLink(): PreparedLink {
 const newestKey = (kind: MailLinkKind, emailHash: string) => `${kind}:${emailHash}`;
 const linkKey = (kind: MailLinkKind, id: string) => `${kind}:${id}`;
 
-/** Stores the link for `account` and makes it the newest of its kind; mail `url` with `secrets`. */
-export function issueMailLink(deps: AuthDeps, kind: MailLinkKind, account: Account, emailHash: string, link: PreparedLink, baseUrl: string): IssuedLink {
+function storeLinkRecord(deps: AuthDeps, kind: MailLinkKind, account: Account, emailHash: string, link: PreparedLink): void {
   const { keyValue, now } = deps.platform;
   const ttl = MAIL_LINK_TTL_MS[kind];
   const record: v.InferOutput<typeof RecordSchema> = {
@@ -76,10 +76,28 @@ export function issueMailLink(deps: AuthDeps, kind: MailLinkKind, account: Accou
   };
   keyValue.set(authNamespaces.mailLinks, linkKey(kind, link.id), JSON.stringify(record), BigInt(ttl));
   keyValue.set(authNamespaces.mailLinkNewest, newestKey(kind, emailHash), link.id, BigInt(ttl));
+}
+
+/** Stores the link for `account` and makes it the newest of its kind; mail `url` with `secrets`. */
+export function issueMailLink(deps: AuthDeps, kind: MailLinkKind, account: Account, emailHash: string, link: PreparedLink, baseUrl: string): IssuedLink {
+  storeLinkRecord(deps, kind, account, emailHash, link);
+  const ttl = MAIL_LINK_TTL_MS[kind];
   return {
     url: `${baseUrl}${MAIL_LINK_PATHS[kind]}?token=${link.id}.${SECRET_PLACEHOLDER}`,
     secrets: [{ placeholder: SECRET_PLACEHOLDER, namespace: authNamespaces.mailLinkSecrets, key: linkKey(kind, link.id), ttlMs: BigInt(ttl) }],
   };
+}
+
+/**
+ * A link handed to the page that has just proved control of the mailbox (a completed reset) rather
+ * than mailed: the same record, the secret made here and only its hash stored. The token itself.
+ */
+export async function issuePageLink(deps: AuthDeps, kind: MailLinkKind, account: Account, emailHash: string): Promise<string> {
+  const link = prepareMailLink();
+  storeLinkRecord(deps, kind, account, emailHash, link);
+  const secret = randomToken(32);
+  deps.platform.keyValue.set(authNamespaces.mailLinkSecrets, linkKey(kind, link.id), await sha256Hex(secret), BigInt(MAIL_LINK_TTL_MS[kind]));
+  return `${link.id}.${secret}`;
 }
 
 function parseRecord(text: string | undefined): v.InferOutput<typeof RecordSchema> | undefined {

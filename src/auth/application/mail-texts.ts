@@ -49,4 +49,11 @@ export const mailTexts = {
       { label: 'Forgot your password? Choose a new one', link: `${baseUrl}/forgot-password`, button: 'Reset my password' },
       { text: 'If it was not you, ignore this mail.' },
     ]),
+  /** To the owner, for every passkey added: what was added, and the way to remove it. */
+  passkeyAdded: (appName: string, name: string, addedAt: string, link: string, baseUrl: string): Text =>
+    mail('passkey_added', { app_name: appName, passkey_name: name, added_at: addedAt, link, reset_link: `${baseUrl}/forgot-password` }, 'A passkey was added to your account', [
+      { text: `A passkey named "${name}" was added to your ${appName} account at ${addedAt}. It signs in without the password.` },
+      { label: 'If it was not you, open this link (within 7 days) to see your passkeys and remove the ones you do not know', link, button: 'See my passkeys' },
+      { label: 'Then reset your password', link: `${baseUrl}/forgot-password`, button: 'Reset my password' },
+    ]),
 };

@@ -13,11 +13,15 @@
  *   (password-check.ts: each wrong one counts in the account's budget and the pair's lock); the
  *   other sessions end; the address is told.
  *
- * Either change kills every outstanding reset link (the password revision moves).
+ * Either change kills every outstanding reset link (the password revision moves). Either may
+ * also remove the account's passkeys (`removePasskeys`), the owner's choice. A reset is a proof of
+ * control of the mailbox: on an account whose address was unverified it verifies the address and
+ * removes every passkey added before it (src/auth/passkeys/removal.ts).
  */
 import { AppError, isStoreConflict } from '../../errors.ts';
 import { normalizeEmail } from '../domain/email.ts';
-import type { PasswordChanged } from '../domain/events.ts';
+import type { EmailVerified, PasswordChanged } from '../domain/events.ts';
+import { removePasskeys } from '../passkeys/removal.ts';
 import { checkPassword } from '../domain/password-policy.ts';
 import { findAccountByEmailHash, type Account } from './accounts.ts';
 import type { AuthDeps } from './deps.ts';
@@ -78,16 +82,25 @@ function currentAccount(deps: AuthDeps, target: MailLinkTarget): Account | undef
   return account;
 }
 
-/** Appends the new hash at the revision `account` was read at; a concurrent change wins and this one is refused. */
+/**
+ * Appends the new hash at the revision `account` was read at; a concurrent change wins and this
+ * one is refused. Through a reset of an unverified address, the address's verification with it.
+ */
 function storePassword(deps: AuthDeps, account: Account, emailHash: string, passwordHash: string, via: PasswordChanged['via']): void {
   const data: PasswordChanged = { user_id: account.userId, password_hash: passwordHash, via };
+  const verified: EmailVerified = { user_id: account.userId, verified_at: deps.platform.now() };
+  const proof = via === 'reset' && !account.emailVerified ? [authEvent('auth_email_verified', verified)] : [];
   try {
-    deps.platform.events.append(authStreams.email(emailHash), { tag: 'exact', val: account.revision }, [authEvent('auth_password_changed', data)]);
+    deps.platform.events.append(authStreams.email(emailHash), { tag: 'exact', val: account.revision }, [authEvent('auth_password_changed', data), ...proof]);
   } catch (error) {
     if (isStoreConflict(error)) throw new AppError('conflict', 'the account changed meanwhile: try again', { cause: error });
     throw error;
   }
   retireMailLinks(deps, 'reset', emailHash);
+  if (proof.length > 0) {
+    retireMailLinks(deps, 'verify', emailHash);
+    deps.platform.logger.log('info', 'email verified by a password reset', { code: 'auth_email_verified', user_id: account.userId, via: 'reset' });
+  }
   const mail = deps.config.mail;
   if (mail) deps.platform.mail.send({ sender: mail.from, recipient: account.email, ...mailTexts.passwordChanged(mail.appName, via, mail.baseUrl) });
 }
@@ -105,7 +118,21 @@ function hashPassword(deps: AuthDeps, password: string): string {
  * Sets a new password through a reset link. The password is checked before the link is used, so a
  * refused password leaves the link working; a dead link (`not_found`) changes nothing.
  */
-export async function resetPassword(deps: AuthDeps, token: string, newPassword: string, session: ActiveSession | undefined): Promise<{ userId: string; sessionsEnded: number }> {
+export interface PasswordReset {
+  userId: string;
+  emailHash: string;
+  sessionsEnded: number;
+  /** passkeys removed: every one on an address proved for the first time, else those the owner asked to remove */
+  passkeysRemoved: number;
+}
+
+export async function resetPassword(
+  deps: AuthDeps,
+  token: string,
+  newPassword: string,
+  session: ActiveSession | undefined,
+  options: { removePasskeys?: boolean } = {},
+): Promise<PasswordReset> {
   mailConfig(deps);
   const seen = await inspectMailLink(deps, 'reset', token);
   if (seen && session && session.userId !== seen.userId) throw new AppError('forbidden', 'this link is for another account: sign out first');
@@ -118,15 +145,27 @@ export async function resetPassword(deps: AuthDeps, token: string, newPassword: 
     if (!account) throw dead();
     storePassword(deps, account, target.emailHash, hashPassword(deps, newPassword), 'reset');
     const sessionsEnded = revokeUserSessions(deps, account.userId);
-    deps.platform.logger.log('info', 'password reset', { code: 'auth_password_reset', user_id: account.userId, sessions_ended: sessionsEnded });
-    return { userId: account.userId, sessionsEnded };
+    const passkeysRemoved = !account.emailVerified
+      ? removePasskeys(deps, account.userId, 'mailbox_proof')
+      : options.removePasskeys === true
+        ? removePasskeys(deps, account.userId, 'password_reset')
+        : 0;
+    deps.platform.logger.log('info', 'password reset', { code: 'auth_password_reset', user_id: account.userId, sessions_ended: sessionsEnded, passkeys_removed: passkeysRemoved });
+    return { userId: account.userId, emailHash: target.emailHash, sessionsEnded, passkeysRemoved };
   } catch (error) {
     throw AppError.fromStore(error);
   }
 }
 
-/** From the account page: the current password, then the new one; the other sessions end. */
-export async function changePassword(deps: AuthDeps, session: ActiveSession, current: string, next: string, client: string): Promise<{ sessionsEnded: number }> {
+/** From the account page: the current password, then the new one; the other sessions end, the passkeys too when asked. */
+export async function changePassword(
+  deps: AuthDeps,
+  session: ActiveSession,
+  current: string,
+  next: string,
+  client: string,
+  options: { removePasskeys?: boolean } = {},
+): Promise<{ sessionsEnded: number; passkeysRemoved: number }> {
   if (!session.email) throw new AppError('conflict', 'this account has no password');
   const emailHash = await sha256Hex(session.email);
   checkPassword(next, deps.config.passwordMinLength);
@@ -137,8 +176,14 @@ export async function changePassword(deps: AuthDeps, session: ActiveSession, cur
     if (!account || account.userId !== session.userId) throw new AppError('invalid_credentials', 'the current password is not right');
     storePassword(deps, account, emailHash, hashPassword(deps, next), 'change');
     const sessionsEnded = revokeUserSessions(deps, account.userId, session.sessionHash);
-    deps.platform.logger.log('info', 'password changed', { code: 'auth_password_changed', user_id: account.userId, sessions_ended: sessionsEnded });
-    return { sessionsEnded };
+    const passkeysRemoved = options.removePasskeys === true ? removePasskeys(deps, account.userId, 'password_change') : 0;
+    deps.platform.logger.log('info', 'password changed', {
+      code: 'auth_password_changed',
+      user_id: account.userId,
+      sessions_ended: sessionsEnded,
+      passkeys_removed: passkeysRemoved,
+    });
+    return { sessionsEnded, passkeysRemoved };
   } catch (error) {
     throw AppError.fromStore(error);
   }

@@ -15,6 +15,8 @@ import type { ReturnedRefusal } from '../rest/form-return.ts';
 import type { HeaderSession } from '../../web/shell.tsx';
 import { contentSecurityPolicy, PAGE_HEADERS } from '../../web/security-headers.ts';
 import { DashboardPage, type SessionActions, type SessionRow } from './dashboard-page.tsx';
+import { passkeysOfRemovalLink } from '../passkeys/removal-link.ts';
+import { PasskeyRemovalPage } from './passkey-removal-page.tsx';
 import { ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage, type MailPageState } from './mail-pages.tsx';
 
 export interface Outcome {
@@ -115,4 +117,10 @@ export async function mailPageResponse(
     case 'verify':
       return html(<VerifyEmailPage token={token} state={state} />, status, { ...PAGE_HEADERS, ...extraHeaders });
   }
+}
+
+/** The page of a passkey-removal link (./passkey-removal-page.tsx), with a refused post's error when it was sent back with one. */
+export async function passkeyRemovalResponse(deps: AuthDeps, token: string, afterReset: boolean, error?: string): Promise<Response> {
+  const passkeys = await passkeysOfRemovalLink(deps, token);
+  return html(<PasskeyRemovalPage token={token} passkeys={passkeys} afterReset={afterReset} error={error} />, 200, PAGE_HEADERS);
 }

@@ -185,6 +185,15 @@ function EmailCard(props: { facts: AccountFacts; mailOn: boolean; error: string 
   );
 }
 
+/** "Remove my passkeys too": a passkey signs in on its own, past a new password or ended sessions. */
+export function RemovePasskeysBox(props: { id: string }) {
+  return (
+    <label class="checkbox" for={props.id}>
+      <input type="checkbox" id={props.id} name="remove_passkeys" value="on" /> Also remove every passkey of this account
+    </label>
+  );
+}
+
 /** Where the change-password form shows a refusal: beside the current or the new password, or above both. */
 interface PasswordErrors {
   current?: string | undefined;
@@ -200,7 +209,7 @@ function passwordErrors(refusal: ReturnedRefusal | undefined, minLength: number,
   return { form: text };
 }
 
-function PasswordCard(props: { minLength: number; errors: PasswordErrors }) {
+function PasswordCard(props: { minLength: number; errors: PasswordErrors; hasPasskeys: boolean }) {
   return (
     <section class="card" aria-labelledby="password-title">
       <div class="card-head">
@@ -223,6 +232,7 @@ function PasswordCard(props: { minLength: number; errors: PasswordErrors }) {
           hint={`At least ${props.minLength} characters. Your other sessions end.`}
           error={props.errors.next}
         />
+        {props.hasPasskeys && <RemovePasskeysBox id="change-remove-passkeys" />}
         <button type="submit" class="button button-block">
           Change password
         </button>
@@ -361,6 +371,7 @@ export function DashboardPage(props: {
           </ul>
           {props.actions && (
             <form method="post" action={props.actions.revokeAll} id="revoke-all-form" class="session-all">
+              {(props.passkeys?.length ?? 0) > 0 && <RemovePasskeysBox id="revoke-all-remove-passkeys" />}
               <button type="submit" class="button button-danger button-block">
                 Sign out everywhere
               </button>
@@ -371,8 +382,8 @@ export function DashboardPage(props: {
         {(security.facts.email === 'verified' || (security.facts.email === 'unverified' && security.mailOn)) && (
           <EmailCard facts={security.facts} mailOn={security.mailOn} error={refusalText(security, 'verification')} />
         )}
-        {security.facts.hasPassword && <PasswordCard minLength={security.minLength} errors={passwordErrors(refusal, security.minLength, security.now)} />}
-        {props.passkeys && <PasskeysCard passkeys={props.passkeys} />}
+        {security.facts.hasPassword && <PasswordCard minLength={security.minLength} errors={passwordErrors(refusal, security.minLength, security.now)} hasPasskeys={(props.passkeys?.length ?? 0) > 0} />}
+        {props.passkeys && <PasskeysCard passkeys={props.passkeys} canAdd={security.facts.email !== 'unverified'} needsPassword={security.facts.hasPassword} />}
         <DeleteAccount error={refusalText(security, 'delete', withProviders)} hasPassword={security.facts.hasPassword} withProviders={withProviders} />
       </div>
     </Layout>

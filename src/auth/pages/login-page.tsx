@@ -58,7 +58,8 @@ export function LoginPage(props: LoginPageProps) {
   const registered = props.notice === 'registered' && !placed;
   const email = (form: LoginForm) => (placed?.form === form || (registered && form === 'login') ? props.email : undefined);
   const signedIn = props.signedInAs !== undefined;
-  const mailNotice = !placed && (props.notice === 'password_reset' || props.notice === 'email_verified') ? MAIL_NOTICES[props.notice] : undefined;
+  const mailNotice =
+    !placed && (props.notice === 'password_reset' || props.notice === 'email_verified' || props.notice === 'passkeys_removed') ? MAIL_NOTICES[props.notice] : undefined;
   return (
     <Layout title="Sign in" page="login" session={signedIn ? { state: 'signed-in', email: props.signedInAs ?? null } : { state: 'signed-out' }}>
       <div class="page-head">

@@ -12,6 +12,7 @@ export const MAIL_NOTICES: Record<string, string> = {
   email_verified: 'Your email address is verified.',
   verification_sent: 'A new verification link is on its way. The previous one no longer works.',
   password_changed: 'Your password is changed. Your other sessions have ended.',
+  passkeys_removed: 'The passkeys you ticked are removed: they sign nobody in any more.',
   provider_linked: 'The provider is linked: you can sign in to this account with it too.',
 };
 

@@ -52,7 +52,11 @@ function PasskeyItem(props: { passkey: PasskeySummary }) {
   );
 }
 
-export function PasskeysCard(props: { passkeys: PasskeySummary[] }) {
+/**
+ * `canAdd`: the account's address is verified (or it has none of its own); `needsPassword`: it has a
+ * password, asked again to add a passkey (src/auth/passkeys/adding-rules.ts).
+ */
+export function PasskeysCard(props: { passkeys: PasskeySummary[]; canAdd: boolean; needsPassword: boolean }) {
   return (
     <section class="card" aria-labelledby="passkeys-title" id="passkeys-card">
       <div class="card-head">
@@ -68,15 +72,30 @@ export function PasskeysCard(props: { passkeys: PasskeySummary[] }) {
       <p id="passkeys-empty" class="hint" hidden={props.passkeys.length > 0}>
         No passkey yet.
       </p>
-      <form id="passkey-add-form" class="form passkey-add">
-        <div class="field">
-          <label for="passkey-name">Name (optional)</label>
-          <input id="passkey-name" class="input" type="text" name="name" maxlength={64} placeholder="e.g. Work laptop" autocomplete="off" />
-        </div>
-        <button type="submit" id="passkey-add" class="button button-primary button-block">
-          Add a passkey
-        </button>
-      </form>
+      {props.canAdd ? (
+        <form id="passkey-add-form" class="form passkey-add">
+          <div class="field">
+            <label for="passkey-name">Name (optional)</label>
+            <input id="passkey-name" class="input" type="text" name="name" maxlength={64} placeholder="e.g. Work laptop" autocomplete="off" />
+          </div>
+          {props.needsPassword ? (
+            <div class="field">
+              <label for="passkey-password">Your password</label>
+              <input id="passkey-password" class="input" type="password" name="password" autocomplete="current-password" required />
+              <p class="hint">Asked again before a passkey is added. Your address is told by mail.</p>
+            </div>
+          ) : (
+            <p class="hint">Right after a sign-in with your provider (5 minutes), or sign in with it again. Your address is told by mail.</p>
+          )}
+          <button type="submit" id="passkey-add" class="button button-primary button-block">
+            Add a passkey
+          </button>
+        </form>
+      ) : (
+        <p id="passkey-add-unverified" class="hint">
+          Confirm your email address first (see above): a passkey is only added to an account whose address is verified.
+        </p>
+      )}
     </section>
   );
 }

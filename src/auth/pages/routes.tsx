@@ -1,6 +1,6 @@
 /**
  * The auth pages: GET /login, GET /dashboard (which needs a session, else it redirects to
- * /login?next=/dashboard), and the mailed-link pages /forgot-password, /reset-password, /verify-email. Server-rendered Hono JSX in the counter page's shell; no script needed
+ * /login?next=/dashboard), and the mailed-link pages /forgot-password, /reset-password, /verify-email, /remove-passkeys. Server-rendered Hono JSX in the counter page's shell; no script needed
  * for any core action, and the same Content-Security-Policy as the counter page (no inline code).
  */
 import { Hono, type Context } from 'hono';
@@ -11,12 +11,12 @@ import { PAGE_HEADERS } from '../../web/security-headers.ts';
 import type { HeaderSession } from '../../web/shell.tsx';
 import { clearedFormEchoCookie, formEchoFromCookieHeader } from '../rest/form-echo.ts';
 import { returnedRefusal } from '../rest/form-return.ts';
-import { dashboardResponse, mailPageResponse, type Outcome } from './account-responses.tsx';
+import { dashboardResponse, mailPageResponse, passkeyRemovalResponse, type Outcome } from './account-responses.tsx';
 import { LoginPage } from './login-page.tsx';
 import { relyingParty } from '../passkeys/relying-party.ts';
 
 /** The pages of the mailed-link flows (./mail-pages.tsx). */
-export const MAIL_PAGES = ['/forgot-password', '/reset-password', '/verify-email'] as const;
+export const MAIL_PAGES = ['/forgot-password', '/reset-password', '/verify-email', '/remove-passkeys'] as const;
 
 /** The notice or the refusal a page was sent back with (the words are the page's, never the query's). */
 function outcomeOf(c: Context): Outcome {
@@ -79,6 +79,9 @@ export function authPageRoutes(deps: AuthDeps): Hono {
   );
   app.get('/verify-email', async (c) =>
     mailOn() ? mailPageResponse(deps, 'verify', c.req.query('token') ?? '', { ...outcomeOf(c), session: await headerSession(c.req.header('cookie')) }) : noMail(c),
+  );
+  app.get('/remove-passkeys', (c) =>
+    mailOn() ? passkeyRemovalResponse(deps, c.req.query('token') ?? '', c.req.query('after') === 'reset', returnedRefusal((name) => c.req.query(name))?.code) : noMail(c),
   );
 
   // Registered last, so they only see methods the routes above did not take (HEAD follows GET).

@@ -5,25 +5,18 @@
 import * as v from 'valibot';
 import type { ApiContract, OperationSpec, ParameterSpec } from '../../http/operation.ts';
 import { FORM_OR_NONE, SESSION_WRITE, timestamp } from '../operation-words.ts';
-import type { PasskeySummary } from './manage.ts';
-import { PASSKEY_PATHS, PasskeyAuthenticationBodySchema, PasskeyRegistrationBodySchema, PasskeyRenameBodySchema } from './routes.ts';
+import { PasskeySchema } from './passkey-schema.ts';
+import {
+  PASSKEY_PATHS,
+  PasskeyAuthenticationBodySchema,
+  PasskeyRegistrationBodySchema,
+  PasskeyRegistrationOptionsBodySchema,
+  PasskeyRemovalBodySchema,
+  PasskeyRenameBodySchema,
+} from './routes.ts';
 
 const JSON_ONLY = ['application/json'] as const;
 
-/** Compile-time proof that a schema's output is exactly `T` (both directions assignable). */
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const exact = <_ extends true>(): void => undefined;
-
-/** One passkey of the signed-in user (src/auth/passkeys/manage.ts). */
-const PasskeySchema = v.object({
-  id: v.pipe(v.string(), v.description('SHA-256 (hex) of the credential id: what rename and remove take')),
-  name: v.string(),
-  created_at: timestamp('RFC 3339, UTC'),
-  last_used_at: v.nullable(timestamp('RFC 3339, UTC; null before its first sign-in')),
-  backed_up: v.pipe(v.boolean(), v.description('a synced passkey (WebAuthn Level 3 §6.1.3, backup state)')),
-  transports: v.array(v.string()),
-});
-exact<Exact<v.InferOutput<typeof PasskeySchema>, PasskeySummary>>();
 const PasskeyListSchema = v.object({ passkeys: v.array(PasskeySchema) });
 /** WebAuthn options as the browser's `PublicKeyCredential.parseCreationOptionsFromJSON()` / `parseRequestOptionsFromJSON()` take them (WebAuthn Level 3). */
 const PasskeyCreationOptionsSchema = v.pipe(
@@ -63,9 +56,10 @@ const OPERATIONS: readonly OperationSpec[] = [
     tag: 'auth',
     summary: 'Start adding a passkey to your account',
     security: 'session',
-    description: `${FORM_OR_NONE} A new challenge, single use, valid 5 minutes, bound to this account. Any body is ignored. Pass the answer to \`navigator.credentials.create()\` (e.g. with \`PublicKeyCredential.parseCreationOptionsFromJSON\`).`,
+    description: `${FORM_OR_NONE} Adding a passkey needs an account whose own address is verified (else 403 \`forbidden\`, "confirm your email address first") and re-authentication: \`password\`, the account password (a wrong one: 403, counted like a failed login, 429 past the limit), or no password right after a provider sign-in at most 5 minutes old (else 403). Then a new challenge, single use, valid 5 minutes, bound to this account. Pass the answer to \`navigator.credentials.create()\` (e.g. with \`PublicKeyCredential.parseCreationOptionsFromJSON\`). Each passkey added is told to the account's address by mail, with a link to remove it.`,
+    body: { schema: 'PasskeyRegistrationOptionsBody', mediaTypes: JSON_ONLY, required: false },
     success: { '200': { kind: 'json', schema: 'PasskeyCreationOptions', description: 'creation options (WebAuthn Level 3 §5.4)' } },
-    errors: ['unauthorized', 'forbidden', 'not_found', 'domain', 'payload_too_large', 'store', 'internal'],
+    errors: ['validation', 'unauthorized', 'forbidden', 'not_found', 'domain', 'rate_limited', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
     links: { VerifyRegistration: { operationId: 'passkeyRegistrationVerify', description: 'send the credential the browser created' } },
   },
   {
@@ -75,7 +69,7 @@ const OPERATIONS: readonly OperationSpec[] = [
     tag: 'auth',
     summary: 'Add the passkey the browser created',
     security: 'session',
-    description: `${FORM_OR_NONE} ${PASSKEY_REFUSALS} A credential already registered answers 409; an account keeps at most 20 passkeys (409 \`domain\`).`,
+    description: `${FORM_OR_NONE} ${PASSKEY_REFUSALS} A credential already registered answers 409; an account keeps at most 20 passkeys (409 \`domain\`); an account whose address is unverified: 403. The account's address is mailed "A passkey was added to your account" with a link to remove it.`,
     body: { schema: 'PasskeyRegistrationBody', mediaTypes: JSON_ONLY, required: true },
     success: { '201': { kind: 'json', schema: 'Passkey', description: 'the passkey, now listed' } },
     errors: ['unauthorized', ...PASSKEY_CEREMONY, 'conflict', 'domain'],
@@ -114,6 +108,20 @@ const OPERATIONS: readonly OperationSpec[] = [
     errors: ['unauthorized', 'store', 'internal'],
   },
   {
+    method: 'post',
+    path: PASSKEY_PATHS.removal,
+    operationId: 'removePasskeysWithLink',
+    tag: 'auth',
+    summary: 'Remove passkeys with a removal link, without signing in',
+    description: `${FORM_OR_NONE} \`token\` is the link's: the "A passkey was added to your account" mail's (7 days), or the one a completed reset leads to (/remove-passkeys lists the passkeys with a form posting here). The link works once, only while it is the newest; a dead one: 404. The passkeys named that belong to the link's account are removed; other ids are ignored. Without mail (no AUTH_PUBLIC_BASE_URL): 404. A form post (one \`passkey\` field per passkey) gets a 303 to /login?notice=passkeys_removed; a refused one, back to /remove-passkeys with the link's token and the error code.`,
+    body: { schema: 'PasskeyRemovalBody', mediaTypes: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'], required: true },
+    success: {
+      '200': { kind: 'json', schema: 'PasskeysRemoved', description: 'how many were removed' },
+      '303': { kind: 'redirect', description: 'form post: to /login with the notice; refused, back to /remove-passkeys with the error', headers: ['Location'] },
+    },
+    errors: ['validation', 'forbidden', 'not_found', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
+  },
+  {
     method: 'patch',
     path: '/api/auth/passkeys/{id}',
     operationId: 'renamePasskey',
@@ -150,6 +158,9 @@ export const PASSKEY_CONTRACT: ApiContract = {
     PasskeyRegistrationBody: PasskeyRegistrationBodySchema,
     PasskeyAuthenticationBody: PasskeyAuthenticationBodySchema,
     PasskeyRenameBody: PasskeyRenameBodySchema,
+    PasskeyRegistrationOptionsBody: PasskeyRegistrationOptionsBodySchema,
+    PasskeyRemovalBody: PasskeyRemovalBodySchema,
+    PasskeysRemoved: v.object({ removed: v.pipe(v.number(), v.integer(), v.minValue(0)) }),
   },
   operations: OPERATIONS,
 };

@@ -34,7 +34,16 @@ export interface PasskeyRemoved {
   passkey_id: string;
   /** epoch ms */
   removed_at: number;
+  /** why, when not the owner's own "Remove" (absent in older events): see ./removal.ts */
+  reason?: PasskeyRemovalReason;
 }
+
+/**
+ * Why passkeys were removed in bulk: the first proof of the mailbox on an unverified account
+ * (`mailbox_proof`), the owner's choice from a password change, "end all sessions", a completed
+ * reset or the link of a "passkey added" mail.
+ */
+export type PasskeyRemovalReason = 'mailbox_proof' | 'password_change' | 'sessions_ended' | 'password_reset' | 'removal_link';
 
 /** In `auth-passkey-<passkey id>`, created with no-stream. */
 export interface PasskeyClaimed {

@@ -8,7 +8,10 @@
 import { generateRegistrationOptions, verifyRegistrationResponse, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import { AppError } from '../../errors.ts';
+import type { Reauthentication } from '../application/account-deletion.ts';
 import type { ActiveSession } from '../application/sessions.ts';
+import { mailPasskeyAdded } from './added-mail.ts';
+import { requireMayAddPasskey, requireVerifiedAddress } from './adding-rules.ts';
 import type { AuthDeps } from '../application/deps.ts';
 import { authEvent } from '../application/event-codec.ts';
 import { sha256Hex } from '../application/secrets.ts';
@@ -22,8 +25,13 @@ import { appendToList, claimCredential, readPasskeys } from './store.ts';
 import { userHandleOf } from './user-handle.ts';
 import type * as v from 'valibot';
 
-export async function registrationOptions(deps: AuthDeps, session: ActiveSession): Promise<PublicKeyCredentialCreationOptionsJSON> {
+/**
+ * Creation options with a challenge, once the adding rules hold (./adding-rules.ts: a verified
+ * address, re-authentication); 403 `forbidden` otherwise.
+ */
+export async function registrationOptions(deps: AuthDeps, session: ActiveSession, reauth: Reauthentication): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const rp = requireRelyingParty(deps.config);
+  await requireMayAddPasskey(deps, session, reauth);
   const existing = [...readPasskeys(deps, session.userId).values()];
   if (existing.length >= MAX_PASSKEYS_PER_USER) throw new AppError('domain', `an account keeps at most ${MAX_PASSKEYS_PER_USER} passkeys`);
   const challenge = issueChallenge(deps, { kind: 'registration', userId: session.userId });
@@ -50,8 +58,10 @@ export interface NewPasskey {
   fallbackName: string;
 }
 
+/** Verifies and stores the passkey, then mails the address (./added-mail.ts). */
 export async function registerPasskey(deps: AuthDeps, session: ActiveSession, input: NewPasskey): Promise<PasskeyRegistered> {
   const rp = requireRelyingParty(deps.config);
+  await requireVerifiedAddress(deps, session);
   const response = asRegistrationResponse(input.response);
   const challenge = takeChallenge(deps, challengeOf(response.response.clientDataJSON), { kind: 'registration', userId: session.userId });
   let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
@@ -78,5 +88,10 @@ export async function registerPasskey(deps: AuthDeps, session: ActiveSession, in
     created_at: deps.platform.now(),
   };
   appendToList(deps, session.userId, authEvent('auth_passkey_registered', registered));
+  try {
+    await mailPasskeyAdded(deps, session, registered);
+  } catch (error) {
+    throw AppError.fromStore(error);
+  }
   return registered;
 }

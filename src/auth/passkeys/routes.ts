@@ -1,27 +1,33 @@
 /**
  * The passkey JSON routes (docs/auth.md "Passkeys"):
- *   POST   /api/auth/passkeys/registration/options    (signed in) → creation options (PublicKeyCredentialCreationOptionsJSON)
+ *   POST   /api/auth/passkeys/registration/options    (signed in) {password?} → creation options (PublicKeyCredentialCreationOptionsJSON);
+ *                                                     403 unless the address is verified and the user re-authenticated (./adding-rules.ts)
  *   POST   /api/auth/passkeys/registration/verify     (signed in) {response, name?} → 201 the new passkey
  *   POST   /api/auth/passkeys/authentication/options  → request options (PublicKeyCredentialRequestOptionsJSON)
  *   POST   /api/auth/passkeys/authentication/verify   {response, next?} → signed in (aal2), session cookie
  *   GET    /api/auth/passkeys                         (signed in) → { passkeys: [...] }
  *   PATCH  /api/auth/passkeys/:id                     (signed in) {name} → the renamed passkey
  *   DELETE /api/auth/passkeys/:id                     (signed in) → 204
+ *   POST   /api/auth/passkey-removal                  {token, passkeys} (a removal link, no session) → { removed }; a form: 303 to /login
  * Every write passes the same Origin / Sec-Fetch-Site check as the other auth routes and takes
  * JSON only; the sign-in routes count against the per-client attempt limit. Without
  * AUTH_PUBLIC_BASE_URL (no relying party) the ceremony routes answer 404.
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { errorResponse } from '../../http/errors.ts';
+import { errorResponse, statusForCode } from '../../http/errors.ts';
 import * as v from 'valibot';
 import { AppError } from '../../errors.ts';
 import { clientAddress } from '../../http/client-address.ts';
 import { findActiveSession, revokePreviousSession, safeNextPath, sessionIdFromCookieHeader, throttle, type AuthDeps } from '../application/index.ts';
 import { deviceHint } from '../domain/device-hint.ts';
+import { PASSWORD_MAX_INPUT_UNITS } from '../domain/password-policy.ts';
 import { authenticationOptions, signInWithPasskey } from './authentication.ts';
 import { listPasskeys, passkeySummary, removePasskey, renamePasskey } from './manage.ts';
-import { MAX_PASSKEY_NAME_LENGTH } from './passkey-list.ts';
+import { MAX_PASSKEY_NAME_LENGTH, MAX_PASSKEYS_PER_USER } from './passkey-list.ts';
+import { removePasskeysWithLink } from './removal-link.ts';
+import { MailLinkTokenSchema } from '../application/mail-links.ts';
+import { refusedFormUrl } from '../rest/form-return.ts';
 import { registerPasskey, registrationOptions } from './registration.ts';
 import { AuthenticationResponseSchema, PASSKEY_MAX_BODY_BYTES, RegistrationResponseSchema } from './response-json.ts';
 
@@ -31,10 +37,24 @@ export const PASSKEY_PATHS = {
   authenticationOptions: '/api/auth/passkeys/authentication/options',
   authenticationVerify: '/api/auth/passkeys/authentication/verify',
   list: '/api/auth/passkeys',
+  // Beside the passkeys' paths, not under them: `/api/auth/passkeys/:id` would take it.
+  removal: '/api/auth/passkey-removal',
   item: '/api/auth/passkeys/:id',
 } as const;
 
 /** Bodies the routes take; also what the OpenAPI document publishes. */
+export const PasskeyRegistrationOptionsBodySchema = v.object(
+  {
+    password: v.optional(
+      v.pipe(
+        v.string('password must be a string'),
+        v.maxLength(PASSWORD_MAX_INPUT_UNITS, 'password is too long'),
+        v.description('the account password (re-authentication); leave it out only right after a provider sign-in (at most 5 minutes old)'),
+      ),
+    ),
+  },
+  'body must be a JSON object, with the string "password" when the account has one',
+);
 export const PasskeyRegistrationBodySchema = v.object(
   { response: RegistrationResponseSchema, name: v.optional(v.pipe(v.string('name must be a string'), v.maxLength(256, 'name is too long'))) },
   'body must be a JSON object with "response", the credential as PublicKeyCredential.toJSON() gives it',
@@ -49,6 +69,17 @@ export const PasskeyRenameBodySchema = v.object(
 );
 /** Passkey ids are the SHA-256 (hex) of the credential id. */
 const PasskeyId = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/));
+export const PasskeyRemovalBodySchema = v.object(
+  {
+    token: v.pipe(MailLinkTokenSchema, v.description('the `token` query parameter of the removal link\'s address (the "passkey added" mail\'s, or the page a reset leads to)')),
+    passkeys: v.pipe(
+      v.array(v.pipe(v.string(), v.maxLength(64)), 'passkeys must be a list of passkey ids'),
+      v.maxLength(MAX_PASSKEYS_PER_USER, 'too many passkey ids'),
+      v.description("ids of the passkeys to remove (a form: one `passkey` field each); ids not of the link's account are ignored"),
+    ),
+  },
+  'body must be a JSON object with string "token" and the list "passkeys"',
+);
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
@@ -66,6 +97,41 @@ async function jsonBody<S extends v.GenericSchema>(c: Context, schema: S): Promi
   return result.output;
 }
 
+/** A JSON body, or none at all (an empty body is `{}`). */
+async function optionalJsonBody<S extends v.GenericSchema>(c: Context, schema: S): Promise<v.InferOutput<S>> {
+  const text = await c.req.text();
+  if (text.trim() === '') {
+    const empty = v.safeParse(schema, {});
+    if (empty.success) return empty.output;
+  }
+  const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') throw new AppError('unsupported_media_type', 'send application/json');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw new AppError('validation', 'request body is not valid JSON', { cause: error });
+  }
+  const result = v.safeParse(schema, body);
+  if (!result.success) throw new AppError('validation', result.issues[0]?.message ?? 'invalid body');
+  return result.output;
+}
+
+/** The removal page's form: `token` and one `passkey` field per ticked passkey. */
+async function removalForm(c: Context): Promise<v.InferOutput<typeof PasskeyRemovalBodySchema>> {
+  let fields: Record<string, string | File | (string | File)[]>;
+  try {
+    fields = await c.req.parseBody({ all: true });
+  } catch (error) {
+    throw new AppError('validation', 'request body is not a valid form', { cause: error });
+  }
+  const ticked = fields['passkey'];
+  const passkeys = (Array.isArray(ticked) ? ticked : ticked === undefined ? [] : [ticked]).filter((value): value is string => typeof value === 'string');
+  const result = v.safeParse(PasskeyRemovalBodySchema, { token: fields['token'], passkeys });
+  if (!result.success) throw new AppError('validation', result.issues[0]?.message ?? 'invalid form');
+  return result.output;
+}
+
 export function passkeyRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler }): Hono {
   const app = new Hono();
   const { logger } = deps.platform;
@@ -80,7 +146,11 @@ export function passkeyRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHand
   };
   const client = (c: Context) => clientAddress(c.req.raw.headers, config.clientAddressTrusted);
 
-  app.post(PASSKEY_PATHS.registrationOptions, ...write, async (c) => c.json(await registrationOptions(deps, await signedIn(c)), 200, NO_STORE));
+  app.post(PASSKEY_PATHS.registrationOptions, ...write, async (c) => {
+    const session = await signedIn(c);
+    const body = await optionalJsonBody(c, PasskeyRegistrationOptionsBodySchema);
+    return c.json(await registrationOptions(deps, session, { password: body.password, client: client(c) }), 200, NO_STORE);
+  });
 
   app.post(PASSKEY_PATHS.registrationVerify, ...write, async (c) => {
     const session = await signedIn(c);
@@ -132,6 +202,26 @@ export function passkeyRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHand
     const renamed = renamePasskey(deps, session.userId, id, body.name);
     logger.log('info', 'passkey renamed', { code: 'auth_passkey_renamed', user_id: session.userId, passkey_id: id });
     return c.json(renamed, 200, NO_STORE);
+  });
+
+  // A removal link's form (its page, /remove-passkeys) or JSON: no session, the link is the proof.
+  app.post(PASSKEY_PATHS.removal, ...write, async (c) => {
+    const form = /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(c.req.header('content-type') ?? '');
+    let token = '';
+    try {
+      if (!config.mail) throw new AppError('not_found', 'mail is not configured on this service');
+      const body = form ? await removalForm(c) : await jsonBody(c, PasskeyRemovalBodySchema);
+      token = body.token;
+      const done = await removePasskeysWithLink(deps, body.token, body.passkeys);
+      if (form) return c.redirect('/login?notice=passkeys_removed', 303);
+      return c.json({ removed: done.removed }, 200, NO_STORE);
+    } catch (error) {
+      const failure = AppError.from(error);
+      if (!form) throw failure;
+      void errorResponse(c, failure, logger);
+      // Back to the link's page, the refusal in its query (post/redirect/get, ../rest/form-return.ts).
+      return c.redirect(refusedFormUrl('/remove-passkeys', 'remove', failure, deps.platform.now(), { token }), 303);
+    }
   });
 
   app.delete(PASSKEY_PATHS.item, ...write, async (c) => {

@@ -163,12 +163,13 @@ const OPERATIONS: readonly OperationSpec[] = [
     tag: 'auth',
     summary: 'Sign out everywhere: end every session of this user',
     security: 'session',
-    description: `${FORM_OR_NONE} Any body is ignored. The current session ends too and its cookie is cleared; a form post is answered with a 303 to /login.`,
+    description: `${FORM_OR_NONE} No body, or \`remove_passkeys\` (JSON, or a form checkbox) to remove every passkey of the account too: a passkey signs in on its own and no session end touches it. The current session ends too and its cookie is cleared; a form post is answered with a 303 to /login.`,
+    body: { schema: 'RevokeAllBody', mediaTypes: JSON_OR_FORM, required: false },
     success: {
       '200': { kind: 'json', schema: 'SessionsRevoked', description: 'how many sessions ended', headers: ['Set-Cookie-Cleared'] },
       '303': { kind: 'redirect', description: 'form post: to /login', headers: ['Location', 'Set-Cookie-Cleared'] },
     },
-    errors: ['unauthorized', 'forbidden', 'payload_too_large', 'store', 'internal'],
+    errors: ['validation', 'unauthorized', 'forbidden', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
   },
   {
     method: 'post',
@@ -190,7 +191,7 @@ const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'resetPassword',
     tag: 'auth',
     summary: 'Set a new password with a mailed reset link',
-    description: `\`token\` is the link's. The new password is checked first (a refused one leaves the link working); then the link is used up, the password set, every session of the account ended (this browser's cookie cleared) and the address told by mail. A used, expired or superseded link, or one issued before the password last changed: 404. Posted from a browser signed in to another account: 403, nothing changed. ${FORM_OR_NONE} A form post gets a 303 to /login?notice=password_reset; a refused one, back to /reset-password with the link's token and the error code.`,
+    description: `\`token\` is the link's. The new password is checked first (a refused one leaves the link working); then the link is used up, the password set, every session of the account ended (this browser's cookie cleared) and the address told by mail. A reset proves control of the mailbox: on an account whose address was unverified it verifies the address and removes every passkey (each was added before that proof, possibly by whoever registered the address); otherwise \`remove_passkeys\` removes them, and the answer lists the passkeys left. A used, expired or superseded link, or one issued before the password last changed: 404. Posted from a browser signed in to another account: 403, nothing changed. ${FORM_OR_NONE} A form post gets a 303 to /login?notice=password_reset, or, when passkeys are left, to /remove-passkeys (a page listing them with a form to remove them, its link proving the mailbox); a refused one, back to /reset-password with the link's token and the error code.`,
     body: { schema: 'ResetPasswordBody', mediaTypes: JSON_OR_FORM, required: true },
     success: {
       '200': { kind: 'json', schema: 'PasswordReset', description: 'the password is set; every session ended', headers: ['Set-Cookie-Cleared'] },
@@ -205,7 +206,7 @@ const OPERATIONS: readonly OperationSpec[] = [
     tag: 'auth',
     summary: 'Change the password of the signed-in account',
     security: 'session',
-    description: `The current password is required (a wrong one: 401, counted in the login's own limits, the account-wide budget included: 429 with Retry-After past them). The other sessions of the account end; this one stays. The address is told by mail. Outstanding reset links die. ${FORM_OR_NONE} A form post gets a 303 to /dashboard?notice=password_changed; a refused one, back to /dashboard with the error code (to /login when signed out).`,
+    description: `The current password is required (a wrong one: 401, counted in the login's own limits, the account-wide budget included: 429 with Retry-After past them). The other sessions of the account end; this one stays; with \`remove_passkeys\` every passkey of the account is removed too (a passkey signs in on its own, past any password). The address is told by mail. Outstanding reset links die. ${FORM_OR_NONE} A form post gets a 303 to /dashboard?notice=password_changed; a refused one, back to /dashboard with the error code (to /login when signed out).`,
     body: { schema: 'ChangePasswordBody', mediaTypes: JSON_OR_FORM, required: true },
     success: {
       '200': { kind: 'json', schema: 'PasswordChanged', description: 'the password is changed' },
@@ -219,7 +220,7 @@ const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'verifyEmail',
     tag: 'auth',
     summary: 'Verify the address with a mailed link',
-    description: `\`token\` is the link's (mailed at registration and on "resend"; 24 hours, once, only the newest). The address of the link's account is marked verified. A used, expired or superseded link: 404. Posted from a browser signed in to another account: 403, nothing changed. ${FORM_OR_NONE} A form post gets a 303 to /dashboard (signed in) or /login with the notice; a refused one, back to /verify-email with the link's token and the error code.`,
+    description: `\`token\` is the link's (mailed at registration and on "resend"; 24 hours, once, only the newest). The address of the link's account is marked verified; this first proof of the mailbox removes every passkey the account held (added before it, possibly by whoever registered the address). A used, expired or superseded link: 404. Posted from a browser signed in to another account: 403, nothing changed. ${FORM_OR_NONE} A form post gets a 303 to /dashboard (signed in) or /login with the notice; a refused one, back to /verify-email with the link's token and the error code.`,
     body: { schema: 'VerifyEmailBody', mediaTypes: JSON_OR_FORM, required: true },
     success: {
       '200': { kind: 'json', schema: 'EmailVerified', description: 'the address is verified' },
@@ -268,6 +269,7 @@ export const AUTH_REST_CONTRACT: ApiContract = {
     StorageStatus: S.StorageStatusSchema,
     SessionList: S.SessionListSchema,
     SessionsRevoked: S.SessionsRevokedSchema,
+    RevokeAllBody: S.RevokeAllBodySchema,
     ForgotPasswordBody: S.ForgotPasswordBodySchema,
     ResetPasswordBody: S.ResetPasswordBodySchema,
     ChangePasswordBody: S.ChangePasswordBodySchema,

@@ -1,8 +1,8 @@
 /**
  * The routes of the mailed-link flows (docs/auth.md, "Email verification and password reset"):
  *   POST /api/auth/password/forgot              { email } → 202, the same for any address
- *   POST /api/auth/password/reset               { token, password } → 200; every session of the account ends
- *   POST /api/auth/password/change              { current_password, new_password } (signed in) → 200; the other sessions end
+ *   POST /api/auth/password/reset               { token, password, remove_passkeys? } → 200; every session of the account ends
+ *   POST /api/auth/password/change              { current_password, new_password, remove_passkeys? } (signed in) → 200; the other sessions end
  *   POST /api/auth/email/verify                 { token } → 200; the address is verified
  *   POST /api/auth/email/verification/resend    (signed in) → 202; a new link is mailed (429 past a few an hour)
  * Each takes JSON or an HTML form post (the pages, without JavaScript): a form gets a 303 to the
@@ -28,7 +28,11 @@ import {
 } from '../application/index.ts';
 import { formEchoCookie } from './form-echo.ts';
 import { refusedFormUrl } from './form-return.ts';
+import { MAIL_LINK_PATHS } from '../application/mail-links.ts';
+import { listPasskeys } from '../passkeys/manage.ts';
+import { issueRemovalLinkAfterReset } from '../passkeys/removal-link.ts';
 import { inputMode, readInput } from './input.ts';
+import { RemovePasskeysField, wantsPasskeysRemoved } from './remove-passkeys-field.ts';
 
 export const MAIL_PATHS = {
   forgot: '/api/auth/password/forgot',
@@ -40,9 +44,12 @@ export const MAIL_PATHS = {
 
 const text = (name: string) => v.pipe(v.string(`${name} must be a string`), v.maxLength(4096, `${name} is too long`));
 export const ForgotSchema = v.object({ email: text('email') }, 'body must be a JSON object with string "email"');
-export const ResetSchema = v.object({ token: text('token'), password: text('password') }, 'body must be a JSON object with string "token" and "password"');
+export const ResetSchema = v.object(
+  { token: text('token'), password: text('password'), remove_passkeys: RemovePasskeysField },
+  'body must be a JSON object with string "token" and "password"',
+);
 export const ChangeSchema = v.object(
-  { current_password: text('current_password'), new_password: text('new_password') },
+  { current_password: text('current_password'), new_password: text('new_password'), remove_passkeys: RemovePasskeysField },
   'body must be a JSON object with string "current_password" and "new_password"',
 );
 export const VerifySchema = v.object({ token: text('token') }, 'body must be a JSON object with string "token"');
@@ -119,11 +126,15 @@ export function mailRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler
       await throttle(deps, 'login', client(c));
       const { mode, input } = await readInput(c, ResetSchema);
       token = input.token;
-      const done = await resetPassword(deps, input.token, input.password, await session(c));
+      const done = await resetPassword(deps, input.token, input.password, await session(c), { removePasskeys: wantsPasskeysRemoved(input.remove_passkeys) });
       // This browser's session ended with the others: its cookie goes too.
       c.header('Set-Cookie', clearedSessionCookie(config.cookieSecure));
       c.header('Cache-Control', 'no-store');
-      return mode === 'json' ? c.json({ status: 'password_reset', sessions_ended: done.sessionsEnded }, 200) : c.redirect('/login?notice=password_reset', 303);
+      const passkeys = listPasskeys(deps, done.userId);
+      if (mode === 'json') return c.json({ status: 'password_reset', sessions_ended: done.sessionsEnded, passkeys_removed: done.passkeysRemoved, passkeys }, 200);
+      // The passkeys that survived the reset, on a page with a form to remove them (its link proves this mailbox).
+      const review = passkeys.length > 0 ? await issueRemovalLinkAfterReset(deps, done.userId, done.emailHash) : undefined;
+      return c.redirect(review === undefined ? '/login?notice=password_reset' : `${MAIL_LINK_PATHS.passkeys}?token=${review}&after=reset`, 303);
     } catch (error) {
       return failed(c, error, FORM_PAGES.reset, { token });
     }
@@ -134,9 +145,10 @@ export function mailRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler
       const current = await session(c);
       if (!current) throw new AppError('unauthorized', 'sign in first');
       const { mode, input } = await readInput(c, ChangeSchema);
-      const done = await changePassword(deps, current, input.current_password, input.new_password, client(c));
+      const done = await changePassword(deps, current, input.current_password, input.new_password, client(c), { removePasskeys: wantsPasskeysRemoved(input.remove_passkeys) });
       c.header('Cache-Control', 'no-store');
-      return mode === 'json' ? c.json({ status: 'password_changed', sessions_ended: done.sessionsEnded }, 200) : c.redirect('/dashboard?notice=password_changed', 303);
+      if (mode === 'json') return c.json({ status: 'password_changed', sessions_ended: done.sessionsEnded, passkeys_removed: done.passkeysRemoved }, 200);
+      return c.redirect('/dashboard?notice=password_changed', 303);
     } catch (error) {
       return failed(c, error, FORM_PAGES.change);
     }

@@ -198,7 +198,13 @@ export function authRestRoutes(deps: AuthDeps): Hono {
   app.all(AUTH_PATHS.sessions, (c) => methodNotAllowedResponse(c, ['GET', 'HEAD'], logger));
   app.all(AUTH_PATHS.sessionItem, (c) => methodNotAllowedResponse(c, ['DELETE'], logger));
   app.all(ACCOUNT_PATHS.account, (c) => methodNotAllowedResponse(c, ['DELETE'], logger));
-  for (const path of [PASSKEY_PATHS.registrationOptions, PASSKEY_PATHS.registrationVerify, PASSKEY_PATHS.authenticationOptions, PASSKEY_PATHS.authenticationVerify])
+  for (const path of [
+    PASSKEY_PATHS.registrationOptions,
+    PASSKEY_PATHS.registrationVerify,
+    PASSKEY_PATHS.authenticationOptions,
+    PASSKEY_PATHS.authenticationVerify,
+    PASSKEY_PATHS.removal,
+  ])
     app.all(path, (c) => methodNotAllowedResponse(c, ['POST'], logger));
   app.all(PASSKEY_PATHS.list, (c) => methodNotAllowedResponse(c, ['GET', 'HEAD'], logger));
   app.all(PASSKEY_PATHS.item, (c) => methodNotAllowedResponse(c, ['PATCH', 'DELETE'], logger));

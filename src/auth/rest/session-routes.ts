@@ -2,7 +2,8 @@
  * A signed-in user's sessions (docs/auth.md, docs/security.md "Sessions"):
  *   GET    /api/auth/sessions              → { sessions: [{ id, device, method, issued_at, last_seen_at, expires_at, current }] }
  *   DELETE /api/auth/sessions/:id          → 204; that session ends (404 when not one of yours)
- *   POST   /api/auth/sessions/revoke-all   → { revoked: n }; every session ends, this one included
+ *   POST   /api/auth/sessions/revoke-all   {remove_passkeys?} → { revoked: n, passkeys_removed: n }; every session ends, this one included,
+ *                                          and with `remove_passkeys` every passkey too (a passkey is a sign-in no session end touches)
  *   POST   /api/auth/sessions/:id/revoke   → 303 to /dashboard: the no-JavaScript form variant of DELETE
  * revoke-all posted as an HTML form answers 303 to /login (the account page's forms, which work
  * without JavaScript). `id` is the session's public handle, never the session id. Without a session: 401
@@ -11,6 +12,10 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
 import { AppError } from '../../errors.ts';
+import { removePasskeys } from '../passkeys/removal.ts';
+import { readInput } from './input.ts';
+import { wantsPasskeysRemoved } from './remove-passkeys-field.ts';
+import { RevokeAllBodySchema } from './wire-schemas.ts';
 import { clearedSessionCookie, findActiveSession, listSessions, revokeAllSessions, revokeSessionByHandle, sessionIdFromCookieHeader, type AuthDeps } from '../application/index.ts';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
@@ -50,11 +55,21 @@ export function userSessionRoutes(deps: AuthDeps, guards: { sameSite: Middleware
     // A form whose session is gone already: signed out, as asked.
     if (isFormPost(c) && !(await findActiveSession(deps, sessionIdFromCookieHeader(c.req.header('cookie'), deps.config.cookieSecure)))) return c.redirect('/login', 303);
     const current = await signedIn(c.req.header('cookie'));
+    // No body at all is the plain "sign out everywhere".
+    const body = (await c.req.raw.clone().text()) === '' ? {} : (await readInput(c, RevokeAllBodySchema)).input;
     const revoked = revokeAllSessions(deps, current);
-    logger.log('info', 'all sessions revoked', { code: 'auth_sessions_revoked_all', user_id: current.userId, revoked });
+    let passkeysRemoved = 0;
+    if (wantsPasskeysRemoved(body.remove_passkeys)) {
+      try {
+        passkeysRemoved = removePasskeys(deps, current.userId, 'sessions_ended');
+      } catch (error) {
+        throw AppError.fromStore(error);
+      }
+    }
+    logger.log('info', 'all sessions revoked', { code: 'auth_sessions_revoked_all', user_id: current.userId, revoked, passkeys_removed: passkeysRemoved });
     c.header('Set-Cookie', clearedSessionCookie(deps.config.cookieSecure));
     if (isFormPost(c)) return c.redirect('/login', 303);
-    return c.json({ revoked }, 200, NO_STORE);
+    return c.json({ revoked, passkeys_removed: passkeysRemoved }, 200, NO_STORE);
   });
 
   /** Revokes one session by handle; true when it was the caller's own (its cookie is cleared). */

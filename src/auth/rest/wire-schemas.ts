@@ -11,6 +11,8 @@ import { CredentialsSchema } from './input.ts';
 import { DEFAULT_PASSWORD_MIN_LENGTH } from '../config.ts';
 import { PASSWORD_MAX_LENGTH } from '../domain/password-policy.ts';
 import { timestamp } from '../operation-words.ts';
+import { PasskeySchema } from '../passkeys/passkey-schema.ts';
+import { RemovePasskeysField } from './remove-passkeys-field.ts';
 
 export { CredentialsSchema };
 export { AccountDeletionSchema } from './account-routes.ts';
@@ -97,7 +99,10 @@ export const SessionListSchema = v.object({
     }),
   ),
 });
-export const SessionsRevokedSchema = v.object({ revoked: v.pipe(v.number(), v.integer(), v.minValue(0)) });
+export const SessionsRevokedSchema = v.object({
+  revoked: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  passkeys_removed: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('passkeys removed (`remove_passkeys`)')),
+});
 
 /** A mailed link's token, as the routes check it before any lookup (src/auth/application/mail-links.ts). */
 const MailToken = v.pipe(MailLinkTokenSchema, v.description("the `token` query parameter of the mailed link's address: the link's id, a dot, its secret"));
@@ -106,8 +111,10 @@ const NewPassword = NewCredentialsSchema.entries.password;
 
 /** The mail routes' bodies (src/auth/rest/mail-routes.ts), with what the routes check after parsing. */
 export const ForgotPasswordBodySchema = v.object({ email: NewCredentialsSchema.entries.email });
-export const ResetPasswordBodySchema = v.object({ token: MailToken, password: NewPassword });
-export const ChangePasswordBodySchema = v.object({ current_password: v.pipe(v.string(), v.maxLength(4096)), new_password: NewPassword });
+export const ResetPasswordBodySchema = v.object({ token: MailToken, password: NewPassword, remove_passkeys: RemovePasskeysField });
+export const ChangePasswordBodySchema = v.object({ current_password: v.pipe(v.string(), v.maxLength(4096)), new_password: NewPassword, remove_passkeys: RemovePasskeysField });
+/** POST /api/auth/sessions/revoke-all: no body, or the choice to remove the passkeys too. */
+export const RevokeAllBodySchema = v.object({ remove_passkeys: RemovePasskeysField });
 export const VerifyEmailBodySchema = v.object({ token: MailToken });
 
 /** POST /api/auth/password/forgot: the one answer, whatever the address (src/auth/rest/mail-routes.ts). */
@@ -116,10 +123,18 @@ export const ResetRequestedSchema = v.object({ status: v.literal('accepted'), me
 export const PasswordResetSchema = v.object({
   status: v.literal('password_reset'),
   sessions_ended: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('every session of the account ended')),
+  passkeys_removed: v.pipe(
+    v.number(),
+    v.integer(),
+    v.minValue(0),
+    v.description('every passkey when the reset was the first proof of the address (an unverified one, now verified), else those `remove_passkeys` asked to remove'),
+  ),
+  passkeys: v.pipe(v.array(PasskeySchema), v.description('the passkeys the account still has: remove any you do not know (a form post gets a page to do it)')),
 });
 export const PasswordChangedSchema = v.object({
   status: v.literal('password_changed'),
   sessions_ended: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('the other sessions of the account ended; this one stays')),
+  passkeys_removed: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('passkeys removed (`remove_passkeys`)')),
 });
 export const EmailVerifiedSchema = v.object({ status: v.literal('email_verified') });
 export const VerificationResentSchema = v.object({ status: v.literal('accepted') });

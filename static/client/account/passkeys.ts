@@ -2,7 +2,7 @@
  * Passkeys in the browser, with @simplewebauthn/browser over `navigator.credentials` (WebAuthn
  * Level 3): on /login the "Sign in with a passkey" button and the passkey autofill of the email
  * field (`mediation: "conditional"`, §5.1.4.1), started as soon as the page loads; on /dashboard
- * "Add a passkey", rename and remove. The server's JSON routes do every check
+ * "Add a passkey" (with the password asked again), rename and remove. The server's JSON routes do every check
  * (src/auth/passkeys/routes.ts); this file only carries options and responses.
  */
 import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startAuthentication, startRegistration, WebAuthnError } from '@simplewebauthn/browser';
@@ -106,8 +106,11 @@ function bindAccount(): void {
     add.disabled = true;
     show(status, '');
     const name = (form.elements.namedItem('name') as HTMLInputElement).value;
+    // Re-authentication (src/auth/passkeys/adding-rules.ts): the password field, when the account has one.
+    const passwordField = form.elements.namedItem('password');
+    const password = passwordField instanceof HTMLInputElement ? passwordField.value : undefined;
     void (async () => {
-      const options = await call('POST', '/api/auth/passkeys/registration/options', {});
+      const options = await call('POST', '/api/auth/passkeys/registration/options', password === undefined ? {} : { password });
       if (!options.ok) throw new Error(await errorText(options, 'Adding a passkey is not available right now.'));
       const response = await startRegistration({ optionsJSON: await options.json() });
       const verified = await call('POST', '/api/auth/passkeys/registration/verify', { response, ...(name.trim() ? { name } : {}) });

@@ -10,6 +10,12 @@ function showStatus(text: string): void {
   status.hidden = text === '';
 }
 
+/** The form's "remove my passkeys too" checkbox, when it has one (src/auth/rest/remove-passkeys-field.ts). */
+function removePasskeysChoice(form: HTMLFormElement): { remove_passkeys?: boolean } {
+  const box = form.elements.namedItem('remove_passkeys');
+  return box instanceof HTMLInputElement && box.checked ? { remove_passkeys: true } : {};
+}
+
 /**
  * The JSON route a form stands for (src/auth/rest/session-routes.ts): another session's form is
  * `DELETE /api/auth/sessions/:id`; sign-out and "everywhere" post JSON to their own action.
@@ -22,7 +28,7 @@ async function send(form: HTMLFormElement): Promise<boolean> {
       method: other ? 'DELETE' : 'POST',
       credentials: 'same-origin',
       headers: { accept: 'application/json', 'content-type': 'application/json' },
-      body: other ? null : '{}',
+      body: other ? null : JSON.stringify(removePasskeysChoice(form)),
     });
     return response.ok;
   } catch {
