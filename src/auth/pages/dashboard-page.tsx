@@ -382,7 +382,9 @@ export function DashboardPage(props: {
         {(security.facts.email === 'verified' || (security.facts.email === 'unverified' && security.mailOn)) && (
           <EmailCard facts={security.facts} mailOn={security.mailOn} error={refusalText(security, 'verification')} />
         )}
-        {security.facts.hasPassword && <PasswordCard minLength={security.minLength} errors={passwordErrors(refusal, security.minLength, security.now)} hasPasskeys={(props.passkeys?.length ?? 0) > 0} />}
+        {security.facts.hasPassword && (
+          <PasswordCard minLength={security.minLength} errors={passwordErrors(refusal, security.minLength, security.now)} hasPasskeys={(props.passkeys?.length ?? 0) > 0} />
+        )}
         {props.passkeys && <PasskeysCard passkeys={props.passkeys} canAdd={security.facts.email !== 'unverified'} needsPassword={security.facts.hasPassword} />}
         <DeleteAccount error={refusalText(security, 'delete', withProviders)} hasPassword={security.facts.hasPassword} withProviders={withProviders} />
       </div>

@@ -15,7 +15,7 @@
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { errorResponse, statusForCode } from '../../http/errors.ts';
+import { errorResponse } from '../../http/errors.ts';
 import * as v from 'valibot';
 import { AppError } from '../../errors.ts';
 import { clientAddress } from '../../http/client-address.ts';
