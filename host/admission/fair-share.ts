@@ -79,6 +79,9 @@ interface Client {
   /** its part of the recent guest time (0..1), as of `measured`: see #advance */
   busy: number;
   measured: number;
+  /** The census that counted it light, and the part it counted (share() takes it out for the asker). */
+  lightIn?: Census;
+  lightBusy: number;
 }
 
 const ALONE: Omit<Share, 'active'> = { runs: Number.POSITIVE_INFINITY, time: 1 };
@@ -164,13 +167,11 @@ export class FairShare {
     if (active <= 1) return { ...ALONE, active };
     const census = this.#census(active);
     let { light, lightTime } = census;
+    // The asker is never light: what the census counted of it is taken out again.
     const client = key === undefined ? undefined : this.#clients.get(key);
-    if (client !== undefined) {
-      const busy = this.#busy(client);
-      if (busy < census.lightBelow) {
-        light--;
-        lightTime -= busy;
-      }
+    if (client !== undefined && client.lightIn === census) {
+      light--;
+      lightTime -= client.lightBusy;
     }
     const others = Math.max(1, active - light);
     return { runs: Math.max(1, Math.floor(this.#capacity() / others)), time: (1 - lightTime) / others, active };
@@ -184,15 +185,33 @@ export class FairShare {
     const lightBelow = 1 / active / 4;
     let light = 0;
     let lightTime = 0;
+    const lightIn: Array<[Client, number]> = [];
     for (const client of this.#clients.values()) {
-      const busy = client.running > 0 ? client.busy : client.busy * this.#kept(client, now);
+      if (this.#wanting(client)) continue;
+      const busy = client.busy * this.#kept(client, now);
       if (busy < lightBelow) {
         light++;
         lightTime += busy;
+        lightIn.push([client, busy]);
       }
     }
     this.#counted = { at: now, active, lightBelow, light, lightTime };
+    for (const [client, busy] of lightIn) {
+      client.lightIn = this.#counted;
+      client.lightBusy = busy;
+    }
     return this.#counted;
+  }
+
+  /**
+   * Whether `client` has a run going or waiting: then it is never light, however small its part.
+   * A run that shares the guest with many runs of another client gets a small part because of
+   * them: counting it light would give its part to the very client that crowds it out (on a
+   * loaded machine, four users each with a run going beside 40 of an attacker's had a fortieth
+   * each, were all light, and the attacker got every instance).
+   */
+  #wanting(client: Client): boolean {
+    return client.running > 0 || client.waiting.length > 0;
   }
 
   get stats(): FairShareStats {
@@ -298,7 +317,7 @@ export class FairShare {
   /** Marks `key` seen now (moved to the back of the map), creating it if new. */
   #touch(key: string, known?: Client): Client {
     const now = this.#now();
-    const client = known ?? this.#clients.get(key) ?? { running: 0, waiting: [], touched: now, busy: 0, measured: now };
+    const client = known ?? this.#clients.get(key) ?? { running: 0, waiting: [], touched: now, busy: 0, measured: now, lightBusy: 0 };
     client.touched = now;
     this.#clients.delete(key);
     this.#clients.set(key, client);

@@ -96,6 +96,33 @@ describe('FairShare', () => {
     expect(share.share('a')).toMatchObject({ runs: 10, active: 2 });
   });
 
+  it('never counts a client with a run going as light, however small the part the heavy one leaves it', async () => {
+    const share = make(40, () => undefined);
+    // Alone, `a` takes every instance.
+    const heavy = Array.from({ length: 40 }, () => gate());
+    for (const r of heavy) void share.run('a', r.fn);
+    // Four users, each with one run going beside a's 40: a 44th of the time each, far below a
+    // quarter of an equal part (1/5/4), which would make them light if a run going did not count.
+    const users = ['u1', 'u2', 'u3', 'u4'].map((key) => {
+      const run = gate();
+      void share.run(key, run.fn);
+      return run;
+    });
+    vi.advanceTimersByTime(1_000);
+    expect(users.every((r) => r.started)).toBe(true);
+    // `a` has its part, a fifth: of the instances (8), and of the time, which it is far past.
+    expect(share.share('a')).toMatchObject({ runs: 8, active: 5 });
+    for (const r of heavy.slice(0, 10)) r.finish();
+    await settle();
+    const more = gate();
+    void share.run('a', more.fn);
+    expect(more.started).toBe(false);
+    // A user asking for a second run is within its part and starts at once.
+    const second = gate();
+    void share.run('u1', second.fn);
+    expect(second.started).toBe(true);
+  });
+
   it('shares the time among the runs going, so the parts add up to at most 1', async () => {
     const share = make(10, () => undefined);
     const a = gate();

@@ -95,7 +95,8 @@ if (unreachable !== undefined) {
       await backend.reset();
       return backend;
     },
-    { openSecond: async () => openPostgresStorage({ url: URL_, schema }), concurrencyTimeoutMs: 120_000 },
+    // A guard against a hang: 8 racing writers' 800 appends took 121 s beside other suites (load 34).
+    { openSecond: async () => openPostgresStorage({ url: URL_, schema }), concurrencyTimeoutMs: 300_000 },
   );
 
   runLeaseContract('postgres', {

@@ -21,7 +21,10 @@ export function lifecycleCases({ open, second, options }: ContractContext): void
       expect(first).toMatchObject({ sequence: 1n, revision: 1n });
     });
 
-    it.runIf(options.openSecond !== undefined)('a second backend on the same storage sees the same data', async () => {
+    // Only where there is a second connection to open: the memory stores live in one object, and a
+    // case that cannot apply is left out rather than reported skipped (a skip under CI means a missing tool).
+    if (options.openSecond === undefined) return;
+    it('a second backend on the same storage sees the same data', async () => {
       const a = await open();
       const b = (await second())!;
       await a.events.append('s', noStream, [event('a')]);
