@@ -17,7 +17,10 @@
  * The host runs with its response cache off (a, a2) and on (a+, docs/response-cache.md); (a), (a+)
  * and (c) also run a 90/10 mix of GET view and POST increment.
  *
- *   node bench/http.ts [--duration-ms 5000] [--rounds 1] [--only a,a+,a2,b,c,d,e,f,w] [--out docs/runs/<date>-http.md]
+ * With `--base <checkout>` (another checkout, built), (a0) runs its Node host as (a) beside the
+ * others: a change measured against the code before it in the same run.
+ *
+ *   node bench/http.ts [--duration-ms 5000] [--rounds 1] [--only a,a+,a2,b,c,d,e,f,w] [--base <dir>] [--out docs/runs/<date>-http.md]
  */
 import { parseArgs } from 'node:util';
 import { freePort, startHost, tempDataDir } from '../harness/host-process.ts';
@@ -33,6 +36,7 @@ const { values } = parseArgs({
     'duration-ms': { type: 'string', default: '5000' },
     rounds: { type: 'string', default: '1' },
     only: { type: 'string', default: 'a,a+,a2,b,c,d,e,f,w' },
+    base: { type: 'string' },
     ...OUT_OPTION,
   },
 });
@@ -49,10 +53,18 @@ interface Server {
 
 const HOST = 'host/main.ts';
 /** Each target on its own port and data directory; the comparison servers read them from PORT and DATA_DIR. */
-async function startNode(entry: string, args: string[]): Promise<Server> {
+async function startNode(entry: string, args: string[], root?: string): Promise<Server> {
   const port = await freePort();
   const dataDir = tempDataDir('bench-');
-  const server = await startHost({ entry, args, port, dataDir, env: { PORT: String(port), DATA_DIR: dataDir }, timeoutMs: 180_000 });
+  const server = await startHost({
+    entry,
+    args,
+    port,
+    dataDir,
+    env: { PORT: String(port), DATA_DIR: dataDir },
+    timeoutMs: 180_000,
+    ...(root === undefined ? {} : { root, cwd: root }),
+  });
   return { url: server.url, pid: server.child.pid!, stop: () => server.kill() };
 }
 
@@ -66,6 +78,9 @@ interface Target {
 
 const ALL_TARGETS: Target[] = [
   { key: 'a', name: '(a) Node host (JSPI + pool), response cache off', start: () => startNode(HOST, ['--instances-min', '4', '--response-cache', 'off']), mix: true },
+  ...(values.base === undefined
+    ? []
+    : [{ key: 'a', name: `(a0) Node host at ${values.base}, response cache off`, start: () => startNode(HOST, ['--instances-min', '4', '--response-cache', 'off'], values.base) }]),
   { key: 'a+', name: '(a+) Node host, response cache on', start: () => startNode(HOST, ['--instances-min', '4']), mix: true },
   { key: 'a2', name: '(a2) Node host, --workers 2, response cache off', start: () => startNode(HOST, ['--instances-min', '4', '--workers', '2', '--response-cache', 'off']) },
   { key: 'b', name: '(b) preview2-shim HTTPServer', start: () => startNode('bench/http/stock-shim.ts', []) },
@@ -158,6 +173,11 @@ const floorRatio = (service: string, floor: string, goal: number) => {
   if (s && f) ratios.push(`(${service})/(${floor}) POST throughput against the floor: ${((s.throughput / f.throughput) * 100).toFixed(0)}% (goal ≥ ${goal}%)`);
 };
 floorRatio('a', 'd', 50);
+const cpuOf = (key: string, route: string) => rows.find((r) => r.target.startsWith(`(${key})`) && r.route.startsWith(route))?.cpuUs;
+const cpuNow = cpuOf('a', 'POST'),
+  cpuBase = cpuOf('a0', 'POST');
+if (cpuNow !== undefined && cpuBase !== undefined)
+  ratios.push(`(a)/(a0) host CPU per POST: ${fmt(cpuNow, 0)} against ${fmt(cpuBase, 0)} µs (${fmt((cpuNow / cpuBase - 1) * 100, 0)}%, goal −30%)`);
 floorRatio('w', 'f', 20);
 const table = markdownTable(
   ['target', 'route', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'CPU µs/req'],
