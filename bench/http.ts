@@ -80,7 +80,9 @@ const ALL_TARGETS: Target[] = [
   { key: 'a', name: '(a) Node host (JSPI + pool), response cache off', start: () => startNode(HOST, ['--instances-min', '4', '--response-cache', 'off']), mix: true },
   ...(values.base === undefined
     ? []
-    : [{ key: 'a0', name: `(a0) Node host at ${values.base}, response cache off`, start: () => startNode(HOST, ['--instances-min', '4', '--response-cache', 'off'], values.base) }]),
+    : [
+        { key: 'a0', name: `(a0) Node host at ${values.base}, response cache off`, start: () => startNode(HOST, ['--instances-min', '4', '--response-cache', 'off'], values.base) },
+      ]),
   { key: 'a+', name: '(a+) Node host, response cache on', start: () => startNode(HOST, ['--instances-min', '4']), mix: true },
   { key: 'a2', name: '(a2) Node host, --workers 2, response cache off', start: () => startNode(HOST, ['--instances-min', '4', '--workers', '2', '--response-cache', 'off']) },
   { key: 'b', name: '(b) preview2-shim HTTPServer', start: () => startNode('bench/http/stock-shim.ts', []) },
