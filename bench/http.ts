@@ -3,53 +3,153 @@
  *   (a) this project's Node host (JSPI, instance pool), with one thread and with --workers 2,
  *   (b) the stock way to serve a JS component on Node: preview2-shim's HTTPServer (`jco serve`),
  *   (c) the same Hono routes natively on Node, without WebAssembly (the ceiling),
- * all on SQLite, in one run. Prints a table (`--out <file.md>`: also keeps it, see docs/runs/).
+ *   (w) the service under `wasmtime serve` (file store, instances reused 128 times, as
+ *       `npm run serve:wasmtime` runs it),
+ * and the floor beside them: what a component built by the project's own build path for the
+ * `hosted` world, using none of its imports, costs per request (bench/http/floor/):
+ *   (d) on this Node host, (e) under `jco serve` (as b), (f) under `wasmtime serve` with the
+ *       project's flags (as w),
+ * in one run. Every target is started first; then each round runs every target's rows in turn
+ * (alternating, so a machine shared with other work weighs on all alike), and the table gives each
+ * row's median over the rounds, with the CPU the target's process used per answered request
+ * (/proc/<pid>/stat). Prints a table (`--out <file.md>`: also keeps it, see docs/runs/).
  *
  * The host runs with its response cache off (a, a2) and on (a+, docs/response-cache.md); (a), (a+)
  * and (c) also run a 90/10 mix of GET view and POST increment.
  *
- *   node bench/http.ts [--duration-ms 5000] [--only a,a+,a2,b,c] [--out docs/runs/<date>-http.md]
+ * With `--base <checkout>` (another checkout, built), (a0) runs its Node host as (a) beside the
+ * others: a change measured against the code before it in the same run.
+ *
+ *   node bench/http.ts [--duration-ms 5000] [--rounds 1] [--only a,a+,a2,b,c,d,e,f,w] [--base <dir>] [--out docs/runs/<date>-http.md]
  */
 import { parseArgs } from 'node:util';
 import { freePort, startHost, tempDataDir } from '../harness/host-process.ts';
-import { counterMix, counterRoutes, loadTable, type LoadResult } from './lib/load.ts';
-import { fmt, OUT_OPTION, publish } from './lib/table.ts';
+import { startWasmtime } from '../harness/wasmtime-process.ts';
+import { startFloorWasmtime } from './http/floor/wasmtime.ts';
+import { COUNTER_INCREMENT, COUNTER_VIEW, counterMix, runLoad, warmupFor, type LoadResult } from './lib/load.ts';
+import { processCpuMs } from './lib/proc-cpu.ts';
+import { median } from './lib/stats.ts';
+import { fmt, markdownTable, OUT_OPTION, publish } from './lib/table.ts';
 
-const { values } = parseArgs({ options: { 'duration-ms': { type: 'string', default: '5000' }, only: { type: 'string', default: 'a,a+,a2,b,c' }, ...OUT_OPTION } });
+const { values } = parseArgs({
+  options: {
+    'duration-ms': { type: 'string', default: '5000' },
+    rounds: { type: 'string', default: '1' },
+    only: { type: 'string', default: 'a,a+,a2,b,c,d,e,f,w' },
+    base: { type: 'string' },
+    ...OUT_OPTION,
+  },
+});
 const durationMs = Number(values['duration-ms']);
+const rounds = Math.max(1, Number(values.rounds));
 const CONCURRENCY = 16;
 
-const HOST = 'host/main.ts';
-const targets = [
-  { key: 'a', name: '(a) Node host (JSPI + pool), response cache off', entry: HOST, args: ['--instances-min', '4', '--response-cache', 'off'] },
-  { key: 'a+', name: '(a+) Node host, response cache on', entry: HOST, args: ['--instances-min', '4'] },
-  { key: 'a2', name: '(a2) Node host, --workers 2, response cache off', entry: HOST, args: ['--instances-min', '4', '--workers', '2', '--response-cache', 'off'] },
-  { key: 'b', name: '(b) preview2-shim HTTPServer', entry: 'bench/http/stock-shim.ts', args: [] },
-  { key: 'c', name: '(c) native Hono on Node', entry: 'bench/http/native.ts', args: [] },
-].filter((t) => values.only.split(',').includes(t.key));
+interface Server {
+  url: string;
+  /** The process whose CPU a request costs (the server itself, not a wrapper). */
+  pid: number;
+  stop(): Promise<unknown>;
+}
 
+const HOST = 'host/main.ts';
 /** Each target on its own port and data directory; the comparison servers read them from PORT and DATA_DIR. */
-async function startTarget(entry: string, args: string[]) {
+async function startNode(entry: string, args: string[], root?: string): Promise<Server> {
   const port = await freePort();
   const dataDir = tempDataDir('bench-');
-  const server = await startHost({ entry, args, port, dataDir, env: { PORT: String(port), DATA_DIR: dataDir }, timeoutMs: 120_000 });
-  return { url: server.url, stop: () => server.kill() };
+  const server = await startHost({
+    entry,
+    args,
+    port,
+    dataDir,
+    env: { PORT: String(port), DATA_DIR: dataDir },
+    timeoutMs: 180_000,
+    ...(root === undefined ? {} : { root, cwd: root }),
+  });
+  return { url: server.url, pid: server.child.pid!, stop: () => server.kill() };
 }
 
-type Row = { target: string; route: string; result: LoadResult };
-const rows: Row[] = [];
-for (const target of targets) {
-  const server = await startTarget(target.entry, target.args);
-  try {
-    for (const { route, result } of await counterRoutes(server.url, CONCURRENCY, durationMs)) rows.push({ target: target.name, route, result });
-    if (['a', 'a+', 'c'].includes(target.key)) {
-      const { route, result } = await counterMix(server.url, CONCURRENCY, durationMs);
-      rows.push({ target: target.name, route, result });
-    }
-  } finally {
-    await server.stop();
-  }
+interface Target {
+  key: string;
+  name: string;
+  start(): Promise<Server>;
+  /** Also the 90/10 mix. */
+  mix?: boolean;
 }
+
+const ALL_TARGETS: Target[] = [
+  { key: 'a', name: '(a) Node host (JSPI + pool), response cache off', start: () => startNode(HOST, ['--instances-min', '4', '--response-cache', 'off']), mix: true },
+  ...(values.base === undefined
+    ? []
+    : [
+        { key: 'a0', name: `(a0) Node host at ${values.base}, response cache off`, start: () => startNode(HOST, ['--instances-min', '4', '--response-cache', 'off'], values.base) },
+      ]),
+  { key: 'a+', name: '(a+) Node host, response cache on', start: () => startNode(HOST, ['--instances-min', '4']), mix: true },
+  { key: 'a2', name: '(a2) Node host, --workers 2, response cache off', start: () => startNode(HOST, ['--instances-min', '4', '--workers', '2', '--response-cache', 'off']) },
+  { key: 'b', name: '(b) preview2-shim HTTPServer', start: () => startNode('bench/http/stock-shim.ts', []) },
+  { key: 'c', name: '(c) native Hono on Node', start: () => startNode('bench/http/native.ts', []), mix: true },
+  {
+    key: 'w',
+    name: '(w) wasmtime serve, reuse 128 (file store)',
+    start: async () => {
+      const server = await startWasmtime({ instanceReuse: 128, timeoutMs: 300_000 });
+      return { url: server.url, pid: server.child.pid!, stop: () => server.stop() };
+    },
+  },
+  { key: 'd', name: '(d) floor: minimal component on the Node host', start: () => startNode('bench/http/floor/node-host.ts', ['--instances-min', '4', '--response-cache', 'off']) },
+  { key: 'e', name: '(e) floor: minimal component under jco serve', start: () => startNode('bench/http/stock-shim.ts', ['--floor']) },
+  { key: 'f', name: '(f) floor: minimal component under wasmtime serve, reuse 128', start: () => startFloorWasmtime() },
+];
+// (a0) runs wherever (a) does: it is (a)'s yardstick.
+const targets = ALL_TARGETS.filter((t) => values.only.split(',').includes(t.key === 'a0' ? 'a' : t.key));
+
+type Sample = { result: LoadResult; cpuUs: number };
+const samples = new Map<string, Sample[]>();
+const routesOf = (target: Target) => [
+  { route: 'GET /api/counter/view', run: (url: string) => runLoad(url, COUNTER_VIEW, spec) },
+  { route: 'POST /api/counter/increment', run: (url: string) => runLoad(url, COUNTER_INCREMENT, spec) },
+  ...(target.mix ? [{ route: 'mix 90/10', run: async (url: string) => (await counterMix(url, CONCURRENCY, durationMs)).result }] : []),
+];
+const spec = { concurrency: CONCURRENCY, durationMs, warmupMs: warmupFor(durationMs) };
+
+const servers = new Map<string, Server>();
+const notRun: string[] = [];
+try {
+  for (const target of targets) {
+    try {
+      servers.set(target.key, await target.start());
+    } catch (error) {
+      // A target whose tool is missing here (wac, wasmtime) is reported, not a reason to lose the others.
+      notRun.push(`${target.name}: not run (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+    }
+  }
+  for (let round = 0; round < rounds; round++) {
+    for (const target of targets) {
+      const server = servers.get(target.key);
+      if (server === undefined) continue;
+      for (const { route, run } of routesOf(target)) {
+        const cpuBefore = processCpuMs(server.pid);
+        const result = await run(server.url);
+        const cpuMs = processCpuMs(server.pid) - cpuBefore;
+        // Warm-up requests count in the CPU too: per answered request over the whole run, warm-up included.
+        const answered = result.requests * (1 + spec.warmupMs / durationMs);
+        const key = `${target.name}\n${route}`;
+        samples.set(key, [...(samples.get(key) ?? []), { result, cpuUs: answered > 0 ? (cpuMs * 1000) / answered : Number.NaN }]);
+      }
+    }
+  }
+} finally {
+  for (const server of servers.values()) await server.stop();
+}
+
+/** The median round of a row (by throughput), and the median CPU per request. */
+function summary(list: Sample[]): { result: LoadResult; cpuUs: number } {
+  const sorted = [...list].sort((x, y) => x.result.throughput - y.result.throughput);
+  return { result: sorted[Math.floor(sorted.length / 2)]!.result, cpuUs: median(list.map((s) => s.cpuUs)) };
+}
+const rows = [...samples].map(([key, list]) => {
+  const [target, route] = key.split('\n') as [string, string];
+  return { target, route, ...summary(list) };
+});
 
 const get = (key: string, route: string) => rows.find((r) => r.target.startsWith(`(${key})`) && r.route.startsWith(route))?.result;
 const ratios: string[] = [];
@@ -70,9 +170,22 @@ if (cached && c)
     `(a+)/(c) GET view throughput with the response cache: ${((cached.throughput / c.throughput) * 100).toFixed(0)}% (goal ≥ 50%), p99 ${fmt(cached.p99)} ms (goal ≤ 10 ms)`,
   );
 if (mixOn && mixOff) ratios.push(`(a+)/(a) 90/10 mix throughput: ${(mixOn.throughput / mixOff.throughput).toFixed(1)}× (goal ≥ 3×)`);
-const table = loadTable(
-  ['target', 'route'],
-  rows.map((r) => [r.target, r.route, r.result] as const),
+const floorRatio = (service: string, floor: string, goal: number) => {
+  const s = get(service, 'POST'),
+    f = get(floor, 'POST');
+  if (s && f) ratios.push(`(${service})/(${floor}) POST throughput against the floor: ${((s.throughput / f.throughput) * 100).toFixed(0)}% (goal ≥ ${goal}%)`);
+};
+floorRatio('a', 'd', 50);
+const cpuOf = (key: string, route: string) => rows.find((r) => r.target.startsWith(`(${key})`) && r.route.startsWith(route))?.cpuUs;
+const cpuNow = cpuOf('a', 'POST'),
+  cpuBase = cpuOf('a0', 'POST');
+if (cpuNow !== undefined && cpuBase !== undefined)
+  ratios.push(`(a)/(a0) host CPU per POST: ${fmt(cpuNow, 0)} against ${fmt(cpuBase, 0)} µs (${fmt((cpuNow / cpuBase - 1) * 100, 0)}%, goal −30%)`);
+floorRatio('w', 'f', 20);
+const table = markdownTable(
+  ['target', 'route', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'CPU µs/req'],
+  rows.map((r) => [r.target, r.route, fmt(r.result.throughput), fmt(r.result.p50), fmt(r.result.p99), r.result.errors, fmt(r.cpuUs, 0)]),
+  ['l', 'l', 'r', 'r', 'r', 'r', 'r'],
 );
-const report = `Concurrency ${CONCURRENCY}, ${durationMs} ms measured per row after warm-up, SQLite, one 2-core machine, load generator on the same machine.\n\n${table}\n\n${ratios.map((r) => `- ${r}`).join('\n')}\n`;
+const report = `Concurrency ${CONCURRENCY}, ${durationMs} ms measured per row after warm-up, ${rounds} round(s) alternating between the targets (medians), SQLite (w: the file store), one 2-core machine, load generator on the same machine. CPU: the target's process, warm-up included.\n\n${table}\n\n${[...ratios, ...notRun].map((r) => `- ${r}`).join('\n')}\n`;
 publish('HTTP benchmark (npm run bench -- http)', report, values.out);

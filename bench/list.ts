@@ -7,12 +7,18 @@ export interface Benchmark {
   /** The entry point under bench/. */
   entry: string;
   compares: string;
-  /** A build variant it runs on besides the default one (built first). */
-  variant?: 'profile';
+  /** Build variants it runs on besides the default one (built first). */
+  variants?: readonly ('profile' | 'floor')[];
 }
 
 export const BENCHMARKS: readonly Benchmark[] = [
-  { name: 'http', entry: 'http.ts', compares: 'the Node host (response cache off/on, --workers 2), jco serve and native Hono: GET, POST, a 90/10 mix' },
+  {
+    name: 'http',
+    entry: 'http.ts',
+    variants: ['floor'],
+    compares:
+      'the Node host (response cache off/on, --workers 2), jco serve, native Hono and wasmtime serve: GET, POST, a 90/10 mix; beside them the floor, a minimal component on each runtime',
+  },
   { name: 'realtime', entry: 'realtime.ts', compares: 'host-held against guest-held SSE streams, 1 or 2 workers; increments per storage backend' },
   { name: 'grpc', entry: 'grpc.ts', compares: 'gRPC (HTTP/2) against REST (HTTP/1.1) on one host' },
   { name: 'transport', entry: 'transport-ab.ts', compares: 'the HTTP path with --transport http against both, in alternating rounds' },
@@ -22,7 +28,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'retirement', entry: 'retirement.ts', compares: "the instance-retirement safety net's settings against each other" },
   { name: 'overload', entry: 'overload.ts', compares: "one client's attacks against a fresh host each, with probes and legitimate traffic beside them" },
   { name: 'metrics', entry: 'metrics.ts', compares: 'the host with --metrics-port off and on; the per-operation cost of each instrument' },
-  { name: 'profile', entry: 'profile.ts', variant: 'profile', compares: "where a write's time goes: the guest's phases per surface, the host's import work" },
+  { name: 'profile', entry: 'profile.ts', variants: ['profile'], compares: "where a write's time goes: the guest's phases per surface, the host's import work" },
   { name: 'wasmtime', entry: 'wasmtime.ts', compares: 'the Node host against wasmtime serve (fresh and reused instances); start-up' },
   { name: 'password', entry: 'password-hashing.ts', compares: 'KDFs in the guest and on the host; Argon2id on the Node host against the composed Zig component' },
   { name: 'oauth-signatures', entry: 'oauth-signatures.ts', compares: 'RS256/ES256 in pure JS in the guest, as a host capability, natively' },

@@ -23,9 +23,9 @@ if (!benchmark) {
   process.stderr.write(`error: no benchmark named ${name}\n\n${list()}\n`);
   process.exit(2);
 }
-if (benchmark.variant) {
+if (benchmark.variants) {
   const { buildComponent } = await import('../scripts/component/pipeline.ts');
-  await buildComponent(join(import.meta.dirname, '..'), [benchmark.variant]);
+  await buildComponent(join(import.meta.dirname, '..'), benchmark.variants);
 }
 // The benchmark reads its options from process.argv, as when run as `node bench/<entry>`.
 const entry = join(import.meta.dirname, benchmark.entry);

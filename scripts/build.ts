@@ -1,10 +1,10 @@
 /**
  * `npm run build`: builds the component (scripts/component/pipeline.ts): the hosted variant for the
  * Node host by default; `standalone` for `wasmtime serve`; `all` both; `profile` the hosted one
- * with its phase marks kept. Prints each step and how long it took; skips steps whose inputs did
+ * with its phase marks kept; `floor` and `floor-standalone` the `http` benchmark's minimal component (bench/http/floor/) for each world. Prints each step and how long it took; skips steps whose inputs did
  * not change (`--force` runs them all).
  *
- *   node scripts/build.ts [--force] [--variant hosted|standalone|all|profile]
+ *   node scripts/build.ts [--force] [--variant hosted|standalone|all|profile|floor|floor-standalone]
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';

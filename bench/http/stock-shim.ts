@@ -1,7 +1,8 @@
 /**
  * Benchmark target (b): the same component served the stock way on Node — preview2-shim's
  * HTTPServer, as `jco serve` does — with a synchronous (non-JSPI) transpile and the project's
- * imports mapped to synchronous SQLite implementations.
+ * imports mapped to synchronous SQLite implementations. With `--floor`, target (e): the floor
+ * component (bench/http/floor/minimal.ts) served the same way.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,10 +11,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const root = join(import.meta.dirname, '..', '..');
-const out = join(root, 'build', 'bench-stock');
+const floor = process.argv.includes('--floor');
+const out = join(root, 'build', floor ? 'bench-stock-floor' : 'bench-stock');
 const platformDir = join(import.meta.dirname, 'stock-platform');
-const wasm = join(root, 'build', 'hosted', 'component.wasm');
-const maps = ['types', 'event-store', 'stream-lease', 'projection-store', 'key-value', 'pubsub', 'password-hashing'].flatMap((i) => [
+const wasm = join(root, 'build', floor ? 'floor' : 'hosted', 'component.wasm');
+const maps = ['types', 'event-store', 'stream-lease', 'projection-store', 'key-value', 'pubsub', 'password-hashing', 'mail', 'erasure'].flatMap((i) => [
   '--map',
   `app:platform/${i}=${pathToFileURL(join(platformDir, `${i}.js`)).href}`,
 ]);

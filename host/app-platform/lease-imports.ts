@@ -36,11 +36,22 @@ export interface EventReader {
   readStream(streamId: string, options: ReadStreamOptions): Awaitable<RecordedEvent[]>;
 }
 
+/** Publishes on a pub/sub channel, logging and counting its own failures (pubsub-imports.ts); may throw. */
+export type Announce = (channel: string, message: string) => void;
+
 /**
  * `tails` is shared with the event-store import, which answers reads from it (storage-imports.ts).
  * `onSent` is told of each store append and how many of the leases' appends it carries (metrics).
+ * `announce` publishes what `append-and-end` committed when the guest asks for it.
  */
-export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, tails: StreamTails, events: EventReader, onSent?: (appends: number) => void) {
+export function leaseImports(
+  backend: StreamLeaseBackend,
+  logger: HostLogger,
+  tails: StreamTails,
+  events: EventReader,
+  onSent?: (appends: number) => void,
+  announce: Announce = () => undefined,
+) {
   const turns = new LocalTurns();
   const parked = new Map<string, Hold>();
   const appendHeld = guard(logger, 'lease-append', (held: HeldLease, expected: ExpectedRevision, list: NewEvent[], release: boolean) =>
@@ -54,6 +65,13 @@ export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, ta
     readStore: guard(logger, 'lease-read-newest', (streamId: string, limit: number) => events.readStream(streamId, { direction: 'backward', limit })),
     hold: (streamId, held) => new Hold(streamId, held, tails, backend.ttlMs, logger, (expected, list, release) => appendHeld(held, expected, list, release), onSent),
     releaseParked,
+    announce: (channel, message) => {
+      try {
+        announce(channel, message);
+      } catch {
+        // Logged and counted where it failed; a wake-up never fails a committed append.
+      }
+    },
   };
 
   function releaseParked(streamId: string): void {
@@ -62,7 +80,19 @@ export function leaseImports(backend: StreamLeaseBackend, logger: HostLogger, ta
     void hold?.release();
   }
 
-  async function acquire(streamId: string, waitMs: number): Promise<Lease | undefined> {
+  /** The turn with the stream's `newest` events, read as `read-newest` would (from the tail, mostly). */
+  async function acquire(streamId: string, waitMs: number, newest: number): Promise<{ lease: Lease; newest: RecordedEvent[] } | undefined> {
+    const lease = await take(streamId, waitMs);
+    if (lease === undefined) return undefined;
+    try {
+      return { lease, newest: newest === 0 ? [] : await lease.readNewest(newest) };
+    } catch (error) {
+      lease[Symbol.dispose]();
+      throw error;
+    }
+  }
+
+  async function take(streamId: string, waitMs: number): Promise<Lease | undefined> {
     const wait = Math.min(Math.max(0, waitMs), MAX_WAIT_MS);
     const deadline = performance.now() + wait;
     const turn = await turns.enter(streamId, wait);

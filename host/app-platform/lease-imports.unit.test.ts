@@ -79,6 +79,9 @@ function gatedBackend() {
   return { backend, sent };
 }
 
+/** The lease of a turn (these tests read the stream through the lease itself). */
+const leaseOf = async <T>(turn: { lease: T } | undefined | Promise<{ lease: T } | undefined>): Promise<T | undefined> => (await turn)?.lease;
+
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 function record(streamId: string, revision: bigint): RecordedEvent {
@@ -92,7 +95,7 @@ describe('leaseImports', () => {
     const writers = 2 * MAX_HANDOFFS + 1;
     await Promise.all(
       Array.from({ length: writers }, async () => {
-        const lease = await leases.acquire('s', 5_000);
+        const lease = await leaseOf(leases.acquire('s', 5_000, 0));
         await lease!.append({ tag: 'any' }, [event]);
         lease![Symbol.dispose]();
       }),
@@ -112,11 +115,11 @@ describe('leaseImports', () => {
     const { backend } = fakeBackend();
     const tails = new StreamTails();
     const leases = leaseImports(backend, silent, tails, noStore)['app:platform/stream-lease'];
-    const first = await leases.acquire('s', 1_000);
+    const first = await leaseOf(leases.acquire('s', 1_000, 0));
     await first!.append({ tag: 'any' }, [event]);
     first![Symbol.dispose]();
     expect(tails.read('s', { direction: 'backward', limit: 1 })).toBeUndefined();
-    const second = await leases.acquire('s', 1_000);
+    const second = await leaseOf(leases.acquire('s', 1_000, 0));
     expect(tails.read('s', { direction: 'backward', limit: 5 })?.map((e) => e.revision)).toEqual([1n]);
     second![Symbol.dispose]();
     await Promise.resolve();
@@ -127,8 +130,8 @@ describe('leaseImports', () => {
     const { backend, sent } = gatedBackend();
     const tails = new StreamTails();
     const leases = leaseImports(backend, silent, tails, noStore)['app:platform/stream-lease'];
-    const first = (await leases.acquire('s', 1_000))!;
-    const secondTurn = leases.acquire('s', 1_000);
+    const first = (await leaseOf(leases.acquire('s', 1_000, 0)))!;
+    const secondTurn = leaseOf(leases.acquire('s', 1_000, 0));
     const firstDone = first.appendAndEnd({ tag: 'no-stream' }, [event], 5);
     const second = (await secondTurn)!; // granted while the first append is still out
     expect(sent).toHaveLength(1);
@@ -156,8 +159,8 @@ describe('leaseImports', () => {
   it('sends the turns handed on behind an unconfirmed append as one append (group commit)', async () => {
     const { backend, sent } = gatedBackend();
     const leases = leaseImports(backend, silent, new StreamTails(), noStore)['app:platform/stream-lease'];
-    const first = (await leases.acquire('s', 1_000))!;
-    const later = [leases.acquire('s', 1_000), leases.acquire('s', 1_000), leases.acquire('s', 1_000)];
+    const first = (await leaseOf(leases.acquire('s', 1_000, 0)))!;
+    const later = [leaseOf(leases.acquire('s', 1_000, 0)), leaseOf(leases.acquire('s', 1_000, 0)), leaseOf(leases.acquire('s', 1_000, 0))];
     const answers = [first.appendAndEnd({ tag: 'no-stream' }, [event], 5)];
     for (const [i, turn] of later.entries()) {
       const lease = (await turn)!;
@@ -179,8 +182,8 @@ describe('leaseImports', () => {
   it('refuses the append decided on a handed-on append that failed, without sending it', async () => {
     const { backend, sent } = gatedBackend();
     const leases = leaseImports(backend, silent, new StreamTails(), noStore)['app:platform/stream-lease'];
-    const first = (await leases.acquire('s', 1_000))!;
-    const secondTurn = leases.acquire('s', 1_000);
+    const first = (await leaseOf(leases.acquire('s', 1_000, 0)))!;
+    const secondTurn = leaseOf(leases.acquire('s', 1_000, 0));
     const firstDone = first.appendAndEnd({ tag: 'no-stream' }, [event], 5);
     const second = (await secondTurn)!;
     expect((await second.readNewest(1))[0]?.sequence).toBe(PENDING);
@@ -196,12 +199,62 @@ describe('leaseImports', () => {
   it('takes no call on a lease after append-and-end', async () => {
     const { backend, sent } = gatedBackend();
     const leases = leaseImports(backend, silent, new StreamTails(), noStore)['app:platform/stream-lease'];
-    const lease = (await leases.acquire('s', 1_000))!;
+    const lease = (await leaseOf(leases.acquire('s', 1_000, 0)))!;
     const done = lease.appendAndEnd({ tag: 'no-stream' }, [event], 5);
     sent[0]!.settle();
     await done;
     expect(() => lease.append({ tag: 'any' }, [event])).toThrow(expect.objectContaining({ code: 'unavailable' }));
     expect(() => lease.readNewest(5)).toThrow(expect.objectContaining({ code: 'unavailable' }));
     lease[Symbol.dispose]();
+  });
+
+  it('comes with the newest events the turn starts on, pending ones included', async () => {
+    const { backend, sent } = gatedBackend();
+    const leases = leaseImports(backend, silent, new StreamTails(), noStore)['app:platform/stream-lease'];
+    const first = (await leases.acquire('s', 1_000, 5))!;
+    expect(first.newest).toEqual([]);
+    const secondTurn = leases.acquire('s', 1_000, 5);
+    const firstDone = first.lease.appendAndEnd({ tag: 'no-stream' }, [event], 5);
+    const second = (await secondTurn)!;
+    expect(second.newest.map((e) => [e.revision, e.sequence])).toEqual([[1n, PENDING]]);
+    // Decided on the pending event it came with: the answer carries that event committed.
+    const secondDone = second.lease.appendAndEnd({ tag: 'exact', val: 1n }, [event], 5);
+    sent[0]!.settle();
+    await firstDone;
+    await tick();
+    sent[1]!.settle();
+    expect((await secondDone).map((e) => [e.revision, e.sequence])).toEqual([
+      [2n, 2n],
+      [1n, 1n],
+    ]);
+    second.lease[Symbol.dispose]();
+    first.lease[Symbol.dispose]();
+  });
+
+  it('announces what append-and-end committed, with the events before it, on the channel asked for', async () => {
+    const { backend } = fakeBackend();
+    const published: Array<[string, string]> = [];
+    const leases = leaseImports(backend, silent, new StreamTails(), noStore, undefined, (channel, message) => published.push([channel, message]))['app:platform/stream-lease'];
+    for (const expected of [{ tag: 'no-stream' }, { tag: 'exact', val: 1n }] as const) {
+      const turn = (await leases.acquire('s', 1_000, 5))!;
+      await turn.lease.appendAndEnd(expected, [event], 5, expected.tag === 'exact' ? 'views' : undefined);
+      turn.lease[Symbol.dispose]();
+    }
+    expect(published).toHaveLength(1);
+    const [channel, message] = published[0]!;
+    expect(channel).toBe('views');
+    const announced = JSON.parse(message) as { 'stream-id': string; events: Array<{ revision: number; sequence: number }> };
+    expect(announced['stream-id']).toBe('s');
+    expect(announced.events.map((e) => e.revision)).toEqual([2, 1]);
+  });
+
+  it('never fails a committed append for a failed announcement', async () => {
+    const { backend } = fakeBackend();
+    const leases = leaseImports(backend, silent, new StreamTails(), noStore, undefined, () => {
+      throw new Error('broker down');
+    })['app:platform/stream-lease'];
+    const turn = (await leases.acquire('s', 1_000, 5))!;
+    expect((await turn.lease.appendAndEnd({ tag: 'no-stream' }, [event], 5, 'views')).map((e) => e.revision)).toEqual([1n]);
+    turn.lease[Symbol.dispose]();
   });
 });

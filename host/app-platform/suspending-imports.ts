@@ -84,8 +84,11 @@ type Resources = {
   }[keyof PlatformInterfaces[I]];
 }[keyof PlatformInterfaces];
 
-/** An answer as the host gives it: a resource is the host's own class, checked on its own (PlatformImports). */
-type Answer<R> = R extends Resources ? object : R;
+/**
+ * An answer as the host gives it: a resource is the host's own class, checked on its own
+ * (PlatformImports), also inside a record (`stream-lease.turn`).
+ */
+type Answer<R> = R extends Resources ? object : R extends readonly unknown[] ? R : R extends object ? { [K in keyof R]: Answer<R[K]> } : R;
 
 /** A function as the host implements it under its verdict. */
 type Implemented<F, V> = F extends (...args: infer A) => infer R ? (V extends 'suspends' ? (...args: A) => Answer<R> | Promise<Answer<R>> : (...args: A) => Answer<R>) : never;

@@ -35,6 +35,7 @@ export function hostImports(options: {
   const { metrics } = options;
   const tails = new StreamTails(); // reads answered from what the stream's lease holder knows
   // Typed by the WIT and the suspending-import table: an import that must answer at once cannot return a Promise.
+  const pubsub = pubsubImports(options.pubsub, options.logger, metrics && (() => metrics.publishFailures.inc()));
   const platform = {
     ...storageImports(options.storage, options.logger, tails),
     ...leaseImports(
@@ -47,8 +48,10 @@ export function hostImports(options: {
           metrics.leaseAppends.inc(appends);
           metrics.leaseStoreAppends.inc();
         }),
+      // A command's realtime wake-up, published as the guest's own publish would be.
+      (channel, message) => pubsub['app:platform/pubsub'].publish(channel, message),
     ),
-    ...pubsubImports(options.pubsub, options.logger, metrics && (() => metrics.publishFailures.inc())),
+    ...pubsub,
     ...passwordHashingImports(options.logger),
     ...mailImports(options.mail, options.logger),
     ...erasureImports(options.scrubber, options.logger),

@@ -2,8 +2,11 @@
  * The `stream-lease.lease` resource as the guest holds it (wit/stream-lease.wit): one writer's
  * turn on a stream, on a store lease (hold.ts) it may have been handed by the turn before.
  * `append-and-end` hands the turn on as soon as its append is sent when the next local writer
- * waits; dropping the resource ends the turn (host/app-platform/lease-imports.ts describes the whole).
+ * waits, and announces the committed events on a pub/sub channel when asked (the guest's realtime
+ * wake-up, without a call of its own); dropping the resource ends the turn
+ * (host/app-platform/lease-imports.ts describes the whole).
  */
+import { encodeCommittedEvents } from '../../src/contract/committed-events.ts';
 import type { LocalTurns, Turn } from './local-turns.ts';
 import { PENDING, type StreamTails, TAIL_EVENTS } from './stream-tails.ts';
 import { type Awaitable, StorageFailure } from '../platform-answer.ts';
@@ -27,6 +30,8 @@ export interface LeaseHost {
   hold(streamId: string, held: HeldLease): Hold;
   /** Releases the store lease parked for `streamId`, if any (its next writer gave up). */
   releaseParked(streamId: string): void;
+  /** Publishes a commit's announcement (`append-and-end`'s `announce`); never throws (failures are logged and counted there). */
+  announce(channel: string, message: string): void;
 }
 
 /** The revision the first of `events` gets when `expected` holds at `head`; undefined when it does not. */
@@ -71,19 +76,22 @@ export class Lease {
     return fromTail;
   }
 
-  appendAndEnd(expected: ExpectedRevision, list: NewEvent[], newest: number): RecordedEvent[] | Promise<RecordedEvent[]> {
+  appendAndEnd(expected: ExpectedRevision, list: NewEvent[], newest: number, announce?: string): RecordedEvent[] | Promise<RecordedEvent[]> {
     this.#usable();
     const hold = this.#hold;
     const streamId = this.#streamId;
     const head = this.#host.tails.head(streamId);
     const first = head === undefined ? undefined : nextRevision(expected, head);
-    // Committed: the appended events, newest first, and, when the turn read some pending, what
-    // this store lease saw committed before them (a turn that read none has them already).
+    // Committed: the appended events, newest first, and, when the turn read some pending or the
+    // answer is announced, what this store lease saw committed before them (a turn that read none
+    // has them already; an announcement's readers have not).
     const finish = (recorded: RecordedEvent[]): RecordedEvent[] => {
       const last = recorded.at(-1);
-      if (last === undefined || !this.#sawPending) return [...recorded].reverse();
+      if (last === undefined || !(this.#sawPending || announce !== undefined)) return [...recorded].reverse();
       const before = this.#hold.committedUpTo(last.revision - BigInt(recorded.length), Math.max(0, newest - recorded.length));
-      return [...recorded].reverse().concat(before);
+      const answer = [...recorded].reverse().concat(before);
+      if (announce !== undefined) this.#host.announce(announce, encodeCommittedEvents(streamId, answer));
+      return answer;
     };
     if (hold.released || first === undefined || list.length === 0 || !(hold.chainOpen() && this.#host.turns.waiting(streamId) > 0)) {
       const result = this.append(expected, list);

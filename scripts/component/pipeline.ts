@@ -20,8 +20,22 @@ import { recordShape, swapMainCore } from './core-swap.ts';
 import { installSpliceCache } from './splice-cache.ts';
 import { filesUnder, stepRunner, type StepRunner } from './steps.ts';
 
-/** `profile`: the hosted component with its phase marks kept (src/platform/profile.ts), in build/hosted-profile. */
-export type Variant = 'hosted' | 'standalone' | 'profile';
+/**
+ * `profile`: the hosted component with its phase marks kept (src/platform/profile.ts), in
+ * build/hosted-profile. `floor`: the `http` benchmark's minimal component for the hosted world
+ * (bench/http/floor/minimal.ts), in build/floor; `floor-standalone` the same for the world
+ * `wasmtime serve` runs (composed as the service is: wasmtime has no app:platform imports to give).
+ */
+export type Variant = 'hosted' | 'standalone' | 'profile' | 'floor' | 'floor-standalone';
+
+/** Where a variant's files go under build/. */
+const OUT_DIR: Record<Variant, string> = { hosted: 'hosted', standalone: 'standalone', profile: 'hosted-profile', floor: 'floor', 'floor-standalone': 'floor-standalone' };
+
+const isFloor = (variant: Variant): boolean => variant === 'floor' || variant === 'floor-standalone';
+
+/** A variant's entry point: the world's own, but for the floor. */
+const entryOf = (root: string, variant: Variant, world: 'hosted' | 'standalone'): string =>
+  isFloor(variant) ? join(root, 'bench', 'http', 'floor', 'minimal.ts') : join(root, 'src', `${world}.ts`);
 
 /** Imports that may wait: transpiled as JSPI suspending imports so a waiting guest never blocks the host. */
 const ASYNC_IMPORTS = [...WASI_WAITING_IMPORTS, ...suspendingPlatformImports()];
@@ -43,8 +57,8 @@ export interface BuildReport {
 }
 
 /** Where the Node host loads a hosted variant from (host/app.ts reads `hosted`'s). */
-export function transpiledDir(root: string, variant: Exclude<Variant, 'standalone'>): string {
-  return join(root, 'build', variant === 'profile' ? 'hosted-profile' : 'hosted', 'transpiled');
+export function transpiledDir(root: string, variant: Exclude<Variant, 'standalone' | 'floor-standalone'>): string {
+  return join(root, 'build', OUT_DIR[variant], 'transpiled');
 }
 
 /** componentize-js on a bundle, with the splice cache and the patches installed. */
@@ -57,20 +71,21 @@ export async function componentizeBundle(root: string, bundle: string, world: 'h
 }
 
 async function buildVariant(root: string, variant: Variant, steps: StepRunner, bundleWith: BundleGuest, ran: string[]): Promise<void> {
-  const world = variant === 'profile' ? 'hosted' : variant;
-  const out = join(root, 'build', variant === 'profile' ? 'hosted-profile' : variant);
+  const world = variant === 'standalone' || variant === 'floor-standalone' ? 'standalone' : 'hosted';
+  const out = join(root, 'build', OUT_DIR[variant]);
   mkdirSync(out, { recursive: true });
   const bundle = join(out, 'bundle.js');
   const wasm = join(out, 'component.wasm');
   // standalone: the JS component before composition (it imports password-hashing)
-  const app = variant === 'standalone' ? join(out, 'app.wasm') : wasm;
+  const app = world === 'standalone' ? join(out, 'app.wasm') : wasm;
   const sources = [...filesUnder(join(root, 'src')), ...filesUnder(join(root, 'static')), join(root, 'package-lock.json')];
+  if (isFloor(variant)) sources.push(...filesUnder(join(root, 'bench', 'http', 'floor')));
   const step = async (name: string, inputs: readonly string[], outputs: readonly string[], extra: string, work: () => Promise<string>) => {
     if (await steps.step(`${variant}: ${name}`, inputs, outputs, extra, work)) ran.push(`${variant}: ${name}`);
   };
 
   await step('bundle', [...sources, join(root, 'scripts', 'guest-bundle.ts')], [bundle], variant, async () => {
-    await bundleWith(join(root, 'src', `${world}.ts`), bundle, { profile: variant === 'profile' });
+    await bundleWith(entryOf(root, variant, world), bundle, { profile: variant === 'profile' });
     return `${(statSync(bundle).size / 1024).toFixed(0)} KiB JS`;
   });
 
@@ -80,14 +95,14 @@ async function buildVariant(root: string, variant: Variant, steps: StepRunner, b
     return `${mb(component.byteLength)} component (world ${world})`;
   });
 
-  if (variant === 'standalone') {
+  if (world === 'standalone') {
     await step('compose', [app, PASSWORD_COMPONENT], [wasm], 'wac plug', async () => {
       composeWithPasswordHashing(app, wasm);
       return `${mb(statSync(wasm).size)} component (password-hashing plugged in)`;
     });
   }
 
-  if (variant === 'standalone') return;
+  if (variant === 'standalone' || variant === 'floor-standalone') return;
   const transpiled = transpiledDir(root, variant);
   // What decides jco's output besides the component: the imports made suspending, the scripts that run and patch it.
   const transpileOptions = `${ASYNC_IMPORTS.join(',')};${['jco-transpile.ts', 'jco-patches.ts'].map((f) => readFileSync(join(root, 'scripts', f), 'utf8')).join(';')}`;

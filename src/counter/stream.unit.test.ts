@@ -1,7 +1,7 @@
 /** The SSE producer over the in-memory platform: what a wake-up costs and when the store decides. */
 import { describe, expect, it } from 'vitest';
 import { executeCounterCommand } from './application/execute-command.ts';
-import { encodeRealtimeMessage, type CounterView } from './application/view.ts';
+import type { CounterView } from './application/view.ts';
 import { counterStreamRoutes, STREAM_PATH } from './stream.ts';
 import { TEST_CHANNEL, testCounterDeps, type TestCounterDeps } from './testing.ts';
 
@@ -38,10 +38,10 @@ describe('SSE stream wake-ups', () => {
   it('re-reads the whole view when the message is stale, duplicated or not a view', async () => {
     const deps = testCounterDeps();
     const stream = await openStream(deps);
-    const first = await executeCounterCommand(deps, { type: 'increment', amount: 1 });
+    await executeCounterCommand(deps, { type: 'increment', amount: 1 });
     await stream.read();
-    // Two more commands, but only the OLD message (and garbage) arrives: the store decides.
-    const stale = encodeRealtimeMessage(first);
+    // Two more commands, but only the OLD announcement (and garbage) arrives: the store decides.
+    const stale = deps.platform.pubsub.published.at(-1)!.message;
     const publishedBefore = deps.platform.pubsub.published.length;
     await executeCounterCommand(deps, { type: 'increment', amount: 1 });
     const latest = await executeCounterCommand(deps, { type: 'increment', amount: 1 });

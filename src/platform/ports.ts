@@ -28,19 +28,22 @@ export type ProjectionStore = FunctionsOf<typeof ProjectionStoreWit>;
 export type KeyValue = FunctionsOf<typeof KeyValueWit>;
 
 /**
- * One writer's turn on a stream (WIT `stream-lease`). `append` is the event store's append,
- * refused (StoreError 'unavailable') once the turn expired. `readNewest` reads the stream's newest
- * events as the turn sees them: events of an earlier turn still being committed come first, with
- * sequence 0 (PENDING_SEQUENCE) and recordedAt 0. `appendAndEnd` is the turn's last append: the
- * host may pass the turn on before it is confirmed; it returns once the events are committed:
- * them, newest first, then up to `newest` in all of the committed events before them (possibly
- * fewer). The lease takes no call after it. `release` ends the turn; it never throws.
+ * One writer's turn on a stream (WIT `stream-lease`). `newest` holds the stream's newest events
+ * as the turn started (as many as `acquire` asked for), what `readNewest` would have answered:
+ * events of an earlier turn still being committed come first, with sequence 0 (PENDING_SEQUENCE)
+ * and recordedAt 0. `append` is the event store's append, refused (StoreError 'unavailable') once
+ * the turn expired. `appendAndEnd` is the turn's last append: the host may pass the turn on before
+ * it is confirmed; it returns once the events are committed: them, newest first, then up to
+ * `newest` in all of the committed events before them (possibly fewer); with `announce`, that
+ * answer is also published on that pub/sub channel (src/contract/committed-events.ts), best
+ * effort. The lease takes no call after it. `release` ends the turn; it never throws.
  */
 export interface StreamLease {
   readonly token: bigint;
+  readonly newest: readonly RecordedEvent[];
   readNewest(limit: number): RecordedEvent[];
   append(expected: ExpectedRevision, events: NewEvent[]): RecordedEvent[];
-  appendAndEnd(expected: ExpectedRevision, events: NewEvent[], newest: number): RecordedEvent[];
+  appendAndEnd(expected: ExpectedRevision, events: NewEvent[], newest: number, announce?: string): RecordedEvent[];
   release(): void;
 }
 
@@ -49,8 +52,8 @@ export const PENDING_SEQUENCE = 0n;
 
 /** Per-stream critical sections: writers queue for a stream instead of racing on it. */
 export interface StreamLeases {
-  /** The turn on `streamId`, or undefined when it did not come within `waitMs`. */
-  acquire(streamId: string, waitMs: number): StreamLease | undefined;
+  /** The turn on `streamId` with its `newest` events, or undefined when it did not come within `waitMs`. */
+  acquire(streamId: string, waitMs: number, newest: number): StreamLease | undefined;
 }
 
 /** A subscription's wait: the next message, or undefined on timeout. */

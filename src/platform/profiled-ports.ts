@@ -36,9 +36,10 @@ function markedLease(lease: StreamLease): StreamLease {
     get token() {
       return lease.token;
     },
+    newest: lease.newest,
     readNewest: (limit) => across('lease#readNewest', () => lease.readNewest(limit)),
     append: (expected, events) => across('lease#append', () => lease.append(expected, events)),
-    appendAndEnd: (expected, events, newest) => across('lease#appendAndEnd', () => lease.appendAndEnd(expected, events, newest)),
+    appendAndEnd: (expected, events, newest, announce) => across('lease#appendAndEnd', () => lease.appendAndEnd(expected, events, newest, announce)),
     release: () => across('lease#release', () => lease.release()),
   };
 }
@@ -52,8 +53,8 @@ export function profiledPlatform(platform: Platform): Platform {
     ...platform,
     events: marked('events', platform.events),
     leases: {
-      acquire: (streamId, waitMs) => {
-        const lease = across('leases#acquire', () => platform.leases.acquire(streamId, waitMs));
+      acquire: (streamId, waitMs, newest) => {
+        const lease = across('leases#acquire', () => platform.leases.acquire(streamId, waitMs, newest));
         return lease && markedLease(lease);
       },
     },

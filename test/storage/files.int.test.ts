@@ -302,6 +302,34 @@ describe('file store specifics', () => {
     expect(Math.abs(many.bytes - few.bytes)).toBeLessThan(256);
   }, 60_000);
 
+  it('a writer of a busy stream pays one read per commit of other instances, no probe or index read per revision', () => {
+    const dir = freshDir();
+    const calls: string[] = [];
+    const fs = nodeFileSystem(dir);
+    const counting = Object.fromEntries(
+      Object.entries(fs).map(([name, op]) => [name, (...args: unknown[]) => (calls.push(`${name} ${String(args[0])}`), (op as (...a: unknown[]) => unknown)(...args))]),
+    ) as unknown as typeof fs;
+    const mine = openFileStorage(counting).events;
+    const others = openFileStorage(nodeFileSystem(dir)).events;
+    /** A command's store work: the newest events, then the append after them. */
+    const command = (events: FileStorage['events']) => {
+      const head = events.readStream('busy', { direction: 'backward', limit: 5 })[0]?.revision ?? 0n;
+      events.append('busy', head === 0n ? { tag: 'no-stream' } : { tag: 'exact', val: head }, [event('a')]);
+    };
+    for (let i = 0; i < 20; i++) command(i % 2 === 0 ? mine : others);
+    const foreign = 15;
+    for (let i = 0; i < foreign; i++) command(others);
+    calls.length = 0;
+    command(mine);
+    const revisionFiles = calls.filter((c) => c.includes('events/streams/') && !c.endsWith('/tip'));
+    // The chain walk reads each foreign commit once; the revision comes from the newest commit and
+    // the read's events from the commits walked: only the writer's own revision file is written.
+    expect(calls.filter((c) => c.startsWith('read events/log/')).length).toBeLessThanOrEqual(foreign + 3); // and the failed probe past the end, per sync
+    expect(revisionFiles.filter((c) => !c.startsWith('publish '))).toHaveLength(1); // the newest foreign commit's index, checked once
+    expect(revisionFiles.filter((c) => c.startsWith('publish '))).toHaveLength(1);
+    expect(calls.length).toBeLessThanOrEqual(foreign + 12);
+  });
+
   it('leftover temporary files and a stale head hint do not disturb reads or appends', () => {
     const dir = freshDir();
     const storage = openFileStorage(nodeFileSystem(dir));

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { StreamTails } from '../../host/leases/stream-tails.ts';
 import { leaseImports } from '../../host/app-platform/lease-imports.ts';
 import { StorageFailure } from '../../host/storage/errors.ts';
-import type { NewEvent, StorageBackend } from '../../host/storage/types.ts';
+import type { NewEvent, RecordedEvent, StorageBackend } from '../../host/storage/types.ts';
 import type { HeldLease, StreamLeaseBackend } from '../../host/leases/port.ts';
 
 export interface LeaseContractOptions {
@@ -59,17 +59,23 @@ export function runLeaseContract(name: string, options: LeaseContractOptions): v
   describe(`stream-lease contract: ${name}`, () => {
     const opened: StorageBackend[] = [];
     const held: Lease[] = [];
-    async function open(ttlMs?: number): Promise<{ backend: StorageBackend; leases: Imports; count: AppendCount }> {
+    async function open(ttlMs?: number): Promise<{ backend: StorageBackend; leases: Imports; count: AppendCount; announced: string[] }> {
       const backend = ttlMs === undefined ? await options.factory() : await options.openWithTtl(ttlMs);
       opened.push(backend);
       const count: AppendCount = { appends: 0, asynchronous: false };
       const store = countingAppends(backend.leases, count);
-      return { backend, count, leases: leaseImports(store, silent, new StreamTails(), backend.events)['app:platform/stream-lease'] };
+      const announced: string[] = [];
+      const announce = (_channel: string, message: string) => void announced.push(message);
+      return { backend, count, announced, leases: leaseImports(store, silent, new StreamTails(), backend.events, undefined, announce)['app:platform/stream-lease'] };
+    }
+    /** The turn's lease and the `newest` events it came with. */
+    async function turnOn(leases: Imports, stream: string, waitMs: number, newest = 0): Promise<{ lease: Lease; newest: RecordedEvent[] } | undefined> {
+      const turn = await leases.acquire(stream, waitMs, newest);
+      if (turn) held.push(turn.lease);
+      return turn;
     }
     async function take(leases: Imports, stream: string, waitMs: number): Promise<Lease | undefined> {
-      const lease = await leases.acquire(stream, waitMs);
-      if (lease) held.push(lease);
-      return lease;
+      return (await turnOn(leases, stream, waitMs))?.lease;
     }
 
     afterEach(async () => {
@@ -99,16 +105,16 @@ export function runLeaseContract(name: string, options: LeaseContractOptions): v
       expect(order).toEqual([0, 1, 2, 3, 4, 5]);
     });
 
-    it('append-and-end: the next writer decides on the events handed on, the store gets every append in order, and each answer is committed', async () => {
-      const { leases, backend, count } = await open();
-      // Each writer reads the stream as its turn sees it and appends right after what it read.
+    it('append-and-end: the next writer decides on the events handed on, the store gets every append in order, and each answer is committed and announced', async () => {
+      const { leases, backend, count, announced } = await open();
+      // Each writer decides on the stream as its turn came with it and appends right after it.
       const answers = await Promise.all(
         Array.from({ length: 6 }, async (_, n) => {
           await sleep(0);
-          const lease = (await take(leases, 'handed', 5_000))!;
-          const head = (await lease.readNewest(1))[0]?.revision ?? 0n;
+          const { lease, newest } = (await turnOn(leases, 'handed', 5_000, 1))!;
+          const head = newest[0]?.revision ?? 0n;
           const expected = head === 0n ? ({ tag: 'no-stream' } as const) : ({ tag: 'exact', val: head } as const);
-          const answer = await lease.appendAndEnd(expected, [event(n)], 3);
+          const answer = await lease.appendAndEnd(expected, [event(n)], 3, 'views');
           lease[Symbol.dispose]();
           return answer;
         }),
@@ -122,6 +128,14 @@ export function runLeaseContract(name: string, options: LeaseContractOptions): v
         expect(answer[0]?.payload).toBeDefined();
         expect(answer.every((e) => e.sequence !== 0n && e.sequence === bySequence.get(e.revision))).toBe(true);
         expect(answer.map((e) => e.revision)).toEqual(answer.map((_, i) => answer[0]!.revision - BigInt(i)));
+      }
+      // Each answer announced as it is: committed, newest first, the newest three (or all there were).
+      expect(announced).toHaveLength(6);
+      const answerAt = new Map(answers.map((answer) => [Number(answer[0]!.revision), answer]));
+      for (const message of announced) {
+        const events = (JSON.parse(message) as { events: Array<{ revision: number; sequence: number }> }).events;
+        expect(events.map((e) => [e.revision, e.sequence])).toEqual(answerAt.get(events[0]!.revision)!.map((e) => [Number(e.revision), Number(e.sequence)]));
+        expect(events).toHaveLength(Math.min(3, events[0]!.revision));
       }
       // Group commit: a store that answers asynchronously got the appends decided while one was
       // in flight as one append; a synchronous one (SQLite) confirms each before the next is decided.

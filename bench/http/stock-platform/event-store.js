@@ -5,4 +5,5 @@ export const append = e.append.bind(e),
   streamRevision = e.streamRevision.bind(e),
   readAll = e.readAll.bind(e),
   headSequence = e.headSequence.bind(e),
-  countByType = e.countByType.bind(e);
+  countByType = e.countByType.bind(e),
+  removeStream = e.removeStream.bind(e);

@@ -1,8 +1,8 @@
 /**
- * The counter's current state and newest events as a command loads them: one read of the stream's
- * newest events through its turn's lease (the count after the newest event is that event's own,
+ * The counter's current state and newest events as a command loads them: the stream's newest
+ * events its turn's lease came with (the count after the newest event is that event's own,
  * read-model.ts), answered from the host's stream tail (host/leases/stream-tails.ts), so a
- * command's load costs no store round trip. (The view query reads the projection: get-view.ts.)
+ * command's load costs neither a store round trip nor a call of its own. (The view query reads the projection: get-view.ts.)
  * A writer may see the events of the turn before it still pending (sequence 0): it decides on
  * them; once its own append is committed, so are they, and the lease's answer carries them
  * (`afterCommit`), so a command's view needs no read after its append.
@@ -22,15 +22,11 @@ export interface KnownCounter {
 
 const EMPTY: KnownCounter = { state: initialState, revision: 0n, latest: [] };
 
-/** The stream's newest events, newest first: the event store's read, or a lease's `readNewest`. */
-export type NewestReader = (limit: number) => RecordedEvent[];
-
-/** Reads the current counter. Store failures propagate; an undecodable event is `internal`. */
-export function currentCounter(readNewest: NewestReader): KnownCounter {
-  const newest = readNewest(LATEST_EVENTS_LIMIT);
+/** The counter after `newest`, the stream's newest events (newest first). An undecodable event is `internal`. */
+export function counterOf(newest: readonly RecordedEvent[]): KnownCounter {
   const head = newest[0];
   if (head === undefined) return EMPTY;
-  return { state: { value: modelAfter(head).count }, revision: head.revision, latest: newest };
+  return { state: { value: modelAfter(head).count }, revision: head.revision, latest: newest.slice(0, LATEST_EVENTS_LIMIT) };
 }
 
 /**

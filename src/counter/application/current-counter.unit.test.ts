@@ -16,17 +16,19 @@ function replayedView(deps: TestCounterDeps) {
   return { count: all.reduce(project, EMPTY_READ_MODEL).count, latest_events: newest.map(toEventLog) };
 }
 
-describe("currentCounter (a command's load)", () => {
+describe("counterOf (a command's load)", () => {
   describe('a turn handed on while the append before it was still being committed', () => {
     /** Leases as a host hands them on: the newest event is read pending; `answer` shapes what append-and-end returns. */
     function handedOnLeases(deps: TestCounterDeps, answer: (own: RecordedEvent[]) => RecordedEvent[]): StreamLeases {
       const plain = deps.platform.leases;
       return {
-        acquire(streamId, waitMs) {
-          const lease = plain.acquire(streamId, waitMs)!;
+        acquire(streamId, waitMs, newest) {
+          const lease = plain.acquire(streamId, waitMs, newest)!;
+          const pending = (events: readonly RecordedEvent[]) => events.map((e, i) => (i === 0 ? { ...e, sequence: PENDING_SEQUENCE, recordedAt: 0n } : e));
           return {
             ...lease,
-            readNewest: (limit) => lease.readNewest(limit).map((e, i) => (i === 0 ? { ...e, sequence: PENDING_SEQUENCE, recordedAt: 0n } : e)),
+            newest: pending(lease.newest),
+            readNewest: (limit) => pending(lease.readNewest(limit)),
             appendAndEnd: (expected, list, newest) => answer(lease.appendAndEnd(expected, list, newest)),
           };
         },
@@ -40,7 +42,7 @@ describe("currentCounter (a command's load)", () => {
       deps.platform.leases = handedOnLeases(deps, (own) => [...own, ...committedBefore]);
       const reads = deps.platform.faults.calls('readStream');
       const view = await executeCounterCommand(deps, inc(3));
-      expect(deps.platform.faults.calls('readStream') - reads).toBe(1); // readNewest only
+      expect(deps.platform.faults.calls('readStream') - reads).toBe(1); // the events the turn came with only
       expect(view.count).toBe(5);
       expect(view.latest_events.map((e) => e.sequence)).toEqual([2, 1]);
       expect(view).toMatchObject(replayedView(deps));

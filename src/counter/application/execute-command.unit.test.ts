@@ -4,6 +4,7 @@ import { AppError, StoreError } from '../../errors.ts';
 import { COUNTER_STREAM_ID, type CounterCommand } from '../domain/counter.ts';
 import { TEST_CHANNEL, testCounterDeps, type TestCounterDeps } from '../testing.ts';
 import { encodeEvent } from './event-codec.ts';
+import { announcedView } from './announcement.ts';
 import { executeCounterCommand, NO_TURN_MESSAGE, PROJECTION_BATCH, TURN_WAIT_MS } from './execute-command.ts';
 import { getCounterView } from './get-view.ts';
 import { COUNTER_PROJECTION } from './projection.ts';
@@ -132,11 +133,13 @@ describe('executeCounterCommand', () => {
     expect(view).toEqual(getCounterView(deps));
   });
 
-  it('publishes {view, last_sequence} on the realtime channel', async () => {
+  it('announces the commit on the realtime channel: the view it stands for is the answer', async () => {
     const deps = testCounterDeps();
     const subscription = deps.platform.pubsub.subscribe(TEST_CHANNEL);
+    await run(deps, inc(1));
+    subscription.next(0);
     const view = await run(deps, inc(2));
-    expect(JSON.parse(subscription.next(0) ?? 'null')).toEqual({ view, last_sequence: view.last_sequence });
+    expect(announcedView(subscription.next(0) ?? '', true)).toEqual(view);
     expect(subscription.next(0)).toBeUndefined();
   });
 
@@ -187,9 +190,9 @@ describe('executeCounterCommand', () => {
     const seen: string[] = [];
     const inner = deps.platform.leases;
     deps.platform.leases = {
-      acquire: (streamId, waitMs) => {
+      acquire: (streamId, waitMs, newest) => {
         seen.push(`acquire ${streamId} ${waitMs}`);
-        const lease = inner.acquire(streamId, waitMs)!;
+        const lease = inner.acquire(streamId, waitMs, newest)!;
         return { ...lease, release: () => seen.push('release') };
       },
     };

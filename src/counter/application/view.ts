@@ -24,12 +24,6 @@ export interface CounterView {
   realtime_enabled: boolean;
 }
 
-/** What is published on the realtime channel after each command. */
-export interface RealtimeMessage {
-  view: CounterView;
-  last_sequence: number;
-}
-
 export const LATEST_EVENTS_LIMIT = 5;
 
 export function toEventLog(event: RecordedEvent): EventLog {
@@ -43,11 +37,6 @@ export function toEventLog(event: RecordedEvent): EventLog {
   const userId = userIdOf(event);
   if (userId !== undefined) log.user_id = userId;
   return log;
-}
-
-export function encodeRealtimeMessage(view: CounterView): string {
-  const message: RealtimeMessage = { view, last_sequence: view.last_sequence };
-  return JSON.stringify(message);
 }
 
 /** EventLog on the wire: what realtime messages are checked against and the OpenAPI document describes. */
@@ -66,17 +55,3 @@ export const counterViewSchema = v.object({
   last_sequence: v.pipe(v.number(), v.integer(), v.minValue(0)),
   realtime_enabled: v.boolean(),
 });
-const realtimeMessageSchema = v.object({
-  view: counterViewSchema,
-  last_sequence: v.number(),
-});
-
-/** The view a realtime message carries, or undefined if it is not one (a wake-up only, then). */
-export function decodeRealtimeMessage(text: string): CounterView | undefined {
-  try {
-    const parsed = v.safeParse(realtimeMessageSchema, JSON.parse(text));
-    return parsed.success ? parsed.output.view : undefined;
-  } catch {
-    return undefined;
-  }
-}

@@ -14,7 +14,8 @@ import type { Subscription } from '../../platform/ports.ts';
 import { COUNTER_STREAM_ID } from '../domain/counter.ts';
 import type { CounterDeps } from './deps.ts';
 import { getCounterView } from './get-view.ts';
-import { decodeRealtimeMessage, type CounterView } from './view.ts';
+import { announcedView } from './announcement.ts';
+import type { CounterView } from './view.ts';
 
 const DEFAULT_POLL_MS = 500;
 /** Longest single wait on a subscription; callers slice longer waits themselves. */
@@ -53,8 +54,8 @@ export class CounterWatch {
 
   /**
    * The current state if it is newer than the last one delivered; an AppError when the store
-   * fails. After a realtime message the store is asked only for the counter's revision: if the
-   * message's view is at that revision it IS the current state and is used as it is (one cheap
+   * fails. After a realtime message (a commit's announcement, announcement.ts) the store is asked
+   * only for the counter's revision: if the view the message stands for is at that revision it IS the current state and is used as it is (one cheap
    * read per wake instead of a full view, which matters with hundreds of watches woken at once);
    * otherwise (a stale, duplicated or foreign message) the whole view is read.
    */
@@ -156,7 +157,7 @@ export class CounterWatch {
 
   #currentFromMessage(message: string | undefined): CounterView | undefined {
     if (message === undefined) return undefined;
-    const carried = decodeRealtimeMessage(message);
+    const carried = announcedView(message, this.#deps.realtime.enabled);
     const newest = carried?.latest_events[0];
     if (carried === undefined || newest === undefined) return undefined;
     try {

@@ -1,4 +1,5 @@
 /** The server functions through `app.request()` and through the typed client the UI uses (static/client/server-functions.ts). */
+import { announcedView } from '../application/announcement.ts';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../errors.ts';
@@ -54,12 +55,12 @@ describe('server functions through the typed client', () => {
     ]);
   });
 
-  it('goes through the shared command routine: each command publishes the view on the realtime channel', async () => {
+  it('goes through the shared command routine: each command announces its commit on the realtime channel', async () => {
     const { client, platform } = setup();
     await client.command('increment', { amount: 2 });
     await client.command('reset', {});
-    const published = platform.pubsub.published.filter((p) => p.channel === TEST_CHANNEL).map((p) => JSON.parse(p.message) as { last_sequence: number });
-    expect(published.map((p) => p.last_sequence)).toEqual([1, 2]);
+    const published = platform.pubsub.published.filter((p) => p.channel === TEST_CHANNEL).map((p) => announcedView(p.message, true));
+    expect(published.map((p) => p?.last_sequence)).toEqual([1, 2]);
   });
 
   it('rejects amount 0 and negative amounts with `amount must be positive`, logged with its code', async () => {

@@ -26,17 +26,19 @@ const eventStore: EventStore = {
 };
 
 const leases: StreamLeases = {
-  acquire: (streamId, waitMs) => {
-    const lease = call(() => streamLease.acquire(streamId, waitMs));
-    if (lease === undefined) return undefined;
+  acquire: (streamId, waitMs, newest) => {
+    const turn = call(() => streamLease.acquire(streamId, waitMs, newest));
+    if (turn === undefined) return undefined;
+    const { lease } = turn;
     return {
+      newest: turn.newest,
       // Read when asked (the fencing checks of tests and tools): no command needs it, so no import call per command.
       get token() {
         return lease.token();
       },
       readNewest: (limit) => call(() => lease.readNewest(limit)),
       append: (expected, list) => call(() => lease.append(expected, list)),
-      appendAndEnd: (expected, list, newest) => call(() => lease.appendAndEnd(expected, list, newest)),
+      appendAndEnd: (expected, list, newest, announce) => call(() => lease.appendAndEnd(expected, list, newest, announce)),
       release: () => lease[Symbol.dispose](),
     };
   },

@@ -84,8 +84,21 @@ interface Commit {
 
 /** Giving up after this many lost races means something is wrong (each lost race is someone else's progress). */
 const MAX_RACES = 10_000;
-/** A reader that walked this many commits past the hint refreshes it. */
-const HINT_REFRESH_STEPS = 2;
+/**
+ * A reader that walked this many commits refreshes the head hint. Writers write it with each
+ * commit, so a walk of a few commits (the commits of other instances since this one's last call)
+ * finds it current already; a long walk means writers stopped before writing it (killed).
+ */
+const HINT_REFRESH_STEPS = 32;
+/**
+ * Writers refresh a stream's tip hint when a commit crosses a multiple of this: a fresh instance
+ * probes at most this far past it, and a writer pays the hint's rename on one commit in this many
+ * instead of on each (as the projection store does).
+ */
+const HINT_EVERY = 8n;
+
+/** Whether the numbers `from`..`to` hold a multiple of HINT_EVERY. */
+const crossesHint = (from: bigint, to: bigint): boolean => to / HINT_EVERY > (from - 1n) / HINT_EVERY;
 
 const LOG = 'events/log';
 const HEAD_HINT = 'events/head';
@@ -121,6 +134,11 @@ export class FileEventStore implements EventStore {
   readonly #revisions = new Memo<string, bigint>();
   /** revision file path → first sequence of its commit */
   readonly #revisionFiles = new Memo<string, bigint>();
+  /**
+   * `<stream id>\n<revision>` → first sequence of its commit, learnt from the commits read (a
+   * chain walk reads every commit it passes): what the revision file says, without reading it.
+   */
+  readonly #revisionsRead = new Memo<string, bigint>();
   #newest: Commit | undefined;
   /** `events/removals` as last seen. */
   #removals = 0n;
@@ -168,8 +186,11 @@ export class FileEventStore implements EventStore {
         return commit.events.map((_, i) => recorded(commit, i));
       }
       this.#commits.set(commit.first, commit);
+      this.#learnRevisions(commit);
       this.#newest = commit;
-      this.#index(commit);
+      // Its revision files cannot exist yet unless another instance already indexes it (publish is idempotent).
+      this.#index(commit, true);
+      this.#revisions.set(streamId, commit.revision + BigInt(events.length) - 1n);
       writeHint(this.#fs, HEAD_HINT, commit.first);
       return commit.events.map((_, i) => recorded(commit, i));
     }
@@ -278,11 +299,14 @@ export class FileEventStore implements EventStore {
       this.#commits.set(first, { ...commit, events: tombstone.events, removed: true });
       this.#indexed.set(first, true);
     }
+    // The newest commit may be one of them: it now stands for no revision of the stream.
+    if (this.#newest !== undefined && firsts.has(this.#newest.first)) this.#newest = this.#commits.get(this.#newest.first);
     this.#fs.removeTree(streamDir(streamId));
     this.#announceRemoval();
     // Lower bounds and index entries of the stream are no longer true.
     this.#revisions.clear();
     this.#revisionFiles.clear();
+    this.#revisionsRead.clear();
     return top;
   }
 
@@ -409,8 +433,11 @@ export class FileEventStore implements EventStore {
     return { sequence: lastOf(newest) };
   }
 
-  /** Creates the commit's revision files, in order (idempotent: any caller may finish another's). */
-  #index(commit: Commit): void {
+  /**
+   * Creates the commit's revision files, in order (idempotent: any caller may finish another's).
+   * `fresh`: the commit was just published by this instance, so no look for its files first.
+   */
+  #index(commit: Commit, fresh = false): void {
     if (this.#indexed.get(commit.first)) return;
     if (commit.removed) {
       this.#indexed.set(commit.first, true);
@@ -418,17 +445,28 @@ export class FileEventStore implements EventStore {
     }
     const dir = streamDir(commit.stream);
     const last = commit.revision + BigInt(commit.events.length) - 1n;
-    if (!this.#fs.exists(`${dir}/${padded(last)}`)) {
+    if (fresh || !this.#fs.exists(`${dir}/${padded(last)}`)) {
       // Created in order, so an existing last file means all of them exist.
       const content = encodeText(commit.first.toString());
       for (let r = commit.revision; r <= last; r++) this.#fs.publish(`${dir}/${padded(r)}`, content);
-      writeHint(this.#fs, `${dir}/tip`, last);
+      // A finisher of another's commit refreshes the tip as well: it found the index behind.
+      if (!fresh || crossesHint(commit.revision, last)) writeHint(this.#fs, `${dir}/tip`, last);
     }
     this.#indexed.set(commit.first, true);
   }
 
-  /** The stream's revision as of the last sync: the tip hint, then probing forward. */
+  /**
+   * The stream's revision as of the last sync: the newest commit's own when it is the stream's
+   * (no probe: the writer of a busy stream pays nothing for the commits of others), else the tip
+   * hint, then probing forward.
+   */
   #revision(streamId: string): bigint {
+    const newest = this.#newest;
+    if (newest !== undefined && newest.stream === streamId && !newest.removed && newest.range === undefined) {
+      const revision = newest.revision + BigInt(newest.events.length) - 1n;
+      this.#revisions.set(streamId, revision);
+      return revision;
+    }
     const dir = streamDir(streamId);
     let revision = this.#revisions.get(streamId);
     if (revision === undefined) {
@@ -443,7 +481,7 @@ export class FileEventStore implements EventStore {
 
   #commitOfRevision(streamId: string, revision: bigint): bigint {
     const path = `${streamDir(streamId)}/${padded(revision)}`;
-    const known = this.#revisionFiles.get(path);
+    const known = this.#revisionFiles.get(path) ?? this.#revisionsRead.get(`${streamId}\n${revision}`);
     if (known !== undefined) return known;
     const bytes = this.#fs.read(path);
     if (!bytes) throw FileStoreFailure.unavailable('stream index entry vanished');
@@ -480,7 +518,14 @@ export class FileEventStore implements EventStore {
     }
     if (file.foldedFrom !== undefined) commit.foldedFrom = BigInt(file.foldedFrom);
     this.#commits.set(first, commit);
+    this.#learnRevisions(commit);
     return commit;
+  }
+
+  /** Remembers which commit holds each revision of a live commit (true until a removal, which makes every instance forget). */
+  #learnRevisions(commit: Commit): void {
+    if (commit.removed) return;
+    for (let i = 0; i < commit.events.length; i++) this.#revisionsRead.set(`${commit.stream}\n${commit.revision + BigInt(i)}`, commit.first);
   }
 
   /** Forgets everything remembered (after this store deleted the files). */
@@ -489,6 +534,7 @@ export class FileEventStore implements EventStore {
     this.#indexed.clear();
     this.#revisions.clear();
     this.#revisionFiles.clear();
+    this.#revisionsRead.clear();
     this.#newest = undefined;
   }
 

@@ -22,6 +22,9 @@ class FsError extends Error {
   }
 }
 
+/** Bytes asked for per read: more than any of the store's small files holds. */
+const READ_CHUNK = 65_536n;
+
 export function preopenedDirectory(guestPath: string): Descriptor {
   const found = getDirectories().find(([, path]) => path === guestPath);
   // Unavailable (503 `store`), not a crash: the runtime was started without the data directory.
@@ -119,10 +122,11 @@ export function wasiFileSystem(root: Descriptor): FileSystem {
         const chunks: Uint8Array[] = [];
         let size = 0;
         for (;;) {
-          const [chunk, end] = file.read(65_536n, BigInt(size));
+          const [chunk, end] = file.read(READ_CHUNK, BigInt(size));
           if (chunk.byteLength > 0) chunks.push(chunk);
           size += chunk.byteLength;
-          if (end || chunk.byteLength === 0) break;
+          // A short read of a regular file is its end: no second call to hear so (the store's files are small).
+          if (end || chunk.byteLength < Number(READ_CHUNK)) break;
         }
         if (chunks.length === 1) return chunks[0];
         const all = new Uint8Array(size);

@@ -63,13 +63,22 @@ export function createMemoryPlatform(options: { startMs?: number } = {}): Memory
   const deferred = new AfterResponse();
   const logger = new RecordingLogger();
   const keyValue = new MemoryKeyValue(faults, now);
+  const pubsub = new MemoryPubSub(faults);
+  // As the Node host does: a failed announcement is logged, never the command's failure.
+  const announce = (channel: string, message: string): void => {
+    try {
+      pubsub.publish(channel, message);
+    } catch (error) {
+      logger.log('warn', 'publish failed', { code: 'realtime_publish_failed', channel, error: String(error) });
+    }
+  };
   return {
     events,
     // One synchronous caller at a time: every turn is granted; tests replace it to refuse turns.
-    leases: unfencedLeases(events),
+    leases: unfencedLeases(events, announce),
     projections: new MemoryProjectionStore(faults),
     keyValue,
-    pubsub: new MemoryPubSub(faults),
+    pubsub,
     passwords: new MemoryPasswordHasher(),
     mail: new MemoryMailer(keyValue),
     logger,

@@ -3,11 +3,20 @@
  * Waits at most `wait-ms` for the turn on `stream-id`, in arrival order within a host.
  * none = the turn did not come within `wait-ms` (the caller answers "try again").
  */
-export function acquire(streamId: string, waitMs: number): Lease | undefined;
+export function acquire(streamId: string, waitMs: number, newest: number): Turn | undefined;
 export type ExpectedRevision = import('./app-platform-types.js').ExpectedRevision;
 export type PlatformError = import('./app-platform-types.js').PlatformError;
 export type NewEvent = import('./app-platform-event-store.js').NewEvent;
 export type RecordedEvent = import('./app-platform-event-store.js').RecordedEvent;
+/**
+ * A turn on a stream: its lease and the stream's newest events as the turn starts (at most
+ * the `newest` asked for, newest first): what `read-newest` would answer at once, so a writer
+ * that decides on the stream's tail needs no call between taking the turn and ending it.
+ */
+export interface Turn {
+  lease: Lease,
+  newest: Array<RecordedEvent>,
+}
 
 export class Lease {
   /**
@@ -40,6 +49,12 @@ export class Lease {
   * first, then earlier events of the stream, `newest` events in all at most, all committed
   * (those this turn read pending included); a host may return fewer earlier events. Any later
   * call on this lease is refused with `unavailable`.
+  * With `announce` set, the host also publishes that answer on the pub/sub channel `announce`
+  * once it is committed (as `pubsub.publish` would, best effort: a failed publish is the
+  * host's to log and count and never fails the append), as JSON text:
+  * `{"stream-id": s, "events": [e, ...]}`, each event with the fields of `recorded-event` in
+  * kebab case, numbers as JSON numbers (src/contract/committed-events.ts reads and writes it).
+  * So a command's answer and its realtime wake-up cost the guest one call.
   */
-  appendAndEnd(expected: ExpectedRevision, events: Array<NewEvent>, newest: number): Array<RecordedEvent>;
+  appendAndEnd(expected: ExpectedRevision, events: Array<NewEvent>, newest: number, announce: string | undefined): Array<RecordedEvent>;
 }
