@@ -22,6 +22,7 @@ import { clearLoginAttempts, loginPairKey, reserveLoginAttempt } from './rate-li
 import { UNKNOWN_CLIENT, type Credentials, type SignedIn, type SignInContext } from './register.ts';
 import { sha256Hex } from './secrets.ts';
 import { issueSession } from './sessions.ts';
+import { assertAccountEnabled } from './account-access.ts';
 import { authStreams } from './streams.ts';
 
 /** One dummy hash per instance, made with the host's current parameters so timing matches. */
@@ -55,6 +56,8 @@ export async function loginWithPassword(deps: AuthDeps, input: Credentials, cont
     const account = verifyReserved(deps, reservation, pairKey, emailHash, password, tooLong);
     if (!account) throw new AppError('invalid_credentials');
     clearLoginAttempts(deps, pairKey);
+    // Only after the password matched: a disabled account tells no one who lacks it.
+    assertAccountEnabled(deps, account.userId);
     const data: PasswordLoginSucceeded = { user_id: account.userId };
     platform.events.append(authStreams.user(account.userId), { tag: 'any' }, [authEvent('auth_password_login_succeeded', data)]);
     const session = await issueSession(deps, { userId: account.userId, email: account.email, aal: 'aal1', method: 'password', device: context.device });

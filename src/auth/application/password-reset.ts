@@ -21,7 +21,7 @@ import { checkPassword, PASSWORD_MAX_INPUT_UNITS, passwordForHashing } from '../
 import { findAccountByEmailHash, type Account } from './accounts.ts';
 import type { AuthDeps } from './deps.ts';
 import { authEvent } from './event-codec.ts';
-import { inspectMailLink, issueMailLink, prepareMailLink, redeemMailLink, retireMailLinks, spendMailBudget, type MailLinkTarget } from './mail-links.ts';
+import { inspectMailLink, issueMailLink, prepareMailLink, redeemMailLink, retireMailLinks, spendMailBudget, type MailLinkTarget, type PreparedLink } from './mail-links.ts';
 import { mailTexts } from './mail-texts.ts';
 import { clearLoginAttempts, loginPairKey, reserveLoginAttempt } from './rate-limit.ts';
 import { sha256Hex } from './secrets.ts';
@@ -47,20 +47,32 @@ export async function requestPasswordReset(deps: AuthDeps, typedEmail: string): 
   const email = normalizeEmail(typedEmail);
   const emailHash = await sha256Hex(email);
   const link = prepareMailLink();
-  deps.platform.afterResponse(`password-reset:${link.id}`, () => {
-    const account = findAccountByEmailHash(deps.platform, emailHash);
-    if (!account?.passwordHash) {
-      deps.platform.logger.log('info', 'password reset for an address without a password account; nothing sent', { code: 'auth_password_reset_unknown' });
-      return;
-    }
-    if (!spendMailBudget(deps, 'reset', emailHash, RESET_MAILS_PER_HOUR, true)) {
-      deps.platform.logger.log('info', 'password reset past the hourly budget; nothing sent', { code: 'auth_password_reset_throttled', user_id: account.userId });
-      return;
-    }
-    const issued = issueMailLink(deps, 'reset', account, emailHash, link, mail.baseUrl);
-    const id = deps.platform.mail.send({ sender: mail.from, recipient: account.email, ...mailTexts.reset(issued.url), secrets: issued.secrets });
-    deps.platform.logger.log('info', 'password reset mail queued', { code: 'auth_password_reset_mail_queued', user_id: account.userId, mail_id: id });
-  });
+  deps.platform.afterResponse(`password-reset:${link.id}`, () => void mailResetLink(deps, mail, emailHash, link, true));
+}
+
+/** What `mailResetLink` did. */
+export type ResetMailOutcome = 'queued' | 'no_password' | 'throttled';
+
+/**
+ * Issues a reset link for the password account of the address and queues its mail, within the
+ * address's hourly budget (past it: `throttled`, or RateLimitedError unless `quiet`). "Forgot
+ * password?" runs it after its response; an administrator's reset link runs it at once
+ * (src/auth/admin/). Store failures propagate.
+ */
+export function mailResetLink(deps: AuthDeps, mail: { from: string; baseUrl: string }, emailHash: string, link: PreparedLink, quiet: boolean): ResetMailOutcome {
+  const account = findAccountByEmailHash(deps.platform, emailHash);
+  if (!account?.passwordHash) {
+    deps.platform.logger.log('info', 'password reset for an address without a password account; nothing sent', { code: 'auth_password_reset_unknown' });
+    return 'no_password';
+  }
+  if (!spendMailBudget(deps, 'reset', emailHash, RESET_MAILS_PER_HOUR, quiet)) {
+    deps.platform.logger.log('info', 'password reset past the hourly budget; nothing sent', { code: 'auth_password_reset_throttled', user_id: account.userId });
+    return 'throttled';
+  }
+  const issued = issueMailLink(deps, 'reset', account, emailHash, link, mail.baseUrl);
+  const id = deps.platform.mail.send({ sender: mail.from, recipient: account.email, ...mailTexts.reset(issued.url), secrets: issued.secrets });
+  deps.platform.logger.log('info', 'password reset mail queued', { code: 'auth_password_reset_mail_queued', user_id: account.userId, mail_id: id });
+  return 'queued';
 }
 
 /** The link's account, when the link would still set a password (to show the form). */

@@ -8,6 +8,8 @@
  * key-value as the session's last-seen time with the idle timeout as TTL. Last seen is written
  * coarsely, at most once per SEEN_RESOLUTION_MS, so a busy session does not write per request.
  *
+ * No session is issued to a disabled account, whatever the sign-in method (account-access.ts).
+ *
  * A user keeps at most MAX_SESSIONS_PER_USER sessions: a sign-in beyond it ends the oldest ones
  * (OWASP Session Management Cheat Sheet, "Simultaneous Session Logons"). Without the bound a user
  * who signs in again and again (a script, a client that never reuses its cookie) grew the user's
@@ -19,6 +21,7 @@ import { evolveSession, isSessionActive, type SessionEvent, type SessionState } 
 import type { AuthDeps } from './deps.ts';
 import { authEvent, payloadOf } from './event-codec.ts';
 import { projectAfterResponse, userSessionEntries, type UserSessionsDocument } from './projection.ts';
+import { accountAccess, assertAccountEnabled } from './account-access.ts';
 import { AppError, isStoreConflict } from '../../errors.ts';
 import { randomToken, sha256Hex } from './secrets.ts';
 import { sessionCookie } from './session-cookie.ts';
@@ -79,11 +82,18 @@ export async function issueSession(deps: AuthDeps, input: IssueSessionInput): Pr
     ...(input.amr ? { amr: input.amr } : {}),
   };
   const sessionHash = await sha256Hex(sessionId);
+  assertAccountEnabled(deps, input.userId);
   try {
     platform.events.append(authStreams.session(sessionHash), { tag: 'no-stream' }, [authEvent('auth_session_issued', data)]);
     markSeen(deps, sessionHash, issuedAt);
   } catch (error) {
     throw AppError.fromStore(error);
+  }
+  // A disable that committed since the check above may have read the user's sessions before this
+  // one was among them: then this session ends here (account-access.ts).
+  if (accountAccess(deps, input.userId).disabled) {
+    endSession(deps, input.userId, sessionHash);
+    throw new AppError('account_disabled');
   }
   projectAfterResponse(platform);
   // After the projection task (tasks run in order): the list it reads is then up to date.
