@@ -11,7 +11,10 @@ import {
   registerWithPassword,
   type AuthDeps,
 } from '../application/index.ts';
+import { authEvent } from '../application/event-codec.ts';
 import { AUTH_COLLECTIONS } from '../application/projection.ts';
+import { sha256Hex } from '../application/secrets.ts';
+import { authNamespaces, authStreams } from '../application/streams.ts';
 import { listUsers, runUserIndexBackfill } from '../application/user-index.ts';
 import { deleteAccountAsAdmin, disableAccount, enableAccount, revokeSessionsOf, sendResetLink } from './actions.ts';
 import { userSummary } from './user-summary.ts';
@@ -156,6 +159,22 @@ describe('disableAccount() / enableAccount()', () => {
     };
     await expect(loginWithPassword(deps, { email: 'ada@example.com', password: PASSWORD }, client)).rejects.toMatchObject({ code: 'account_disabled' });
     expect((await userSummary(deps, userId)).sessions).toEqual([]);
+  });
+
+  it('ends a session from before public handles too, which no session list holds', async () => {
+    const { platform, deps } = setup();
+    const userId = await account(deps, 'ada@example.com');
+    // As an older release issued it: no handle, so not in auth_user_sessions.
+    const sessionId = 'old-session-id';
+    const sessionHash = await sha256Hex(sessionId);
+    const now = platform.now();
+    platform.events.append(authStreams.session(sessionHash), { tag: 'no-stream' }, [
+      authEvent('auth_session_issued', { user_id: userId, email: 'ada@example.com', aal: 'aal1', method: 'password', issued_at: now, expires_at: now + 3_600_000 }),
+    ]);
+    platform.keyValue.set(authNamespaces.sessionActivity, sessionHash, String(now), 3_600_000n);
+    expect(await findActiveSession(deps, sessionId)).toMatchObject({ userId, handle: '' });
+    disableAccount(deps, admin, userId);
+    expect(await findActiveSession(deps, sessionId)).toBeUndefined();
   });
 });
 

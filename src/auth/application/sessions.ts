@@ -170,6 +170,9 @@ export function findActiveSessionByHash(deps: AuthDeps, sessionHash: string): Ac
   try {
     const { state, revision } = readSession(deps, sessionHash);
     if (!isSessionActive(state, deps.platform.now())) return undefined;
+    // A session from before public handles is on no session list, so a disable could not end it:
+    // it asks the account's state itself (one read, for these old sessions only).
+    if (state.handle === '' && accountAccess(deps, state.userId).disabled) return undefined;
     // No last-seen entry: idle past the timeout (the entry's TTL), so the session has ended.
     const seen = deps.platform.keyValue.get(authNamespaces.sessionActivity, sessionHash);
     if (seen === undefined) return undefined;
