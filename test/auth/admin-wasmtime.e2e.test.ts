@@ -21,7 +21,8 @@ describe.skipIf(!wasmtime)('the administration API under wasmtime serve', () => 
     await server?.stop();
   });
 
-  const admin = async (method: string, path: string, token?: string) => fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${token ?? (await operator.mint())}` } });
+  const admin = async (method: string, path: string, token?: string) =>
+    fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${token ?? (await operator.mint())}` } });
 
   it('refuses a forged token; finds, disables and enables an account', { timeout: 180_000 }, async () => {
     const forger = await operatorIssuer(operator.kid);
