@@ -72,7 +72,8 @@ export async function revokeSessionsOf(deps: AuthDeps, admin: Administrator, use
 
 /**
  * Mails the account's address a reset link now, within the address's hourly budget (429 past it).
- * 404 without mail configured; 409 for an account without an address or a password.
+ * 404 without mail configured; 409 for an account without an address of its own. A provider account
+ * without a password gets the link that sets its first one.
  */
 export async function sendResetLink(deps: AuthDeps, admin: Administrator, userId: string): Promise<void> {
   const mail = deps.config.mail;
@@ -85,7 +86,7 @@ export async function sendResetLink(deps: AuthDeps, admin: Administrator, userId
   } catch (error) {
     throw AppError.fromStore(error);
   }
-  if (outcome !== 'queued') throw new AppError('conflict', 'this account has no password to reset');
+  if (outcome !== 'queued') throw new AppError('conflict', 'this account owns no address a link could go to');
   await recordAdminAction(deps, { type: 'auth_admin_reset_link_sent', data: { user_id: userId, by: admin.subject, at: deps.platform.now() } });
 }
 

@@ -208,10 +208,13 @@ describe('sendResetLink()', () => {
     expect(getStorageStatus(deps).events['auth_admin_reset_link_sent']).toBe(3);
   });
 
-  it('409 for an account without a password', async () => {
-    const { deps } = setup();
+  it('a provider account gets the link that sets its first password; one without an address is 409', async () => {
+    const { platform, deps } = setup();
     const linked = await linkOrCreateUserForExternalIdentity(deps, { provider: 'provider_a', subject: 's-1', email: 'pat@example.com', emailVerified: true });
-    await expect(sendResetLink(deps, admin, linked.userId)).rejects.toMatchObject({ code: 'conflict' });
+    await sendResetLink(deps, admin, linked.userId);
+    expect(platform.mail.sent.filter((m) => m.recipient === 'pat@example.com' && m.subject === 'Reset your password')).toHaveLength(1);
+    const bare = await linkOrCreateUserForExternalIdentity(deps, { provider: 'provider_b', subject: 'gh-2', email: null, emailVerified: false });
+    await expect(sendResetLink(deps, admin, bare.userId)).rejects.toMatchObject({ code: 'conflict' });
   });
 });
 

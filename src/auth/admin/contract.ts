@@ -96,7 +96,7 @@ export const ADMIN_OPERATIONS: readonly OperationSpec[] = [
     tag: 'admin',
     summary: 'Mail the account a password reset link',
     security: 'operator',
-    description: `${TOKEN} Any body is ignored. The link "Forgot password?" mails (30 minutes, single use), within the same budget per address (429 with Retry-After past it). An account without an address or a password: 409. Without AUTH_PUBLIC_BASE_URL: 404. ${RECORDED}`,
+    description: `${TOKEN} Any body is ignored. The link "Forgot password?" mails (30 minutes, single use), within the same budget per address (429 with Retry-After past it). A provider account without a password gets the link that sets its first one; an account that owns no address: 409. Without AUTH_PUBLIC_BASE_URL: 404. ${RECORDED}`,
     parameters: [USER_ID],
     success: { '202': { kind: 'json', schema: 'AdminResetLinkQueued', description: 'the mail is in the outbox' } },
     errors: [...WRITE_ERRORS, 'rate_limited'],

@@ -51,9 +51,14 @@ function userIdOf(c: Context): string {
 /** Addresses are stored with ASCII letters lower-cased (domain/email.ts): the prefix is matched alike. */
 const asStored = (prefix: string) => prefix.trim().replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 
-function decodeCursor(cursor: string): string {
+/**
+ * A cursor is an index id: any text it decodes to only says where the page starts. No id holds
+ * U+0000 (PostgreSQL text cannot): a cursor is cut there, which starts the page earlier, never
+ * past an account.
+ */
+function decodeCursor(cursor: string): string | undefined {
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(base64url.decode(cursor));
+    return new TextDecoder().decode(base64url.decode(cursor)).split('\u0000')[0] || undefined;
   } catch {
     throw new AppError('validation', 'cursor is the `next` of a previous page');
   }

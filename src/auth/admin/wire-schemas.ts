@@ -14,7 +14,13 @@ export const UserIdSchema = v.pipe(
 );
 
 /** A page cursor: the `next` of the page before, as it was given. */
-export const CursorSchema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,400}$/, 'cursor is the `next` of a previous page'), v.description('the `next` of the previous page'));
+export const CursorSchema = v.pipe(
+  v.string(),
+  v.maxLength(400, 'cursor is the `next` of a previous page'),
+  // Unpadded base64url (RFC 4648 §5): never a length of 4n + 1.
+  v.regex(/^(?:[A-Za-z0-9_-]{4})*[A-Za-z0-9_-]{2,4}$/, 'cursor is the `next` of a previous page'),
+  v.description('the `next` of the previous page'),
+);
 
 /** The address prefix searched for; ASCII letters are matched in any case, as addresses are stored. */
 export const AddressPrefixSchema = v.pipe(

@@ -12,6 +12,10 @@
  *   attempt limit); the other sessions end; the address is told.
  *
  * Either change kills every outstanding reset link (the password revision moves).
+ *
+ * An account made by a provider sign-in, which claimed its address with the provider's verified
+ * email and has no password, gets the same link: opening it sets its first password. The link
+ * proves the mailbox as for a reset, so the account then signs in both ways.
  */
 import { AppError, isStoreConflict } from '../../errors.ts';
 import { clientKey } from '../../contract/client-key.ts';
@@ -50,8 +54,13 @@ export async function requestPasswordReset(deps: AuthDeps, typedEmail: string): 
   deps.platform.afterResponse(`password-reset:${link.id}`, () => void mailResetLink(deps, mail, emailHash, link, true));
 }
 
-/** What `mailResetLink` did. */
-export type ResetMailOutcome = 'queued' | 'no_password' | 'throttled';
+/** What `mailResetLink` did (`no_account`: the address is no account's, or one whose address nobody proved and that has no password). */
+export type ResetMailOutcome = 'queued' | 'no_account' | 'throttled';
+
+/** A password account, or a provider account whose claim of the address a provider verified (it may set its first password). */
+function resettable(account: Account | undefined): account is Account {
+  return account !== undefined && (account.passwordHash !== undefined || account.emailVerified);
+}
 
 /**
  * Issues a reset link for the password account of the address and queues its mail, within the
@@ -61,9 +70,9 @@ export type ResetMailOutcome = 'queued' | 'no_password' | 'throttled';
  */
 export function mailResetLink(deps: AuthDeps, mail: { from: string; baseUrl: string }, emailHash: string, link: PreparedLink, quiet: boolean): ResetMailOutcome {
   const account = findAccountByEmailHash(deps.platform, emailHash);
-  if (!account?.passwordHash) {
+  if (!resettable(account)) {
     deps.platform.logger.log('info', 'password reset for an address without a password account; nothing sent', { code: 'auth_password_reset_unknown' });
-    return 'no_password';
+    return 'no_account';
   }
   if (!spendMailBudget(deps, 'reset', emailHash, RESET_MAILS_PER_HOUR, quiet)) {
     deps.platform.logger.log('info', 'password reset past the hourly budget; nothing sent', { code: 'auth_password_reset_throttled', user_id: account.userId });
@@ -83,7 +92,7 @@ export async function inspectResetLink(deps: AuthDeps, token: string): Promise<A
 
 function currentAccount(deps: AuthDeps, target: MailLinkTarget): Account | undefined {
   const account = findAccountByEmailHash(deps.platform, target.emailHash);
-  if (!account?.passwordHash || account.userId !== target.userId || account.passwordRevision !== target.passwordRevision) return undefined;
+  if (!resettable(account) || account.userId !== target.userId || account.passwordRevision !== target.passwordRevision) return undefined;
   return account;
 }
 
