@@ -6,14 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { GUEST_ENV } from '../src/contract/environment.ts';
 import type { StartupFeature } from '../src/contract/startup-probe.ts';
-import { ClientExchangeLimit } from './admission/client-limit.ts';
 import type { FairShare } from './admission/fair-share.ts';
 import { admissionLimits } from './admission/limits.ts';
-import { ClientPieceRate } from './admission/piece-rate.ts';
-import { ClientResetRate } from './admission/reset-rate.ts';
+import { clientDefences } from './admission/policy.ts';
 import { memoryReclaimer } from './admission/reclaim.ts';
-import { rangeMatcher } from './http/cidr.ts';
-import { clientAddressOf } from './http/client-address.ts';
+import { laneQueues } from './admission/wait-queue.ts';
+import { clientAddressOf } from './net/client-address.ts';
 import { Departures } from './http/departures.ts';
 import { loadComponent } from './guest/component.ts';
 import { type HostConfig, serverUrl } from './config.ts';
@@ -120,6 +118,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
       idleMs: config.instanceIdleSeconds * 1000,
       // Ended instances' linear memory is freed only when V8 collects: ask for it (admission/reclaim.ts).
       onInstancesEnded: memoryReclaimer(),
+      queues: laneQueues(),
     },
     logger,
   );
@@ -139,11 +138,7 @@ export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, logg
   // The cheapest read of each dependency: the store's head sequence, the broker's PING.
   const readiness = new Readiness([{ name: 'store', run: () => storage.events.headSequence() }, ...(pubsub.ping ? [{ name: 'realtime', run: () => pubsub.ping?.() }] : [])]);
   const clientAddress = clientAddressOf(config.trustedProxies);
-  const clientLimit = config.clientExchangeLimit > 0 ? new ClientExchangeLimit(config.clientExchangeLimit, clientAddress) : undefined;
-  // Peers whose connections carry other clients: never held back as a whole.
-  const isProxy = config.trustedProxies.length > 0 ? rangeMatcher(config.trustedProxies) : undefined;
-  const pieceRate = config.bodyPieceRate > 0 ? new ClientPieceRate(config.bodyPieceRate, clientAddress, { isProxy }) : undefined;
-  const resetRate = config.clientResetRate > 0 ? new ClientResetRate(config.clientResetRate, { isProxy }) : undefined;
+  const { clientLimit, pieceRate, resetRate } = clientDefences(config, clientAddress);
   const departures = new Departures();
   let fairShare: FairShare | undefined;
   metrics?.watch({

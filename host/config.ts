@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
 import { plainArgumentError } from './argument-errors.ts';
-import { isCidr } from './http/cidr.ts';
+import { isCidr } from './net/cidr.ts';
 
 export interface OptionSpec {
   env: string;
@@ -277,7 +277,7 @@ export interface HostConfig {
   metricsHost: string;
   /** Host names the operations listener answers besides IP literals, localhost and metricsHost. */
   metricsAllowedHosts: string[];
-  /** CIDRs of proxies whose forwarding headers name the client (host/http/client-address.ts); empty: none. */
+  /** CIDRs of proxies whose forwarding headers name the client (host/net/client-address.ts); empty: none. */
   trustedProxies: string[];
   /** SMTP server URL; undefined: none (host/mail/settings.ts decides whether that is allowed). */
   smtpUrl: string | undefined;

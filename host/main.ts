@@ -3,7 +3,7 @@
  * 2 on anything the operator fixes with an option (a bad option or variable, an unusable data
  * directory, a port in use): one line on stderr naming the option, and a `config_invalid` log line.
  */
-import { logClientAddressSource } from './http/client-address.ts';
+import { logClientAddressSource } from './net/client-address.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { helpForArguments } from './help.ts';
 import { startupSummary, summaryText } from './startup-summary.ts';

@@ -10,6 +10,7 @@ import { hostImports } from '../../host/guest/imports.ts';
 import { jsonLogger } from '../../host/log.ts';
 import { Scrubber } from '../../host/storage/scrubber.ts';
 import { MailOutbox } from '../../host/mail/outbox.ts';
+import { laneQueues } from '../../host/admission/wait-queue.ts';
 import { InstancePool } from '../../host/guest/pool.ts';
 import { localPubSub } from '../../host/pubsub/local.ts';
 import { startServer } from '../../host/http/server.ts';
@@ -41,7 +42,7 @@ export async function serveProbe(transpiledDir: string, extraImports: Record<str
     ...extraImports,
   };
   const component = await loadComponent(transpiledDir);
-  const pool = new InstancePool(() => component.instantiate(imports), { min: 1, max: 4 }, logger);
+  const pool = new InstancePool(() => component.instantiate(imports), { min: 1, max: 4, queues: laneQueues() }, logger);
   await pool.warm();
   const server = await startServer(pool, logger, { port, host: '127.0.0.1' });
   return {

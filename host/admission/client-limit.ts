@@ -13,12 +13,12 @@
  * of the attacker's requests costs a parse and a short answer.
  *
  * The client is the address the host determines (the peer, or behind --trusted-proxies the client
- * they name: host/http/client-address.ts), keyed as the guest's sign-in limits key it (IPv6 per /64,
+ * they name: host/net/client-address.ts), keyed as the guest's sign-in limits key it (IPv6 per /64,
  * src/contract/client-key.ts). Each worker thread counts its own exchanges.
  */
 import { clientKey } from '../../src/contract/client-key.ts';
-import { clientKeyOf, type ClientAddressOf } from '../http/client-address.ts';
-import type { NodeRequest, NodeResponse } from '../http/exchange.ts';
+import { clientKeyOf, type ClientAddressOf } from '../net/client-address.ts';
+import type { NodeRequest, NodeResponse } from '../net/node-http.ts';
 
 export type ClientAdmission = { admitted: true } | { admitted: false; client: string };
 

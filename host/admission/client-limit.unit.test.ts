@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import type { NodeRequest, NodeResponse } from '../http/exchange.ts';
+import type { NodeRequest, NodeResponse } from '../net/node-http.ts';
 import { ClientExchangeLimit } from './client-limit.ts';
 
 class FakeSocket extends EventEmitter {

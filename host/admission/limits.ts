@@ -4,10 +4,20 @@
  */
 import type { HostConfig } from '../config.ts';
 import type { HostLogger } from '../log.ts';
-import type { AdmissionLimits } from '../guest/pool.ts';
 import { defaultBudgetMiB, instanceLimit, instanceSizeMiB, memoryLimit, queueLength, streamingLimit, type WarmMeasurement } from './memory-budget.ts';
 
+export interface AdmissionLimits {
+  /** upper bound on instances alive at once */
+  max: number;
+  /** most instances held by exchanges of the `stream` lane at once (default: `max`) */
+  streamMax?: number;
+  /** most exchanges waiting in each of the `request` and `stream` lanes (default: unbounded) */
+  queueLength?: number;
+  /** milliseconds an exchange of those lanes waits for an instance at most (default: no deadline) */
+  queueWaitMs?: number;
+}
 const MiB = 1_048_576;
+
 /** An instance's size when none was warmed to measure (--instances-min 0): about what one takes at start. */
 const UNMEASURED_INSTANCE_MIB = 16;
 

@@ -12,9 +12,9 @@
  * keeps its own.
  */
 import { clientKey } from '../../src/contract/client-key.ts';
-import { canonicalAddress } from '../http/cidr.ts';
-import { clientKeyOf, type ClientAddressOf } from '../http/client-address.ts';
-import type { NodeRequest } from '../http/exchange.ts';
+import { canonicalAddress } from '../net/cidr.ts';
+import { clientKeyOf, type ClientAddressOf } from '../net/client-address.ts';
+import type { NodeRequest } from '../net/node-http.ts';
 import { ClientBuckets, type DebtBucket } from './debt-bucket.ts';
 
 export interface PieceRateStats {

@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import type { NodeRequest } from '../http/exchange.ts';
+import type { NodeRequest } from '../net/node-http.ts';
 import { ClientPieceRate } from './piece-rate.ts';
 
 function clock() {

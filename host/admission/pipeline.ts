@@ -9,13 +9,13 @@
  * HTTP/2: up to 100 streams at once per connection (server.ts); its ordinary requests run at most
  * a few at a time, the rest wait their turn holding no instance, so a probe on another connection
  * still finds one free. Each turn, the first ones too, starts from the event loop once the
- * connection's read is parsed (http/after-read.ts): a stream reset in that read never starts, and
+ * connection's read is parsed (after-read.ts): a stream reset in that read never starts, and
  * a read of many streams whose guests answer without waiting runs a few per loop turn, not all in
  * one. Long-lived exchanges are bounded by the pool's streaming share instead (a gRPC client
  * multiplexes all its calls, held watches too, over one connection).
  */
-import { afterRead } from '../http/after-read.ts';
-import type { NodeResponse } from '../http/exchange.ts';
+import { afterRead } from './after-read.ts';
+import type { NodeResponse } from '../net/node-http.ts';
 
 interface Line {
   running: number;

@@ -7,10 +7,9 @@
  * Both with the project's error envelope.
  */
 import type { ServerResponse } from 'node:http';
-import type { NodeRequest, NodeResponse } from '../http/exchange.ts';
-import { isGrpcRequest } from '../http/grpc-request.ts';
-import type { Lane } from '../guest/pool.ts';
-import type { RefusalReason } from './wait-queue.ts';
+import type { NodeRequest, NodeResponse } from '../net/node-http.ts';
+import { isGrpcRequest } from '../net/grpc-request.ts';
+import type { Lane, RefusalReason } from './wait-queue.ts';
 
 /** Seconds a refused client is asked to wait: about one queue deadline's worth of load drains by then. */
 export const RETRY_AFTER_SECONDS = 2;

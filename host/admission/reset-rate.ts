@@ -24,7 +24,7 @@
  * /64). Each worker thread keeps its own budgets.
  */
 import { clientKey } from '../../src/contract/client-key.ts';
-import { canonicalAddress } from '../http/cidr.ts';
+import { canonicalAddress } from '../net/cidr.ts';
 import { ClientBuckets } from './debt-bucket.ts';
 
 /** What a connection its client ended with a protocol error costs, in resets: about what setting up and tearing down its session costs the host. */

@@ -10,6 +10,14 @@
  * its backlog; that request is served within one turn of each client waiting.
  */
 
+/**
+ * Which share of the pool an exchange draws from: `request` (ordinary), `stream` (long-lived,
+ * bounded by `streamMax`), `internal` (the host's own calls, e.g. relay polls: never refused).
+ */
+export type Lane = 'request' | 'stream' | 'internal';
+/** One wait queue per lane: what the pool is given (host/admission/policy.ts makes them). */
+export type LaneQueues<T> = Record<Lane, WaitQueue<T>>;
+
 export type RefusalReason = 'queue_full' | 'deadline' | 'departed' | 'stopping';
 
 /** Why an exchange got no instance. `departed` and `stopping` are not the client's overload. */
@@ -121,4 +129,10 @@ export class WaitQueue<T> {
     if (waiter.timer !== undefined) clearTimeout(waiter.timer);
     waiter.signal?.removeEventListener('abort', waiter.onAbort);
   }
+}
+
+/** A lane's queue each, unbounded until the pool's limits are set (InstancePool.setLimits). */
+export function laneQueues<T>(): LaneQueues<T> {
+  const unbounded = { maxLength: Infinity, maxWaitMs: Infinity };
+  return { request: new WaitQueue<T>(unbounded), stream: new WaitQueue<T>(unbounded), internal: new WaitQueue<T>(unbounded) };
 }

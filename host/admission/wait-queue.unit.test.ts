@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HostLogger } from '../log.ts';
 import { type GuestInstance, InstancePool } from '../guest/pool.ts';
 import { REFUSAL_LOG_INTERVAL_MS } from './refusal-log.ts';
-import { AdmissionRefused, WaitQueue } from './wait-queue.ts';
+import { AdmissionRefused, laneQueues, WaitQueue } from './wait-queue.ts';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
@@ -97,7 +97,7 @@ function pool(options: { max: number; streamMax: number; queueLength: number; qu
   const logs: Array<Record<string, unknown>> = [];
   const logger: HostLogger = { log: (level, _msg, fields) => logs.push({ level, ...fields }) };
   const fake = (): GuestInstance => ({ handle: async () => undefined, stats: () => ({ handles: 0, captured: 0, createdReps: 0, memoryBytes: 0 }) });
-  return { pool: new InstancePool(async () => fake(), { min: 0, ...options }, logger), logs };
+  return { pool: new InstancePool(async () => fake(), { min: 0, ...options, queues: laneQueues() }, logger), logs };
 }
 
 /** Runs an exchange that holds its instance until `release()`. */

@@ -2,7 +2,7 @@
  * Wraps a backend call so that only `StorageFailure`s cross into the guest: jco turns their
  * `payload` into the WIT `platform-error`; any other exception would trap the instance.
  */
-import { StorageFailure } from '../storage/errors.ts';
+import { StorageFailure } from '../platform-answer.ts';
 import { describeError, type HostLogger } from '../log.ts';
 
 export function guard<A extends unknown[], R>(logger: HostLogger, operation: string, fn: (...args: A) => R | Promise<R>): (...args: A) => R | Promise<R> {

@@ -21,10 +21,12 @@
 import { LocalTurns } from '../leases/local-turns.ts';
 import { type StreamTails, TAIL_EVENTS } from '../leases/stream-tails.ts';
 import type { HostLogger } from '../log.ts';
-import type { Awaitable, ExpectedRevision, HeldLease, NewEvent, ReadStreamOptions, RecordedEvent, StreamLeaseBackend } from '../storage/types.ts';
-import { Lease, type LeaseHost } from './guest-lease.ts';
+import type { ExpectedRevision, NewEvent, ReadStreamOptions, RecordedEvent } from '../storage/types.ts';
+import type { Awaitable } from '../platform-answer.ts';
+import type { HeldLease, StreamLeaseBackend } from '../leases/port.ts';
+import { Lease, type LeaseHost } from '../leases/guest-lease.ts';
 import { guard } from './guard.ts';
-import { Hold } from './lease-hold.ts';
+import { Hold } from '../leases/hold.ts';
 
 /** Longest wait a guest may ask for: beyond it a client would long have given up. */
 export const MAX_WAIT_MS = 30_000;

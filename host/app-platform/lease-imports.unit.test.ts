@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { StorageFailure } from '../storage/errors.ts';
-import type { ExpectedRevision, HeldLease, NewEvent, RecordedEvent, StreamLeaseBackend } from '../storage/types.ts';
-import { MAX_HANDOFFS } from './lease-hold.ts';
+import { StorageFailure } from '../platform-answer.ts';
+import type { ExpectedRevision, NewEvent, RecordedEvent } from '../storage/types.ts';
+import type { HeldLease, StreamLeaseBackend } from '../leases/port.ts';
+import { MAX_HANDOFFS } from '../leases/hold.ts';
 import { leaseImports } from './lease-imports.ts';
 import { PENDING, StreamTails } from '../leases/stream-tails.ts';
 

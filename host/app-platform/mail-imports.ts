@@ -9,7 +9,7 @@ import { checkMailSecrets } from '../../src/contract/mail-secrets.ts';
 import type { MailMessage } from '../../src/contract/wit/interfaces/app-platform-mail.js';
 import { describeError, type HostLogger } from '../log.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
-import { StorageFailure } from '../storage/errors.ts';
+import { StorageFailure } from '../platform-answer.ts';
 
 export interface MailSink {
   outbox: MailOutbox;

@@ -6,7 +6,7 @@
  */
 import type { HostLogger } from '../log.ts';
 import { hashPassword, UnrecognizedHash, verifyPassword } from '../password/index.ts';
-import { StorageFailure } from '../storage/errors.ts';
+import { StorageFailure } from '../platform-answer.ts';
 import { describeError } from '../log.ts';
 
 export function passwordHashingImports(logger: HostLogger) {

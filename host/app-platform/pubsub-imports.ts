@@ -10,10 +10,10 @@
  * `subscribe` returned is never missed for want of a SUBSCRIBE still in flight).
  *
  * A pending `next` also returns none early when the client of the response this guest is
- * streaming went away (exchange-scope.ts): the guest then writes, sees the body closed and ends.
+ * streaming went away (host/net/exchange-scope.ts): the guest then writes, sees the body closed and ends.
  */
-import { ClientWatch } from '../guest/exchange-scope.ts';
-import { StorageFailure } from '../storage/errors.ts';
+import { ClientWatch } from '../net/exchange-scope.ts';
+import { StorageFailure } from '../platform-answer.ts';
 import { describeError, type HostLogger } from '../log.ts';
 import type { PubSubBackend } from '../pubsub/types.ts';
 

@@ -1,9 +1,9 @@
 /** The pubsub import over a scripted backend: interruption, availability, confirmation, and clients that leave. */
 import { describe, expect, it } from 'vitest';
-import { CLIENT_CHECK_MS, currentExchange, runInExchange } from '../guest/exchange-scope.ts';
+import { CLIENT_CHECK_MS, currentExchange, runInExchange } from '../net/exchange-scope.ts';
 import type { HostLogger } from '../log.ts';
 import type { PubSubBackend } from '../pubsub/types.ts';
-import { StorageFailure } from '../storage/errors.ts';
+import { StorageFailure } from '../platform-answer.ts';
 import { pubsubImports, SUBSCRIBE_TIMEOUT_MS } from './pubsub-imports.ts';
 
 const silent: HostLogger = { log: () => undefined };

@@ -5,11 +5,7 @@
 import { PASSED_TO_GUEST } from '../../src/contract/app-variables.ts';
 import { GUEST_ENV } from '../../src/contract/environment.ts';
 import type { HostConfig } from '../config.ts';
-
-/** 127.0.0.0/8, ::1 and localhost; a wildcard (0.0.0.0, ::) or any other interface is not. */
-export function isLoopbackAddress(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
-}
+import { isLoopbackAddress } from '../net/cidr.ts';
 
 export function guestEnvironment(config: HostConfig, env: NodeJS.ProcessEnv): Array<[string, string]> {
   const out: Array<[string, string]> = [
@@ -24,7 +20,7 @@ export function guestEnvironment(config: HostConfig, env: NodeJS.ProcessEnv): Ar
     // Whether only this machine can reach the port: development-only features of the guest
     // (e.g. a callback bypass) require it. Absent under hosts that cannot tell.
     [GUEST_ENV.listenLoopbackOnly, String(isLoopbackAddress(config.host))],
-    // This host sets x-app-client-address itself and drops a client's copy (host/http/client-address.ts):
+    // This host sets x-app-client-address itself and drops a client's copy (host/net/client-address.ts):
     // only then may the guest believe it. wasmtime serve passes no such header, nor this variable.
     [GUEST_ENV.clientAddressHeader, 'trusted'],
   ];

@@ -17,9 +17,10 @@
  * turn) for at most a deadline and is refused beyond either. Long-lived exchanges (the `stream` lane: gRPC calls, SSE held by
  * the guest) hold at most `streamMax` instances, so ordinary requests always keep the rest.
  */
+import type { AdmissionLimits } from '../admission/limits.ts';
 import { RefusalLog } from '../admission/refusal-log.ts';
-import { AdmissionRefused, type RefusalReason, WaitQueue } from '../admission/wait-queue.ts';
-import { runInExchange } from './exchange-scope.ts';
+import { AdmissionRefused, type Lane, type LaneQueues, type RefusalReason } from '../admission/wait-queue.ts';
+import { runInExchange } from '../net/exchange-scope.ts';
 import { describeError, type HostLogger } from '../log.ts';
 
 export interface GuestInstance {
@@ -39,23 +40,6 @@ export interface InstanceStats {
   memoryBytes: number;
 }
 
-/**
- * Which share of the pool an exchange draws from: `request` (ordinary), `stream` (long-lived,
- * bounded by `streamMax`), `internal` (the host's own calls, e.g. relay polls: never refused).
- */
-export type Lane = 'request' | 'stream' | 'internal';
-
-export interface AdmissionLimits {
-  /** upper bound on instances alive at once */
-  max: number;
-  /** most instances held by exchanges of the `stream` lane at once (default: `max`) */
-  streamMax?: number;
-  /** most exchanges waiting in each of the `request` and `stream` lanes (default: unbounded) */
-  queueLength?: number;
-  /** milliseconds an exchange of those lanes waits for an instance at most (default: no deadline) */
-  queueWaitMs?: number;
-}
-
 export interface PoolOptions extends AdmissionLimits {
   /** instances created at start */
   min: number;
@@ -69,6 +53,8 @@ export interface PoolOptions extends AdmissionLimits {
   now?: () => number;
   /** called after instances were retired or discarded (host/admission/reclaim.ts gives their memory back) */
   onInstancesEnded?: () => void;
+  /** where exchanges wait for an instance, one queue per lane (host/admission/policy.ts makes them) */
+  queues: LaneQueues<GuestInstance>;
 }
 
 export interface RunOptions {
@@ -94,7 +80,7 @@ export class InstancePool {
   #retired = 0;
   #created = 0;
   #discarded = 0;
-  readonly #queues: Record<Lane, WaitQueue<GuestInstance>>;
+  readonly #queues: LaneQueues<GuestInstance>;
   readonly #refused: Refusals = { queue_full: 0, deadline: 0, departed: 0, stopping: 0 };
   readonly #refusalLog: RefusalLog;
   #alive = 0;
@@ -109,8 +95,7 @@ export class InstancePool {
     this.#options = { ...options };
     this.#logger = logger;
     this.#refusalLog = new RefusalLog(logger);
-    const unbounded = { maxLength: Infinity, maxWaitMs: Infinity };
-    this.#queues = { request: new WaitQueue(unbounded), stream: new WaitQueue(unbounded), internal: new WaitQueue(unbounded) };
+    this.#queues = options.queues;
     this.setLimits(options);
   }
 
@@ -192,7 +177,7 @@ export class InstancePool {
     this.#served.set(instance, (this.#served.get(instance) ?? 0) + 1);
     let healthy = true;
     try {
-      // Imports the guest calls during this exchange can reach its scope (exchange-scope.ts).
+      // Imports the guest calls during this exchange can reach its scope (host/net/exchange-scope.ts).
       await runInExchange(() => fn(instance));
     } catch (error) {
       healthy = false;

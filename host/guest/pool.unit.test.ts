@@ -4,6 +4,7 @@
  * `min` instances stay ready. Fake instances stand in for guests (their memory is set by the test).
  */
 import { describe, expect, it } from 'vitest';
+import { laneQueues } from '../admission/wait-queue.ts';
 import type { HostLogger } from '../log.ts';
 import { InstancePool, type GuestInstance } from './pool.ts';
 
@@ -27,7 +28,15 @@ function setup(options: { min?: number; max?: number; maxRequests?: number; maxM
       created.push(fake);
       return fake;
     },
-    { min: options.min ?? 1, max: options.max ?? 4, maxRequests: options.maxRequests, maxMemoryBytes: options.maxMemoryBytes, idleMs: options.idleMs, now: options.now },
+    {
+      min: options.min ?? 1,
+      max: options.max ?? 4,
+      maxRequests: options.maxRequests,
+      maxMemoryBytes: options.maxMemoryBytes,
+      idleMs: options.idleMs,
+      now: options.now,
+      queues: laneQueues(),
+    },
     logger,
   );
   const served: number[] = [];

@@ -18,9 +18,9 @@ import type { Http2Session } from 'node:http2';
 import type { DebtBucket } from '../admission/debt-bucket.ts';
 import type { ClientPieceRate } from '../admission/piece-rate.ts';
 import { clientKey } from '../../src/contract/client-key.ts';
-import { canonicalAddress } from './cidr.ts';
+import { canonicalAddress } from '../net/cidr.ts';
 import type { ConnectionDebt } from './connection-gate.ts';
-import type { NodeRequest } from './exchange.ts';
+import type { NodeRequest } from '../net/node-http.ts';
 import { holdWindows, releaseWindows } from './http2-window.ts';
 import type { IntervalLog } from './interval-log.ts';
 

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ClientPieceRate } from '../admission/piece-rate.ts';
 import type { HostLogger } from '../log.ts';
 import { BodyFlow } from './body-flow.ts';
-import type { NodeRequest } from './exchange.ts';
+import type { NodeRequest } from '../net/node-http.ts';
 import { IntervalLog } from './interval-log.ts';
 
 function http1Request(remoteAddress: string) {

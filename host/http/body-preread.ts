@@ -13,44 +13,17 @@
  * - gRPC calls stream: each message goes to the guest as it arrives.
  * On HTTP/2 an early answer ends the stream with RST_STREAM NO_ERROR (RFC 9113 §8.1).
  */
-import { isGrpcRequest } from './grpc-request.ts';
+import { isGrpcRequest } from '../net/grpc-request.ts';
 import type { ServerResponse } from 'node:http';
 import http2 from 'node:http2';
-import { streamBody, trailerEntries, type NodeRequest, type NodeResponse } from './exchange.ts';
+import { streamBody, trailerEntries } from './exchange.ts';
+import type { NodeRequest, NodeResponse } from '../net/node-http.ts';
 import { BodySource } from '../wasi/http-incoming.ts';
 import type { ExchangeLimits } from './limits.ts';
 import { BodyFlow } from './body-flow.ts';
 
 /** The guest's body limit for its JSON routes and server functions (256 KiB): a larger body is streamed to it, which refuses it. */
 export const MAX_PREREAD_BYTES = 256 * 1024;
-
-/**
- * Body bytes all pre-reads of one server may hold at once (64 MiB). Past it, bodies stream to the
- * guest as they did before pre-reading, so many slow bodies cost at most this much host memory,
- * and past it the pool's admission limits apply to them.
- */
-export const MAX_PREREAD_TOTAL_BYTES = 64 * 1_048_576;
-
-/** The bytes pre-reads hold now, against MAX_PREREAD_TOTAL_BYTES. */
-export class PrereadBudget {
-  readonly #max: number;
-  #used = 0;
-  constructor(max = MAX_PREREAD_TOTAL_BYTES) {
-    this.#max = max;
-  }
-  get used(): number {
-    return this.#used;
-  }
-  /** Takes `bytes` unless that would pass the budget. */
-  take(bytes: number): boolean {
-    if (this.#used + bytes > this.#max) return false;
-    this.#used += bytes;
-    return true;
-  }
-  release(bytes: number): void {
-    this.#used -= bytes;
-  }
-}
 
 const TOO_LARGE_BODY = JSON.stringify({ error: { code: 'payload_too_large', message: 'request body exceeds 256 KiB' } });
 const TIMEOUT_BODY = JSON.stringify({ error: { code: 'request_timeout', message: 'the request body did not arrive in time' } });

@@ -7,7 +7,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BodySource } from '../wasi/http-incoming.ts';
-import { PrereadBudget, prereadBody } from './body-preread.ts';
+import { prereadBody } from './body-preread.ts';
+import { PrereadBudget } from '../admission/preread-budget.ts';
 import { IntervalLog } from './interval-log.ts';
 
 const silent = new IntervalLog({ log: () => undefined });

@@ -14,7 +14,7 @@
  */
 import type net from 'node:net';
 import { clientKey } from '../../src/contract/client-key.ts';
-import { canonicalAddress } from './cidr.ts';
+import { canonicalAddress } from '../net/cidr.ts';
 
 /** A connection that sends nothing recognisable within this time is closed (server.ts), held ones too. */
 export const SNIFF_TIMEOUT_MS = 10_000;

@@ -3,21 +3,19 @@
  * and the guest's wasi:http resources: the request body streams in, the response head is
  * sent when the guest sets it, body chunks are written as they come, trailers at the end.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import type { ServerResponse } from 'node:http';
 import type { FieldEntry } from '../wasi/http-fields.ts';
 import { HOP_BY_HOP } from '../wasi/http-fields.ts';
 import { BodySource, IncomingRequest } from '../wasi/http-incoming.ts';
 import { CLIENT_ADDRESS_HEADER } from '../../src/contract/headers.ts';
-import { peerAddress, type ClientAddressOf } from './client-address.ts';
+import { peerAddress, type ClientAddressOf } from '../net/client-address.ts';
 import { HOST_ONLY_REQUEST_HEADERS } from '../relay/headers.ts';
 import { ResponseOutparam, type BodyTarget, type ResponseTarget } from '../wasi/http-response.ts';
 import type { SendTimeout } from './send-timeout.ts';
-import { responseClosed } from './response-closed.ts';
+import { responseClosed } from '../net/response-closed.ts';
 import { BodyFlow } from './body-flow.ts';
-
-export type NodeRequest = IncomingMessage | Http2ServerRequest;
-export type NodeResponse = ServerResponse | Http2ServerResponse;
+import type { NodeRequest, NodeResponse } from '../net/node-http.ts';
+import type { ResponseHook } from '../net/response-hook.ts';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -66,7 +64,7 @@ export function streamBody(req: NodeRequest, source = new BodySource(), flow = n
   return source;
 }
 
-/** `clientAddress`: the peer, or behind trusted proxies the client they name (host/http/client-address.ts). */
+/** `clientAddress`: the peer, or behind trusted proxies the client they name (host/net/client-address.ts). */
 export function toIncomingRequest(req: NodeRequest, secure: boolean, body: BodySource = streamBody(req), clientAddress: ClientAddressOf = peerAddress): IncomingRequest {
   const authority = ('authority' in req && typeof req.authority === 'string' && req.authority) || req.headers.host || 'localhost';
   return new IncomingRequest({
@@ -88,20 +86,6 @@ function nodeHeaders(entries: FieldEntry[]): Record<string, string | string[]> {
     out[name] = prev === undefined ? text : Array.isArray(prev) ? [...prev, text] : [prev, text];
   }
   return out;
-}
-
-/** Sees a response body as it is sent (host/response-cache/ records cacheable ones). */
-export interface BodyObserver {
-  write(bytes: Uint8Array): void;
-  /** the body was sent completely, without trailers */
-  end(): void;
-  abort(): void;
-}
-
-/** Lets the host keep a response open after the guest's body ends (host/relay/hook.ts) or observe its body (host/response-cache/). */
-export interface ResponseHook {
-  /** Sees the guest's head: returns the headers to send and, to keep the response open, what to call instead of ending it. */
-  head(status: number, headers: FieldEntry[], res: NodeResponse): { headers: FieldEntry[]; adopt?: () => void; capture?: BodyObserver };
 }
 
 /** The state of one exchange, observable by the server after the guest returns. */

@@ -11,7 +11,7 @@
 import type { ServerResponse } from 'node:http';
 import { parseGrpcTimeout } from '../../src/contract/grpc-timeout.ts';
 import { afterRemaining } from '../../src/contract/long-timeout.ts';
-import type { NodeRequest, NodeResponse } from './exchange.ts';
+import type { NodeRequest, NodeResponse } from '../net/node-http.ts';
 import type { HostLogger } from '../log.ts';
 import type { BodySource } from '../wasi/http-incoming.ts';
 

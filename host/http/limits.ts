@@ -18,7 +18,7 @@ import type http2 from 'node:http2';
 import type net from 'node:net';
 import { OPTIONS } from '../config.ts';
 import type { ClientPieceRate } from '../admission/piece-rate.ts';
-import type { PrereadBudget } from './body-preread.ts';
+import type { PrereadBudget } from '../admission/preread-budget.ts';
 import type { IntervalLog } from './interval-log.ts';
 
 /** Every limit in milliseconds; 0: never. */

@@ -8,25 +8,24 @@
 import http from 'node:http';
 import http2 from 'node:http2';
 import net, { type AddressInfo } from 'node:net';
-import { ConnectionTurns } from '../admission/pipeline.ts';
-import type { ClientExchangeLimit } from '../admission/client-limit.ts';
-import { FairShare } from '../admission/fair-share.ts';
-import type { ClientPieceRate } from '../admission/piece-rate.ts';
-import type { ClientResetRate } from '../admission/reset-rate.ts';
+import type { FairShare } from '../admission/fair-share.ts';
+import { type ClientDefences, portDefences } from '../admission/policy.ts';
 import { laneOf, sendRefusal } from '../admission/refusal.ts';
 import { AdmissionRefused } from '../admission/wait-queue.ts';
-import { afterRead } from './after-read.ts';
+import { afterRead } from '../admission/after-read.ts';
 import { pieceDebt } from './body-flow.ts';
-import { clientKeyOf, peerAddress, type ClientAddressOf } from './client-address.ts';
+import { clientKeyOf, peerAddress, type ClientAddressOf } from '../net/client-address.ts';
 import type { ConnectionDebt } from './connection-gate.ts';
 import { acceptConnection } from './connection-route.ts';
 import { Departures } from './departures.ts';
-import { Exchange, streamBody, toIncomingRequest, type NodeRequest, type NodeResponse, type ResponseHook } from './exchange.ts';
-import { PrereadBudget, prereadBody } from './body-preread.ts';
+import { Exchange, streamBody, toIncomingRequest } from './exchange.ts';
+import type { ResponseHook } from '../net/response-hook.ts';
+import type { NodeRequest, NodeResponse } from '../net/node-http.ts';
+import { prereadBody } from './body-preread.ts';
 import { enforceGrpcDeadline, grpcDeadlineOf, refuseMalformedTimeout } from './grpc-deadline.ts';
 import { IntervalLog } from './interval-log.ts';
 import { closeIdleHttp2Sessions, DEFAULT_HTTP_LIMITS, http1ServerOptions, trackHttp1Connections, type ExchangeLimits, type HttpLimits } from './limits.ts';
-import { responseClosed, onResponseClosed } from './response-closed.ts';
+import { responseClosed, onResponseClosed } from '../net/response-closed.ts';
 import { sendTimeoutFor } from './send-timeout.ts';
 import { StreamResets } from './stream-resets.ts';
 import { admitTarget } from './target-gate.ts';
@@ -57,7 +56,7 @@ const perSessionLimit = (instances: number): number => Math.max(1, Math.floor(in
 export interface ExchangeContext {
   /** With limits, a small body is read before an instance is taken and a response its client stops reading is cut (host/http/). */
   limits?: ExchangeLimits;
-  /** The client address the guest is told (host/http/client-address.ts); default the TCP peer. */
+  /** The client address the guest is told (host/net/client-address.ts); default the TCP peer. */
   clientAddress?: ClientAddressOf;
   /** Each client's fair share of ordinary guest runs (host/admission/fair-share.ts); none: no bound. */
   fairShare?: FairShare;
@@ -167,7 +166,8 @@ function cachedExchange(
   return served.then((hit) => (hit ? undefined : afterMiss()));
 }
 
-export interface ServerOptions {
+/** The per-client bounds come from the host (host/admission/policy.ts, clientDefences), shared by its ports. */
+export interface ServerOptions extends ClientDefences {
   port: number;
   host: string;
   hook?: HookFactory;
@@ -179,14 +179,8 @@ export interface ServerOptions {
   observe?: ExchangeObserver | undefined;
   /** Time limits on heads, bodies, idle connections and stalled responses (host/http/limits.ts); the defaults when absent. */
   limits?: HttpLimits;
-  /** The client address the guest is told (host/http/client-address.ts); default the TCP peer. */
+  /** The client address the guest is told (host/net/client-address.ts); default the TCP peer. */
   clientAddress?: ClientAddressOf;
-  /** Bounds each client's exchanges in flight (host/admission/client-limit.ts); none when off. */
-  clientLimit?: ClientExchangeLimit;
-  /** Bounds each client's body pieces a second (host/admission/piece-rate.ts); none when off. */
-  pieceRate?: ClientPieceRate | undefined;
-  /** Bounds each client's HTTP/2 streams reset before their answer, a second (host/admission/reset-rate.ts); none when off. */
-  resetRate?: ClientResetRate | undefined;
   /** Counts exchanges whose client left before the guest ran them (host_exchanges_departed_total). */
   departures?: Departures;
   /** Sees the port's fair share of guest runs per client (host/admission/fair-share.ts), for metrics. */
@@ -200,26 +194,28 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
   const plainSockets = new Map<net.Socket, number>();
   let stopping = false;
   const departures = options.departures ?? new Departures();
-  const turns = new ConnectionTurns(() => departures.note('before_start'));
   const limits = options.limits ?? DEFAULT_HTTP_LIMITS;
-  const exchangeLimits: ExchangeLimits = {
-    bodyTimeoutMs: limits.bodyTimeoutMs,
-    sendTimeoutMs: limits.sendTimeoutMs,
-    events: new IntervalLog(logger),
-    prereadBytes: new PrereadBudget(),
-    pieceRate: options.pieceRate,
-  };
-  const fairShare = new FairShare({
+  const events = new IntervalLog(logger);
+  // The port's own defences (admission/policy.ts lists every defence in the order a request meets them).
+  const { turns, fairShare, prereadBytes } = portDefences({
     capacity: () => pool.limits.max,
     onDelay: (client, share) =>
-      exchangeLimits.events.note('info', 'requests delayed: their client had its fair share of the guest while other clients were active', {
+      events.note('info', 'requests delayed: their client had its fair share of the guest while other clients were active', {
         code: 'client_fair_share',
         client,
         active: share.active,
         share_runs: share.runs,
         share_time: Math.round(share.time * 1000) / 1000,
       }),
+    onDeparted: () => departures.note('before_start'),
   });
+  const exchangeLimits: ExchangeLimits = {
+    bodyTimeoutMs: limits.bodyTimeoutMs,
+    sendTimeoutMs: limits.sendTimeoutMs,
+    events,
+    prereadBytes,
+    pieceRate: options.pieceRate,
+  };
   options.onFairShare?.(fairShare);
   const context: ExchangeContext = { limits: exchangeLimits, clientAddress: options.clientAddress, fairShare, departures };
   const resets = options.resetRate && new StreamResets(options.resetRate, options.clientAddress ?? peerAddress, exchangeLimits.events);
@@ -263,7 +259,7 @@ export function startServer(pool: InstancePool, logger: HostLogger, options: Ser
     };
     // A connection's exchanges take turns (admission/pipeline.ts): pipelined HTTP/1.1 requests one
     // at a time; an HTTP/2 connection's ordinary requests a few at a time. An HTTP/2 exchange starts
-    // once the rest of its connection's read is parsed, so a stream reset in that read never starts (after-read.ts).
+    // once the rest of its connection's read is parsed, so a stream reset in that read never starts (admission/after-read.ts).
     const done =
       req.httpVersionMajor < 2
         ? turns.run(req.socket, 1, res, run)

@@ -23,8 +23,8 @@
 import http2 from 'node:http2';
 import { clientKey } from '../../src/contract/client-key.ts';
 import type { ClientResetRate, ResetThrottle } from '../admission/reset-rate.ts';
-import { canonicalAddress } from './cidr.ts';
-import { clientKeyOf, type ClientAddressOf } from './client-address.ts';
+import { canonicalAddress } from '../net/cidr.ts';
+import { clientKeyOf, type ClientAddressOf } from '../net/client-address.ts';
 import type { ConnectionDebt } from './connection-gate.ts';
 import type { IntervalLog } from './interval-log.ts';
 

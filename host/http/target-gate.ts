@@ -5,7 +5,7 @@
  * and invalid targets are answered here.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { NodeRequest, NodeResponse } from './exchange.ts';
+import type { NodeRequest, NodeResponse } from '../net/node-http.ts';
 import type { HostLogger } from '../log.ts';
 import { decideTarget } from './request-target.ts';
 

@@ -11,8 +11,8 @@
  * they were decided on events that did not commit. The queue holds at most the turns of one chain
  * of the lease (host/app-platform/lease-imports.ts, MAX_HANDOFFS).
  */
-import { StorageFailure } from '../storage/errors.ts';
-import type { Awaitable, ExpectedRevision, NewEvent, RecordedEvent } from '../storage/types.ts';
+import { type Awaitable, StorageFailure } from '../platform-answer.ts';
+import type { ExpectedRevision, NewEvent, RecordedEvent } from '../../src/contract/wit/interfaces/app-platform-event-store.js';
 
 /** Sends one append on the lease; `release` ends the lease in the same round trip. */
 export type SendAppend = (expected: ExpectedRevision, events: NewEvent[], release: boolean) => Awaitable<RecordedEvent[]>;

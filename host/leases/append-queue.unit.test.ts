@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { StorageFailure } from '../storage/errors.ts';
-import type { ExpectedRevision, NewEvent, RecordedEvent } from '../storage/types.ts';
+import { StorageFailure } from '../platform-answer.ts';
+import type { ExpectedRevision, NewEvent, RecordedEvent } from '../../src/contract/wit/interfaces/app-platform-event-store.js';
 import { AppendQueue } from './append-queue.ts';
 
 const ev = (name: string): NewEvent => ({ eventType: name, payload: '{}', metadata: '{}' });

@@ -13,7 +13,7 @@
  * The next writer of the chain decides on them (`readNewest`); every other read sees only what is
  * committed (`read`).
  */
-import type { ReadStreamOptions, RecordedEvent } from '../storage/types.ts';
+import type { ReadStreamOptions, RecordedEvent } from '../../src/contract/wit/interfaces/app-platform-event-store.js';
 
 /**
  * How many of the newest events a lease's acquire fetches and the tail keeps: enough for a writer

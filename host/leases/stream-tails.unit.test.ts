@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordedEvent } from '../storage/types.ts';
+import type { RecordedEvent } from '../../src/contract/wit/interfaces/app-platform-event-store.js';
 import { PENDING, StreamTails, TAIL_EVENTS } from './stream-tails.ts';
 
 const ev = (revision: number): RecordedEvent => ({

@@ -5,7 +5,7 @@
  * nowhere, so the host refuses to start (a configuration error, exit 2).
  */
 import { ConfigError, type HostConfig } from '../config.ts';
-import { isLoopbackAddress } from '../guest/guest-env.ts';
+import { isLoopbackAddress } from '../net/cidr.ts';
 import type { HostLogger } from '../log.ts';
 import { consoleTransport, smtpTransport, type MailTransport } from './transport.ts';
 

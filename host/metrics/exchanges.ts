@@ -3,7 +3,7 @@
  * closes): method and status, and the time from the request's arrival. A response that never
  * got its head (the client left first, the host cut it) counts with status `none`.
  */
-import type { NodeRequest, NodeResponse } from '../http/exchange.ts';
+import type { NodeRequest, NodeResponse } from '../net/node-http.ts';
 import { methodLabel, type HostMetrics } from './registry.ts';
 
 export type ExchangeObserver = (req: NodeRequest, res: NodeResponse) => void;

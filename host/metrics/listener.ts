@@ -7,12 +7,12 @@
  *   GET /readyz   200 when ready, 503 while a dependency is down or the host is stopping (readiness.ts)
  *
  * Any other `Host` than an IP address, localhost, --metrics-host or --metrics-allowed-hosts gets
- * 421 (host/http/host-header.ts): a web page using DNS rebinding cannot read these from an
+ * 421 (host/net/host-header.ts): a web page using DNS rebinding cannot read these from an
  * operator's browser.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { hostAllowlist } from '../http/host-header.ts';
+import { hostAllowlist } from '../net/host-header.ts';
 import { describeError, type HostLogger } from '../log.ts';
 import type { ReadinessReport } from './readiness.ts';
 

@@ -3,13 +3,26 @@
  * process-wide registry of the main thread plus every serving thread's registry, summed into
  * one exposition (workers.ts), and the readiness of the serving threads.
  */
-import type { RunningHost } from '../app.ts';
-import type { RunningGroup } from '../workers/group.ts';
 import type { OperationsSource } from './listener.ts';
 import { processRegistry } from './process.ts';
-import { aggregateScrape } from './workers.ts';
+import type { Readiness, ReadinessReport } from './readiness.ts';
+import type { HostMetrics } from './registry.ts';
+import { aggregateScrape, type MetricsJson } from './workers.ts';
 
-export function hostSource(host: RunningHost): OperationsSource {
+/** What a single host (host/app.ts, RunningHost) offers the listener: its thread's metrics and readiness. */
+export interface ServingHost {
+  readonly metrics: HostMetrics | undefined;
+  readonly readiness: Readiness;
+}
+
+/** What a worker group (host/workers/group.ts, RunningGroup) offers the listener: its threads' metrics and readiness. */
+export interface ServingGroup {
+  readonly alive: number;
+  threadMetrics(): Promise<MetricsJson[]>;
+  readiness(): Promise<ReadinessReport>;
+}
+
+export function hostSource(host: ServingHost): OperationsSource {
   const process = processRegistry(() => 0);
   return {
     async scrape() {
@@ -19,7 +32,7 @@ export function hostSource(host: RunningHost): OperationsSource {
   };
 }
 
-export function groupSource(group: RunningGroup): OperationsSource {
+export function groupSource(group: ServingGroup): OperationsSource {
   const process = processRegistry(() => group.alive);
   return {
     async scrape() {

@@ -8,8 +8,8 @@
  * - nothing may be written between messages (no keepalive bytes: HTTP/2 PING is the transport's).
  */
 import type { ServerResponse } from 'node:http';
-import type { NodeResponse } from '../http/exchange.ts';
-import { responseClosed } from '../http/response-closed.ts';
+import type { NodeResponse } from '../net/node-http.ts';
+import { responseClosed } from '../net/response-closed.ts';
 import type { RelaySink } from './delivery.ts';
 
 const GRPC_UNAVAILABLE = '14';

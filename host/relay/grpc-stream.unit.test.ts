@@ -1,6 +1,6 @@
 /** A relayed gRPC server stream: trailers when the host ends it, and no keepalive bytes between messages. */
 import { describe, expect, it } from 'vitest';
-import type { NodeResponse } from '../http/exchange.ts';
+import type { NodeResponse } from '../net/node-http.ts';
 import type { HostLogger } from '../log.ts';
 import { localPubSub } from '../pubsub/local.ts';
 import type { RelaySink } from './delivery.ts';

@@ -7,13 +7,14 @@
  * limits key it), whose share of the relay's writes it gets (client-share.ts).
  */
 import type { ServerResponse } from 'node:http';
-import type { NodeRequest, NodeResponse, ResponseHook } from '../http/exchange.ts';
+import type { ResponseHook } from '../net/response-hook.ts';
+import type { NodeRequest, NodeResponse } from '../net/node-http.ts';
 import type { HostLogger } from '../log.ts';
-import { onResponseClosed, responseClosed } from '../http/response-closed.ts';
+import { onResponseClosed, responseClosed } from '../net/response-closed.ts';
 import type { FieldEntry } from '../wasi/http-fields.ts';
 import { RELAY_HEADER } from '../../src/contract/headers.ts';
-import { clientKeyOf, peerAddress, type ClientAddressOf } from '../http/client-address.ts';
-import { isGrpcRequest } from '../http/grpc-request.ts';
+import { clientKeyOf, peerAddress, type ClientAddressOf } from '../net/client-address.ts';
+import { isGrpcRequest } from '../net/grpc-request.ts';
 import { grpcSink } from './grpc-stream.ts';
 import { parseInstruction } from './headers.ts';
 import type { RelaySink, StreamRelay } from './relay.ts';

@@ -1,8 +1,8 @@
 /** The stream a relayed response hands over is adopted under its client's key, as the per-client limits key it. */
 import { describe, expect, it } from 'vitest';
 import { RELAY_HEADER } from '../../src/contract/headers.ts';
-import { clientAddressOf } from '../http/client-address.ts';
-import type { NodeRequest, NodeResponse } from '../http/exchange.ts';
+import { clientAddressOf } from '../net/client-address.ts';
+import type { NodeRequest, NodeResponse } from '../net/node-http.ts';
 import type { HostLogger } from '../log.ts';
 import { relayHook } from './hook.ts';
 import type { StreamRelay } from './relay.ts';

@@ -2,10 +2,11 @@
  * Where the response cache meets Node's HTTP exchange: `serveFromCache` answers a request from a
  * validated entry (200, HEAD, or 304 to a matching If-None-Match) before any guest runs, and
  * `cacheHook` strips the guest's private cache fields and records a cacheable body as it streams
- * out (host/http/exchange.ts calls it for every guest response).
+ * out (host/http/exchange.ts calls it for every guest response, host/net/response-hook.ts).
  */
 import type { ServerResponse } from 'node:http';
-import type { NodeRequest, NodeResponse, ResponseHook } from '../http/exchange.ts';
+import type { ResponseHook } from '../net/response-hook.ts';
+import type { NodeRequest, NodeResponse } from '../net/node-http.ts';
 import type { ResponseCache, CachedResponse } from './cache.ts';
 import { PRIVATE_RESPONSE_HEADERS } from './directives.ts';
 import type { CacheRequest } from './key.ts';

@@ -1,35 +1,9 @@
 /**
- * Storage failures as the WIT `platform-error` variant. jco passes an error's own `payload`
- * property to the guest as the `err` side of a `result`, so backends throw these.
+ * The checks every backend makes the same way, and the failure they throw (host/platform-answer.ts).
  */
-import type { PlatformError } from '../../src/contract/wit/interfaces/app-platform-types.js';
-import type { ExpectedRevision } from './types.ts';
+import { StorageFailure } from '../platform-answer.ts';
 
-export type { PlatformError };
-
-export class StorageFailure extends Error {
-  readonly payload: PlatformError;
-  constructor(payload: PlatformError) {
-    super(payload.tag === 'conflict' ? `revision conflict on ${payload.val.streamId}` : `${payload.tag}: ${payload.val}`);
-    this.name = 'StorageFailure';
-    this.payload = payload;
-  }
-  get code(): PlatformError['tag'] {
-    return this.payload.tag;
-  }
-  static conflict(streamId: string, expected: ExpectedRevision, actual: bigint): StorageFailure {
-    return new StorageFailure({ tag: 'conflict', val: { streamId, expected, actual } });
-  }
-  static unavailable(message: string): StorageFailure {
-    return new StorageFailure({ tag: 'unavailable', val: message });
-  }
-  static invalid(message: string): StorageFailure {
-    return new StorageFailure({ tag: 'invalid', val: message });
-  }
-  static internal(message: string): StorageFailure {
-    return new StorageFailure({ tag: 'internal', val: message });
-  }
-}
+export { type PlatformError, StorageFailure } from '../platform-answer.ts';
 
 /** Validates arguments every backend checks the same way. */
 export function checkLimit(limit: number): void {

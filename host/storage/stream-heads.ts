@@ -5,7 +5,7 @@
  * time are there as well as the revision because a store that was wiped (`npm run reset`) and
  * refilled can reach the same revision again with different events.
  */
-import type { Awaitable } from './types.ts';
+import type { Awaitable } from '../platform-answer.ts';
 
 /** The newest event of one stream; all three are 0 for a stream without events. */
 export interface StreamHead {

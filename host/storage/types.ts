@@ -8,14 +8,15 @@
 import type * as EventStoreWit from '../../src/contract/wit/interfaces/app-platform-event-store.js';
 import type * as KeyValueWit from '../../src/contract/wit/interfaces/app-platform-key-value.js';
 import type * as ProjectionStoreWit from '../../src/contract/wit/interfaces/app-platform-projection-store.js';
-import type { ExpectedRevision, NewEvent, RecordedEvent } from '../../src/contract/wit/interfaces/app-platform-event-store.js';
+import type { Awaitable } from '../platform-answer.ts';
+import type { StreamLeaseBackend } from '../leases/port.ts';
 import type { StreamHeads } from './stream-heads.ts';
 
 export type { NewEvent, ReadStreamOptions, RecordedEvent, TypeCount } from '../../src/contract/wit/interfaces/app-platform-event-store.js';
 export type { DocumentChange, DocumentKey, Document as StoredDocument } from '../../src/contract/wit/interfaces/app-platform-projection-store.js';
 export type { ExpectedRevision } from '../../src/contract/wit/interfaces/app-platform-types.js';
 
-export type Awaitable<T> = T | Promise<T>;
+export type { Awaitable } from '../platform-answer.ts';
 
 /** The functions of a WIT interface as a backend implements them: the same arguments, the answer possibly awaited. */
 export type BackendOf<Interface> = {
@@ -31,51 +32,6 @@ export type KeyValueBackend = BackendOf<typeof KeyValueWit> & {
    */
   sweepExpired?(): Awaitable<number>;
 };
-
-/**
- * One writer's turn on one stream, held in the store so that it excludes other hosts
- * (WIT `stream-lease.lease`). `append` is refused (`unavailable`) once the lease expired or was
- * taken over: the fencing that keeps a stalled holder from writing after its turn ended.
- */
-export interface HeldLease {
-  /** Strictly greater than every earlier turn's token on the stream. */
-  readonly token: bigint;
-  /**
-   * With `release`, the append also ends the lease, in the same round trip where the backend can
-   * (whether it wrote or not): the holder's last append of its turn saves the release.
-   */
-  append(expected: ExpectedRevision, events: NewEvent[], options?: { release?: boolean }): Awaitable<RecordedEvent[]>;
-  /** Ends the turn; idempotent; never throws (a lease it cannot end expires on its own). */
-  release(): Awaitable<void>;
-  /**
-   * Extends the lease by the lease time from now, while it is still this holder's: the host
-   * calls it on a timer while the turn is held, so the lease time only bounds holders whose host
-   * stopped (killed, frozen). False once the lease has ended (expired, taken over, released).
-   */
-  renew(): Awaitable<boolean>;
-  /**
-   * True when the lease stays valid for further appends until released or expired (every
-   * backend here: PostgreSQL's advisory lock outlives its transactions): the host may then hand
-   * it to its next local writer without a store round trip.
-   */
-  readonly reusable?: boolean;
-  /**
-   * The stream's newest events when the lease was taken (newest first, at most the `tailEvents`
-   * asked for), read in the same round trip as the lease; undefined if the backend did not read them.
-   */
-  readonly tail?: readonly RecordedEvent[];
-}
-
-/** The store's side of per-stream critical sections (docs/scaling.md). */
-export interface StreamLeaseBackend {
-  /** How long a turn lasts when its holder neither appends nor releases (ms). */
-  readonly ttlMs: number;
-  /**
-   * The turn on `streamId`, or undefined when it did not come within `waitMs`. With `tailEvents`
-   * the lease also brings the stream's newest events (HeldLease.tail).
-   */
-  acquire(streamId: string, waitMs: number, tailEvents?: number): Awaitable<HeldLease | undefined>;
-}
 
 /** One storage backend: all its interfaces over one connection/file, plus lifecycle. */
 export interface StorageBackend {
@@ -117,6 +73,3 @@ export interface AsyncStorageBackend extends StorageBackend {
 
 /** Limits shared by every backend (the WIT documents them). */
 export const MAX_READ_LIMIT = 1000;
-
-/** Default lease time: far above a command's critical section (milliseconds), the bound a dead holder costs. */
-export const DEFAULT_LEASE_TTL_MS = 5_000;

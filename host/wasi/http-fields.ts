@@ -1,6 +1,7 @@
 /** wasi:http/types#fields: an ordered multimap of lower-cased names to byte values. */
+import type { FieldEntry } from '../net/field-entry.ts';
 
-export type FieldEntry = [string, Uint8Array];
+export type { FieldEntry };
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/;
 

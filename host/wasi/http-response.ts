@@ -4,7 +4,7 @@
  * `response-outparam.set`; body bytes follow as the guest writes them; `outgoing-body.finish`
  * ends the response with optional trailers.
  */
-import { currentExchange } from '../guest/exchange-scope.ts';
+import { currentExchange } from '../net/exchange-scope.ts';
 import type { Fields, FieldEntry } from './http-fields.ts';
 import { OutputStream, type ByteSink } from './io.ts';
 

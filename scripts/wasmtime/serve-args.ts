@@ -3,7 +3,7 @@
  * end-to-end tests and the benchmark so all three run it the same way.
  */
 import type { LaunchConfig } from './options.ts';
-import { isLoopbackAddress } from '../../host/guest/guest-env.ts';
+import { isLoopbackAddress } from '../../host/net/cidr.ts';
 import { PASSED_TO_GUEST } from '../../src/contract/app-variables.ts';
 import { GUEST_ENV } from '../../src/contract/environment.ts';
 

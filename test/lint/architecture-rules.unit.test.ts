@@ -1,7 +1,8 @@
 /**
  * Proves the architecture rules in biome.jsonc fire: the project's Biome config is copied into a
  * temporary tree holding probe files under src/, static/, host/ and test/, and `biome lint` must
- * report exactly the forbidden imports. Nothing is written inside the repository.
+ * report exactly the forbidden imports. Nothing is written inside the repository. host/ probes
+ * check its layers: a module imports only the layers below it (docs/architecture.md).
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,6 +27,18 @@ const probes: Record<string, string> = {
   'src/contract/from-counter.ts': "import { view } from '../counter/view.ts';\nexport const viewed = view;\n",
   'src/contract/allowed.ts': "import { parse } from './parse.ts';\nexport const parsed = parse;\n",
   'host/storage/from-contract.ts': "import { parse } from '../../src/contract/parse.ts';\nexport const parsed = parse;\n",
+  'host/net/from-http.ts': "import { startServer } from '../http/server.ts';\nexport const up = startServer;\n",
+  'host/net/from-config.ts': "import { OPTIONS } from '../config.ts';\nexport const up = OPTIONS;\n",
+  'host/storage/sqlite/from-admission.ts': "import { FairShare } from '../../admission/fair-share.ts';\nexport const beside = FairShare;\n",
+  'host/leases/from-storage.ts': "import type { StorageBackend } from '../storage/types.ts';\nexport type Up = StorageBackend;\n",
+  'host/guest/from-relay.ts': "import { relay } from '../relay/relay.ts';\nexport const up = relay;\n",
+  'host/admission/from-guest.ts': "import { InstancePool } from '../guest/pool.ts';\nexport const up = InstancePool;\n",
+  'host/config.ts': "import { InstancePool } from './guest/pool.ts';\nexport const up = InstancePool;\n",
+  'host/http/downward.ts':
+    "import { FairShare } from '../admission/fair-share.ts';\nimport { InstancePool } from '../guest/pool.ts';\nimport type { NodeRequest } from '../net/node-http.ts';\nimport { OPTIONS } from '../config.ts';\nimport { log } from '../log.ts';\nexport type R = NodeRequest;\nexport const down = [FairShare, InstancePool, OPTIONS, log];\n",
+  'host/storage/sqlite/downward.ts':
+    "import type { HeldLease } from '../../leases/port.ts';\nimport { StorageFailure } from '../../platform-answer.ts';\nexport type H = HeldLease;\nexport const down = StorageFailure;\n",
+  'host/admission/reach-up.unit.test.ts': "import { InstancePool } from '../guest/pool.ts';\nexport const tested = InstancePool;\n",
   'test/anything-goes.ts': "import { readFileSync } from 'node:fs';\nimport { buildApp } from '../src/app.ts';\nexport const both = [readFileSync, buildApp];\n",
 };
 
@@ -69,9 +82,30 @@ describe('architecture rules (biome.jsonc)', () => {
     expect(findings).toContainEqual({ path: 'host/storage/from-src.ts', rule: 'lint/style/noRestrictedImports' });
   });
 
-  it('reports nothing else: local imports, node: in the host, src/contract/ in the host, and test code are allowed', () => {
+  it('holds host/ to its layers: nothing imports a layer above its own, nor a folder beside it', () => {
+    for (const path of [
+      'host/net/from-http.ts',
+      'host/net/from-config.ts',
+      'host/storage/sqlite/from-admission.ts',
+      'host/leases/from-storage.ts',
+      'host/guest/from-relay.ts',
+      'host/admission/from-guest.ts',
+      'host/config.ts',
+    ]) {
+      expect(findings).toContainEqual({ path, rule: 'lint/style/noRestrictedImports' });
+    }
+  });
+
+  it("reports nothing else: local imports, node: in the host, src/contract/ in the host, imports down the host's layers, and test code are allowed", () => {
     expect([...new Set(findings.map((f) => f.path))].sort()).toEqual([
+      'host/admission/from-guest.ts',
+      'host/config.ts',
+      'host/guest/from-relay.ts',
+      'host/leases/from-storage.ts',
+      'host/net/from-config.ts',
+      'host/net/from-http.ts',
       'host/storage/from-src.ts',
+      'host/storage/sqlite/from-admission.ts',
       'src/auth/node-bare.ts',
       'src/auth/node-prefixed.ts',
       'src/contract/from-counter.ts',

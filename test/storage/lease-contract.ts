@@ -11,7 +11,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { StreamTails } from '../../host/leases/stream-tails.ts';
 import { leaseImports } from '../../host/app-platform/lease-imports.ts';
 import { StorageFailure } from '../../host/storage/errors.ts';
-import type { HeldLease, NewEvent, StorageBackend, StreamLeaseBackend } from '../../host/storage/types.ts';
+import type { NewEvent, StorageBackend } from '../../host/storage/types.ts';
+import type { HeldLease, StreamLeaseBackend } from '../../host/leases/port.ts';
 
 export interface LeaseContractOptions {
   factory: () => Promise<StorageBackend>;

@@ -4,7 +4,8 @@
  * the query runs) and fails only with StorageFailure (errors.ts maps everything).
  */
 import { StorageFailure } from '../errors.ts';
-import { DEFAULT_LEASE_TTL_MS, type AsyncEventStore, type AsyncStorageBackend } from '../types.ts';
+import type { AsyncEventStore, AsyncStorageBackend } from '../types.ts';
+import { DEFAULT_LEASE_TTL_MS } from '../../leases/port.ts';
 import { createLeases } from './leases.ts';
 import { createAppend } from './append.ts';
 import { createPool, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOUT_MS, type PgContext } from './connection.ts';

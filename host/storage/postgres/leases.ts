@@ -20,7 +20,7 @@
 import { createHash } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import { checkName, StorageFailure } from '../errors.ts';
-import type { HeldLease, StreamLeaseBackend } from '../types.ts';
+import type { HeldLease, StreamLeaseBackend } from '../../leases/port.ts';
 import type { LeasedAppend } from './append.ts';
 import { checkExpected } from './append.ts';
 import type { PgContext } from './connection.ts';

@@ -6,7 +6,8 @@
  */
 import type { Redis } from 'ioredis';
 import { StorageFailure } from '../errors.ts';
-import { DEFAULT_LEASE_TTL_MS, type AsyncEventStore, type AsyncStorageBackend } from '../types.ts';
+import type { AsyncEventStore, AsyncStorageBackend } from '../types.ts';
+import { DEFAULT_LEASE_TTL_MS } from '../../leases/port.ts';
 import { createLeases } from './leases.ts';
 import { createAppend } from './append.ts';
 import { closeClient, connectClient, createRedisClient, describeUrl, type RedisConnectionOptions } from './connection.ts';

@@ -4,7 +4,8 @@
  * completes without suspending the component.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import { DEFAULT_LEASE_TTL_MS, type StorageBackend, type TypeCount } from '../types.ts';
+import type { StorageBackend, TypeCount } from '../types.ts';
+import { DEFAULT_LEASE_TTL_MS } from '../../leases/port.ts';
 import { createLeases } from './leases.ts';
 import { createAppend, type Append } from './append.ts';
 import { DEFAULT_BUSY_TIMEOUT_MS, openDatabase } from './connection.ts';

@@ -16,7 +16,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { checkName, StorageFailure } from '../errors.ts';
 import type { StreamHead } from '../stream-heads.ts';
-import type { HeldLease, StreamLeaseBackend } from '../types.ts';
+import type { HeldLease, StreamLeaseBackend } from '../../leases/port.ts';
 import type { Append } from './append.ts';
 import type { ReadStream } from './read-stream.ts';
 import { toStorageFailure } from './errors.ts';

@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ExpectedRevision, NewEvent, RecordedEvent, StreamLeaseBackend } from '../types.ts';
+import type { ExpectedRevision, NewEvent, RecordedEvent } from '../types.ts';
+import type { StreamLeaseBackend } from '../../leases/port.ts';
 import { openSqliteStorage } from './index.ts';
 
 const event = (n: number): NewEvent => ({ eventType: 'Noted', payload: JSON.stringify({ n }), metadata: '{}' });

@@ -10,8 +10,8 @@
  * read and parsed what the socket holds, an exchange whose stream is already closed is skipped:
  * nothing of it runs. A request on a quiet connection waits one loop turn (microseconds).
  */
-import type { NodeResponse } from './exchange.ts';
-import { responseClosed } from './response-closed.ts';
+import type { NodeResponse } from '../net/node-http.ts';
+import { responseClosed } from '../net/response-closed.ts';
 
 /** Runs `start` after the current read; `departed` instead when the response closed meanwhile. */
 export function afterRead(res: NodeResponse, start: () => Promise<void>, departed: () => void): Promise<void> {

@@ -4,9 +4,9 @@
  * (admission/pipeline.ts) is skipped when its HTTP/2 stream closed meanwhile.
  */
 import { describe, expect, it } from 'vitest';
-import { ConnectionTurns } from '../admission/pipeline.ts';
+import { ConnectionTurns } from './pipeline.ts';
 import { afterRead } from './after-read.ts';
-import type { NodeResponse } from './exchange.ts';
+import type { NodeResponse } from '../net/node-http.ts';
 
 /** An HTTP/2 compat response as response-closed.ts sees it: its stream says whether it closed. */
 const http2Response = (stream: { destroyed: boolean; closed: boolean }) => ({ writableEnded: false, stream }) as unknown as NodeResponse;

@@ -1,7 +1,7 @@
 /** Who the client is: the peer, or behind trusted proxies the right-most untrusted hop of their chain. */
 import { describe, expect, it } from 'vitest';
 import { clientAddressOf, clientKeyOf } from './client-address.ts';
-import type { NodeRequest } from './exchange.ts';
+import type { NodeRequest } from './node-http.ts';
 
 const request = (peer: string, headers: Record<string, string> = {}) => ({ socket: { remoteAddress: peer }, headers }) as unknown as NodeRequest;
 

@@ -6,7 +6,7 @@
  * guest answered) for an open one, and a 'close' listener added after that never fires.
  */
 import type { ServerResponse } from 'node:http';
-import type { NodeResponse } from './exchange.ts';
+import type { NodeResponse } from './node-http.ts';
 
 export function responseClosed(res: NodeResponse): boolean {
   if (res.writableEnded) return true;

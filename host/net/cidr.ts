@@ -34,3 +34,8 @@ export function rangeMatcher(ranges: readonly string[]): (address: string) => bo
   }
   return (address) => isAddress(address) && list.check(address, family(address));
 }
+
+/** 127.0.0.0/8, ::1 and localhost; a wildcard (0.0.0.0, ::) or any other interface is not. */
+export function isLoopbackAddress(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}

@@ -2,12 +2,13 @@
  * One store lease this host holds (StreamLeaseBackend), possibly across several local turns of
  * its stream: renewed on a timer while held, its appends sent one round trip at a time (group
  * commit, ../leases/append-queue.ts), and what it has seen committed kept for the turns that read
- * pending events (lease-imports.ts).
+ * pending events (host/app-platform/lease-imports.ts).
  */
-import { AppendQueue, type SendAppend } from '../leases/append-queue.ts';
-import { type StreamTails, TAIL_EVENTS } from '../leases/stream-tails.ts';
+import { AppendQueue, type SendAppend } from './append-queue.ts';
+import { type StreamTails, TAIL_EVENTS } from './stream-tails.ts';
 import { describeError, type HostLogger } from '../log.ts';
-import type { HeldLease, RecordedEvent } from '../storage/types.ts';
+import type { RecordedEvent } from '../../src/contract/wit/interfaces/app-platform-event-store.js';
+import type { HeldLease } from './port.ts';
 
 /**
  * A reusable store lease is handed from one local writer to the next without releasing and

@@ -4,7 +4,7 @@
  * get their errors as gRPC statuses.
  * Media types compare case-insensitively (RFC 9110 §8.3.1).
  */
-import type { NodeRequest } from './exchange.ts';
+import type { NodeRequest } from './node-http.ts';
 
 export function isGrpcRequest(req: NodeRequest): boolean {
   return req.headers['content-type']?.toLowerCase().startsWith('application/grpc') ?? false;

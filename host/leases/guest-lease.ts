@@ -1,14 +1,15 @@
 /**
  * The `stream-lease.lease` resource as the guest holds it (wit/stream-lease.wit): one writer's
- * turn on a stream, on a store lease (lease-hold.ts) it may have been handed by the turn before.
+ * turn on a stream, on a store lease (hold.ts) it may have been handed by the turn before.
  * `append-and-end` hands the turn on as soon as its append is sent when the next local writer
- * waits; dropping the resource ends the turn (lease-imports.ts describes the whole).
+ * waits; dropping the resource ends the turn (host/app-platform/lease-imports.ts describes the whole).
  */
-import type { LocalTurns, Turn } from '../leases/local-turns.ts';
-import { PENDING, type StreamTails, TAIL_EVENTS } from '../leases/stream-tails.ts';
-import { StorageFailure } from '../storage/errors.ts';
-import type { Awaitable, ExpectedRevision, HeldLease, NewEvent, RecordedEvent, StreamLeaseBackend } from '../storage/types.ts';
-import type { Hold } from './lease-hold.ts';
+import type { LocalTurns, Turn } from './local-turns.ts';
+import { PENDING, type StreamTails, TAIL_EVENTS } from './stream-tails.ts';
+import { type Awaitable, StorageFailure } from '../platform-answer.ts';
+import type { ExpectedRevision, NewEvent, RecordedEvent } from '../../src/contract/wit/interfaces/app-platform-event-store.js';
+import type { HeldLease, StreamLeaseBackend } from './port.ts';
+import type { Hold } from './hold.ts';
 
 /** Longest one guest may keep a turn: an instance that trapped never drops its lease. */
 export const MAX_TURN_MS = 30_000;

@@ -11,7 +11,7 @@
  * `X-Forwarded-For` must delete a `Forwarded` its client sent.
  */
 import { clientKey } from '../../src/contract/client-key.ts';
-import type { NodeRequest } from './exchange.ts';
+import type { NodeRequest } from './node-http.ts';
 import { canonicalAddress, rangeMatcher } from './cidr.ts';
 import { parseForwarded, parseXForwardedFor, type Hop } from './forwarded.ts';
 import type { HostLogger } from '../log.ts';
