@@ -32,6 +32,10 @@ const schema = v.object({
   MAIL_DEAD_LETTER_RETENTION_SECONDS: v.pipe(v.optional(v.string(), String(30 * DAY)), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(3650 * DAY)),
   AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE: count('100', 100_000),
   AUTH_GLOBAL_MAX_SIGNUPS_PER_MINUTE: count('1000', 1_000_000),
+  // Link mail per hour (application/mail-budget.ts).
+  AUTH_MAIL_MAX_PER_MAILBOX_PER_HOUR: count('6', 1000),
+  AUTH_MAIL_MAX_PER_DOMAIN_PER_HOUR: count('500', 1_000_000),
+  AUTH_MAIL_MAX_PER_CLIENT_PER_HOUR: count('100', 100_000),
   // ES256 public key(s) of the operator token issuer (./system-token-keys.ts); checked below.
   AUTH_SYSTEM_TOKEN_JWKS: v.optional(v.string()),
   // The former HS256 secret: refused below with what to do instead.
@@ -69,6 +73,12 @@ export interface AuthConfig {
   clientMaxAttemptsPerMinute: number;
   /** Registrations and OAuth starts (the calls that write records) per minute, all clients together. */
   globalMaxSignupsPerMinute: number;
+  /** Link mails per hour to one mailbox, `+tag` and case folded (application/mail-budget.ts). */
+  mailMaxPerMailboxPerHour: number;
+  /** Link mails per hour to one mail domain. */
+  mailMaxPerDomainPerHour: number;
+  /** Link mails per hour that one client address's requests may cause. */
+  mailMaxPerClientPerHour: number;
   /**
    * Mail (verification and password-reset links): on when AUTH_PUBLIC_BASE_URL is set, since links
    * are built from it, never from a request's Host. `baseUrl` has no trailing slash.
@@ -137,6 +147,9 @@ export function parseAuthConfig(env: ReadonlyMap<string, string>): AuthConfig {
     mailDeadLetterRetentionSeconds: c.MAIL_DEAD_LETTER_RETENTION_SECONDS,
     clientMaxAttemptsPerMinute: c.AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE,
     globalMaxSignupsPerMinute: c.AUTH_GLOBAL_MAX_SIGNUPS_PER_MINUTE,
+    mailMaxPerMailboxPerHour: c.AUTH_MAIL_MAX_PER_MAILBOX_PER_HOUR,
+    mailMaxPerDomainPerHour: c.AUTH_MAIL_MAX_PER_DOMAIN_PER_HOUR,
+    mailMaxPerClientPerHour: c.AUTH_MAIL_MAX_PER_CLIENT_PER_HOUR,
     systemToken: systemTokenKeys === undefined ? undefined : { keys: systemTokenKeys.keys, issuer: c.AUTH_SYSTEM_TOKEN_ISSUER, audience: c.AUTH_SYSTEM_TOKEN_AUDIENCE },
   };
 }

@@ -68,9 +68,14 @@ export interface AnswerFrom {
 
 /** POST JSON from a chosen local address, e.g. 127.0.0.2 (fetch cannot pick one; the host sees the socket's peer). */
 export function postFrom(localAddress: string, url: string, body: unknown, headers: Record<string, string> = {}): Promise<AnswerFrom> {
+  return sendFrom(localAddress, 'POST', url, body, headers);
+}
+
+/** A JSON request with any method from a chosen local address (see postFrom). */
+export function sendFrom(localAddress: string, method: string, url: string, body: unknown, headers: Record<string, string> = {}): Promise<AnswerFrom> {
   return new Promise((resolve, reject) => {
     const data = JSON.stringify(body);
-    const req = request(url, { method: 'POST', localAddress, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), ...headers } }, (res) => {
+    const req = request(url, { method, localAddress, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), ...headers } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));

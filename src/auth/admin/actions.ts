@@ -71,18 +71,19 @@ export async function revokeSessionsOf(deps: AuthDeps, admin: Administrator, use
 }
 
 /**
- * Mails the account's address a reset link now, within the address's hourly budget (429 past it).
+ * Mails the account's address a reset link now, within the mail budgets (429 past one), the
+ * administrator's `client` address spending its own.
  * 404 without mail configured; 409 for an account without an address of its own. A provider account
  * without a password gets the link that sets its first one.
  */
-export async function sendResetLink(deps: AuthDeps, admin: Administrator, userId: string): Promise<void> {
+export async function sendResetLink(deps: AuthDeps, admin: Administrator, userId: string, client: string): Promise<void> {
   const mail = deps.config.mail;
   if (!mail) throw new AppError('not_found', 'mail is not configured (AUTH_PUBLIC_BASE_URL)');
   const user = userDocument(deps, userId);
   if (user.email === null) throw new AppError('conflict', 'this account has no email address');
   let outcome;
   try {
-    outcome = mailResetLink(deps, mail, await sha256Hex(user.email), prepareMailLink(), false);
+    outcome = mailResetLink(deps, mail, await sha256Hex(user.email), prepareMailLink(), { quiet: false, client });
   } catch (error) {
     throw AppError.fromStore(error);
   }

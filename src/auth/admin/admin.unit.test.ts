@@ -198,23 +198,23 @@ describe('sendResetLink()', () => {
   it('queues the reset mail "Forgot password?" sends, within its budget', async () => {
     const { platform, deps } = setup();
     const userId = await account(deps, 'ada@example.com');
-    await sendResetLink(deps, admin, userId);
+    await sendResetLink(deps, admin, userId, '192.0.2.9');
     const sent = platform.mail.sent.filter((m) => m.subject === 'Reset your password');
     expect(sent).toHaveLength(1);
     expect(sent[0]?.recipient).toBe('ada@example.com');
-    await sendResetLink(deps, admin, userId);
-    await sendResetLink(deps, admin, userId);
-    await expect(sendResetLink(deps, admin, userId)).rejects.toMatchObject({ code: 'rate_limited' });
+    await sendResetLink(deps, admin, userId, '192.0.2.9');
+    await sendResetLink(deps, admin, userId, '192.0.2.9');
+    await expect(sendResetLink(deps, admin, userId, '192.0.2.9')).rejects.toMatchObject({ code: 'rate_limited' });
     expect(getStorageStatus(deps).events['auth_admin_reset_link_sent']).toBe(3);
   });
 
   it('a provider account gets the link that sets its first password; one without an address is 409', async () => {
     const { platform, deps } = setup();
     const linked = await linkOrCreateUserForExternalIdentity(deps, { provider: 'provider_a', subject: 's-1', email: 'pat@example.com', emailVerified: true });
-    await sendResetLink(deps, admin, linked.userId);
+    await sendResetLink(deps, admin, linked.userId, '192.0.2.9');
     expect(platform.mail.sent.filter((m) => m.recipient === 'pat@example.com' && m.subject === 'Reset your password')).toHaveLength(1);
     const bare = await linkOrCreateUserForExternalIdentity(deps, { provider: 'provider_b', subject: 'gh-2', email: null, emailVerified: false });
-    await expect(sendResetLink(deps, admin, bare.userId)).rejects.toMatchObject({ code: 'conflict' });
+    await expect(sendResetLink(deps, admin, bare.userId, '192.0.2.9')).rejects.toMatchObject({ code: 'conflict' });
   });
 });
 

@@ -16,6 +16,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { base64url } from 'jose';
 import * as v from 'valibot';
 import { AppError } from '../../errors.ts';
+import { clientAddress } from '../../http/client-address.ts';
 import { errorResponse } from '../../http/errors.ts';
 import { refuseOtherMethods, routerPath } from '../../http/operation.ts';
 import type { AuthDeps } from '../application/deps.ts';
@@ -158,7 +159,7 @@ export function adminRoutes(deps: AuthDeps): Hono<AdminEnv> {
 
   app.post(routerPath(ADMIN_PATHS.resetLink), administrator, async (c) => {
     const userId = userIdOf(c);
-    await sendResetLink(deps, c.get('admin'), userId);
+    await sendResetLink(deps, c.get('admin'), userId, clientAddress(c.req.raw.headers, deps.config.clientAddressTrusted));
     logAction(c, 'auth_admin_reset_link_sent', 'reset link queued', userId);
     const answer: v.InferOutput<typeof S.ResetLinkQueuedSchema> = { status: 'queued' };
     return c.json(answer, 202, NO_STORE);

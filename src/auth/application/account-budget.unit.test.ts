@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryPlatform } from '../../platform/testing/memory-platform.ts';
 import { parseAuthConfig } from '../config.ts';
 import { accountDelayMs } from './account-budget.ts';
-import { deviceCookieFromHeader, loginWithPassword, registerWithPassword, type AuthDeps } from './index.ts';
+import { changePassword, deleteAccount, deviceCookieFromHeader, findActiveSession, loginWithPassword, registerWithPassword, type AuthDeps } from './index.ts';
 
 function setup() {
   const platform = createMemoryPlatform();
@@ -116,5 +116,32 @@ describe('the account-wide budget', () => {
     const value = cookieValue(deviceCookie!);
     expect(deviceCookieFromHeader(`a=b; __Secure-wasi_auth_device=${value}`, true)).toBe(value);
     expect(deviceCookieFromHeader(`wasi_auth_device=${value}`, true)).toBeUndefined();
+  });
+});
+
+describe('password checks outside the login', () => {
+  it('wrong passwords through the password change and account deletion count in the account’s budget', async () => {
+    const { platform, deps } = setup();
+    await registerWithPassword(deps, owner);
+    const session = (await findActiveSession(deps, (await loginWithPassword(deps, owner, from(1))).session.sessionId))!;
+    const kdf = () => platform.passwords.calls;
+    const start = kdf();
+    const answers: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const client = `198.51.100.${10 + (i % 6)}`;
+      const attempt =
+        i % 2 === 0 ? changePassword(deps, session, `wrong guess ${i}`, 'a brand new passphrase', client) : deleteAccount(deps, session, { password: `wrong guess ${i}`, client });
+      answers.push(
+        await attempt.then(
+          () => 'done',
+          (error: { code: string }) => error.code,
+        ),
+      );
+    }
+    expect(answers.filter((a) => a === 'rate_limited').length).toBeGreaterThan(0);
+    expect(answers).not.toContain('done');
+    expect(kdf() - start).toBe(5);
+    // The owner's password from a new address now waits too.
+    expect(await outcome(deps, owner, from(99))).toBe('rate_limited');
   });
 });

@@ -4,7 +4,13 @@
  * their personal data is removed from the store (event-store `remove-stream`): the email claim
  * (email, password hash), the user stream, each external identity (provider subject hash, email)
  * and each session (email, device hint), live or ended and kept for retention. Then their
- * read-model documents go, and the mail outbox's messages to their address, queued or set aside. Removing the email claim frees the email: it can register again.
+ * read-model documents go, and, when the account owns its address, the mail outbox's messages to
+ * it (queued or set aside) and its mailed links. Removing the email claim frees the email: it can
+ * register again.
+ *
+ * Deletion touches only what the account owns. An account made by a provider sign-in whose
+ * verified address a password account had claimed first shows that address but does not own it
+ * (external-identity.ts): its deletion leaves the claim, the mail and the links of the owner.
  * Once it has committed, the store scrubs its files of what was removed (`scrubRemoved`).
  * Erasure rather than crypto-shredding: the streams are the user's alone, so nothing else is
  * lost with them, and the store then holds no ciphertext that a leaked key could open
@@ -15,12 +21,10 @@
  */
 import { AppError } from '../../errors.ts';
 import type { DocumentChange } from '../../platform/ports.ts';
-import { clientKey } from '../../contract/client-key.ts';
-import { PASSWORD_MAX_INPUT_UNITS, passwordForHashing } from '../domain/password-policy.ts';
 import { findAccountByEmailHash } from './accounts.ts';
 import type { AuthDeps } from './deps.ts';
 import { AUTH_COLLECTIONS, AUTH_PROJECTION, readAuthDocument, runAuthProjection, userIndexId, userSessionEntries, type UserDocument } from './projection.ts';
-import { clearLoginAttempts, loginPairKey, reserveLoginAttempt } from './rate-limit.ts';
+import { checkPasswordAttempt } from './password-check.ts';
 import { ENDED_SESSIONS } from './retention.ts';
 import { purgeMailTo } from '../../platform/mail-outbox-upkeep.ts';
 import { eraseMailLinks } from './mail-links.ts';
@@ -48,24 +52,21 @@ export interface DeletedAccount {
 
 /**
  * The password proves it is the user, or the current session comes from a provider sign-in in the
- * last REAUTH_WINDOW_MS. Password attempts count against the login's limit for this email and
- * client (a stolen session cannot guess the password faster than a login could).
+ * last REAUTH_WINDOW_MS. The password goes through the login's own check (password-check.ts): a
+ * stolen session cannot guess it here faster than a login could, and its guesses slow the login.
  */
 async function reauthenticate(deps: AuthDeps, current: ActiveSession, reauth: Reauthentication): Promise<void> {
-  const { platform } = deps;
   if (reauth.password !== undefined && current.email !== null) {
     const emailHash = await sha256Hex(current.email);
-    const pairKey = await loginPairKey(emailHash, clientKey(reauth.client));
-    reserveLoginAttempt(deps, pairKey);
-    const account = findAccountByEmailHash(platform, emailHash);
-    const password = reauth.password.length > PASSWORD_MAX_INPUT_UNITS ? undefined : passwordForHashing(reauth.password);
-    if (account?.passwordHash && account.userId === current.userId && password !== undefined && platform.passwords.verify(password, account.passwordHash)) {
-      clearLoginAttempts(deps, pairKey);
-      return;
+    // Only the account's own password: the address may be shown by an account that does not own it.
+    const owned = findAccountByEmailHash(deps.platform, emailHash);
+    if (owned?.passwordHash && owned.userId === current.userId) {
+      const { account } = await checkPasswordAttempt(deps, { emailHash, password: reauth.password, client: reauth.client });
+      if (account?.userId === current.userId) return;
     }
     throw new AppError('forbidden', 'the password does not match: re-authentication failed');
   }
-  const fresh = current.method.startsWith('oauth:') && platform.now() - current.issuedAt <= REAUTH_WINDOW_MS;
+  const fresh = current.method.startsWith('oauth:') && deps.platform.now() - current.issuedAt <= REAUTH_WINDOW_MS;
   if (!fresh) throw new AppError('forbidden', 'confirm with your password, or sign in with your provider again first');
 }
 
@@ -127,11 +128,14 @@ export async function eraseAccount(deps: AuthDeps, userId: string, known: { emai
       const userDoc = platform.projections.getDocument({ collection: AUTH_COLLECTIONS.users, id: userId });
       const user = userDoc ? readAuthDocument<UserDocument>(AUTH_COLLECTIONS.users, userDoc.body) : undefined;
       const email = user?.email ?? known.email;
+      const emailHash = email ? await sha256Hex(email) : undefined;
+      // Whose the address is: only its owner's deletion removes the claim, its mail and its links.
+      const ownsEmail = emailHash !== undefined && findAccountByEmailHash(platform, emailHash)?.userId === userId;
       const { hashes, queueEntries } = sessionHashesOf(deps, userId, known.sessionHash);
       const streams = [
         authStreams.user(userId),
         authStreams.access(userId),
-        ...(email ? [authStreams.email(await sha256Hex(email))] : []),
+        ...(ownsEmail ? [authStreams.email(emailHash)] : []),
         ...(user?.identities ?? []).map((identity) => authStreams.identity(identity.provider, identity.subject_hash)),
         ...[...hashes].map((hash) => authStreams.session(hash)),
         // The passkeys' streams hold their public keys, names and owner: removed with the list last.
@@ -142,9 +146,9 @@ export async function eraseAccount(deps: AuthDeps, userId: string, known: { emai
       for (const hash of hashes) platform.keyValue.delete(authNamespaces.sessionActivity, hash);
       // Mail queued or set aside for the account holds its address (a deliverer that fails on a
       // message meanwhile does not put it back, host/mail/outbox.ts).
-      if (email) {
+      if (ownsEmail && email) {
         purgeMailTo(platform.projections, email);
-        eraseMailLinks(deps, await sha256Hex(email));
+        eraseMailLinks(deps, emailHash);
       }
       const changes: DocumentChange[] = [
         { tag: 'delete', val: { collection: AUTH_COLLECTIONS.users, id: userId } },

@@ -9,13 +9,14 @@ import type { EmailVerified } from '../domain/events.ts';
 import { findAccountByEmailHash, type Account } from './accounts.ts';
 import type { AuthDeps } from './deps.ts';
 import { authEvent } from './event-codec.ts';
-import { inspectMailLink, issueMailLink, prepareMailLink, redeemMailLink, retireMailLinks, spendMailBudget, type PreparedLink } from './mail-links.ts';
+import { spendMailBudget } from './mail-budget.ts';
+import { inspectMailLink, issueMailLink, prepareMailLink, redeemMailLink, retireMailLinks, type PreparedLink } from './mail-links.ts';
 import { mailTexts } from './mail-texts.ts';
 import { sha256Hex } from './secrets.ts';
 import type { ActiveSession } from './sessions.ts';
 import { authStreams } from './streams.ts';
 
-/** Verification mails one address may be sent per hour (registration's included). */
+/** Verification mails one address may be sent per hour (registration's included); the mailbox, domain and client budgets apply too (mail-budget.ts). */
 export const VERIFICATION_MAILS_PER_HOUR = 3;
 
 function mailConfig(deps: AuthDeps) {
@@ -35,13 +36,13 @@ export function sendVerificationMail(deps: AuthDeps, account: Account, emailHash
 /**
  * After a registration that created the account: the first verification mail, once the response
  * is sent (registration answers a free and a taken address alike, in time too). `link` is made
- * before the claim, on both paths.
+ * before the claim, on both paths. `client` made the request (its mail budget, mail-budget.ts).
  */
-export function mailVerificationAfterResponse(deps: AuthDeps, userId: string, emailHash: string, link: PreparedLink): void {
+export function mailVerificationAfterResponse(deps: AuthDeps, userId: string, emailHash: string, link: PreparedLink, client: string): void {
   deps.platform.afterResponse(`verify-mail:${userId}`, () => {
     const account = findAccountByEmailHash(deps.platform, emailHash);
     if (!account || account.userId !== userId || account.emailVerified) return;
-    if (!spendMailBudget(deps, 'verify', emailHash, VERIFICATION_MAILS_PER_HOUR, true)) return;
+    if (!spendMailBudget(deps, 'verify', { email: account.email, emailHash, client }, VERIFICATION_MAILS_PER_HOUR, true)) return;
     sendVerificationMail(deps, account, emailHash, link);
   });
 }
@@ -67,8 +68,8 @@ export async function verificationState(deps: AuthDeps, session: ActiveSession):
   return (await accountFacts(deps, session)).email;
 }
 
-/** "Resend": a new link for the signed-in owner (the previous one dies); 429 past the hourly budget. */
-export async function resendVerification(deps: AuthDeps, session: ActiveSession): Promise<void> {
+/** "Resend": a new link for the signed-in owner (the previous one dies); 429 past an hourly budget (mail-budget.ts). */
+export async function resendVerification(deps: AuthDeps, session: ActiveSession, client: string): Promise<void> {
   mailConfig(deps);
   if (!session.email) throw new AppError('conflict', 'this account has no email address');
   const emailHash = await sha256Hex(session.email);
@@ -77,7 +78,7 @@ export async function resendVerification(deps: AuthDeps, session: ActiveSession)
     const account = findAccountByEmailHash(deps.platform, emailHash);
     if (!account || account.userId !== session.userId) throw new AppError('conflict', 'this account has no email address of its own');
     if (account.emailVerified) throw new AppError('conflict', 'the address is verified already');
-    spendMailBudget(deps, 'verify', emailHash, VERIFICATION_MAILS_PER_HOUR, false);
+    spendMailBudget(deps, 'verify', { email: account.email, emailHash, client }, VERIFICATION_MAILS_PER_HOUR, false);
     sendVerificationMail(deps, account, emailHash, link);
   } catch (error) {
     throw AppError.fromStore(error);

@@ -30,7 +30,7 @@ describe('a provider account’s first password', () => {
     const account = await linkOrCreateUserForExternalIdentity(deps, identity);
     await expect(loginWithPassword(deps, { email: 'pat@example.com', password: 'a first password' })).rejects.toMatchObject({ code: 'invalid_credentials' });
 
-    await requestPasswordReset(deps, 'pat@example.com');
+    await requestPasswordReset(deps, 'pat@example.com', '192.0.2.9');
     platform.respond();
     const token = await resetToken(platform, 'pat@example.com');
     await expect(resetPassword(deps, token, 'a first password', undefined)).resolves.toMatchObject({ userId: account.userId });

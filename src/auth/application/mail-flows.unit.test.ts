@@ -23,10 +23,11 @@ import {
 } from './index.ts';
 
 const BASE = 'https://accounts.example.test';
+const CLIENT = '203.0.113.9';
 
-function setup() {
+function setup(env: Record<string, string> = {}) {
   const platform = createMemoryPlatform();
-  const deps: AuthDeps = { platform, config: parseAuthConfig(new Map([['AUTH_PUBLIC_BASE_URL', BASE]])) };
+  const deps: AuthDeps = { platform, config: parseAuthConfig(new Map([['AUTH_PUBLIC_BASE_URL', BASE], ...Object.entries(env)])) };
   return { platform, deps };
 }
 const alice = { email: 'Alice@Example.com', password: 'correct horse battery' };
@@ -106,7 +107,7 @@ describe('email verification', () => {
     const { platform, deps } = setup();
     const { session } = await registered(platform, deps, alice);
     const first = await linkToken(platform, 'alice@example.com', '/verify-email');
-    await resendVerification(deps, session);
+    await resendVerification(deps, session, CLIENT);
     const second = await linkToken(platform, 'alice@example.com', '/verify-email');
     expect(second).not.toBe(first);
     expect(await code(verifyEmail(deps, first, undefined))).toBe('not_found');
@@ -121,9 +122,9 @@ describe('email verification', () => {
   it('limits "resend" to a few mails an hour', async () => {
     const { platform, deps } = setup();
     const { session } = await registered(platform, deps, alice);
-    await resendVerification(deps, session);
-    await resendVerification(deps, session);
-    expect(await code(resendVerification(deps, session))).toBe('rate_limited');
+    await resendVerification(deps, session, CLIENT);
+    await resendVerification(deps, session, CLIENT);
+    expect(await code(resendVerification(deps, session, CLIENT))).toBe('rate_limited');
     expect(platform.mail.sent).toHaveLength(3);
   });
 });
@@ -133,10 +134,10 @@ describe('password reset', () => {
     const { platform, deps } = setup();
     const { signedIn } = await registered(platform, deps, alice);
     const before = platform.mail.sent.length;
-    await requestPasswordReset(deps, 'nobody@example.com');
+    await requestPasswordReset(deps, 'nobody@example.com', CLIENT);
     platform.respond();
     expect(platform.mail.sent.length).toBe(before);
-    await requestPasswordReset(deps, 'ALICE@example.com');
+    await requestPasswordReset(deps, 'ALICE@example.com', CLIENT);
     platform.respond();
     const token = await linkToken(platform, 'alice@example.com', '/reset-password');
     await resetPassword(deps, token, 'a brand new password', undefined);
@@ -154,7 +155,7 @@ describe('password reset', () => {
     const { session } = await registered(platform, deps, alice);
     const bobSession = (await registered(platform, deps, bob)).session;
     const reset = async () => {
-      await requestPasswordReset(deps, alice.email);
+      await requestPasswordReset(deps, alice.email, CLIENT);
       platform.respond();
       return await linkToken(platform, 'alice@example.com', '/reset-password');
     };
@@ -175,7 +176,7 @@ describe('password reset', () => {
     const { platform, deps } = setup();
     await registered(platform, deps, alice);
     for (let i = 0; i < 5; i++) {
-      await requestPasswordReset(deps, alice.email);
+      await requestPasswordReset(deps, alice.email, CLIENT);
       platform.respond();
     }
     expect(platform.mail.sent.filter((m) => m.subject === 'Reset your password')).toHaveLength(3);
@@ -192,5 +193,56 @@ describe('changePassword()', () => {
     expect(await findActiveSession(deps, other.session.sessionId)).toBeUndefined();
     expect(await findActiveSession(deps, signedIn.session.sessionId)).toBeDefined();
     expect(await code(loginWithPassword(deps, { ...alice, password: 'a brand new password' }))).toBe('ok');
+  });
+});
+
+describe('mail budgets beyond the address', () => {
+  const PASSWORD = 'correct horse battery';
+  /** Registers each address from `client` and lets the verification mails go; the recipients mailed. */
+  async function registerAll(platform: MemoryPlatform, deps: AuthDeps, emails: string[], client = CLIENT): Promise<string[]> {
+    const before = platform.mail.sent.length;
+    for (const email of emails) {
+      await registerWithPassword(deps, { email, password: PASSWORD }, client);
+      platform.respond();
+    }
+    return platform.mail.sent.slice(before).map((m) => m.recipient);
+  }
+  const spent = (platform: MemoryPlatform, budget: string) => platform.logger.withCode('auth_mail_budget_spent').filter((l) => l.fields['budget'] === budget).length;
+
+  it('sub-addresses of one mailbox share its budget', async () => {
+    const { platform, deps } = setup({ AUTH_MAIL_MAX_PER_MAILBOX_PER_HOUR: '3', AUTH_MAIL_MAX_PER_CLIENT_PER_HOUR: '100' });
+    const mailed = await registerAll(
+      platform,
+      deps,
+      Array.from({ length: 10 }, (_, n) => `Box+${n}@example.org`),
+    );
+    expect(mailed).toEqual(['box+0@example.org', 'box+1@example.org', 'box+2@example.org']);
+    expect(spent(platform, 'mailbox')).toBe(7);
+    // Another mailbox of the domain is not concerned.
+    expect(await registerAll(platform, deps, ['other@example.org'])).toEqual(['other@example.org']);
+  });
+
+  it('one client causes at most its budget, whatever the mailboxes; another client is not concerned', async () => {
+    const { platform, deps } = setup({ AUTH_MAIL_MAX_PER_CLIENT_PER_HOUR: '2' });
+    expect(await registerAll(platform, deps, ['a@example.org', 'b@example.net', 'c@example.com'])).toEqual(['a@example.org', 'b@example.net']);
+    expect(spent(platform, 'client')).toBe(1);
+    expect(await registerAll(platform, deps, ['d@example.org'], '198.51.100.7')).toEqual(['d@example.org']);
+  });
+
+  it('one domain gets at most its budget from all clients', async () => {
+    const { platform, deps } = setup({ AUTH_MAIL_MAX_PER_DOMAIN_PER_HOUR: '2' });
+    const mailed = [
+      ...(await registerAll(platform, deps, ['a@example.org'], '198.51.100.1')),
+      ...(await registerAll(platform, deps, ['b@example.org'], '198.51.100.2')),
+      ...(await registerAll(platform, deps, ['c@example.org'], '198.51.100.3')),
+    ];
+    expect(mailed).toEqual(['a@example.org', 'b@example.org']);
+    expect(spent(platform, 'domain')).toBe(1);
+  });
+
+  it('"resend" past the mailbox budget is refused with 429', async () => {
+    const { platform, deps } = setup({ AUTH_MAIL_MAX_PER_MAILBOX_PER_HOUR: '1' });
+    const { session } = await registered(platform, deps, { email: 'carol+x@example.org', password: PASSWORD });
+    expect(await code(resendVerification(deps, session, CLIENT))).toBe('rate_limited');
   });
 });

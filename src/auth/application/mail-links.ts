@@ -14,12 +14,11 @@
  * from AUTH_PUBLIC_BASE_URL, never from the request.
  */
 import * as v from 'valibot';
-import { RateLimitedError } from '../../errors.ts';
 import type { MailSecret } from '../../platform/ports.ts';
 import { timingSafeEqual } from '../oauth/random-tokens.ts';
 import type { Account } from './accounts.ts';
 import type { AuthDeps } from './deps.ts';
-import { addressCounterKey, randomToken, sha256Hex } from './secrets.ts';
+import { randomToken, sha256Hex } from './secrets.ts';
 import { authNamespaces } from './streams.ts';
 
 export type MailLinkKind = 'verify' | 'reset';
@@ -146,19 +145,4 @@ export function eraseMailLinks(deps: AuthDeps, emailHash: string): void {
     }
     keyValue.delete(authNamespaces.mailLinkNewest, newestKey(kind, emailHash));
   }
-}
-
-/**
- * Counts one mail of `kind` to the address: at most `max` per hour (fixed window). With `quiet`,
- * false instead of RateLimitedError, for callers whose answer must not change (password reset).
- * The count outlives an erasure of the account (a register-and-delete loop would otherwise mail
- * an address without limit), so it is keyed by `addressCounterKey`.
- */
-export function spendMailBudget(deps: AuthDeps, kind: MailLinkKind, emailHash: string, max: number, quiet: boolean): boolean {
-  const hour = 3_600_000;
-  const windowStart = Math.floor(deps.platform.now() / hour) * hour;
-  const count = deps.platform.keyValue.increment(authNamespaces.mailLinkBudget, `${kind}:${addressCounterKey('mail-budget', emailHash)}:${windowStart}`, 1n, BigInt(hour * 2));
-  if (count <= BigInt(max)) return true;
-  if (quiet) return false;
-  throw new RateLimitedError((windowStart + hour - deps.platform.now()) / 1000);
 }

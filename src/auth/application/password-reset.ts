@@ -4,12 +4,14 @@
  * - "Forgot password?": the answer is the same, and as quick, for a known and an unknown address:
  *   the route hashes the address and makes a token for both, then answers; whether a link is
  *   issued and mailed (the only work that differs) runs after the response is sent. At most a few
- *   reset mails per address per hour, silently (the answer never changes).
+ *   reset mails per address per hour, and the mailbox, domain and client budgets (mail-budget.ts),
+ *   silently (the answer never changes).
  * - The link (mail-links.ts, 30 min, single use, only the newest, only under the password it was
  *   issued for) sets a new password (`auth_password_changed`, appended at the email stream's
  *   exact revision), ends every session of the account and tells the address by mail.
- * - From the account page: the current password is required (checked like a login, with its
- *   attempt limit); the other sessions end; the address is told.
+ * - From the account page: the current password is required, checked by the login's own check
+ *   (password-check.ts: each wrong one counts in the account's budget and the pair's lock); the
+ *   other sessions end; the address is told.
  *
  * Either change kills every outstanding reset link (the password revision moves).
  *
@@ -18,16 +20,16 @@
  * proves the mailbox as for a reset, so the account then signs in both ways.
  */
 import { AppError, isStoreConflict } from '../../errors.ts';
-import { clientKey } from '../../contract/client-key.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import type { PasswordChanged } from '../domain/events.ts';
-import { checkPassword, PASSWORD_MAX_INPUT_UNITS, passwordForHashing } from '../domain/password-policy.ts';
+import { checkPassword } from '../domain/password-policy.ts';
 import { findAccountByEmailHash, type Account } from './accounts.ts';
 import type { AuthDeps } from './deps.ts';
 import { authEvent } from './event-codec.ts';
-import { inspectMailLink, issueMailLink, prepareMailLink, redeemMailLink, retireMailLinks, spendMailBudget, type MailLinkTarget, type PreparedLink } from './mail-links.ts';
+import { spendMailBudget } from './mail-budget.ts';
+import { inspectMailLink, issueMailLink, prepareMailLink, redeemMailLink, retireMailLinks, type MailLinkTarget, type PreparedLink } from './mail-links.ts';
 import { mailTexts } from './mail-texts.ts';
-import { clearLoginAttempts, loginPairKey, reserveLoginAttempt } from './rate-limit.ts';
+import { checkPasswordAttempt } from './password-check.ts';
 import { sha256Hex } from './secrets.ts';
 import type { ActiveSession } from './sessions.ts';
 import { authStreams } from './streams.ts';
@@ -45,13 +47,14 @@ function mailConfig(deps: AuthDeps) {
 /**
  * "Forgot password?": queues the work after the response; the caller answers the same whatever
  * happens. An address that is not one (shape) is a validation error, which says nothing of accounts.
+ * `client` made the request (its mail budget).
  */
-export async function requestPasswordReset(deps: AuthDeps, typedEmail: string): Promise<void> {
+export async function requestPasswordReset(deps: AuthDeps, typedEmail: string, client: string): Promise<void> {
   const mail = mailConfig(deps);
   const email = normalizeEmail(typedEmail);
   const emailHash = await sha256Hex(email);
   const link = prepareMailLink();
-  deps.platform.afterResponse(`password-reset:${link.id}`, () => void mailResetLink(deps, mail, emailHash, link, true));
+  deps.platform.afterResponse(`password-reset:${link.id}`, () => void mailResetLink(deps, mail, emailHash, link, { quiet: true, client }));
 }
 
 /** What `mailResetLink` did (`no_account`: the address is no account's, or one whose address nobody proved and that has no password). */
@@ -64,17 +67,24 @@ function resettable(account: Account | undefined): account is Account {
 
 /**
  * Issues a reset link for the password account of the address and queues its mail, within the
- * address's hourly budget (past it: `throttled`, or RateLimitedError unless `quiet`). "Forgot
+ * mail budgets (mail-budget.ts; past one: `throttled`, or RateLimitedError unless `quiet`), spent
+ * by `client`, who asked. "Forgot
  * password?" runs it after its response; an administrator's reset link runs it at once
  * (src/auth/admin/). Store failures propagate.
  */
-export function mailResetLink(deps: AuthDeps, mail: { from: string; baseUrl: string }, emailHash: string, link: PreparedLink, quiet: boolean): ResetMailOutcome {
+export function mailResetLink(
+  deps: AuthDeps,
+  mail: { from: string; baseUrl: string },
+  emailHash: string,
+  link: PreparedLink,
+  request: { quiet: boolean; client: string },
+): ResetMailOutcome {
   const account = findAccountByEmailHash(deps.platform, emailHash);
   if (!resettable(account)) {
     deps.platform.logger.log('info', 'password reset for an address without a password account; nothing sent', { code: 'auth_password_reset_unknown' });
     return 'no_account';
   }
-  if (!spendMailBudget(deps, 'reset', emailHash, RESET_MAILS_PER_HOUR, quiet)) {
+  if (!spendMailBudget(deps, 'reset', { email: account.email, emailHash, client: request.client }, RESET_MAILS_PER_HOUR, request.quiet)) {
     deps.platform.logger.log('info', 'password reset past the hourly budget; nothing sent', { code: 'auth_password_reset_throttled', user_id: account.userId });
     return 'throttled';
   }
@@ -147,16 +157,12 @@ export async function resetPassword(deps: AuthDeps, token: string, newPassword: 
 export async function changePassword(deps: AuthDeps, session: ActiveSession, current: string, next: string, client: string): Promise<{ sessionsEnded: number }> {
   if (!session.email) throw new AppError('conflict', 'this account has no password');
   const emailHash = await sha256Hex(session.email);
-  const pairKey = await loginPairKey(emailHash, `change:${clientKey(client)}`);
   checkPassword(next, deps.config.passwordMinLength);
   try {
-    const account = findAccountByEmailHash(deps.platform, emailHash);
-    if (!account?.passwordHash || account.userId !== session.userId) throw new AppError('conflict', 'this account has no password');
-    reserveLoginAttempt(deps, pairKey);
-    const currentForm = current.length > PASSWORD_MAX_INPUT_UNITS ? undefined : passwordForHashing(current);
-    if (currentForm === undefined || !deps.platform.passwords.verify(currentForm, account.passwordHash))
-      throw new AppError('invalid_credentials', 'the current password is not right');
-    clearLoginAttempts(deps, pairKey);
+    const owned = findAccountByEmailHash(deps.platform, emailHash);
+    if (!owned?.passwordHash || owned.userId !== session.userId) throw new AppError('conflict', 'this account has no password');
+    const { account } = await checkPasswordAttempt(deps, { emailHash, password: current, client });
+    if (!account || account.userId !== session.userId) throw new AppError('invalid_credentials', 'the current password is not right');
     storePassword(deps, account, emailHash, hashPassword(deps, next), 'change');
     const sessionsEnded = revokeUserSessions(deps, account.userId, session.sessionHash);
     deps.platform.logger.log('info', 'password changed', { code: 'auth_password_changed', user_id: account.userId, sessions_ended: sessionsEnded });

@@ -46,7 +46,8 @@ export interface SignedIn {
 /** What registration did; only the log may tell the two apart, never the response. */
 export type Registration = { created: true; userId: string } | { created: false };
 
-export async function registerWithPassword(deps: AuthDeps, input: Credentials): Promise<Registration> {
+/** `client` made the request: the verification mail spends its mail budget (mail-budget.ts). */
+export async function registerWithPassword(deps: AuthDeps, input: Credentials, client: string = UNKNOWN_CLIENT.client): Promise<Registration> {
   const email = normalizeEmail(input.email);
   const password = checkPassword(input.password, deps.config.passwordMinLength);
   const emailHash = await sha256Hex(email);
@@ -67,6 +68,6 @@ export async function registerWithPassword(deps: AuthDeps, input: Credentials): 
     throw AppError.fromStore(error);
   }
   projectAfterResponse(deps.platform);
-  if (link) mailVerificationAfterResponse(deps, userId, emailHash, link);
+  if (link) mailVerificationAfterResponse(deps, userId, emailHash, link, client);
   return { created: true, userId };
 }

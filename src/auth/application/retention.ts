@@ -7,7 +7,10 @@
  *    already), so the read models hold live sessions only; their entries move to
  *    `auth_ended_sessions`, in the order they ended;
  * 2. removes the streams of sessions ended more than AUTH_SESSION_RETENTION_SECONDS ago
- *    (event-store `remove-stream`) and their last-seen entries, and drops their entries.
+ *    (event-store `remove-stream`) and their last-seen entries, and drops their entries. A
+ *    session's stream holds the sign-in's own trace too (sessions.ts), which goes with it. A store
+ *    from before kept password sign-in traces in the user's stream: the first pass that removes a
+ *    session of that user removes that stream too when it holds sign-in traces only.
  * Idle sessions are detected at their absolute expiry (their idle end is known only to the
  * key-value TTL). Document changes commit at the projection's own checkpoint (next = expected),
  * so a projection run that moved it first wins and the pass retries on the newer state; removing
@@ -53,6 +56,17 @@ function entries(platform: Platform, collection: string, until: number): Entry[]
   return out;
 }
 
+/**
+ * The user's stream when it holds password sign-in traces only (`auth_password_login_succeeded`,
+ * written there before they moved to the session's stream): removed. A stream that begins with
+ * anything else (an account made by a provider sign-in lives there) is kept.
+ */
+function removeOldSignInTraces(platform: Platform, userId: string): void {
+  const stream = authStreams.user(userId);
+  const first = platform.events.readStream(stream, { direction: 'forward', limit: 1 })[0];
+  if (first?.eventType === 'auth_password_login_succeeded') platform.events.removeStream(stream);
+}
+
 /** One batch: at most BATCH newly ended sessions and BATCH removable ones. False when it lost a race. */
 function batch(deps: AuthDeps, checkpoint: bigint, now: number, totals: RetentionPass): { committed: boolean; done: boolean } {
   const { platform } = deps;
@@ -61,10 +75,12 @@ function batch(deps: AuthDeps, checkpoint: bigint, now: number, totals: Retentio
   const removable = entries(platform, ENDED_SESSIONS, removeUntil);
   const changes: DocumentChange[] = [];
   const byUser = new Map<string, Set<string>>();
+  const removedFor = new Set<string>();
   let removed = 0;
   const remove = (entry: Entry) => {
     platform.events.removeStream(authStreams.session(entry.sessionHash));
     platform.keyValue.delete(authNamespaces.sessionActivity, entry.sessionHash);
+    removedFor.add(entry.userId);
     removed += 1;
   };
   for (const entry of ended) {
@@ -79,6 +95,7 @@ function batch(deps: AuthDeps, checkpoint: bigint, now: number, totals: Retentio
     remove(entry);
     changes.push({ tag: 'delete', val: { collection: ENDED_SESSIONS, id: entry.id } });
   }
+  for (const userId of removedFor) removeOldSignInTraces(platform, userId);
   for (const [userId, hashes] of byUser) {
     const doc = platform.projections.getDocument({ collection: AUTH_COLLECTIONS.userSessions, id: userId });
     if (!doc) continue;

@@ -4,6 +4,8 @@ import { createMemoryPlatform } from '../../platform/testing/memory-platform.ts'
 import { parseAuthConfig } from '../config.ts';
 import {
   AUTH_COLLECTIONS,
+  authEvent,
+  authStreams,
   findActiveSession,
   getStorageStatus,
   issueSession,
@@ -112,5 +114,32 @@ describe('the auth projection per request', () => {
     expect(platform.faults.calls('commit')).toBe(commits + 1);
     const user = JSON.parse(platform.projections.getDocument({ collection: AUTH_COLLECTIONS.users, id: linked.userId })!.body);
     expect(user.providers).toEqual(['provider_a', 'provider_b']);
+  });
+
+  it('a sign-in’s trace is in its session’s stream and goes with it; an older store’s user stream of traces goes at the next removal', async () => {
+    const { platform, deps } = setup({ AUTH_SESSION_RETENTION_SECONDS: '0' });
+    const { userId } = (await registerWithPassword(deps, alice)) as { userId: string };
+    // What a store from before holds: the user's stream of sign-in traces.
+    for (let i = 0; i < 3; i++) platform.events.append(authStreams.user(userId), { tag: 'any' }, [authEvent('auth_password_login_succeeded', { user_id: userId })]);
+    await loginWithPassword(deps, alice);
+    platform.respond();
+    const traces = () => platform.events.readAll(0n, 1000).filter((e) => e.eventType === 'auth_password_login_succeeded');
+    expect(traces().map((e) => e.streamId.replace(/-[0-9a-f-]+$/, ''))).toEqual(['auth-user', 'auth-user', 'auth-user', 'auth-session']);
+    const before = getStorageStatus(deps);
+
+    platform.clock.advance(2500);
+    expect(runSessionRetention(deps)).toMatchObject({ removed: 1 });
+    expect(traces()).toEqual([]);
+    expect(getStorageStatus(deps).events['auth_password_login_succeeded']).toBe(before.events['auth_password_login_succeeded']);
+  });
+
+  it('a provider account’s user stream stays', async () => {
+    const { platform, deps } = setup({ AUTH_SESSION_RETENTION_SECONDS: '0' });
+    const linked = await linkOrCreateUserForExternalIdentity(deps, { provider: 'provider_a', subject: 'sub-1', email: null, emailVerified: false });
+    await issueSession(deps, { userId: linked.userId, email: null, aal: 'aal1', method: 'oauth:provider_a' });
+    platform.respond();
+    platform.clock.advance(2500);
+    expect(runSessionRetention(deps)).toMatchObject({ removed: 1 });
+    expect(platform.events.readStream(authStreams.user(linked.userId), { direction: 'forward', limit: 10 })).toHaveLength(1);
   });
 });

@@ -3,6 +3,11 @@
  * (fold the stream: issued, maybe revoked; expiry checked against the clock) and revoke.
  * The id itself exists only in the cookie; the store holds its hash.
  *
+ * What a sign-in records of itself (`auth_password_login_succeeded`) goes into the stream of the
+ * session it opened, in the same append: retention (retention.ts) removes it with the session, so
+ * sign-in traces are kept as long as the sessions they opened (AUTH_SESSION_RETENTION_SECONDS after
+ * their end), never for the account's lifetime; the per-type totals stay exact.
+ *
  * Two timeouts (OWASP Session Management Cheat Sheet, "Session Expiration"): the absolute one in
  * the issue event (AUTH_SESSION_TTL_SECONDS) and an idle one (AUTH_SESSION_IDLE_SECONDS) kept in
  * key-value as the session's last-seen time with the idle timeout as TTL. Last seen is written
@@ -16,6 +21,7 @@
  * session list, which every sign-in rewrites, for the whole absolute timeout: sign-ins got slower
  * and the list bigger with each one (docs/memory.md).
  */
+import type { NewEvent } from '../../platform/ports.ts';
 import type { AssuranceLevel, SessionIssued, SessionRevoked } from '../domain/events.ts';
 import { evolveSession, isSessionActive, type SessionEvent, type SessionState } from '../domain/session.ts';
 import type { AuthDeps } from './deps.ts';
@@ -37,6 +43,8 @@ export interface IssueSessionInput {
   amr?: string[];
   /** Short device hint (domain/device-hint.ts); 'Unknown device' when absent. */
   device?: string;
+  /** The sign-in's own events, stored after the issue event in the session's stream (see above). */
+  trace?: NewEvent[];
 }
 
 /** Last seen is refreshed at most this often (and the idle timeout is counted from it). */
@@ -84,7 +92,7 @@ export async function issueSession(deps: AuthDeps, input: IssueSessionInput): Pr
   const sessionHash = await sha256Hex(sessionId);
   assertAccountEnabled(deps, input.userId);
   try {
-    platform.events.append(authStreams.session(sessionHash), { tag: 'no-stream' }, [authEvent('auth_session_issued', data)]);
+    platform.events.append(authStreams.session(sessionHash), { tag: 'no-stream' }, [authEvent('auth_session_issued', data), ...(input.trace ?? [])]);
     markSeen(deps, sessionHash, issuedAt);
   } catch (error) {
     throw AppError.fromStore(error);

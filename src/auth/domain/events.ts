@@ -49,7 +49,11 @@ export interface ExternalUserRegistered {
   provider: string;
 }
 
-/** In stream `auth-user-<user id>`. */
+/**
+ * In the stream of the session the sign-in opened (`auth-session-<hash>`, after its issue event),
+ * removed with it by retention. Stores from before keep older ones in `auth-user-<user id>`; the
+ * retention pass removes that stream when it holds nothing else (application/retention.ts).
+ */
 export interface PasswordLoginSucceeded {
   user_id: string;
 }

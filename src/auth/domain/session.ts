@@ -1,10 +1,14 @@
 /**
- * A session's state, folded from its stream (`auth_session_issued`, then maybe
- * `auth_session_revoked`). Pure: the caller passes the clock.
+ * A session's state, folded from its stream (`auth_session_issued`, the sign-in's own trace such
+ * as `auth_password_login_succeeded`, then maybe `auth_session_revoked`). Pure: the caller passes
+ * the clock.
  */
-import type { AssuranceLevel, SessionIssued, SessionRevoked } from './events.ts';
+import type { AssuranceLevel, PasswordLoginSucceeded, SessionIssued, SessionRevoked } from './events.ts';
 
-export type SessionEvent = { type: 'auth_session_issued'; data: SessionIssued } | { type: 'auth_session_revoked'; data: SessionRevoked };
+export type SessionEvent =
+  | { type: 'auth_session_issued'; data: SessionIssued }
+  | { type: 'auth_password_login_succeeded'; data: PasswordLoginSucceeded }
+  | { type: 'auth_session_revoked'; data: SessionRevoked };
 
 export interface SessionState {
   userId: string;
@@ -41,6 +45,9 @@ export function evolveSession(state: SessionState | undefined, event: SessionEve
         amr: event.data.amr ?? amrOfMethod(event.data.method),
         revoked: false,
       };
+    case 'auth_password_login_succeeded':
+      // A record of how the session was opened: it changes nothing of the session's state.
+      return state;
     case 'auth_session_revoked':
       return state && { ...state, revoked: true };
   }

@@ -141,7 +141,7 @@ const OPERATIONS: readonly OperationSpec[] = [
     summary: 'Delete your account: every session ends, identities unlink, personal data is erased',
     security: 'session',
     description:
-      'Re-authentication: the account password in the body, or no password when the current session comes from a provider sign-in at most 5 minutes old (else 403). The email, password hash, provider subjects and device hints are removed from the store, events included; the same email can register again. Wrong passwords count against the login limit.',
+      'Re-authentication: the account password in the body, or no password when the current session comes from a provider sign-in at most 5 minutes old (else 403). The email, password hash, provider subjects and device hints are removed from the store, events included; the same email can register again, unless the address belongs to another account (a provider account shows an address a password account owns: the owner keeps it). Wrong passwords count in the login’s own limits, the account-wide budget included (429 with Retry-After past them).',
     body: { schema: 'AccountDeletion', mediaTypes: JSON_ONLY, required: false },
     success: { '204': { kind: 'empty', description: 'the account is deleted; the session cookie is cleared', headers: ['Set-Cookie-Cleared'] } },
     errors: ['validation', 'unauthorized', 'forbidden', 'rate_limited', 'payload_too_large', 'unsupported_media_type', 'concurrency', 'store', 'internal'],
@@ -211,7 +211,7 @@ const OPERATIONS: readonly OperationSpec[] = [
     tag: 'auth',
     summary: 'Change the password of the signed-in account',
     security: 'session',
-    description: `The current password is required (a wrong one: 401, counted like a failed login: 429 past the limit). The other sessions of the account end; this one stays. The address is told by mail. Outstanding reset links die. ${FORM_OR_NONE} A form post gets a 303 to /dashboard?notice=password_changed; a refused one, the account page at the refusal's status.`,
+    description: `The current password is required (a wrong one: 401, counted in the login's own limits, the account-wide budget included: 429 with Retry-After past them). The other sessions of the account end; this one stays. The address is told by mail. Outstanding reset links die. ${FORM_OR_NONE} A form post gets a 303 to /dashboard?notice=password_changed; a refused one, the account page at the refusal's status.`,
     body: { schema: 'ChangePasswordBody', mediaTypes: JSON_OR_FORM, required: true },
     success: {
       '200': { kind: 'json', schema: 'PasswordChanged', description: 'the password is changed' },

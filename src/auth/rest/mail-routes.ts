@@ -86,7 +86,7 @@ export function mailRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler
     try {
       await throttle(deps, 'login', client(c));
       const { mode, input } = await readInput(c, ForgotSchema);
-      await requestPasswordReset(deps, input.email);
+      await requestPasswordReset(deps, input.email, client(c));
       c.header('Cache-Control', 'no-store');
       return mode === 'json' ? c.json(RESET_REQUESTED, 202) : c.redirect('/forgot-password?notice=sent', 303);
     } catch (error) {
@@ -143,7 +143,7 @@ export function mailRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler
     try {
       const current = await session(c);
       if (!current) throw new AppError('unauthorized', 'sign in first');
-      await resendVerification(deps, current);
+      await resendVerification(deps, current, client(c));
       c.header('Cache-Control', 'no-store');
       return isForm(c) ? c.redirect('/dashboard?notice=verification_sent', 303) : c.json({ status: 'accepted' }, 202);
     } catch (error) {

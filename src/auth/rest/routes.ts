@@ -124,11 +124,12 @@ export function authRestRoutes(deps: AuthDeps): Hono {
     let next: string | undefined;
     let typedEmail: string | undefined;
     try {
-      await throttle(deps, 'register', clientAddress(c.req.raw.headers, config.clientAddressTrusted));
+      const client = clientAddress(c.req.raw.headers, config.clientAddressTrusted);
+      await throttle(deps, 'register', client);
       const input = await readCredentials(c);
       next = input.next;
       typedEmail = input.credentials.email;
-      const registration = await registerWithPassword(deps, input.credentials);
+      const registration = await registerWithPassword(deps, input.credentials, client);
       if (registration.created) logger.log('info', 'account registered', { code: 'auth_register', user_id: registration.userId });
       else logger.log('info', 'registration for a taken email; nothing written', { code: 'auth_register_taken' });
     } catch (error) {
