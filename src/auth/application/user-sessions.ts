@@ -36,12 +36,7 @@ function activeSessionsOf(deps: AuthDeps, userId: string): ActiveSession[] {
 
 /** The signed-in user's active sessions, newest first. */
 export function listSessions(deps: AuthDeps, current: ActiveSession): SessionSummary[] {
-  return listUserSessions(deps, current.userId, current.sessionHash);
-}
-
-/** The active sessions of the user `userId`, newest first (`current` marks the one with that hash). */
-export function listUserSessions(deps: AuthDeps, userId: string, currentHash?: string): SessionSummary[] {
-  return activeSessionsOf(deps, userId)
+  return activeSessionsOf(deps, current.userId)
     .map((s) => ({
       id: s.handle,
       device: s.device,
@@ -49,19 +44,14 @@ export function listUserSessions(deps: AuthDeps, userId: string, currentHash?: s
       issuedAt: s.issuedAt,
       lastSeenAt: s.lastSeenAt,
       expiresAt: s.expiresAt,
-      current: s.sessionHash === currentHash,
+      current: s.sessionHash === current.sessionHash,
     }))
     .sort((a, b) => b.issuedAt - a.issuedAt);
 }
 
 /** Revokes the user's session with this handle; 404 `not_found` when there is none (or not theirs). */
 export function revokeSessionByHandle(deps: AuthDeps, current: ActiveSession, handle: string): ActiveSession {
-  return revokeUserSessionByHandle(deps, current.userId, handle);
-}
-
-/** Revokes the session with this handle of the user `userId`; 404 `not_found` when they have none such. */
-export function revokeUserSessionByHandle(deps: AuthDeps, userId: string, handle: string): ActiveSession {
-  const target = activeSessionsOf(deps, userId).find((s) => s.handle !== '' && s.handle === handle);
+  const target = activeSessionsOf(deps, current.userId).find((s) => s.handle !== '' && s.handle === handle);
   if (!target) throw new AppError('not_found', 'no such session');
   revokeSession(deps, target);
   return target;
