@@ -8,12 +8,13 @@
  * at most its part of the guest's time while the users are active, and whatever part they leave
  * unused; the rest of its streams wait their turn holding no instance.
  *
- * What is asserted holds however loaded the machine is: the attacker waits for its turn once the
- * users come (the host logs the wait, at info, naming it: it had the guest to itself and is past
- * its part at once), and is still answered beside them (a share, not a refusal); every user is
- * served in turn, each of its four requests answered 200 within the host's own limits (30 s). Without
- * the share nothing waits: checked by taking it out of host/http/server.ts
- * (docs/runs/2026-11-28-suite-under-load.md).
+ * What is asserted holds however loaded or quiet the machine is: the attacker waits for its turn
+ * once the users come (the host logs the wait, at info, naming it: it had the guest to itself and is
+ * past its part at once; the waits of an interval are one line with the last waiter's fields, so
+ * the users go on until a line names the attacker, at most 60 s), and is still answered beside them
+ * (a share, not a refusal); every user is served in turn, at least four requests each and every one
+ * answered 200 within the host's own limits (30 s). Without the share nothing waits: checked by
+ * taking it out of host/http/server.ts (docs/runs/2026-11-28-suite-under-load.md).
  *
  * How much of their throughput the users keep beside it is the machine's as much as the host's:
  * four users kept 80% or more on a quiet 2-core machine (and 17-35% without the share). On the
@@ -38,8 +39,10 @@ import { COUNTER_INCREMENT, COUNTER_VIEW } from '../../bench/lib/load.ts';
 
 const ATTACKER = '127.0.0.2';
 const USERS = 4;
-/** Each user's requests beside the attack: two increments and two views, however long they take. */
+/** Each user's requests beside the attack at the least: two increments and two views, however long they take. */
 const REQUESTS = 4;
+/** How long the users go on for the attacker's wait to be logged (an interval's line comes 10 s after its first). */
+const WAIT_LOGGED_MS = 60_000;
 
 /** The attacker, in a child process: 300 streams of uncached views from ATTACKER, reopened as they end; prints its 200 count for each line on stdin, and at stdin's end, stopping. */
 const ATTACK = `
@@ -110,14 +113,18 @@ interface UsersRun {
   failed: number[];
 }
 
-/** Each user's closed loop for `ms`, or (`requests`) until each has made that many requests, whatever the time. */
-async function users(clients: ReturnType<typeof userClients>, until: { ms: number } | { requests: number }): Promise<UsersRun> {
+/**
+ * Each user's closed loop for `ms`, or (`requests`) until each has made that many requests, whatever
+ * the time, and then on while `more()` says so.
+ */
+async function users(clients: ReturnType<typeof userClients>, until: { ms: number } | { requests: number; more: () => boolean }): Promise<UsersRun> {
   const run: UsersRun = { ok: clients.map(() => 0), failed: [] };
   const end = 'ms' in until ? performance.now() + until.ms : Number.POSITIVE_INFINITY;
   const requests = 'requests' in until ? until.requests : Number.POSITIVE_INFINITY;
+  const more = 'more' in until ? until.more : () => false;
   await Promise.all(
     clients.map(async (client, i) => {
-      for (let n = 0; n < requests && performance.now() < end; n++) {
+      for (let n = 0; (n < requests || more()) && performance.now() < end; n++) {
         const status = n % 2 === 0 ? await client.send() : (await client.exchange(COUNTER_VIEW)).status;
         if (status === 200) run.ok[i]!++;
         else run.failed.push(status);
@@ -152,7 +159,8 @@ describe('one client beside others', () => {
     // Connections opened now: one left idle while the attack takes hold would meet the keep-alive limit.
     clients = userClients(host.url);
     const started = performance.now();
-    const beside = await users(clients, { requests: REQUESTS });
+    const attackerWaitLogged = () => host.logs().some((l) => l.code === 'client_fair_share' && l.client === ATTACKER);
+    const beside = await users(clients, { requests: REQUESTS, more: () => !attackerWaitLogged() && performance.now() - started < WAIT_LOGGED_MS });
     const phaseMs = Math.round(performance.now() - started);
     const attackerOk = (await attack.stop()) - mark;
     attacker = undefined;
@@ -174,7 +182,7 @@ describe('one client beside others', () => {
     // A wait for one's turn is not a fault: logged at info (once per interval).
     expect(waits.filter((l) => l.level !== 'info')).toEqual([]);
     // Every user is served in turn: each of its requests answered 200 (none refused, none past 30 s).
-    expect(beside.ok, summary).toEqual(Array.from({ length: USERS }, () => REQUESTS));
+    for (const ok of beside.ok) expect(ok, summary).toBeGreaterThanOrEqual(REQUESTS);
     expect(beside.failed, summary).toEqual([]);
   }, 120_000);
 });

@@ -263,7 +263,8 @@ describe('pages', () => {
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(html).toContain(email);
-    expect(html).toContain(userId);
+    // People see their address, never the machine's names for them.
+    expect(html).not.toContain(userId);
     expect(html).not.toContain(sessionId);
   });
 

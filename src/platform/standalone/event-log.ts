@@ -286,9 +286,11 @@ export class FileEventStore implements EventStore {
     for (let revision = 1n; revision <= top; revision++) firsts.add(this.#commitOfRevision(streamId, revision));
     for (const first of firsts) {
       const commit = this.#mustRead(first);
+      // The stream's name goes too: it may name a person (an address's hash); nothing reads the
+      // name of a removed commit (no revision, no event of it is served again).
       const tombstone: CommitFile = {
         v: 1,
-        stream: commit.stream,
+        stream: '',
         revision: commit.revision.toString(),
         recordedAt: commit.recordedAt.toString(),
         events: commit.events.map((event) => ({ type: event.type, payload: '', metadata: '' })),
