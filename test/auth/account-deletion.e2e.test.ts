@@ -2,8 +2,8 @@
  * DELETE /api/auth/account on a real Node host over SQLite, PostgreSQL and Redis, reading the raw
  * store afterwards: the user's email and device hint appear in no row or key (events included),
  * every session of theirs has ended, someone else's session is untouched, and the same email
- * registers again. The SMTP server is down, so the verification mail to the address waits in the
- * outbox for its retry: it goes with the account. The attacks: no session, someone else's session
+ * registers again. The SMTP server refuses the address for now (451), so the verification mail to
+ * it waits in the outbox for its retry: it goes with the account. The attacks: no session, someone else's session
  * cannot name another account (the route deletes the caller's own), a missing or wrong password is
  * refused, a cross-site request is refused before anything runs, and a passkey of the deleted
  * account signs nobody in (its credential id and public key are gone from the store).
@@ -14,8 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
 import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../../harness/servers.ts';
 import { postgresRows, redisEntries } from '../support/raw-store.ts';
+import { requireTool } from '../../harness/tools.ts';
+import { linkIn, startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { SoftwarePasskey } from '../support/software-passkey.ts';
 import { cookieHeader, expectError, PASSWORD, postJson, register, sessionIdFrom, sessionOf, uniqueEmail } from './support.ts';
+
+const python = requireTool('aiosmtpd');
+/** Addresses the SMTP server takes at once; every other one is refused for now (451). */
+const DELIVERED = 'delivered-';
 
 const unavailable = await sharedServers();
 if (unavailable !== undefined && inCi) it('needs PostgreSQL and Redis under CI', () => expect.fail(unavailable));
@@ -63,20 +69,24 @@ const remove = (base: string, sessionId: string | undefined, body?: unknown, hea
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 
-describe.runIf(unavailable === undefined).each([sqlite, postgres, redis])('account deletion: $name', (backend) => {
+describe.runIf(unavailable === undefined && python !== undefined).each([sqlite, postgres, redis])('account deletion: $name', (backend) => {
   let host: HostProcess;
+  let sink: SmtpSink;
   /** AUTH_PUBLIC_BASE_URL: passkeys need a domain name for their RP ID (localhost). */
   let origin: string;
   beforeAll(async () => {
     const port = await freePort();
     origin = `http://localhost:${port}`;
-    // Nothing listens on port 9 of the loopback: every delivery fails, and is retried an hour later,
-    // so a verification mail waits in the outbox with its address.
-    const env = { AUTH_PUBLIC_BASE_URL: origin, SMTP_URL: 'smtp://127.0.0.1:9', MAIL_RETRY_SECONDS: '3600' };
+    // A delivery to any address but DELIVERED's fails for now and is retried an hour later, so a
+    // verification mail waits in the outbox with its address; DELIVERED's arrive (a passkey needs a
+    // verified address).
+    sink = await startSmtpSink(python!, { acceptOnly: DELIVERED });
+    const env = { AUTH_PUBLIC_BASE_URL: origin, SMTP_URL: sink.url, MAIL_RETRY_SECONDS: '3600' };
     host = await startHost({ port, args: backend.args(), env });
   }, 120_000);
   afterAll(async () => {
     await host?.stop();
+    await sink?.stop();
   });
 
   it('erases the email and device hints from the raw store; every session ends; the email registers again', { timeout: 120_000 }, async () => {
@@ -135,16 +145,19 @@ describe.runIf(unavailable === undefined).each([sqlite, postgres, redis])('accou
       return call('/api/auth/passkeys/authentication/verify', { response: key.assert(options, { origin }) });
     };
 
-    const carol = await register(base);
+    // A passkey is added to a verified address, with the password.
+    const carol = await register(base, uniqueEmail(`${DELIVERED}carol`));
+    const verification = linkIn(await sink.waitFor((m) => m.envelope_to.includes(carol.email)), '/verify-email');
+    expect((await call('/api/auth/email/verify', { token: new URL(verification).searchParams.get('token') })).status).toBe(200);
     const key = new SoftwarePasskey();
-    const creation = await call('/api/auth/passkeys/registration/options', {}, carol.sessionId);
+    const creation = await call('/api/auth/passkeys/registration/options', { password: PASSWORD }, carol.sessionId);
     expect(creation.status).toBe(200);
     const registered = await call('/api/auth/passkeys/registration/verify', { response: key.register(await creation.json(), { origin }), name: 'Carol key' }, carol.sessionId);
     expect(registered.status, await registered.clone().text()).toBe(201);
     const { id: passkeyId } = (await registered.json()) as { id: string };
     // A second passkey, removed before the deletion: its credential stream must go too.
     const removedKey = new SoftwarePasskey();
-    const second = await call('/api/auth/passkeys/registration/options', {}, carol.sessionId);
+    const second = await call('/api/auth/passkeys/registration/options', { password: PASSWORD }, carol.sessionId);
     const secondRegistered = await call('/api/auth/passkeys/registration/verify', { response: removedKey.register(await second.json(), { origin }) }, carol.sessionId);
     expect(secondRegistered.status).toBe(201);
     const { id: removedPasskeyId } = (await secondRegistered.json()) as { id: string };

@@ -3,7 +3,9 @@ OUT_DIR as <n>.json, decoded by Python's email package (envelope recipients, Fro
 the plain-text and HTML bodies with their transfer encoding undone, the top-level content type
 and the Date header), written to a temporary name first and
 then renamed, so a reader never sees half a file. Prints "ready <port>" once it listens.
-Usage: python3 smtp-sink.py <port> <out-dir>."""
+With a third argument, only recipients whose address contains it are accepted; the others get a
+temporary failure (451), so their mail waits in the sender's outbox for its retry.
+Usage: python3 smtp-sink.py <port> <out-dir> [<accepted-substring>]."""
 import asyncio
 import email
 import email.policy
@@ -16,9 +18,16 @@ from aiosmtpd.controller import Controller
 
 
 class Sink:
-    def __init__(self, out_dir):
+    def __init__(self, out_dir, accepted=None):
         self.out_dir = out_dir
+        self.accepted = accepted
         self.counter = itertools.count(1)
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if self.accepted is not None and self.accepted not in address:
+            return "451 4.3.0 Not now: try again later"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
         n = next(self.counter)
@@ -46,8 +55,9 @@ class Sink:
 def main():
     port = int(sys.argv[1])
     out_dir = sys.argv[2]
+    accepted = sys.argv[3] if len(sys.argv) > 3 else None
     os.makedirs(out_dir, exist_ok=True)
-    controller = Controller(Sink(out_dir), hostname="127.0.0.1", port=port)
+    controller = Controller(Sink(out_dir, accepted), hostname="127.0.0.1", port=port)
     controller.start()
     print(f"ready {port}", flush=True)
     try:

@@ -34,11 +34,16 @@ export interface SmtpSink {
   stop(): Promise<void>;
 }
 
-/** Starts the server on `port` (a free one when absent), writing into `dir` (a new one when absent). */
-export async function startSmtpSink(python: Tool, options: { port?: number; dir?: string } = {}): Promise<SmtpSink> {
+/**
+ * Starts the server on `port` (a free one when absent), writing into `dir` (a new one when absent);
+ * with `acceptOnly`, recipients whose address does not contain it get a temporary failure (their
+ * mail waits in the sender's outbox).
+ */
+export async function startSmtpSink(python: Tool, options: { port?: number; dir?: string; acceptOnly?: string } = {}): Promise<SmtpSink> {
   const port = options.port ?? (await freePort());
   const dir = options.dir ?? tempDataDir('smtp-sink-');
-  const child: ChildProcess = spawn(python.path, [join(import.meta.dirname, 'smtp-sink.py'), String(port), dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = [join(import.meta.dirname, 'smtp-sink.py'), String(port), dir, ...(options.acceptOnly === undefined ? [] : [options.acceptOnly])];
+  const child: ChildProcess = spawn(python.path, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   await untilReady(child, output, { name: 'smtp sink', ready: (line) => line.startsWith('ready '), timeoutMs: 20_000 });
   const messages = (): ReceivedMail[] =>

@@ -74,6 +74,13 @@ function storeLinkRecord(deps: AuthDeps, kind: MailLinkKind, account: Account, e
     password_revision: String(account.passwordRevision),
     expires_at: now() + ttl,
   };
+  // Only the newest link works: the one it supersedes goes now, not at its expiry, so that an
+  // erasure (which finds the newest) leaves no record naming the account behind.
+  const superseded = keyValue.get(authNamespaces.mailLinkNewest, newestKey(kind, emailHash));
+  if (superseded !== undefined && superseded !== link.id) {
+    keyValue.delete(authNamespaces.mailLinks, linkKey(kind, superseded));
+    keyValue.delete(authNamespaces.mailLinkSecrets, linkKey(kind, superseded));
+  }
   keyValue.set(authNamespaces.mailLinks, linkKey(kind, link.id), JSON.stringify(record), BigInt(ttl));
   keyValue.set(authNamespaces.mailLinkNewest, newestKey(kind, emailHash), link.id, BigInt(ttl));
 }
