@@ -1,7 +1,8 @@
 /**
  * Erased means gone from the files, not only from the rows: a real server (the Node host on
  * SQLite, and `wasmtime serve` on its file store), an account with a session from a second device,
- * a passkey and (on the Node host) a verification mail waiting in the outbox, then
+ * its address verified through a real SMTP server (a passkey needs it), a passkey, and the
+ * "passkey added" mail waiting in the outbox (the SMTP server gone, or never drained), then
  * `DELETE /api/auth/account` over HTTP. As soon as it has answered 204, every byte and file name of
  * the data directory (SQLite's database, -wal and -shm files; the file store's files) is searched
  * for the address, its SHA-256 (what names the account's streams and keys; the file store spells
@@ -14,16 +15,22 @@ import { requireTool } from '../../harness/tools.ts';
 import { startWasmtime } from '../../harness/wasmtime-process.ts';
 import { normalizeEmail } from '../../src/auth/domain/email.ts';
 import { sha256Hex } from '../../src/contract/tokens.ts';
+import { drainedMailTo } from '../support/mail-drain.ts';
 import { rawFiles } from '../support/raw-store.ts';
+import { linkIn, startSmtpSink } from '../support/smtp-sink.ts';
 import { SoftwarePasskey } from '../support/software-passkey.ts';
 import { cookieHeader, PASSWORD, postJson, register, uniqueEmail } from './support.ts';
 
 const wasmtime = requireTool('wasmtime');
+const python = requireTool('aiosmtpd');
+const VERIFY_SUBJECT = 'Confirm your email address';
 const DEVICE_UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 
 interface Server {
   url: string;
   dataDir: string;
+  /** The verification link mailed to `email`; after it, mail to the account waits in the outbox. */
+  verificationLink(email: string): Promise<string>;
   /** Waits until the mail to the account is queued (and, where a host delivers, tried). */
   mailQueued(): Promise<void>;
   stop(): Promise<unknown>;
@@ -32,19 +39,29 @@ interface Server {
 const servers: Array<{ name: string; start: (port: number, origin: string) => Promise<Server>; skip?: boolean }> = [
   {
     name: 'the Node host on SQLite',
+    skip: python === undefined,
     async start(port, origin) {
-      // Nothing listens on port 9: the verification mail waits in the outbox, with the address.
-      const host = await startHost({ port, env: { AUTH_PUBLIC_BASE_URL: origin, SMTP_URL: 'smtp://127.0.0.1:9', MAIL_RETRY_SECONDS: '3600' } });
+      const sink = await startSmtpSink(python!);
+      const host = await startHost({ port, env: { AUTH_PUBLIC_BASE_URL: origin, SMTP_URL: sink.url, MAIL_RETRY_SECONDS: '3600' } });
+      // Once the verification has arrived the SMTP server goes: later mail waits in the outbox, with the address.
+      const verificationLink = async (email: string) => {
+        const link = linkIn(await sink.waitFor((m) => m.envelope_to.includes(email) && m.subject === VERIFY_SUBJECT), '/verify-email');
+        await sink.stop();
+        return link;
+      };
       const mailQueued = () => expect.poll(() => host.logs().some((l) => l['code'] === 'mail_delivery_failed'), { timeout: 20_000 }).toBe(true);
-      return { url: host.url, dataDir: host.dataDir, mailQueued, stop: () => host.stop() };
+      return { url: host.url, dataDir: host.dataDir, verificationLink, mailQueued, stop: () => Promise.all([host.stop(), sink.stop()]) };
     },
   },
   {
     name: 'wasmtime serve on its file store',
-    skip: wasmtime === undefined,
+    skip: wasmtime === undefined || python === undefined,
     async start(port, origin) {
+      const sink = await startSmtpSink(python!);
       const server = await startWasmtime({ port, instanceReuse: 16, guestEnv: { AUTH_PUBLIC_BASE_URL: origin } }, wasmtime!.path);
-      return { url: server.url, dataDir: server.dataDir, mailQueued: async () => undefined, stop: () => server.stop() };
+      // The component only queues: the verification is drained once; later mail stays queued.
+      const verificationLink = async (email: string) => linkIn(await drainedMailTo(server.dataDir, sink, email, VERIFY_SUBJECT), '/verify-email');
+      return { url: server.url, dataDir: server.dataDir, verificationLink, mailQueued: async () => undefined, stop: () => Promise.all([server.stop(), sink.stop()]) };
     },
   },
 ];
@@ -67,8 +84,10 @@ describe.each(servers)('account erasure in the files: $name', ({ start, skip }) 
     const account = await register(server.url, email);
     expect((await postJson(server.url, '/api/auth/password/login', { email, password: PASSWORD }, { 'user-agent': DEVICE_UA })).status).toBe(200);
     const browser = { origin, 'sec-fetch-site': 'same-origin', ...cookieHeader(account.sessionId) };
+    const token = new URL(await server.verificationLink(email)).searchParams.get('token');
+    expect((await postJson(server.url, '/api/auth/email/verify', { token }, { origin, 'sec-fetch-site': 'same-origin' })).status).toBe(200);
     const key = new SoftwarePasskey();
-    const options = await postJson(server.url, '/api/auth/passkeys/registration/options', {}, browser);
+    const options = await postJson(server.url, '/api/auth/passkeys/registration/options', { password: PASSWORD }, browser);
     expect(options.status).toBe(200);
     const registered = await postJson(
       server.url,

@@ -61,7 +61,7 @@ describe('a user’s sessions', () => {
 
     const all = await fetch(`${host.url}/api/auth/sessions/revoke-all`, { method: 'POST', headers: cookieHeader(laptop) });
     expect(all.status).toBe(200);
-    expect(await all.json()).toEqual({ revoked: 2 });
+    expect(await all.json()).toEqual({ revoked: 2, passkeys_removed: 0 });
     expect(await sessionOf(host.url, laptop)).toEqual({ authenticated: false });
     await expectError(await fetch(`${host.url}/api/auth/sessions`, { headers: cookieHeader(laptop) }), 401, 'unauthorized');
   });
