@@ -3,6 +3,7 @@
  * validated with valibot. A problem is an AppError 'configuration' naming the variables, never
  * their values. The OAuth variables are read by src/auth/oauth/ (its own schema).
  */
+import { APP_NAME_VARIABLE } from '../contract/app-variables.ts';
 import * as v from 'valibot';
 import { AppError } from '../errors.ts';
 import { clientAddressTrusted } from '../http/client-address.ts';
@@ -99,7 +100,7 @@ export interface AuthConfig {
 }
 
 /** The variables this schema reads: the AUTH_* ones and the one mail setting the component applies itself. */
-const readsVariable = (key: string) => key.startsWith('AUTH_') || key === 'MAIL_DEAD_LETTER_RETENTION_SECONDS' || key === 'APP_NAME';
+const readsVariable = (key: string) => key.startsWith('AUTH_') || key === 'MAIL_DEAD_LETTER_RETENTION_SECONDS' || key === APP_NAME_VARIABLE;
 
 /**
  * Why AUTH_PUBLIC_BASE_URL is not an origin, in words that hold no part of the value: the service

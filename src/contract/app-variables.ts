@@ -7,6 +7,9 @@
  */
 
 /** Names passed to the guest as they are; the rest of a host's environment stays outside it. */
+/** The service's name, which the component reads itself (mail texts, the sender's name). */
+export const APP_NAME_VARIABLE = 'APP_NAME';
+
 export const PASSED_TO_GUEST: readonly RegExp[] = [/^AUTH_/, /^COUNTER_WRITES$/, /^MAIL_DEAD_LETTER_RETENTION_SECONDS$/, /^APP_NAME$/];
 
 export interface AppVariable {

@@ -53,7 +53,7 @@ export class Lease {
   * once it is committed (as `pubsub.publish` would, best effort: a failed publish is the
   * host's to log and count and never fails the append), as JSON text:
   * `{"stream-id": s, "events": [e, ...]}`, each event with the fields of `recorded-event` in
-  * kebab case, numbers as JSON numbers (src/contract/committed-events.ts reads and writes it).
+  * kebab case, numbers as JSON numbers (src/contract/committed-events.ts writes it).
   * So a command's answer and its realtime wake-up cost the guest one call.
   */
   appendAndEnd(expected: ExpectedRevision, events: Array<NewEvent>, newest: number, announce: string | undefined): Array<RecordedEvent>;
