@@ -9,8 +9,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage } from '../support/browser.ts';
 import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
-import { addPasskeyOnAccountPage, registerAndSignIn, withAuthenticator } from '../support/passkey-browser.ts';
-import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
+import { addPasskeyOnAccountPage, registerAndSignIn, verifyOnPage, withAuthenticator } from '../support/passkey-browser.ts';
+import { linkIn, startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { requireTool } from '../../harness/tools.ts';
 import { PASSWORD, uniqueEmail } from '../auth/support.ts';
 
@@ -79,7 +79,10 @@ describe.skipIf(!chromiumTool || !python)('the account pages tell the truth', ()
 
   it('a passkey of a deleted account: "No account uses this passkey", apart from the button', async () => {
     const { context, page } = await withAuthenticator(browser);
-    await registerAndSignIn(page, base, uniqueEmail('gone'));
+    const email = uniqueEmail('gone');
+    await registerAndSignIn(page, base, email);
+    // A passkey is added to a verified address only.
+    await verifyOnPage(page, base, linkIn(await sink.waitFor((m) => m.envelope_to.includes(email)), '/verify-email'));
     await addPasskeyOnAccountPage(page, 'Old key');
     await page.fill('#delete-password', PASSWORD);
     await Promise.all([page.waitForURL(`${base}/login?notice=account_deleted`), page.click('#delete-account-form button[type=submit]')]);
