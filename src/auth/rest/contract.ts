@@ -167,7 +167,7 @@ const OPERATIONS: readonly OperationSpec[] = [
     body: { schema: 'RevokeAllBody', mediaTypes: JSON_OR_FORM, required: false },
     success: {
       '200': { kind: 'json', schema: 'SessionsRevoked', description: 'how many sessions ended', headers: ['Set-Cookie-Cleared'] },
-      '303': { kind: 'redirect', description: 'form post: to /login', headers: ['Location', 'Set-Cookie-Cleared'] },
+      '303': { kind: 'redirect', description: 'form post: to /login, the cookie cleared; refused, back to /dashboard with the error code', headers: ['Location', 'Set-Cookie-Cleared?'] },
     },
     errors: ['validation', 'unauthorized', 'forbidden', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
   },
@@ -195,7 +195,11 @@ const OPERATIONS: readonly OperationSpec[] = [
     body: { schema: 'ResetPasswordBody', mediaTypes: JSON_OR_FORM, required: true },
     success: {
       '200': { kind: 'json', schema: 'PasswordReset', description: 'the password is set; every session ended', headers: ['Set-Cookie-Cleared'] },
-      '303': { kind: 'redirect', description: 'form post: to /login with the notice', headers: ['Location', 'Set-Cookie-Cleared'] },
+      '303': {
+        kind: 'redirect',
+        description: 'form post: to /login with the notice, the cookie cleared (or to /remove-passkeys); refused, back to /reset-password with the error code',
+        headers: ['Location', 'Set-Cookie-Cleared?'],
+      },
     },
     errors: ['validation', 'forbidden', 'not_found', 'conflict', 'rate_limited', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
   },
