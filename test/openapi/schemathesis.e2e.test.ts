@@ -30,17 +30,21 @@ async function serviceEnv(port: number): Promise<{ fixture: OAuthFixture; env: R
 
 /**
  * The operations whose only answer without a session is 401, as Schemathesis' warning lists them:
- * the session and account routes, changing the password and resending the verification link, the
- * signed-in passkey routes (adding one, the list, rename, remove) and "Link <provider>".
+ * the session and account routes, resending the verification link, the signed-in passkey routes
+ * (adding one, the list, rename, remove) and "Link <provider>". Not the account page's forms
+ * (changing the password, signing a session out, "sign out everywhere", the delete button): a form post without a
+ * session goes back to its page (303), as a browser's would.
  */
-const SESSION_ONLY_PATHS = new Set<string>([MAIL_PATHS.change, MAIL_PATHS.resend]);
+const SESSION_ONLY_PATHS = new Set<string>([MAIL_PATHS.resend]);
+const FORM_PAGE_PATHS = new Set<string>([MAIL_PATHS.change, '/api/auth/sessions/revoke-all', '/api/auth/sessions/{id}/revoke', '/api/auth/account/delete']);
 const SESSION_OPERATIONS = OPERATIONS.filter(
   (op) =>
-    op.path.startsWith('/api/auth/sessions') ||
-    op.path.startsWith('/api/auth/account') ||
-    SESSION_ONLY_PATHS.has(op.path) ||
-    (op.path.startsWith('/api/auth/passkeys') && op.security === 'session') ||
-    (op.path.startsWith('/api/auth/oauth') && op.security === 'session'),
+    !FORM_PAGE_PATHS.has(op.path) &&
+    (op.path.startsWith('/api/auth/sessions') ||
+      op.path.startsWith('/api/auth/account') ||
+      SESSION_ONLY_PATHS.has(op.path) ||
+      (op.path.startsWith('/api/auth/passkeys') && op.security === 'session') ||
+      (op.path.startsWith('/api/auth/oauth') && op.security === 'session')),
 )
   .map((op) => `${op.method.toUpperCase()} ${op.path}`)
   .sort();
