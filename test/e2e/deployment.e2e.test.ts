@@ -236,7 +236,9 @@ describe.skipIf(tools.some((tool) => tool === undefined))('docs/deployment.md, r
     const session = cookie(login, /^__Host-wasi_auth_dev_session$/);
     expect(session).toBeDefined();
     const key = new SoftwarePasskey();
-    const creation = JSON.parse((await https(`${base}/api/auth/passkeys/registration/options`, ca, { method: 'POST', headers: { ...browser, cookie: session! }, body: { password: PASSWORD } })).text);
+    const creation = JSON.parse(
+      (await https(`${base}/api/auth/passkeys/registration/options`, ca, { method: 'POST', headers: { ...browser, cookie: session! }, body: { password: PASSWORD } })).text,
+    );
     expect(creation.rp.id).toBe('localhost');
     const added = await https(`${base}/api/auth/passkeys/registration/verify`, ca, {
       method: 'POST',

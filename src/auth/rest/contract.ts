@@ -167,7 +167,11 @@ const OPERATIONS: readonly OperationSpec[] = [
     body: { schema: 'RevokeAllBody', mediaTypes: JSON_OR_FORM, required: false },
     success: {
       '200': { kind: 'json', schema: 'SessionsRevoked', description: 'how many sessions ended', headers: ['Set-Cookie-Cleared'] },
-      '303': { kind: 'redirect', description: 'form post: to /login, the cookie cleared; refused, back to /dashboard with the error code', headers: ['Location', 'Set-Cookie-Cleared?'] },
+      '303': {
+        kind: 'redirect',
+        description: 'form post: to /login, the cookie cleared; refused, back to /dashboard with the error code',
+        headers: ['Location', 'Set-Cookie-Cleared?'],
+      },
     },
     errors: ['validation', 'unauthorized', 'forbidden', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
   },
