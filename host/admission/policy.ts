@@ -44,7 +44,12 @@ export const DEFENCES = [
   },
   { name: 'connection turns', at: 'turn', module: 'host/admission/pipeline.ts', answer: "waits for its connection's turn: pipelined HTTP/1.1 one at a time, HTTP/2 a few" },
   { name: 'start after the read', at: 'turn', module: 'host/admission/after-read.ts', answer: "an HTTP/2 stream reset in its connection's read never starts" },
-  { name: 'exchanges per client', at: 'exchange', module: 'host/admission/client-limit.ts', answer: "503 client_limit past the client's exchanges in flight" },
+  {
+    name: 'exchanges per client',
+    at: 'exchange',
+    module: 'host/admission/client-limit.ts',
+    answer: "429 too_many_exchanges (gRPC RESOURCE_EXHAUSTED) past the client's exchanges in flight",
+  },
   {
     name: 'body pre-read',
     at: 'body',
