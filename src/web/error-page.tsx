@@ -15,7 +15,7 @@ import { sharedPageAssets } from './page-assets.ts';
 
 const EnvelopeSchema = v.object({ error: v.object({ code: v.string() }) });
 
-interface Words {
+export interface Words {
   title: string;
   text: string;
   /** the way on: where, and in which words */
@@ -87,16 +87,21 @@ function codeOf(body: string): AppErrorCode | undefined {
   }
 }
 
+/** An error page with its own words, at `status`, keeping `headers` (`Retry-After`, `Allow`, …). */
+export function errorPageResponse(status: number, words: Words, headers: Headers = new Headers()): Response {
+  const page = <ErrorPage status={status} words={words} />;
+  const out = new Headers(headers);
+  out.delete('content-length');
+  for (const [name, value] of Object.entries(PAGE_HEADERS)) out.set(name, value);
+  out.set('content-type', 'text/html; charset=UTF-8');
+  out.append('vary', 'Accept');
+  return new Response(`<!doctype html>${page.toString()}`, { status, headers: out });
+}
+
 /** `answer` as a page when it is a JSON error (status ≥ 400); anything else as it is. */
 export async function errorAsPage(answer: Response): Promise<Response> {
   if (answer.status < 400 || !(answer.headers.get('content-type') ?? '').startsWith('application/json')) return answer;
   const code = codeOf(await answer.text());
   const retry = Number(answer.headers.get('retry-after') ?? '');
-  const page = <ErrorPage status={answer.status} words={wordsFor(code, answer.status, Number.isInteger(retry) && retry > 0 ? retry : undefined)} />;
-  const headers = new Headers(answer.headers);
-  headers.delete('content-length');
-  for (const [name, value] of Object.entries(PAGE_HEADERS)) headers.set(name, value);
-  headers.set('content-type', 'text/html; charset=UTF-8');
-  headers.append('vary', 'Accept');
-  return new Response(`<!doctype html>${page.toString()}`, { status: answer.status, headers });
+  return errorPageResponse(answer.status, wordsFor(code, answer.status, Number.isInteger(retry) && retry > 0 ? retry : undefined), answer.headers);
 }

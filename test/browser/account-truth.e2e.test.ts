@@ -1,6 +1,7 @@
 /**
  * The account page and its neighbours say what is true, in words people use, in Chromium against
- * the real host: with mail off no verification step is promised; no stored names (`password`,
+ * the real host: with mail off no verification step is promised and a mailed-link page says why it
+ * is not there; no stored names (`password`,
  * `passkey`, `oauth:…`), no raw user id and no word about providers when none is set up; the
  * header of a mailed-link page shows who is signed in; a passkey whose account was deleted is told
  * apart in words ("No account uses this passkey") with room between the words and the button.
@@ -62,6 +63,20 @@ describe.skipIf(!chromiumTool || !python)('the account pages tell the truth', ()
     expect(await page.locator('#delete-password').count()).toBe(1);
     expect(problems).toEqual([]);
     await close();
+  }, 60_000);
+
+  it('with mail off, a mailed-link page tells a browser why it is not there; an API client keeps the envelope', async () => {
+    const { page, problems, close } = await openPage(browser, `${mailOff.url}/forgot-password`);
+    expect(await page.textContent('#error-title')).toBe('This service sends no mail');
+    expect(await page.textContent('#error-text')).toContain('Ask whoever runs it');
+    expect(await page.getAttribute('#error-way-on', 'href')).toBe('/login');
+    expect(await page.content()).not.toContain('"error"');
+    // The 404 itself is a console error in Chromium; nothing else may be.
+    expect(problems.filter((p) => !p.includes('404'))).toEqual([]);
+    await close();
+    const api = await fetch(`${mailOff.url}/forgot-password`, { headers: { accept: 'application/json' } });
+    expect(api.status).toBe(404);
+    expect(((await api.json()) as { error: { code: string } }).error.code).toBe('not_found');
   }, 60_000);
 
   it('the header of a mailed-link page shows the signed-in user', async () => {

@@ -14,9 +14,18 @@ import { returnedRefusal } from '../rest/form-return.ts';
 import { dashboardResponse, mailPageResponse, passkeyRemovalResponse, type Outcome } from './account-responses.tsx';
 import { LoginPage } from './login-page.tsx';
 import { relyingParty } from '../passkeys/relying-party.ts';
+import { prefersHtml } from '../../http/accept.ts';
+import { errorPageResponse } from '../../web/error-page.tsx';
 
 /** The pages of the mailed-link flows (./mail-pages.tsx). */
 export const MAIL_PAGES = ['/forgot-password', '/reset-password', '/verify-email', '/remove-passkeys'] as const;
+
+/** The mailed-link pages, opened on a host set up without mail. */
+const NO_MAIL_WORDS = {
+  title: 'This service sends no mail',
+  text: 'Resetting a password, confirming an address and removing passkeys work through links sent by mail, and this service is set up without mail. Ask whoever runs it for help.',
+  link: { href: '/login', text: 'Back to sign in' },
+};
 
 /** The notice or the refusal a page was sent back with (the words are the page's, never the query's). */
 function outcomeOf(c: Context): Outcome {
@@ -61,7 +70,10 @@ export function authPageRoutes(deps: AuthDeps): Hono {
 
   // The mailed-link pages; without AUTH_PUBLIC_BASE_URL there is no mail and they do not exist.
   const mailOn = () => deps.config.mail !== undefined;
-  const noMail = (c: Context) => errorResponse(c, new AppError('not_found', 'no route matches this path'), deps.platform.logger);
+  // A browser is told why (the login page offers no reset without mail, but a bookmark or an old
+  // link still lands here); an API client gets the usual 404 envelope.
+  const noMail = (c: Context) =>
+    prefersHtml(c.req.header('accept')) ? errorPageResponse(404, NO_MAIL_WORDS) : errorResponse(c, new AppError('not_found', 'no route matches this path'), deps.platform.logger);
   /** The header as the session is: a mailed link is often opened signed in. */
   const headerSession = async (cookie: string | undefined): Promise<HeaderSession> => {
     const current = await session(cookie);
