@@ -1,18 +1,37 @@
 /**
  * The `auth_projection`: folds auth events from the global log into the read models something
- * reads: `auth_users` (the dashboard), `auth_user_sessions` (the session list) and
+ * reads: `auth_users` (the dashboard), `auth_user_sessions` (the session list),
  * `auth_session_ends` (when each session ends, in time order: retention.ts removes ended sessions'
- * streams from it), moving its own checkpoint in the same transaction (projection-store `commit`).
+ * streams from it) and `auth_user_index` (every account by its address, for the administration
+ * API's search: user-index.ts), moving its own checkpoint in the same transaction (projection-store `commit`).
  * Safe to run from many instances at once: a commit that loses the race changes nothing and the
  * run stops. Documents hold no secret (sessions are named by the session id's hash).
  */
 import type { DocumentChange, Platform, RecordedEvent } from '../../platform/ports.ts';
 import { firstShape, readDocumentBody, writeDocumentBody, type StoredShape } from '../../platform/schema-version.ts';
-import type { ExternalIdentityLinked, ExternalUserRegistered, PasswordUserRegistered, SessionIssued, SessionRevoked } from '../domain/events.ts';
+import type { AccountDisabled, AccountEnabled, ExternalIdentityLinked, ExternalUserRegistered, PasswordUserRegistered, SessionIssued, SessionRevoked } from '../domain/events.ts';
 import { payloadOf } from './event-codec.ts';
 
 export const AUTH_PROJECTION = 'auth_projection';
-export const AUTH_COLLECTIONS = { users: 'auth_users', userSessions: 'auth_user_sessions', sessionEnds: 'auth_session_ends' } as const;
+export const AUTH_COLLECTIONS = { users: 'auth_users', userSessions: 'auth_user_sessions', sessionEnds: 'auth_session_ends', userIndex: 'auth_user_index' } as const;
+
+/**
+ * The id of an account's entry in `auth_user_index`: its normalized address, a space (which no
+ * address holds, so an address is never a prefix of another entry's address part by accident of
+ * the separator), its user id. Documents are listed in id order on every backend, so the entries
+ * of one address prefix are one contiguous run; an account without an address sorts first.
+ */
+export function userIndexId(email: string | null, userId: string): string {
+  return `${email ?? ''} ${userId}`;
+}
+
+/** One account in `auth_user_index`: what a line of the administration API's user list shows. */
+export interface UserIndexDocument {
+  user_id: string;
+  email: string | null;
+  registered_at: number;
+  disabled: boolean;
+}
 
 /**
  * The id of a session's entry in `auth_session_ends`: its end (epoch ms, zero-padded so ids sort
@@ -65,6 +84,14 @@ export interface UserDocument {
   providers: string[];
   /** The linked external identities (absent on documents written before it existed). */
   identities?: Array<{ provider: string; subject_hash: string }>;
+  /** An administrator disabled the account (absent: never disabled). */
+  disabled?: boolean;
+}
+
+/** The index entry of `user`, as `auth_user_index` holds it. */
+function putIndexEntry(changes: PageChanges, user: UserDocument): void {
+  const entry: UserIndexDocument = { user_id: user.user_id, email: user.email, registered_at: user.registered_at, disabled: user.disabled === true };
+  changes.put(AUTH_COLLECTIONS.userIndex, userIndexId(user.email, user.user_id), entry);
 }
 
 /** Documents changed during one page, so several events on one document fold together. */
@@ -114,6 +141,17 @@ function apply(changes: PageChanges, event: RecordedEvent): void {
         providers: [],
       };
       changes.put(AUTH_COLLECTIONS.users, data.user_id, user);
+      putIndexEntry(changes, user);
+      return;
+    }
+    case 'auth_account_disabled':
+    case 'auth_account_enabled': {
+      const userId = payloadOf<AccountDisabled | AccountEnabled>(event).user_id;
+      const user = changes.get<UserDocument>(AUTH_COLLECTIONS.users, userId);
+      if (!user) return;
+      const updated: UserDocument = { ...user, disabled: event.eventType === 'auth_account_disabled' };
+      changes.put(AUTH_COLLECTIONS.users, userId, updated);
+      putIndexEntry(changes, updated);
       return;
     }
     case 'auth_password_login_succeeded': {
