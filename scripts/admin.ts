@@ -104,21 +104,35 @@ interface UserLine {
 
 const userLine = (u: UserLine) => `${u.id}  ${u.email ?? '(no address)'}  created ${u.created_at}${u.disabled ? '  DISABLED' : ''}`;
 
+/**
+ * One page, or every page with --all. A search is a bounded scan (docs/auth.md, "Administration"):
+ * a page may be empty while `next` goes on, so without --all the scan is followed until a page
+ * holds an account or every account was scanned.
+ */
 async function listUsers(): Promise<void> {
   let cursor: string | null = null;
-  do {
+  let listed = 0;
+  for (;;) {
     const query = new URLSearchParams();
     if (values.q !== undefined) query.set('q', values.q);
     if (values.limit !== undefined) query.set('limit', values.limit);
     if (cursor !== null) query.set('cursor', cursor);
     const answer = await call('GET', `/api/admin/users${query.size > 0 ? `?${query}` : ''}`);
     const page = answer.body as { users: UserLine[]; next: string | null };
-    print(
-      answer,
-      () => [...page.users.map(userLine), ...(page.next !== null && !values.all ? [`(more: --all, or the API's cursor ${page.next})`] : [])].join('\n') || '(no accounts)',
-    );
-    cursor = values.all ? page.next : null;
-  } while (cursor !== null);
+    listed += page.users.length;
+    const last = page.next === null || (!values.all && page.users.length > 0);
+    if (page.users.length > 0 || last) {
+      print(answer, () =>
+        [
+          ...page.users.map(userLine),
+          ...(page.next !== null && last ? [`(more: --all, or the API's cursor ${page.next})`] : []),
+          ...(listed === 0 && page.next === null ? ['(no accounts)'] : []),
+        ].join('\n'),
+      );
+    }
+    if (last) return;
+    cursor = page.next;
+  }
 }
 
 interface Summary {

@@ -5,14 +5,11 @@
  */
 import { runSessionRetention, type AuthDeps } from '../auth/application/index.ts';
 import { runAuthBackfill } from '../auth/application/backfill.ts';
-import { runUserIndexBackfill } from '../auth/application/user-index.ts';
 import { expireDeadLetters } from '../platform/mail-outbox-upkeep.ts';
 
 export interface MaintenanceReport {
   /** events of an older store folded into the retention queue and identity lists (0 once done) */
   backfilled_events: number;
-  /** accounts of an older store copied into the administration API's address index (0 once done) */
-  indexed_users: number;
   sessions_ended: number;
   session_streams_removed: number;
   /** dead letters past MAIL_DEAD_LETTER_RETENTION_SECONDS removed from the mail outbox */
@@ -27,17 +24,15 @@ export interface MaintenanceReport {
 export function runMaintenancePass(auth: AuthDeps): MaintenanceReport {
   // First: an older store's sessions join the queue this same pass works through.
   const backfill = runAuthBackfill(auth);
-  const index = runUserIndexBackfill(auth);
   const sessions = runSessionRetention(auth);
   const deadLetters = expireDeadLetters(auth.platform.projections, auth.platform.now(), auth.config.mailDeadLetterRetentionSeconds);
   const upkeep = auth.platform.storeUpkeep();
   return {
     backfilled_events: backfill.events,
-    indexed_users: index.users,
     sessions_ended: sessions.ended,
     session_streams_removed: sessions.removed,
     mail_dead_letters_expired: deadLetters,
     store_upkeep: upkeep,
-    more: sessions.more || !backfill.done || !index.done,
+    more: sessions.more || !backfill.done,
   };
 }

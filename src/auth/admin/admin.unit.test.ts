@@ -15,7 +15,7 @@ import { authEvent } from '../application/event-codec.ts';
 import { AUTH_COLLECTIONS } from '../application/projection.ts';
 import { sha256Hex } from '../application/secrets.ts';
 import { authNamespaces, authStreams } from '../application/streams.ts';
-import { listUsers, runUserIndexBackfill } from '../application/user-index.ts';
+import { listUsers } from '../application/user-list.ts';
 import { deleteAccountAsAdmin, disableAccount, enableAccount, revokeSessionsOf, sendResetLink } from './actions.ts';
 import { userSummary } from './user-summary.ts';
 
@@ -36,57 +36,74 @@ async function account(deps: AuthDeps, email: string): Promise<string> {
 }
 
 describe('listUsers()', () => {
-  it('finds accounts by address prefix (ASCII case as stored), in address order, a page at a time', async () => {
+  it('finds accounts by address prefix (ASCII case as stored), in account id order, a page at a time', async () => {
     const { deps } = setup();
-    for (const email of ['bob@example.com', 'ada@example.com', 'adam@example.org', 'Adele@example.net', 'zed@example.com']) await account(deps, email);
-    expect(listUsers(deps, '', undefined, 100).users.map((u) => u.email)).toEqual([
-      'ada@example.com',
-      'adam@example.org',
-      'adele@example.net',
-      'bob@example.com',
-      'zed@example.com',
-    ]);
+    const ids = new Map<string, string>();
+    for (const email of ['bob@example.com', 'ada@example.com', 'adam@example.org', 'Adele@example.net', 'zed@example.com'])
+      ids.set(email.toLowerCase(), await account(deps, email));
+    const byId = (emails: string[]) => emails.sort((x, y) => (ids.get(x)! < ids.get(y)! ? -1 : 1));
+    const all = listUsers(deps, '', undefined, 100);
+    expect(all.users.map((u) => u.email)).toEqual(byId([...ids.keys()]));
+    expect(all.users.map((u) => u.user_id)).toEqual(all.users.map((u) => ids.get(u.email!)));
+    expect(all.next).toBeUndefined();
+    const ad = byId(['ada@example.com', 'adam@example.org', 'adele@example.net']);
     const first = listUsers(deps, 'ad', undefined, 2);
-    expect(first.users.map((u) => u.email)).toEqual(['ada@example.com', 'adam@example.org']);
+    expect(first.users.map((u) => u.email)).toEqual(ad.slice(0, 2));
     expect(first.next).toBeDefined();
     const second = listUsers(deps, 'ad', first.next, 2);
-    expect(second.users.map((u) => u.email)).toEqual(['adele@example.net']);
+    expect(second.users.map((u) => u.email)).toEqual(ad.slice(2));
     expect(second.next).toBeUndefined();
     expect(listUsers(deps, 'ada@', undefined, 10).users.map((u) => u.email)).toEqual(['ada@example.com']);
     expect(listUsers(deps, 'nobody', undefined, 10)).toEqual({ users: [], next: undefined });
-    // A full page that is the run's last says so only on the next call's empty page: never a page past the run.
+    // A full page with no match after it in the store is the last: no empty page past it.
     const exact = listUsers(deps, 'ad', undefined, 3);
     expect(exact.users).toHaveLength(3);
     expect(exact.next).toBeUndefined();
   });
 
-  it('lists provider accounts without an address first', async () => {
+  it('lists provider accounts without an address too, but a prefix never matches them', async () => {
     const { deps } = setup();
-    await account(deps, 'ada@example.com');
+    const ada = await account(deps, 'ada@example.com');
     const linked = await linkOrCreateUserForExternalIdentity(deps, { provider: 'provider_b', subject: 'gh-1', email: null, emailVerified: false });
-    expect(listUsers(deps, '', undefined, 10).users.map((u) => [u.user_id === linked.userId, u.email])).toEqual([
-      [true, null],
-      [false, 'ada@example.com'],
-    ]);
+    expect(
+      listUsers(deps, '', undefined, 10)
+        .users.map((u) => [u.user_id, u.email])
+        .sort(),
+    ).toEqual(
+      [
+        [ada, 'ada@example.com'],
+        [linked.userId, null],
+      ].sort(),
+    );
+    expect(listUsers(deps, 'a', undefined, 10).users.map((u) => u.user_id)).toEqual([ada]);
   });
 
-  it('a store written before the index gets it from the backfill, once', async () => {
-    const { platform, deps } = setup();
-    const ada = await account(deps, 'ada@example.com');
-    listUsers(deps, '', undefined, 1);
-    // As an older release left it: the users, no index.
-    const index = platform.projections.listDocuments(AUTH_COLLECTIONS.userIndex, undefined, 10);
-    const checkpoint = platform.projections.checkpoint('auth_projection');
-    platform.projections.commit(
-      'auth_projection',
-      checkpoint,
-      checkpoint,
-      index.map((d) => ({ tag: 'delete', val: { collection: d.collection, id: d.id } })),
-    );
-    expect(listUsers(deps, '', undefined, 10).users).toEqual([]);
-    expect(runUserIndexBackfill(deps)).toEqual({ users: 1, done: true });
-    expect(listUsers(deps, '', undefined, 10).users.map((u) => u.user_id)).toEqual([ada]);
-    expect(runUserIndexBackfill(deps)).toEqual({ users: 0, done: true });
+  it('a search is a bounded scan: at most `scanned` accounts per call, `next` goes on where it stopped', async () => {
+    const { deps } = setup();
+    const emails = ['a1@example.com', 'b1@example.com', 'b2@example.com', 'a2@example.com', 'b3@example.com', 'a3@example.com', 'b4@example.com'];
+    for (const email of emails) await account(deps, email);
+    const pages: string[][] = [];
+    let cursor: string | undefined;
+    for (let call = 0; call < 10; call++) {
+      const page = listUsers(deps, 'a', cursor, 10, 2);
+      pages.push(page.users.map((u) => u.email!));
+      cursor = page.next;
+      if (cursor === undefined) break;
+    }
+    // Seven accounts, two scanned per call: four calls, some pages empty, every match once.
+    expect(pages).toHaveLength(4);
+    expect(pages.flat().sort()).toEqual(['a1@example.com', 'a2@example.com', 'a3@example.com']);
+    expect(pages.every((page) => page.length <= 2)).toBe(true);
+  });
+
+  it('an account that is gone is not listed, and its id as a cursor still goes on after it', async () => {
+    const { deps } = setup();
+    const ids = [await account(deps, 'ada@example.com'), await account(deps, 'bob@example.com'), await account(deps, 'cy@example.com')].sort();
+    const first = listUsers(deps, '', undefined, 1);
+    expect(first.next).toBe(ids[0]);
+    await deleteAccountAsAdmin(deps, admin, ids[0]!);
+    expect(listUsers(deps, '', first.next, 10).users.map((u) => u.user_id)).toEqual(ids.slice(1));
+    expect(listUsers(deps, '', undefined, 10).users.map((u) => u.user_id)).toEqual(ids.slice(1));
   });
 });
 

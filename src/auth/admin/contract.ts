@@ -4,6 +4,7 @@
  */
 import type { ApiContract, OperationSpec, ParameterSpec } from '../../http/operation.ts';
 import * as S from './wire-schemas.ts';
+import { MAX_SCANNED } from '../application/user-list.ts';
 
 export const ADMIN_PATHS = {
   users: '/api/admin/users',
@@ -31,7 +32,7 @@ export const ADMIN_OPERATIONS: readonly OperationSpec[] = [
     tag: 'admin',
     summary: 'List and search accounts by address prefix',
     security: 'operator',
-    description: `${TOKEN} Accounts in address order (then by id; those without an address first), a page at a time: pass a page's \`next\` as \`cursor\` with the same \`q\` for the next one.`,
+    description: `${TOKEN} Accounts in a stable order (by account id), a page at a time: pass a page's \`next\` as \`cursor\` with the same \`q\` for the next one, until \`next\` is null. A search is a bounded scan (no index holds an address, so an erased account leaves none): each request reads at most ${MAX_SCANNED} accounts, so a page can hold fewer than \`limit\`, even none, while \`next\` says where the scan goes on.`,
     parameters: [
       { name: 'q', in: 'query', description: 'the start of the address; ASCII letters match in any case', schema: S.AddressPrefixSchema },
       { name: 'cursor', in: 'query', description: 'the `next` of the previous page', schema: S.CursorSchema },

@@ -21,7 +21,7 @@ import { errorResponse } from '../../http/errors.ts';
 import { refuseOtherMethods, routerPath } from '../../http/operation.ts';
 import type { AuthDeps } from '../application/deps.ts';
 import { authorizeSystemAdmin, bearerToken } from '../application/system-token.ts';
-import { listUsers } from '../application/user-index.ts';
+import { listUsers } from '../application/user-list.ts';
 import { deleteAccountAsAdmin, disableAccount, enableAccount, revokeSessionsOf, sendResetLink, type Administrator } from './actions.ts';
 import { ADMIN_OPERATIONS, ADMIN_PATHS } from './contract.ts';
 import { userSummary, type UserSummary } from './user-summary.ts';
@@ -53,9 +53,9 @@ function userIdOf(c: Context): string {
 const asStored = (prefix: string) => prefix.trim().replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 
 /**
- * A cursor is an index id: any text it decodes to only says where the page starts. No id holds
- * U+0000 (PostgreSQL text cannot): a cursor is cut there, which starts the page earlier, never
- * past an account.
+ * A cursor is the user id the scan stopped at: any text it decodes to only says where the scan
+ * goes on. No id holds U+0000 (PostgreSQL text cannot): a cursor is cut there, which starts the
+ * scan earlier, never past an account.
  */
 function decodeCursor(cursor: string): string | undefined {
   try {

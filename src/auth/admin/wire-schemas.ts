@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { timestamp } from '../operation-words.ts';
-import { MAX_USER_PAGE } from '../application/user-index.ts';
+import { MAX_USER_PAGE } from '../application/user-list.ts';
 
 /** Account ids are random UUIDs (RFC 9562 §5.4, `crypto.randomUUID`). */
 export const UserIdSchema = v.pipe(
@@ -53,7 +53,7 @@ export const UserListSchema = v.object({
       disabled: v.boolean(),
     }),
   ),
-  next: v.pipe(v.nullable(v.string()), v.description('the cursor of the next page; null on the last one')),
+  next: v.pipe(v.nullable(v.string()), v.description('where the scan goes on, for `cursor`; null once every account was scanned')),
 });
 
 export const UserSummarySchema = v.object({

@@ -23,7 +23,7 @@ import { AppError } from '../../errors.ts';
 import type { DocumentChange } from '../../platform/ports.ts';
 import { findAccountByEmailHash } from './accounts.ts';
 import type { AuthDeps } from './deps.ts';
-import { AUTH_COLLECTIONS, AUTH_PROJECTION, readAuthDocument, runAuthProjection, userIndexId, userSessionEntries, type UserDocument } from './projection.ts';
+import { AUTH_COLLECTIONS, AUTH_PROJECTION, readAuthDocument, runAuthProjection, userSessionEntries, type UserDocument } from './projection.ts';
 import { checkPasswordAttempt } from './password-check.ts';
 import { ENDED_SESSIONS } from './retention.ts';
 import { purgeMailTo } from '../../platform/mail-outbox-upkeep.ts';
@@ -154,8 +154,6 @@ export async function eraseAccount(deps: AuthDeps, userId: string, known: { emai
       const changes: DocumentChange[] = [
         { tag: 'delete', val: { collection: AUTH_COLLECTIONS.users, id: userId } },
         { tag: 'delete', val: { collection: AUTH_COLLECTIONS.userSessions, id: userId } },
-        { tag: 'delete', val: { collection: AUTH_COLLECTIONS.userIndex, id: userIndexId(user?.email ?? null, userId) } },
-        ...(email && email !== user?.email ? [{ tag: 'delete' as const, val: { collection: AUTH_COLLECTIONS.userIndex, id: userIndexId(email, userId) } }] : []),
         ...queueEntries,
       ];
       // At the projection's checkpoint: a run that moved it first (a sign-in of this user racing

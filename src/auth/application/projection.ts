@@ -1,9 +1,10 @@
 /**
  * The `auth_projection`: folds auth events from the global log into the read models something
- * reads: `auth_users` (the dashboard), `auth_user_sessions` (the session list),
- * `auth_session_ends` (when each session ends, in time order: retention.ts removes ended sessions'
- * streams from it) and `auth_user_index` (every account by its address, for the administration
- * API's search: user-index.ts), moving its own checkpoint in the same transaction (projection-store `commit`).
+ * reads: `auth_users` (the dashboard, the administration API's user list: user-list.ts),
+ * `auth_user_sessions` (the session list) and `auth_session_ends` (when each session ends, in time
+ * order: retention.ts removes ended sessions' streams from it), moving its own checkpoint in the
+ * same transaction (projection-store `commit`). No document id holds an address: an account's
+ * documents are keyed by its random id, so erasing them leaves no address in a store's names.
  * Safe to run from many instances at once: a commit that loses the race changes nothing and the
  * run stops. Documents hold no secret (sessions are named by the session id's hash).
  */
@@ -13,25 +14,7 @@ import type { AccountDisabled, AccountEnabled, ExternalIdentityLinked, ExternalU
 import { payloadOf } from './event-codec.ts';
 
 export const AUTH_PROJECTION = 'auth_projection';
-export const AUTH_COLLECTIONS = { users: 'auth_users', userSessions: 'auth_user_sessions', sessionEnds: 'auth_session_ends', userIndex: 'auth_user_index' } as const;
-
-/**
- * The id of an account's entry in `auth_user_index`: its normalized address, a space (which no
- * address holds, so an address is never a prefix of another entry's address part by accident of
- * the separator), its user id. Documents are listed in id order on every backend, so the entries
- * of one address prefix are one contiguous run; an account without an address sorts first.
- */
-export function userIndexId(email: string | null, userId: string): string {
-  return `${email ?? ''} ${userId}`;
-}
-
-/** One account in `auth_user_index`: what a line of the administration API's user list shows. */
-export interface UserIndexDocument {
-  user_id: string;
-  email: string | null;
-  registered_at: number;
-  disabled: boolean;
-}
+export const AUTH_COLLECTIONS = { users: 'auth_users', userSessions: 'auth_user_sessions', sessionEnds: 'auth_session_ends' } as const;
 
 /**
  * The id of a session's entry in `auth_session_ends`: its end (epoch ms, zero-padded so ids sort
@@ -88,12 +71,6 @@ export interface UserDocument {
   disabled?: boolean;
 }
 
-/** The index entry of `user`, as `auth_user_index` holds it. */
-function putIndexEntry(changes: PageChanges, user: UserDocument): void {
-  const entry: UserIndexDocument = { user_id: user.user_id, email: user.email, registered_at: user.registered_at, disabled: user.disabled === true };
-  changes.put(AUTH_COLLECTIONS.userIndex, userIndexId(user.email, user.user_id), entry);
-}
-
 /** Documents changed during one page, so several events on one document fold together. */
 class PageChanges {
   readonly #docs = new Map<string, { collection: string; id: string; body: unknown }>();
@@ -141,7 +118,6 @@ function apply(changes: PageChanges, event: RecordedEvent): void {
         providers: [],
       };
       changes.put(AUTH_COLLECTIONS.users, data.user_id, user);
-      putIndexEntry(changes, user);
       return;
     }
     case 'auth_account_disabled':
@@ -149,9 +125,7 @@ function apply(changes: PageChanges, event: RecordedEvent): void {
       const userId = payloadOf<AccountDisabled | AccountEnabled>(event).user_id;
       const user = changes.get<UserDocument>(AUTH_COLLECTIONS.users, userId);
       if (!user) return;
-      const updated: UserDocument = { ...user, disabled: event.eventType === 'auth_account_disabled' };
-      changes.put(AUTH_COLLECTIONS.users, userId, updated);
-      putIndexEntry(changes, updated);
+      changes.put(AUTH_COLLECTIONS.users, userId, { ...user, disabled: event.eventType === 'auth_account_disabled' } satisfies UserDocument);
       return;
     }
     case 'auth_password_login_succeeded': {
