@@ -12,6 +12,7 @@ export const APP_ERROR_CODES = [
   'unauthorized',
   'invalid_credentials',
   'forbidden',
+  'account_disabled',
   'rate_limited',
   'store',
   'not_found',
@@ -32,6 +33,7 @@ const GENERIC_MESSAGES: Partial<Record<AppErrorCode, string>> = {
   unauthorized: 'authentication is required',
   invalid_credentials: 'invalid email or password',
   forbidden: 'not allowed',
+  account_disabled: 'this account is disabled',
   rate_limited: 'too many attempts, try again later',
 };
 

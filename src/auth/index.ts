@@ -1,6 +1,7 @@
 /**
  * The auth service's routes for the top-level app: the JSON API under /api/auth, the OAuth
- * sign-in routes under /api/auth/oauth, and the pages /login and /dashboard. `buildAuthDeps`
+ * sign-in routes under /api/auth/oauth, the administration API under /api/admin, and the pages
+ * /login and /dashboard. `buildAuthDeps`
  * validates the AUTH_* configuration, OAuth included (throws AppError 'configuration' naming the
  * variables, which the host's start-up probe turns into exit code 2).
  */
@@ -18,6 +19,7 @@ import { defaultDeps } from './oauth/providers/index.ts';
 import { authPageRoutes } from './pages/routes.tsx';
 import { oauthRoutes } from './oauth/routes.tsx';
 import { authRestRoutes } from './rest/routes.ts';
+import { adminRoutes } from './admin/routes.ts';
 
 export { AUTH_PATHS } from './rest/routes.ts';
 export { sessionGuards, type SessionGuards, type SessionRequirement, type SessionVariables, type SignedInUser } from './rest/require-session.ts';
@@ -56,6 +58,7 @@ export function buildAuthDeps(platform: Platform, env: ReadonlyMap<string, strin
 export function authRoutes(service: AuthService): Hono {
   const app = new Hono();
   app.route('/', authRestRoutes(service));
+  app.route('/', adminRoutes(service));
   app.route(
     '/',
     oauthRoutes({

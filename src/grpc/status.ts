@@ -46,6 +46,7 @@ const STATUS_BY_APP_CODE: Record<AppErrorCode, GrpcCode> = {
   unauthorized: GrpcCode.UNAUTHENTICATED,
   invalid_credentials: GrpcCode.UNAUTHENTICATED,
   forbidden: GrpcCode.PERMISSION_DENIED,
+  account_disabled: GrpcCode.PERMISSION_DENIED,
   rate_limited: GrpcCode.RESOURCE_EXHAUSTED,
 };
 

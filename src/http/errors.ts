@@ -18,6 +18,8 @@ const STATUS_BY_CODE: Record<AppErrorCode, ContentfulStatusCode> = {
   unauthorized: 401,
   invalid_credentials: 401,
   forbidden: 403,
+  // Signed in correctly, but an administrator disabled the account (src/auth/application/account-access.ts).
+  account_disabled: 403,
   rate_limited: 429,
   payload_too_large: 413,
   unsupported_media_type: 415,

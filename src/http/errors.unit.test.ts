@@ -16,6 +16,7 @@ describe('http errors', () => {
       unauthorized: 401,
       invalid_credentials: 401,
       forbidden: 403,
+      account_disabled: 403,
       rate_limited: 429,
       store: 503,
       not_found: 404,

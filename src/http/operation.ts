@@ -11,7 +11,7 @@ import type { AppErrorCode } from '../errors.ts';
 import type { Logger } from '../platform/ports.ts';
 import { methodNotAllowedResponse } from './errors.ts';
 
-export type Tag = 'counter' | 'server functions' | 'auth' | 'oauth' | 'service';
+export type Tag = 'counter' | 'server functions' | 'auth' | 'oauth' | 'admin' | 'service';
 
 export interface ParameterSpec {
   name: string;

@@ -210,13 +210,19 @@ export function buildOpenApiDocument(contracts: readonly ApiContract[] = API_CON
       { name: 'server functions', description: "The browser UI's RPC routes (same commands, same errors)" },
       { name: 'auth', description: 'Password accounts, sessions, operator storage status' },
       { name: 'oauth', description: 'OAuth 2.0 / OpenID Connect sign-in (RFC 6749, OIDC Core)' },
+      { name: 'admin', description: 'Administration of accounts, for AAL2 system administrators (an operator token)' },
       { name: 'service', description: 'Health and this contract' },
     ],
     paths,
     components: {
       schemas: schemas.components(),
       securitySchemes: {
-        operatorToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'HS256 operator token from `npm run auth:token` (aal2, role system_admin)' },
+        operatorToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'ES256 operator token from the configured issuer, or `npm run auth:token` in development (multi-factor `amr` or `acr`, role system_admin)',
+        },
         sessionCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: `the session cookie set by sign-in: ${cookieNames(sessionCookieName)}` },
       },
       responses: {

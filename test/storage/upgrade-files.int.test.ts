@@ -15,6 +15,7 @@ import { findAccountByEmailHash } from '../../src/auth/application/accounts.ts';
 import { payloadOf } from '../../src/auth/application/event-codec.ts';
 import { linkOrCreateUserForExternalIdentity } from '../../src/auth/application/external-identity.ts';
 import { userSessionEntries } from '../../src/auth/application/projection.ts';
+import { listUsers } from '../../src/auth/application/user-list.ts';
 import { sha256Hex } from '../../src/auth/application/secrets.ts';
 import { buildAuthDeps } from '../../src/auth/index.ts';
 import { deleteAccount } from '../../src/auth/application/account-deletion.ts';
@@ -66,6 +67,13 @@ describe.each(readdirSync(FIXTURE_DIR))('the file store written by %s', (release
     for (const user of [manifest.password_user, manifest.oauth_user]) expect(userSessionEntries(platform, user.user_id)).toEqual([]);
     // Once done, a pass folds nothing again.
     expect(runMaintenancePass(auth).backfilled_events).toBe(0);
+  });
+
+  it("the administration API's search finds the store's accounts as it left them, with no pass first", () => {
+    const { auth } = open();
+    const ids = listUsers(auth, '', undefined, 100).users.map((u) => u.user_id);
+    expect(ids.sort()).toEqual([manifest.password_user.user_id, manifest.oauth_user.user_id].sort());
+    expect(listUsers(auth, manifest.password_user.email.slice(0, 4), undefined, 100).users.map((u) => u.user_id)).toContain(manifest.password_user.user_id);
   });
 
   it("after one pass, deleting the OAuth account removes its identity's stream", async () => {

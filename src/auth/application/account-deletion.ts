@@ -15,6 +15,9 @@
  * Erasure rather than crypto-shredding: the streams are the user's alone, so nothing else is
  * lost with them, and the store then holds no ciphertext that a leaked key could open
  * (docs/storage.md, "Account deletion"). The per-type event totals stay exact.
+ *
+ * `eraseAccount` is the erasure itself, the one an administrator's deletion runs too
+ * (src/auth/admin/): it needs the user id only.
  */
 import { AppError } from '../../errors.ts';
 import type { DocumentChange } from '../../platform/ports.ts';
@@ -68,10 +71,10 @@ export async function reauthenticate(deps: AuthDeps, current: ActiveSession, rea
   if (!fresh) throw new AppError('forbidden', 'confirm with your password, or sign in with your provider again first');
 }
 
-/** Every session hash of the user the read models know of: live, waiting to end, ended and retained. */
-function sessionHashesOf(deps: AuthDeps, userId: string, current: ActiveSession): { hashes: Set<string>; queueEntries: DocumentChange[] } {
+/** Every session hash of the user the read models know of: live, waiting to end, ended and retained; `extra` (the caller's session) too. */
+function sessionHashesOf(deps: AuthDeps, userId: string, extra: string | undefined): { hashes: Set<string>; queueEntries: DocumentChange[] } {
   const { platform } = deps;
-  const hashes = new Set<string>([current.sessionHash, ...userSessionEntries(platform, userId).map((s) => s.session_hash)]);
+  const hashes = new Set<string>([...(extra === undefined ? [] : [extra]), ...userSessionEntries(platform, userId).map((s) => s.session_hash)]);
   const queueEntries: DocumentChange[] = [];
   for (const collection of [AUTH_COLLECTIONS.sessionEnds, ENDED_SESSIONS]) {
     let after: string | undefined;
@@ -104,23 +107,35 @@ function scrubErasure(deps: AuthDeps): void {
 
 /** Deletes the signed-in user's account (see above). 403 `forbidden` without re-authentication. */
 export async function deleteAccount(deps: AuthDeps, current: ActiveSession, reauth: Reauthentication): Promise<DeletedAccount> {
-  const { platform } = deps;
-  const { userId } = current;
   try {
     await reauthenticate(deps, current, reauth);
+  } catch (error) {
+    throw AppError.fromStore(error);
+  }
+  return eraseAccount(deps, current.userId, { email: current.email, sessionHash: current.sessionHash });
+}
+
+/**
+ * Erases the account `userId` (see above). `known`: what the caller knows of it beyond the read
+ * models (the signed-in session's address and hash), so nothing of it is missed if they lag.
+ */
+export async function eraseAccount(deps: AuthDeps, userId: string, known: { email: string | null; sessionHash?: string } = { email: null }): Promise<DeletedAccount> {
+  const { platform } = deps;
+  try {
     // Across retries: a stream removed by an earlier try removes nothing the next time.
     let removed = 0;
     for (let race = 0; race < MAX_COMMIT_RACES; race++) {
       const { checkpoint } = runAuthProjection(platform);
       const userDoc = platform.projections.getDocument({ collection: AUTH_COLLECTIONS.users, id: userId });
       const user = userDoc ? readAuthDocument<UserDocument>(AUTH_COLLECTIONS.users, userDoc.body) : undefined;
-      const email = user?.email ?? current.email;
+      const email = user?.email ?? known.email;
       const emailHash = email ? await sha256Hex(email) : undefined;
       // Whose the address is: only its owner's deletion removes the claim, its mail and its links.
       const ownsEmail = emailHash !== undefined && findAccountByEmailHash(platform, emailHash)?.userId === userId;
-      const { hashes, queueEntries } = sessionHashesOf(deps, userId, current);
+      const { hashes, queueEntries } = sessionHashesOf(deps, userId, known.sessionHash);
       const streams = [
         authStreams.user(userId),
+        authStreams.access(userId),
         ...(ownsEmail ? [authStreams.email(emailHash)] : []),
         ...(user?.identities ?? []).map((identity) => authStreams.identity(identity.provider, identity.subject_hash)),
         ...[...hashes].map((hash) => authStreams.session(hash)),

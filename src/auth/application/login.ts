@@ -15,6 +15,7 @@ import { checkPasswordAttempt } from './password-check.ts';
 import { UNKNOWN_CLIENT, type Credentials, type SignedIn, type SignInContext } from './register.ts';
 import { sha256Hex } from './secrets.ts';
 import { issueSession } from './sessions.ts';
+import { assertAccountEnabled } from './account-access.ts';
 
 /**
  * `context.client` (the caller's address) scopes the lock, `context.deviceCookie` may exempt
@@ -31,6 +32,8 @@ export async function loginWithPassword(deps: AuthDeps, input: Credentials, cont
   try {
     const { account, knownDeviceId } = await checkPasswordAttempt(deps, { emailHash, password: input.password, client: context.client, deviceCookie: context.deviceCookie });
     if (!account) throw new AppError('invalid_credentials');
+    // Only after the password matched: a disabled account tells no one who lacks it.
+    assertAccountEnabled(deps, account.userId);
     const data: PasswordLoginSucceeded = { user_id: account.userId };
     // In the session's stream (sessions.ts): the trace lives as long as the session it opened.
     const trace = [authEvent('auth_password_login_succeeded', data)];

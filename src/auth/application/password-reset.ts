@@ -17,6 +17,10 @@
  * also remove the account's passkeys (`removePasskeys`), the owner's choice. A reset is a proof of
  * control of the mailbox: on an account whose address was unverified it verifies the address and
  * removes every passkey added before it (src/auth/passkeys/removal.ts).
+ *
+ * An account made by a provider sign-in, which claimed its address with the provider's verified
+ * email and has no password, gets the same link: opening it sets its first password. The link
+ * proves the mailbox as for a reset, so the account then signs in both ways.
  */
 import { AppError, isStoreConflict } from '../../errors.ts';
 import { normalizeEmail } from '../domain/email.ts';
@@ -27,7 +31,7 @@ import { findAccountByEmailHash, type Account } from './accounts.ts';
 import type { AuthDeps } from './deps.ts';
 import { authEvent } from './event-codec.ts';
 import { spendMailBudget } from './mail-budget.ts';
-import { inspectMailLink, issueMailLink, prepareMailLink, redeemMailLink, retireMailLinks, type MailLinkTarget } from './mail-links.ts';
+import { inspectMailLink, issueMailLink, prepareMailLink, redeemMailLink, retireMailLinks, type MailLinkTarget, type PreparedLink } from './mail-links.ts';
 import { mailTexts } from './mail-texts.ts';
 import { checkPasswordAttempt } from './password-check.ts';
 import { sha256Hex } from './secrets.ts';
@@ -54,20 +58,44 @@ export async function requestPasswordReset(deps: AuthDeps, typedEmail: string, c
   const email = normalizeEmail(typedEmail);
   const emailHash = await sha256Hex(email);
   const link = prepareMailLink();
-  deps.platform.afterResponse(`password-reset:${link.id}`, () => {
-    const account = findAccountByEmailHash(deps.platform, emailHash);
-    if (!account?.passwordHash) {
-      deps.platform.logger.log('info', 'password reset for an address without a password account; nothing sent', { code: 'auth_password_reset_unknown' });
-      return;
-    }
-    if (!spendMailBudget(deps, 'reset', { email: account.email, emailHash, client }, RESET_MAILS_PER_HOUR, true)) {
-      deps.platform.logger.log('info', 'password reset past the hourly budget; nothing sent', { code: 'auth_password_reset_throttled', user_id: account.userId });
-      return;
-    }
-    const issued = issueMailLink(deps, 'reset', account, emailHash, link, mail.baseUrl);
-    const id = deps.platform.mail.send({ sender: mail.from, recipient: account.email, ...mailTexts.reset(mail.appName, issued.url), secrets: issued.secrets });
-    deps.platform.logger.log('info', 'password reset mail queued', { code: 'auth_password_reset_mail_queued', user_id: account.userId, mail_id: id });
-  });
+  deps.platform.afterResponse(`password-reset:${link.id}`, () => void mailResetLink(deps, mail, emailHash, link, { quiet: true, client }));
+}
+
+/** What `mailResetLink` did (`no_account`: the address is no account's, or one whose address nobody proved and that has no password). */
+export type ResetMailOutcome = 'queued' | 'no_account' | 'throttled';
+
+/** A password account, or a provider account whose claim of the address a provider verified (it may set its first password). */
+function resettable(account: Account | undefined): account is Account {
+  return account !== undefined && (account.passwordHash !== undefined || account.emailVerified);
+}
+
+/**
+ * Issues a reset link for the password account of the address and queues its mail, within the
+ * mail budgets (mail-budget.ts; past one: `throttled`, or RateLimitedError unless `quiet`), spent
+ * by `client`, who asked. "Forgot
+ * password?" runs it after its response; an administrator's reset link runs it at once
+ * (src/auth/admin/). Store failures propagate.
+ */
+export function mailResetLink(
+  deps: AuthDeps,
+  mail: { from: string; baseUrl: string; appName: string },
+  emailHash: string,
+  link: PreparedLink,
+  request: { quiet: boolean; client: string },
+): ResetMailOutcome {
+  const account = findAccountByEmailHash(deps.platform, emailHash);
+  if (!resettable(account)) {
+    deps.platform.logger.log('info', 'password reset for an address without a password account; nothing sent', { code: 'auth_password_reset_unknown' });
+    return 'no_account';
+  }
+  if (!spendMailBudget(deps, 'reset', { email: account.email, emailHash, client: request.client }, RESET_MAILS_PER_HOUR, request.quiet)) {
+    deps.platform.logger.log('info', 'password reset past the hourly budget; nothing sent', { code: 'auth_password_reset_throttled', user_id: account.userId });
+    return 'throttled';
+  }
+  const issued = issueMailLink(deps, 'reset', account, emailHash, link, mail.baseUrl);
+  const id = deps.platform.mail.send({ sender: mail.from, recipient: account.email, ...mailTexts.reset(mail.appName, issued.url), secrets: issued.secrets });
+  deps.platform.logger.log('info', 'password reset mail queued', { code: 'auth_password_reset_mail_queued', user_id: account.userId, mail_id: id });
+  return 'queued';
 }
 
 /** The link's account, when the link would still set a password (to show the form). */
@@ -78,7 +106,7 @@ export async function inspectResetLink(deps: AuthDeps, token: string): Promise<A
 
 function currentAccount(deps: AuthDeps, target: MailLinkTarget): Account | undefined {
   const account = findAccountByEmailHash(deps.platform, target.emailHash);
-  if (!account?.passwordHash || account.userId !== target.userId || account.passwordRevision !== target.passwordRevision) return undefined;
+  if (!resettable(account) || account.userId !== target.userId || account.passwordRevision !== target.passwordRevision) return undefined;
   return account;
 }
 

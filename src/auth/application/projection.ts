@@ -1,14 +1,16 @@
 /**
  * The `auth_projection`: folds auth events from the global log into the read models something
- * reads: `auth_users` (the dashboard), `auth_user_sessions` (the session list) and
- * `auth_session_ends` (when each session ends, in time order: retention.ts removes ended sessions'
- * streams from it), moving its own checkpoint in the same transaction (projection-store `commit`).
+ * reads: `auth_users` (the dashboard, the administration API's user list: user-list.ts),
+ * `auth_user_sessions` (the session list) and `auth_session_ends` (when each session ends, in time
+ * order: retention.ts removes ended sessions' streams from it), moving its own checkpoint in the
+ * same transaction (projection-store `commit`). No document id holds an address: an account's
+ * documents are keyed by its random id, so erasing them leaves no address in a store's names.
  * Safe to run from many instances at once: a commit that loses the race changes nothing and the
  * run stops. Documents hold no secret (sessions are named by the session id's hash).
  */
 import type { DocumentChange, Platform, RecordedEvent } from '../../platform/ports.ts';
 import { firstShape, readDocumentBody, writeDocumentBody, type StoredShape } from '../../platform/schema-version.ts';
-import type { ExternalIdentityLinked, ExternalUserRegistered, PasswordUserRegistered, SessionIssued, SessionRevoked } from '../domain/events.ts';
+import type { AccountDisabled, AccountEnabled, ExternalIdentityLinked, ExternalUserRegistered, PasswordUserRegistered, SessionIssued, SessionRevoked } from '../domain/events.ts';
 import { payloadOf } from './event-codec.ts';
 
 export const AUTH_PROJECTION = 'auth_projection';
@@ -65,6 +67,8 @@ export interface UserDocument {
   providers: string[];
   /** The linked external identities (absent on documents written before it existed). */
   identities?: Array<{ provider: string; subject_hash: string }>;
+  /** An administrator disabled the account (absent: never disabled). */
+  disabled?: boolean;
 }
 
 /** Documents changed during one page, so several events on one document fold together. */
@@ -114,6 +118,14 @@ function apply(changes: PageChanges, event: RecordedEvent): void {
         providers: [],
       };
       changes.put(AUTH_COLLECTIONS.users, data.user_id, user);
+      return;
+    }
+    case 'auth_account_disabled':
+    case 'auth_account_enabled': {
+      const userId = payloadOf<AccountDisabled | AccountEnabled>(event).user_id;
+      const user = changes.get<UserDocument>(AUTH_COLLECTIONS.users, userId);
+      if (!user) return;
+      changes.put(AUTH_COLLECTIONS.users, userId, { ...user, disabled: event.eventType === 'auth_account_disabled' } satisfies UserDocument);
       return;
     }
     case 'auth_password_login_succeeded': {

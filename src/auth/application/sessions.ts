@@ -13,6 +13,8 @@
  * key-value as the session's last-seen time with the idle timeout as TTL. Last seen is written
  * coarsely, at most once per SEEN_RESOLUTION_MS, so a busy session does not write per request.
  *
+ * No session is issued to a disabled account, whatever the sign-in method (account-access.ts).
+ *
  * A user keeps at most MAX_SESSIONS_PER_USER sessions: a sign-in beyond it ends the oldest ones
  * (OWASP Session Management Cheat Sheet, "Simultaneous Session Logons"). Without the bound a user
  * who signs in again and again (a script, a client that never reuses its cookie) grew the user's
@@ -25,6 +27,7 @@ import { evolveSession, isSessionActive, type SessionEvent, type SessionState } 
 import type { AuthDeps } from './deps.ts';
 import { authEvent, payloadOf } from './event-codec.ts';
 import { projectAfterResponse, userSessionEntries, type UserSessionsDocument } from './projection.ts';
+import { accountAccess, assertAccountEnabled } from './account-access.ts';
 import { AppError, isStoreConflict } from '../../errors.ts';
 import { randomToken, sha256Hex } from './secrets.ts';
 import { sessionCookie } from './session-cookie.ts';
@@ -87,11 +90,18 @@ export async function issueSession(deps: AuthDeps, input: IssueSessionInput): Pr
     ...(input.amr ? { amr: input.amr } : {}),
   };
   const sessionHash = await sha256Hex(sessionId);
+  assertAccountEnabled(deps, input.userId);
   try {
     platform.events.append(authStreams.session(sessionHash), { tag: 'no-stream' }, [authEvent('auth_session_issued', data), ...(input.trace ?? [])]);
     markSeen(deps, sessionHash, issuedAt);
   } catch (error) {
     throw AppError.fromStore(error);
+  }
+  // A disable that committed since the check above may have read the user's sessions before this
+  // one was among them: then this session ends here (account-access.ts).
+  if (accountAccess(deps, input.userId).disabled) {
+    endSession(deps, input.userId, sessionHash);
+    throw new AppError('account_disabled');
   }
   projectAfterResponse(platform);
   // After the projection task (tasks run in order): the list it reads is then up to date.
@@ -168,6 +178,9 @@ export function findActiveSessionByHash(deps: AuthDeps, sessionHash: string): Ac
   try {
     const { state, revision } = readSession(deps, sessionHash);
     if (!isSessionActive(state, deps.platform.now())) return undefined;
+    // A session from before public handles is on no session list, so a disable could not end it:
+    // it asks the account's state itself (one read, for these old sessions only).
+    if (state.handle === '' && accountAccess(deps, state.userId).disabled) return undefined;
     // No last-seen entry: idle past the timeout (the entry's TTL), so the session has ended.
     const seen = deps.platform.keyValue.get(authNamespaces.sessionActivity, sessionHash);
     if (seen === undefined) return undefined;

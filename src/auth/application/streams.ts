@@ -7,6 +7,10 @@ export const authStreams = {
   email: (emailHash: string) => `auth-email-${emailHash}`,
   session: (sessionHash: string) => `auth-session-${sessionHash}`,
   identity: (provider: string, subjectHash: string) => `auth-identity-${provider}-${subjectHash}`,
+  /** an account's access state: disabled or enabled by an administrator (account-access.ts) */
+  access: (userId: string) => `auth-access-${userId}`,
+  /** one administrator's actions, by the SHA-256 of their subject (src/auth/admin/) */
+  admin: (subjectHash: string) => `auth-admin-${subjectHash}`,
 } as const;
 
 /** Key-value namespaces (rate limiting, the device cookie's key, pending OAuth states, provider_c's signed client secret, mailed links). */

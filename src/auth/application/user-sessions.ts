@@ -36,7 +36,12 @@ function activeSessionsOf(deps: AuthDeps, userId: string): ActiveSession[] {
 
 /** The signed-in user's active sessions, newest first. */
 export function listSessions(deps: AuthDeps, current: ActiveSession): SessionSummary[] {
-  return activeSessionsOf(deps, current.userId)
+  return listUserSessions(deps, current.userId, current.sessionHash);
+}
+
+/** The active sessions of the user `userId`, newest first (`current` marks the one with that hash). */
+export function listUserSessions(deps: AuthDeps, userId: string, currentHash?: string): SessionSummary[] {
+  return activeSessionsOf(deps, userId)
     .map((s) => ({
       id: s.handle,
       device: s.device,
@@ -44,14 +49,19 @@ export function listSessions(deps: AuthDeps, current: ActiveSession): SessionSum
       issuedAt: s.issuedAt,
       lastSeenAt: s.lastSeenAt,
       expiresAt: s.expiresAt,
-      current: s.sessionHash === current.sessionHash,
+      current: s.sessionHash === currentHash,
     }))
     .sort((a, b) => b.issuedAt - a.issuedAt);
 }
 
 /** Revokes the user's session with this handle; 404 `not_found` when there is none (or not theirs). */
 export function revokeSessionByHandle(deps: AuthDeps, current: ActiveSession, handle: string): ActiveSession {
-  const target = activeSessionsOf(deps, current.userId).find((s) => s.handle !== '' && s.handle === handle);
+  return revokeUserSessionByHandle(deps, current.userId, handle);
+}
+
+/** Revokes the session with this handle of the user `userId`; 404 `not_found` when they have none such. */
+export function revokeUserSessionByHandle(deps: AuthDeps, userId: string, handle: string): ActiveSession {
+  const target = activeSessionsOf(deps, userId).find((s) => s.handle !== '' && s.handle === handle);
   if (!target) throw new AppError('not_found', 'no such session');
   revokeSession(deps, target);
   return target;

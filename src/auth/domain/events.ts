@@ -23,6 +23,12 @@ export const AUTH_EVENT_TYPES = [
   // Written by the mail flows (application/email-verification.ts, application/password-reset.ts).
   'auth_email_verified',
   'auth_password_changed',
+  // Written by the administration API (src/auth/admin/): each names the administrator's subject.
+  'auth_account_disabled',
+  'auth_account_enabled',
+  'auth_admin_sessions_revoked',
+  'auth_admin_reset_link_sent',
+  'auth_admin_account_deleted',
 ] as const;
 
 export type AuthEventType = (typeof AUTH_EVENT_TYPES)[number];
@@ -104,4 +110,52 @@ export interface PasswordChanged {
   password_hash: string;
   /** `reset` (a mailed link) or `change` (from the account page, with the current password) */
   via: 'reset' | 'change';
+}
+
+/**
+ * In stream `auth-access-<user id>`: an administrator disabled the account (no sign-in by any
+ * method; its sessions were ended). The stream's newest event is the account's access state.
+ */
+export interface AccountDisabled {
+  user_id: string;
+  /** the administrator's subject (`sub` of their token) */
+  by: string;
+  /** epoch ms */
+  at: number;
+}
+
+/** In stream `auth-access-<user id>`: an administrator enabled the account again. */
+export interface AccountEnabled {
+  user_id: string;
+  by: string;
+  /** epoch ms */
+  at: number;
+}
+
+/**
+ * In stream `auth-admin-<sha256(administrator subject)>`: the administrator's actions that change
+ * no state of their own (the sessions' and the mail's streams hold that). This stream outlives an
+ * erased account: it keeps the account's random id, nothing else of it.
+ */
+export interface AdminSessionsRevoked {
+  user_id: string;
+  by: string;
+  /** how many sessions ended */
+  sessions: number;
+  /** epoch ms */
+  at: number;
+}
+
+export interface AdminResetLinkSent {
+  user_id: string;
+  by: string;
+  /** epoch ms */
+  at: number;
+}
+
+export interface AdminAccountDeleted {
+  user_id: string;
+  by: string;
+  /** epoch ms */
+  at: number;
 }

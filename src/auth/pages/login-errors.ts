@@ -22,6 +22,7 @@ export interface PlacedError {
 const FIXED: Record<string, { place: ErrorPlace; text: string }> = {
   invalid_credentials: { place: 'password', text: 'Invalid email or password.' },
   forbidden: { place: 'form', text: 'The request was refused. Reload the page and try again.' },
+  account_disabled: { place: 'form', text: 'This account is disabled. Ask the service’s operators to enable it.' },
   store: { place: 'form', text: 'The service is unavailable. Try again later.' },
 };
 

@@ -94,7 +94,7 @@ const OPERATIONS: readonly OperationSpec[] = [
     description: `${FORM_OR_NONE} ${PASSKEY_REFUSALS} A success is a session with \`aal: aal2\` and \`mfa\` in its \`amr\` (user verification is required). Counted against the per-client attempt limit (429).`,
     body: { schema: 'PasskeyAuthenticationBody', mediaTypes: JSON_ONLY, required: true },
     success: { '200': { kind: 'json', schema: 'PasskeySignedIn', description: 'signed in', headers: ['Set-Cookie'] } },
-    errors: [...PASSKEY_CEREMONY, 'rate_limited'],
+    errors: [...PASSKEY_CEREMONY, 'account_disabled', 'rate_limited'],
     links: { SessionAfterPasskey: { operationId: 'getSession', description: 'the session the cookie now carries (aal2)' } },
   },
   {

@@ -66,7 +66,8 @@ const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'loginWithPassword',
     tag: 'auth',
     summary: 'Sign in with email and password',
-    description: 'Same inputs and modes as register. A wrong email and a wrong password get one fixed message; repeated failures are rate limited (429 with Retry-After).',
+    description:
+      'Same inputs and modes as register. A wrong email and a wrong password get one fixed message; repeated failures are rate limited (429 with Retry-After). The right password of an account an administrator disabled: 403 `account_disabled`.',
     body: { schema: 'Credentials', mediaTypes: JSON_OR_FORM, required: true },
     success: {
       '200': { kind: 'json', schema: 'SignedIn', description: 'signed in (JSON request)', headers: ['Set-Cookie'] },
@@ -76,7 +77,7 @@ const OPERATIONS: readonly OperationSpec[] = [
         headers: ['Location'],
       },
     },
-    errors: ['validation', 'invalid_credentials', 'forbidden', 'rate_limited', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
+    errors: ['validation', 'invalid_credentials', 'forbidden', 'account_disabled', 'rate_limited', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
     links: { SessionAfterLogin: { operationId: 'getSession', description: 'the session the cookie now carries' } },
   },
   {

@@ -47,6 +47,7 @@ import { readHint, writeHint } from './hints.ts';
 import { Memo } from './memo.ts';
 import { decodeJson, encodeJson, encodeText, hashed, padded, sameBytes } from './names.ts';
 import { whileCompacting } from './compaction-lock.ts';
+import { compareCodePoints } from '../code-point-order.ts';
 
 interface CommitFile {
   projection: string;
@@ -200,9 +201,9 @@ export class FileProjectionStore implements ProjectionStore {
     const out: StoredDocument[] = [];
     for (const name of this.#fs.list(dir)) {
       const doc = this.#document(collection, `${dir}/${name}`);
-      if (doc && (afterId === undefined || doc.id > afterId)) out.push(doc);
+      if (doc && (afterId === undefined || compareCodePoints(doc.id, afterId) > 0)) out.push(doc);
     }
-    return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, limit);
+    return out.sort((a, b) => compareCodePoints(a.id, b.id)).slice(0, limit);
   }
 
   #checkpoint(projection: string): bigint {

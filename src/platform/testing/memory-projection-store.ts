@@ -6,6 +6,7 @@ import { StoreError } from '../../errors.ts';
 import type { DocumentChange, DocumentKey, ProjectionStore, StoredDocument } from '../ports.ts';
 import { checkJson, checkLimit, checkName } from './checks.ts';
 import type { Faults } from './faults.ts';
+import { compareCodePoints } from '../code-point-order.ts';
 
 export class MemoryProjectionStore implements ProjectionStore {
   readonly #checkpoints = new Map<string, bigint>();
@@ -53,8 +54,8 @@ export class MemoryProjectionStore implements ProjectionStore {
     checkLimit(limit);
     const all = [...(this.#documents.get(collection)?.values() ?? [])];
     return all
-      .filter((document) => afterId === undefined || document.id > afterId)
-      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .filter((document) => afterId === undefined || compareCodePoints(document.id, afterId) > 0)
+      .sort((a, b) => compareCodePoints(a.id, b.id))
       .slice(0, limit)
       .map((document) => ({ ...document }));
   }

@@ -147,5 +147,19 @@ export function documentCases({ open, second }: ContractContext): void {
         expect(await failureTag(() => s.projections.listDocuments('users', undefined, limit))).toBe('invalid');
       }
     });
+
+    it('list-documents orders ids by code point (UTF-8 bytes), beyond U+FFFF too', async () => {
+      const s = await open();
+      // U+FFFD sorts before U+1F600 by code point, after it by UTF-16 code unit (a surrogate pair).
+      const ids = ['z\u{1F600}', 'z\uFFFD', 'z\u00E9', 'zz', 'z'];
+      await s.projections.commit(
+        'p',
+        0n,
+        1n,
+        ids.map((id) => put('names', id, {})),
+      );
+      expect((await s.projections.listDocuments('names', undefined, 10)).map((d) => d.id)).toEqual(['z', 'zz', 'z\u00E9', 'z\uFFFD', 'z\u{1F600}']);
+      expect((await s.projections.listDocuments('names', 'z\uFFFD', 10)).map((d) => d.id)).toEqual(['z\u{1F600}']);
+    });
   });
 }

@@ -1,0 +1,42 @@
+/**
+ * A provider account sets its first password through the reset link ("Forgot password?" or an
+ * administrator's): the link goes to the address the provider verified, opening it sets the
+ * password once, and the account then signs in with its provider and its password alike.
+ */
+import { describe, expect, it } from 'vitest';
+import { createMemoryPlatform, type MemoryPlatform } from '../../platform/testing/memory-platform.ts';
+import { parseAuthConfig } from '../config.ts';
+import { linkOrCreateUserForExternalIdentity, loginWithPassword, requestPasswordReset, resetPassword, type AuthDeps } from './index.ts';
+
+const BASE = 'https://accounts.example.test';
+
+function setup() {
+  const platform = createMemoryPlatform();
+  const deps: AuthDeps = { platform, config: parseAuthConfig(new Map([['AUTH_PUBLIC_BASE_URL', BASE]])) };
+  return { platform, deps };
+}
+
+async function resetToken(platform: MemoryPlatform, to: string): Promise<string> {
+  await platform.mail.deliver();
+  const mail = platform.mail.delivered.filter((m) => m.recipient === to && m.text.includes(`${BASE}/reset-password?token=`)).at(-1);
+  if (!mail) throw new Error(`no reset mail to ${to}`);
+  return /token=([A-Za-z0-9_.-]+)/.exec(mail.text)![1]!;
+}
+
+describe('a provider account’s first password', () => {
+  it('is set through the mailed link, once; the provider keeps signing it in', async () => {
+    const { platform, deps } = setup();
+    const identity = { provider: 'provider_a', subject: 'sub-1', email: 'pat@example.com', emailVerified: true };
+    const account = await linkOrCreateUserForExternalIdentity(deps, identity);
+    await expect(loginWithPassword(deps, { email: 'pat@example.com', password: 'a first password' })).rejects.toMatchObject({ code: 'invalid_credentials' });
+
+    await requestPasswordReset(deps, 'pat@example.com', '192.0.2.9');
+    platform.respond();
+    const token = await resetToken(platform, 'pat@example.com');
+    await expect(resetPassword(deps, token, 'a first password', undefined)).resolves.toMatchObject({ userId: account.userId });
+    await expect(loginWithPassword(deps, { email: 'pat@example.com', password: 'a first password' })).resolves.toMatchObject({ userId: account.userId });
+    // Used once: the password now set, the link is dead.
+    await expect(resetPassword(deps, token, 'another password here', undefined)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(linkOrCreateUserForExternalIdentity(deps, identity)).resolves.toMatchObject({ userId: account.userId });
+  });
+});
