@@ -153,6 +153,8 @@ export class FileEventStore implements EventStore {
    * chain walk reads every commit it passes): what the revision file says, without reading it.
    */
   readonly #revisionsRead = new Memo<string, bigint>();
+  /** stream id → its floor (true until a truncation, which changes `events/removals`) */
+  readonly #floors = new Memo<string, bigint>();
   #newest: Commit | undefined;
   /** `events/removals` as last seen. */
   #removals = 0n;
@@ -322,7 +324,8 @@ export class FileEventStore implements EventStore {
     if (this.#newest !== undefined && firsts.has(this.#newest.first)) this.#newest = this.#commits.get(this.#newest.first);
     this.#fs.removeTree(streamDir(streamId));
     this.#announceRemoval();
-    // Lower bounds and index entries of the stream are no longer true.
+    // Lower bounds, index entries and the floor of the stream are no longer true.
+    this.#floors.clear();
     this.#revisions.clear();
     this.#revisionFiles.clear();
     this.#revisionsRead.clear();
@@ -546,8 +549,12 @@ export class FileEventStore implements EventStore {
 
   /** The stream's oldest revision kept: 1 unless truncated. */
   #floor(streamId: string): bigint {
+    const known = this.#floors.get(streamId);
+    if (known !== undefined) return known;
     const bytes = this.#fs.read(floorOf(streamId));
-    return bytes ? BigInt(decodeText(bytes)) : 1n;
+    const floor = bytes ? BigInt(decodeText(bytes)) : 1n;
+    this.#floors.set(streamId, floor);
+    return floor;
   }
 
   #commitOfRevision(streamId: string, revision: bigint): bigint {
@@ -607,6 +614,7 @@ export class FileEventStore implements EventStore {
     this.#revisions.clear();
     this.#revisionFiles.clear();
     this.#revisionsRead.clear();
+    this.#floors.clear();
     this.#newest = undefined;
   }
 
