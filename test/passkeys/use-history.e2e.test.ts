@@ -105,7 +105,7 @@ describe.skipIf(!python)('passkey use history on the Node host (sqlite)', () => 
     await new Promise((resolve) => setTimeout(resolve, WAIT_MS));
 
     const after = rows(host);
-    expect(after.credentialEvents, "the credential's events").toBe(1);
+    expect.soft(after.credentialEvents, "the credential's events").toBe(1);
     expect(after.total - before.total, 'rows more than before').toBeLessThanOrEqual(MAX_ROWS_LEFT);
     const countsAfter = await status();
     expect(countsAfter['auth_passkey_used']).toBe((countsBefore['auth_passkey_used'] ?? 0) + SIGN_INS);
