@@ -24,6 +24,10 @@ export function storageImports(storage: StorageBackend, logger: HostLogger, tail
         tails.drop(streamId);
         return events.removeStream(streamId);
       }),
+      truncateBefore: g('truncate-before', (streamId: string, revision: bigint) => {
+        tails.drop(streamId);
+        return events.truncateBefore(streamId, revision);
+      }),
     },
     'app:platform/projection-store': {
       checkpoint: g('checkpoint', projections.checkpoint.bind(projections)),

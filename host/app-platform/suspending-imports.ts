@@ -55,6 +55,7 @@ export const PLATFORM_IMPORTS = {
     headSequence: 'suspends',
     countByType: 'suspends',
     removeStream: 'suspends',
+    truncateBefore: 'suspends',
   },
   'stream-lease': {
     acquire: 'suspends',

@@ -19,6 +19,7 @@ import { eventReadCases } from './contract/event-reads.ts';
 import { keyValueCases } from './contract/key-value.ts';
 import { lifecycleCases } from './contract/lifecycle.ts';
 import { removeStreamCases } from './contract/remove-stream.ts';
+import { truncateBeforeCases } from './contract/truncate-before.ts';
 import type { ContractContext, StorageContractOptions } from './contract/support.ts';
 
 export type { StorageContractOptions } from './contract/support.ts';
@@ -48,6 +49,7 @@ export function runStorageContract(name: string, factory: () => Promise<StorageB
     eventAppendCases(context);
     eventReadCases(context);
     removeStreamCases(context);
+    truncateBeforeCases(context);
     documentCases(context);
     keyValueCases(context);
     lifecycleCases(context);

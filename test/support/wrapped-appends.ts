@@ -21,6 +21,7 @@ export function withAppends(storage: StorageBackend, append: (original: Append, 
       headSequence: events.headSequence.bind(events),
       countByType: events.countByType.bind(events),
       removeStream: events.removeStream.bind(events),
+      truncateBefore: events.truncateBefore.bind(events),
       append: (...args) => append(plain, ...args),
     },
     leases: {

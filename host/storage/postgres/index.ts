@@ -18,6 +18,7 @@ import { createProjections } from './projections.ts';
 import { createReadAll } from './read-all.ts';
 import { createReadStream } from './read-stream.ts';
 import { createRemoveStream } from './remove-stream.ts';
+import { createTruncateBefore } from './truncate-before.ts';
 import { createReset } from './reset.ts';
 import { createStreamRevision } from './stream-revision.ts';
 import { createStreamHeads } from './stream-heads.ts';
@@ -93,6 +94,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     headSequence: createHeadSequence(context),
     countByType: createCountByType(context),
     removeStream: createRemoveStream(context),
+    truncateBefore: createTruncateBefore(context),
   });
 
   let closing: Promise<void> | undefined;

@@ -21,19 +21,19 @@ import { arrayReply, stringReply, u64Arg, u64Reply } from './values.ts';
 export type Append = AsyncEventStore['append'];
 
 /**
- * KEYS: seq, events, stream, all, types [, lease]
+ * KEYS: seq, events, stream, all, types, stream base [, lease]
  * ARGV: expected tag, exact revision (decimal, '' unless exact), n, then type and body per event
  *       [, the lease key's value (fencing token and nonce, leases.ts), '1' to end the lease with this append or '0']
  * Returns {'lease'} (a lease was named and its key no longer holds that value: expired or taken
  * over, so nothing is written), {'conflict', actual} or {'ok', first sequence, revision before, recorded-at}.
  */
 export const APPEND_LUA = `
-if KEYS[6] then
-  if redis.call('GET', KEYS[6]) ~= ARGV[#ARGV - 1] then return {'lease'} end
+if KEYS[7] then
+  if redis.call('GET', KEYS[7]) ~= ARGV[#ARGV - 1] then return {'lease'} end
   -- The holder's last append ends its lease in the same round trip, written or not.
-  if ARGV[#ARGV] == '1' then redis.call('DEL', KEYS[6]) end
+  if ARGV[#ARGV] == '1' then redis.call('DEL', KEYS[7]) end
 end
-local actual = redis.call('LLEN', KEYS[3])
+local actual = redis.call('LLEN', KEYS[3]) + tonumber(redis.call('GET', KEYS[6]) or '0')
 local tag = ARGV[1]
 local ok
 if tag == 'any' then ok = true
@@ -89,7 +89,7 @@ function checkExpected(expected: ExpectedRevision): void {
 /** append, or with `lease` the fenced append of a stream-lease holder (leases.ts), which `release` ends. */
 export type FencedAppend = (streamId: string, expected: ExpectedRevision, events: NewEvent[], lease?: { key: string; value: string; release: boolean }) => Promise<RecordedEvent[]>;
 
-export function createAppend(redis: Redis, keys: RedisKeys): FencedAppend {
+export function createAppend(redis: Redis, keys: RedisKeys, streamRevision: (streamId: string) => Promise<bigint>): FencedAppend {
   const script = defineScript(redis, 'wasiAppAppend', APPEND_LUA);
 
   return async function append(streamId, expected, events, lease) {
@@ -99,14 +99,14 @@ export function createAppend(redis: Redis, keys: RedisKeys): FencedAppend {
 
     if (events.length === 0 && lease === undefined) {
       // Nothing to write: only the expectation is checked.
-      const actual = BigInt(await redis.llen(keys.stream(streamId)));
+      const actual = await streamRevision(streamId);
       if (!revisionMatches(expected, actual)) throw StorageFailure.conflict(streamId, expected, actual);
       return [];
     }
 
     const args: string[] = [expected.tag, expected.tag === 'exact' ? expected.val.toString() : '', String(events.length)];
     for (const event of events) args.push(event.eventType, eventBody(streamId, event));
-    const scriptKeys = [keys.sequence, keys.events, keys.stream(streamId), keys.all, keys.types];
+    const scriptKeys = [keys.sequence, keys.events, keys.stream(streamId), keys.all, keys.types, keys.streamBase(streamId)];
     if (lease) {
       scriptKeys.push(lease.key);
       args.push(lease.value, lease.release ? '1' : '0');

@@ -21,6 +21,7 @@ import { createProjections } from './projections.ts';
 import { createReadAll } from './read-all.ts';
 import { createReadStream } from './read-stream.ts';
 import { createRemoveStream } from './remove-stream.ts';
+import { createTruncateBefore } from './truncate-before.ts';
 import { createReset } from './reset.ts';
 import { createStreamRevision } from './stream-revision.ts';
 import { createStreamHeads } from './stream-heads.ts';
@@ -64,15 +65,17 @@ export async function openRedisStorage(options: RedisStorageOptions): Promise<Re
     throw toStorageFailure(error);
   }
 
-  const append = createAppend(client, keys);
+  const streamRevision = createStreamRevision(client, keys);
+  const append = createAppend(client, keys, streamRevision);
   const events: AsyncEventStore = guardAll({
     append,
     readStream: createReadStream(client, keys),
-    streamRevision: createStreamRevision(client, keys),
+    streamRevision,
     readAll: createReadAll(client, keys),
     headSequence: createHeadSequence(client, keys),
     countByType: createCountByType(client, keys),
     removeStream: createRemoveStream(client, keys),
+    truncateBefore: createTruncateBefore(client, keys),
   });
   const lifecycle = guardAll({
     reset: createReset(client, keys),

@@ -10,7 +10,8 @@
  *   <prefix>events                 hash    sequence → event record (JSON array, see event-records.ts)
  *   <prefix>all                    zset    global index: member = score = sequence
  *   <prefix>types                  hash    event type → number of events appended (removed streams' included)
- *   <prefix>stream:<stream id>     list    the stream's sequences; revision n is element n-1
+ *   <prefix>stream:<stream id>     list    the stream's sequences kept; revision n is element n-1-base
+ *   <prefix>base:<stream id>       string  base: how many of the stream's oldest revisions were truncated (absent = 0)
  *   <prefix>checkpoints            hash    projection → checkpoint (decimal u64)
  *   <prefix>docs:<collection>      hash    document id → "<version>:<body>"
  *   <prefix>docids:<collection>    zset    document ids, score 0 (lexicographic paging)
@@ -30,6 +31,7 @@ export interface RedisKeys {
   readonly types: string;
   readonly checkpoints: string;
   stream(streamId: string): string;
+  streamBase(streamId: string): string;
   documents(collection: string): string;
   documentIds(collection: string): string;
   keyValue(namespace: string, key: string): string;
@@ -50,6 +52,7 @@ export function redisKeys(prefix: string): RedisKeys {
     types: `${prefix}types`,
     checkpoints: `${prefix}checkpoints`,
     stream: (streamId) => `${prefix}stream:${streamId}`,
+    streamBase: (streamId) => `${prefix}base:${streamId}`,
     documents: (collection) => `${prefix}docs:${collection}`,
     documentIds: (collection) => `${prefix}docids:${collection}`,
     keyValue: (namespace, key) => `${prefix}kv:${namespace.length}:${namespace}:${key}`,

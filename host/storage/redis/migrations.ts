@@ -22,6 +22,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'events, projections, key-value (layout in keys.ts)',
     lua: '',
   },
+  {
+    version: 2,
+    name: 'truncated streams: <prefix>base:<stream id> (keys.ts); an older build would misread their revisions',
+    lua: '',
+  },
 ];
 
 /** The newest schema version this build knows. */

@@ -1,7 +1,7 @@
 /**
  * The response cache's validation read (../stream-heads.ts): one script, so one round trip and
- * one snapshot, for every stream. Per stream it returns the list length (the revision) and the
- * newest event's record, from which the sequence and time are taken (event-records.ts).
+ * one snapshot, for every stream. Per stream it returns the list length and the newest event's
+ * record, from which the revision, sequence and time are taken (event-records.ts).
  */
 import type { Redis } from 'ioredis';
 import { checkName } from '../errors.ts';
@@ -31,10 +31,9 @@ export function createStreamHeads(redis: Redis, keys: RedisKeys): (streamIds: re
     if (streamIds.length === 0) return [];
     const reply = arrayReply(await script([keys.events, ...streamIds.map((id) => keys.stream(id))], []), 'stream heads');
     return streamIds.map((_, i) => {
-      const revision = u64Reply(reply[2 * i], 'stream revision');
-      if (revision === 0n) return NO_HEAD;
+      if (u64Reply(reply[2 * i], 'stream length') === 0n) return NO_HEAD;
       const event = toRecordedEvent(reply[2 * i + 1]);
-      return { revision, sequence: event.sequence, recordedAt: event.recordedAt };
+      return { revision: event.revision, sequence: event.sequence, recordedAt: event.recordedAt };
     });
   };
 }

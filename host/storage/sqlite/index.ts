@@ -18,6 +18,7 @@ import { createProjections, type SqliteProjections } from './projections.ts';
 import { createReadAll, type ReadAll } from './read-all.ts';
 import { createReadStream, type ReadStream } from './read-stream.ts';
 import { createRemoveStream } from './remove-stream.ts';
+import { createTruncateBefore } from './truncate-before.ts';
 import { createScrub, type ScrubOutcome } from './scrub.ts';
 import { createReset } from './reset.ts';
 import { createStreamRevision } from './stream-revision.ts';
@@ -42,6 +43,7 @@ export interface SqliteEventStore {
   headSequence(): bigint;
   countByType(typePrefix: string): TypeCount[];
   removeStream(streamId: string): bigint;
+  truncateBefore(streamId: string, revision: bigint): bigint;
 }
 
 /** A StorageBackend whose methods are all synchronous. */
@@ -83,6 +85,7 @@ export function openSqliteStorage(options: SqliteStorageOptions): SqliteStorage 
     headSequence: createHeadSequence(database),
     countByType: createCountByType(database),
     removeStream: createRemoveStream(database),
+    truncateBefore: createTruncateBefore(database),
   });
   const lifecycle = guardAll({
     scrub: createScrub(database, busyTimeoutMs),

@@ -2,8 +2,9 @@
  * The passkey events. A user's passkeys live in the stream `auth-passkeys-<user id>` (registered,
  * renamed, removed: what the account page lists); each credential has its own stream
  * `auth-passkey-<passkey id>`, created with no-stream by its claim (a credential belongs to one
- * account, across hosts) and then holding one event per sign-in with the signature counter, so
- * its newest event alone gives owner, counter and revision. The passkey id is the SHA-256 of the
+ * account, across hosts); each sign-in appends its use with the signature counter and drops the
+ * events before it (store.ts), so the stream holds its newest event only, which alone gives owner,
+ * counter, last use and revision. The passkey id is the SHA-256 of the
  * credential id (hex): fixed length for URLs and stream names.
  */
 

@@ -4,7 +4,7 @@
 import type { NewEvent } from '../../platform/ports.ts';
 import type { AuthDeps } from '../application/deps.ts';
 import { authEvent, payloadOf } from '../application/event-codec.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, StoreError } from '../../errors.ts';
 import type { PasskeyClaimed, PasskeyRegistered, PasskeyUsed } from './events.ts';
 import { evolvePasskeys, type PasskeyListEvent } from './passkey-list.ts';
 
@@ -79,14 +79,29 @@ export function claimCredential(deps: AuthDeps, passkeyId: string, claim: Passke
   }
 }
 
-/** Records a sign-in with the new counter, against the revision read: false when another use came first. */
+/**
+ * Records a sign-in with the new counter, against the revision read: false when another use came
+ * first. Then drops the credential's older events (event-store `truncate-before` the new revision):
+ * the newest alone is its state, so the stream stays one event however often the passkey signs in.
+ * The revision is unchanged by it, so the next use's exact append still checks the counter
+ * atomically. A failed truncation is logged and harmless: the next use truncates everything below
+ * its own revision.
+ */
 export function recordUse(deps: AuthDeps, passkeyId: string, expected: bigint, use: PasskeyUsed): boolean {
+  const stream = passkeyStreams.credential(passkeyId);
+  let revision: bigint;
   try {
-    deps.platform.events.append(passkeyStreams.credential(passkeyId), { tag: 'exact', val: expected }, [authEvent('auth_passkey_used', use)]);
-    return true;
+    const [recorded] = deps.platform.events.append(stream, { tag: 'exact', val: expected }, [authEvent('auth_passkey_used', use)]);
+    revision = recorded?.revision ?? expected + 1n;
   } catch (error) {
     const failure = AppError.fromStore(error);
     if (failure.code === 'conflict') return false;
     throw failure;
   }
+  try {
+    deps.platform.events.truncateBefore(stream, revision);
+  } catch (error) {
+    deps.platform.logger.log('warn', 'passkey use history not truncated', { code: 'auth_passkey_truncate_failed', error: error instanceof StoreError ? error.kind : 'unknown' });
+  }
+  return true;
 }

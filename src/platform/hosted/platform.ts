@@ -23,6 +23,7 @@ const eventStore: EventStore = {
   headSequence: () => call(() => events.headSequence()),
   countByType: (prefix) => call(() => events.countByType(prefix)),
   removeStream: (streamId) => call(() => events.removeStream(streamId)),
+  truncateBefore: (streamId, revision) => call(() => events.truncateBefore(streamId, revision)),
 };
 
 const leases: StreamLeases = {

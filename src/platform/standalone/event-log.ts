@@ -16,6 +16,14 @@
  * (commit contents and lower bounds are then no longer facts). It also leaves a marker
  * `events/removed/<first>` per tombstone, for compaction.
  *
+ * Truncating a stream (`truncate-before`) makes tombstones of its commits wholly below the bound
+ * (as a removal does, markers included) and empties the payloads and metadata of the events below
+ * it in a commit that straddles it (`truncated`: how many of its first events are gone; readers
+ * skip them); it deletes their revision files and writes the stream's floor
+ * (`events/streams/<sha256(id)>/floor`: its oldest revision kept), which revision probes and
+ * stream reads start from. The newest event always stays, so the stream's revision is unchanged.
+ * It changes `events/removals` as a removal does.
+ *
  * Compaction (`compact`, run by maintenance) folds each run of adjacent tombstones below the newest
  * commit into one range: the run's first file becomes the range (through: its last sequence;
  * counts: its event types, for `countByType`), its last commit's file stays as the range's end
@@ -65,6 +73,8 @@ interface CommitFile {
   marker?: string;
   /** An end marker: the first sequence of its range. */
   foldedFrom?: string;
+  /** A truncated stream's commit: how many of its first events are gone (payloads and metadata emptied). */
+  truncated?: number;
 }
 
 interface Commit {
@@ -80,6 +90,8 @@ interface Commit {
   range?: { counts: Map<string, bigint>; marker: bigint };
   /** an end marker's range */
   foldedFrom?: bigint;
+  /** how many of its first events were truncated */
+  truncated: number;
 }
 
 /** Giving up after this many lost races means something is wrong (each lost race is someone else's progress). */
@@ -108,6 +120,8 @@ const REMOVALS = 'events/removals';
 const REMOVED = 'events/removed';
 const FOLD_LOCK = 'events/fold.lock';
 const streamDir = (streamId: string) => `events/streams/${hashed(streamId)}`;
+/** A truncated stream's oldest revision kept (absent: 1). */
+const floorOf = (streamId: string) => `${streamDir(streamId)}/floor`;
 
 const lastOf = (commit: Commit) => commit.last;
 const isDigits = (name: string) => /^\d+$/.test(name);
@@ -139,6 +153,8 @@ export class FileEventStore implements EventStore {
    * chain walk reads every commit it passes): what the revision file says, without reading it.
    */
   readonly #revisionsRead = new Memo<string, bigint>();
+  /** stream id → its floor (true until a truncation, which changes `events/removals`) */
+  readonly #floors = new Memo<string, bigint>();
   #newest: Commit | undefined;
   /** `events/removals` as last seen. */
   #removals = 0n;
@@ -165,6 +181,7 @@ export class FileEventStore implements EventStore {
         events: events.map((e) => ({ type: e.eventType, payload: e.payload, metadata: e.metadata })),
         removed: false,
         last: first + BigInt(events.length) - 1n,
+        truncated: 0,
       };
       const file: CommitFile = {
         v: 1,
@@ -202,12 +219,13 @@ export class FileEventStore implements EventStore {
     checkLimit(options.limit);
     this.#sync();
     const top = this.#revision(streamId);
+    const floor = this.#floor(streamId);
     const from = options.fromRevision;
     const wanted: bigint[] = [];
     if (options.direction === 'forward') {
-      for (let r = from === undefined || from < 1n ? 1n : from; r <= top && wanted.length < options.limit; r++) wanted.push(r);
+      for (let r = from === undefined || from < floor ? floor : from; r <= top && wanted.length < options.limit; r++) wanted.push(r);
     } else {
-      for (let r = from === undefined || from > top ? top : from; r >= 1n && wanted.length < options.limit; r--) wanted.push(r);
+      for (let r = from === undefined || from > top ? top : from; r >= floor && wanted.length < options.limit; r--) wanted.push(r);
     }
     const commits = new Map<bigint, Commit>();
     return wanted.map((revision) => {
@@ -234,7 +252,7 @@ export class FileEventStore implements EventStore {
     const out: RecordedEvent[] = [];
     let commit = this.#commitContaining(afterSequence + 1n);
     while (commit && out.length < limit) {
-      for (let i = 0; i < commit.events.length && out.length < limit && !commit.removed; i++) {
+      for (let i = commit.truncated; i < commit.events.length && out.length < limit && !commit.removed; i++) {
         const event = recorded(commit, i);
         if (event.sequence > afterSequence && event.sequence <= head) out.push(event);
       }
@@ -282,8 +300,9 @@ export class FileEventStore implements EventStore {
     checkName('stream id', streamId);
     this.#sync();
     const top = this.#revision(streamId);
+    const floor = this.#floor(streamId);
     const firsts = new Set<bigint>();
-    for (let revision = 1n; revision <= top; revision++) firsts.add(this.#commitOfRevision(streamId, revision));
+    for (let revision = floor; revision <= top; revision++) firsts.add(this.#commitOfRevision(streamId, revision));
     for (const first of firsts) {
       const commit = this.#mustRead(first);
       // The stream's name goes too: it may name a person (an address's hash); nothing reads the
@@ -305,11 +324,55 @@ export class FileEventStore implements EventStore {
     if (this.#newest !== undefined && firsts.has(this.#newest.first)) this.#newest = this.#commits.get(this.#newest.first);
     this.#fs.removeTree(streamDir(streamId));
     this.#announceRemoval();
-    // Lower bounds and index entries of the stream are no longer true.
+    // Lower bounds, index entries and the floor of the stream are no longer true.
+    this.#floors.clear();
     this.#revisions.clear();
     this.#revisionFiles.clear();
     this.#revisionsRead.clear();
-    return top;
+    return top < floor ? 0n : top - floor + 1n;
+  }
+
+  truncateBefore(streamId: string, revision: bigint): bigint {
+    checkName('stream id', streamId);
+    if (typeof revision !== 'bigint' || revision < 0n) throw FileStoreFailure.invalid('revision must be a u64');
+    this.#sync();
+    const top = this.#revision(streamId);
+    const floor = this.#floor(streamId);
+    // The newest event always stays.
+    const cut = revision < top ? revision : top;
+    if (cut <= floor) return 0n;
+    const dir = streamDir(streamId);
+    const firsts = new Set<bigint>();
+    for (let r = floor; r < cut; r++) firsts.add(this.#commitOfRevision(streamId, r));
+    for (const first of firsts) {
+      const commit = this.#mustRead(first);
+      const gone = Number(cut - commit.revision);
+      if (gone >= commit.events.length) {
+        // Wholly below: a tombstone, as removeStream writes (the stream's name goes too).
+        const tombstone: CommitFile = {
+          v: 1,
+          stream: '',
+          revision: commit.revision.toString(),
+          recordedAt: commit.recordedAt.toString(),
+          events: commit.events.map((event) => ({ type: event.type, payload: '', metadata: '' })),
+          removed: true,
+        };
+        this.#fs.replace(`${LOG}/${padded(first)}`, encodeJson(tombstone));
+        this.#fs.publish(`${REMOVED}/${padded(first)}`, new Uint8Array());
+      } else {
+        // Straddling the bound: its first `gone` events are emptied, the rest stay.
+        const events = commit.events.map((event, i) => (i < gone ? { type: event.type, payload: '', metadata: '' } : event));
+        const file: CommitFile = { v: 1, stream: commit.stream, revision: commit.revision.toString(), recordedAt: commit.recordedAt.toString(), events, truncated: gone };
+        this.#fs.replace(`${LOG}/${padded(first)}`, encodeJson(file));
+      }
+    }
+    // The floor first: a reader never looks for a revision file below it.
+    this.#fs.replace(floorOf(streamId), encodeText(cut.toString()));
+    for (let r = floor; r < cut; r++) this.#fs.remove(`${dir}/${padded(r)}`);
+    this.#announceRemoval();
+    // What this instance remembered of those commits and revisions is no longer true.
+    this.forget();
+    return cut - floor;
   }
 
   /** Folds runs of tombstones (see above); returns how many files it deleted. */
@@ -472,13 +535,26 @@ export class FileEventStore implements EventStore {
     const dir = streamDir(streamId);
     let revision = this.#revisions.get(streamId);
     if (revision === undefined) {
+      // A truncated stream has no revision files below its floor, and keeps its newest event.
+      const below = this.#floor(streamId) - 1n;
       revision = readHint(this.#fs, `${dir}/tip`);
+      if (revision < below) revision = below;
       // A tip can only be ahead after a reset that raced a writer; be exact anyway.
-      while (revision > 0n && !this.#fs.exists(`${dir}/${padded(revision)}`)) revision--;
+      while (revision > below && !this.#fs.exists(`${dir}/${padded(revision)}`)) revision--;
     }
     while (this.#fs.exists(`${dir}/${padded(revision + 1n)}`)) revision++;
     if (revision > 0n) this.#revisions.set(streamId, revision);
     return revision;
+  }
+
+  /** The stream's oldest revision kept: 1 unless truncated. */
+  #floor(streamId: string): bigint {
+    const known = this.#floors.get(streamId);
+    if (known !== undefined) return known;
+    const bytes = this.#fs.read(floorOf(streamId));
+    const floor = bytes ? BigInt(decodeText(bytes)) : 1n;
+    this.#floors.set(streamId, floor);
+    return floor;
   }
 
   #commitOfRevision(streamId: string, revision: bigint): bigint {
@@ -513,6 +589,7 @@ export class FileEventStore implements EventStore {
       recordedAt: BigInt(file.recordedAt),
       events: file.events,
       removed: file.removed === true,
+      truncated: file.truncated ?? 0,
       last: file.through !== undefined ? BigInt(file.through) : first + BigInt(file.events.length) - 1n,
     };
     if (file.through !== undefined) {
@@ -527,7 +604,7 @@ export class FileEventStore implements EventStore {
   /** Remembers which commit holds each revision of a live commit (true until a removal, which makes every instance forget). */
   #learnRevisions(commit: Commit): void {
     if (commit.removed) return;
-    for (let i = 0; i < commit.events.length; i++) this.#revisionsRead.set(`${commit.stream}\n${commit.revision + BigInt(i)}`, commit.first);
+    for (let i = commit.truncated; i < commit.events.length; i++) this.#revisionsRead.set(`${commit.stream}\n${commit.revision + BigInt(i)}`, commit.first);
   }
 
   /** Forgets everything remembered (after this store deleted the files). */
@@ -537,6 +614,7 @@ export class FileEventStore implements EventStore {
     this.#revisions.clear();
     this.#revisionFiles.clear();
     this.#revisionsRead.clear();
+    this.#floors.clear();
     this.#newest = undefined;
   }
 

@@ -1,7 +1,7 @@
 /**
  * In-memory EventStore with the WIT semantics: atomic appends under an ExpectedRevision,
  * 1-based stream revisions, one global sequence (gaps only where streams were removed), reads in
- * both directions, per-type totals that outlive removed streams.
+ * both directions, per-type totals that outlive removed streams and truncated events.
  */
 import { StoreError } from '../../errors.ts';
 import type { EventStore, ExpectedRevision, NewEvent, ReadStreamOptions, RecordedEvent, TypeCount } from '../ports.ts';
@@ -14,7 +14,8 @@ export class MemoryEventStore implements EventStore {
   readonly #all: Array<RecordedEvent | undefined> = [];
   /** Events appended per type, kept when their stream is removed. */
   readonly #counts = new Map<string, bigint>();
-  readonly #streams = new Map<string, RecordedEvent[]>();
+  /** A stream's events kept, oldest first; `base` revisions before them were truncated. */
+  readonly #streams = new Map<string, { base: bigint; events: RecordedEvent[] }>();
   readonly #faults: Faults;
   readonly #now: () => number;
 
@@ -28,8 +29,8 @@ export class MemoryEventStore implements EventStore {
     checkName('stream id', streamId);
     // Payload and metadata are stored as given, byte for byte, as every backend does (the storage contract).
     for (const event of events) checkName('event type', event.eventType);
-    const stream = this.#streams.get(streamId) ?? [];
-    const actual = BigInt(stream.length);
+    const stream = this.#streams.get(streamId) ?? { base: 0n, events: [] };
+    const actual = stream.base + BigInt(stream.events.length);
     if (!revisionMatches(expected, actual)) {
       throw new StoreError('conflict', `revision conflict on ${streamId}: expected ${describe(expected)}, actual ${actual}`);
     }
@@ -49,7 +50,7 @@ export class MemoryEventStore implements EventStore {
     );
     this.#all.push(...recorded);
     for (const event of recorded) this.#counts.set(event.eventType, (this.#counts.get(event.eventType) ?? 0n) + 1n);
-    this.#streams.set(streamId, [...stream, ...recorded]);
+    this.#streams.set(streamId, { base: stream.base, events: [...stream.events, ...recorded] });
     return recorded.map(copy);
   }
 
@@ -57,14 +58,15 @@ export class MemoryEventStore implements EventStore {
     this.#faults.enter('readStream');
     checkName('stream id', streamId);
     checkLimit(options.limit);
-    const stream = this.#streams.get(streamId) ?? [];
-    const from = options.fromRevision;
+    const { base, events: stream } = this.#streams.get(streamId) ?? { base: 0n, events: [] };
+    // Positions in `stream` (index = revision - base - 1).
+    const from = options.fromRevision === undefined ? undefined : Number(options.fromRevision - base);
     if (options.direction === 'forward') {
-      const start = from === undefined ? 0 : Math.max(0, Number(from) - 1);
+      const start = from === undefined ? 0 : Math.max(0, from - 1);
       return stream.slice(start, start + options.limit).map(copy);
     }
     // Backward: from `from` (inclusive) or the end, newest first.
-    const end = from === undefined ? stream.length : Math.min(stream.length, Number(from));
+    const end = from === undefined ? stream.length : Math.min(stream.length, from);
     return stream
       .slice(Math.max(0, end - options.limit), Math.max(0, end))
       .reverse()
@@ -74,7 +76,8 @@ export class MemoryEventStore implements EventStore {
   streamRevision(streamId: string): bigint {
     this.#faults.enter('streamRevision');
     checkName('stream id', streamId);
-    return BigInt(this.#streams.get(streamId)?.length ?? 0);
+    const stream = this.#streams.get(streamId);
+    return stream === undefined ? 0n : stream.base + BigInt(stream.events.length);
   }
 
   readAll(afterSequence: bigint, limit: number): RecordedEvent[] {
@@ -105,10 +108,22 @@ export class MemoryEventStore implements EventStore {
   removeStream(streamId: string): bigint {
     this.#faults.enter('removeStream');
     checkName('stream id', streamId);
-    const stream = this.#streams.get(streamId) ?? [];
+    const stream = this.#streams.get(streamId)?.events ?? [];
     for (const event of stream) this.#all[Number(event.sequence) - 1] = undefined;
     this.#streams.delete(streamId);
     return BigInt(stream.length);
+  }
+
+  truncateBefore(streamId: string, revision: bigint): bigint {
+    this.#faults.enter('truncateBefore');
+    checkName('stream id', streamId);
+    const stream = this.#streams.get(streamId);
+    if (stream === undefined) return 0n;
+    // The newest event always stays.
+    const gone = stream.events.slice(0, Math.max(0, Math.min(stream.events.length - 1, Number(revision - stream.base) - 1)));
+    for (const event of gone) this.#all[Number(event.sequence) - 1] = undefined;
+    this.#streams.set(streamId, { base: stream.base + BigInt(gone.length), events: stream.events.slice(gone.length) });
+    return BigInt(gone.length);
   }
 }
 

@@ -34,6 +34,15 @@ declare module 'app:platform/event-store@0.1.0' {
    * (retention) or must be erased.
    */
   export function removeStream(streamId: string): bigint;
+  /**
+   * Removes the stream's events with a revision below `revision`, all or nothing, and returns
+   * how many it removed. The newest event always stays (a `revision` beyond it counts as the
+   * newest's), so the stream's revision and numbering do not change: an append expecting
+   * `exact(n)` still works, `read-stream` starts at the oldest event kept. Like `remove-stream`,
+   * their sequences are never assigned again (`read-all` skips them) and `count-by-type` keeps
+   * counting them. For a stream whose newest event alone is its state (bounded history).
+   */
+  export function truncateBefore(streamId: string, revision: bigint): bigint;
   export type ExpectedRevision = import('app:platform/types@0.1.0').ExpectedRevision;
   export type PlatformError = import('app:platform/types@0.1.0').PlatformError;
   /**
