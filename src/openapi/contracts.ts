@@ -12,6 +12,7 @@ import { OPENAPI_CONTRACT } from './paths.ts';
 import { AUTH_REST_CONTRACT } from '../auth/rest/contract.ts';
 import { OAUTH_CONTRACT } from '../auth/oauth/contract.ts';
 import { PASSKEY_CONTRACT } from '../auth/passkeys/contract.ts';
+import { SIGN_IN_METHODS_CONTRACT } from '../auth/rest/sign-in-methods-contract.ts';
 
 export const API_CONTRACTS: readonly ApiContract[] = [
   COUNTER_REST_CONTRACT,
@@ -20,6 +21,7 @@ export const API_CONTRACTS: readonly ApiContract[] = [
   AUTH_REST_CONTRACT,
   OAUTH_CONTRACT,
   PASSKEY_CONTRACT,
+  SIGN_IN_METHODS_CONTRACT,
   HEALTH_CONTRACT,
   OPENAPI_CONTRACT,
   MAINTENANCE_CONTRACT,

@@ -9,7 +9,7 @@ export const authStreams = {
   identity: (provider: string, subjectHash: string) => `auth-identity-${provider}-${subjectHash}`,
 } as const;
 
-/** Key-value namespaces (rate limiting, the device cookie's key, pending OAuth states, provider_c's signed client secret, mailed links). */
+/** Key-value namespaces (rate limiting, the device cookie's key, pending OAuth states, provider_c's signed client secret, mailed links, the one sign-in method change at a time per account). */
 export const authNamespaces = {
   loginFailures: 'auth-login-failures',
   loginLock: 'auth-login-lock',
@@ -27,4 +27,5 @@ export const authNamespaces = {
   mailLinkNewest: 'auth-mail-link-newest',
   mailLinkSecrets: 'auth-mail-link-secret',
   mailLinkBudget: 'auth-mail-link-budget',
+  methodChange: 'auth-method-change',
 } as const;

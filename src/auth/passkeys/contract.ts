@@ -12,6 +12,7 @@ import {
   PasskeyRegistrationBodySchema,
   PasskeyRegistrationOptionsBodySchema,
   PasskeyRemovalBodySchema,
+  PasskeyRemovalReauthBodySchema,
   PasskeyRenameBodySchema,
 } from './routes.ts';
 
@@ -141,10 +142,11 @@ const OPERATIONS: readonly OperationSpec[] = [
     tag: 'auth',
     summary: 'Remove one of your passkeys',
     security: 'session',
-    description: `${FORM_OR_NONE} It signs nobody in from then on. An id that is not one of your passkeys answers 404.`,
+    description: `${FORM_OR_NONE} It signs nobody in from then on; the other sessions end and the account's verified address is told by mail. Re-authentication as for account deletion: the password in the body, or none right after a provider or passkey sign-in (at most 5 minutes old), else 403. Only while another way in remains (a password, a linked provider, another passkey): else 409 \`conflict\`. An id that is not one of your passkeys answers 404.`,
     parameters: [PASSKEY_ID],
+    body: { schema: 'PasskeyRemovalReauthBody', mediaTypes: JSON_ONLY, required: false },
     success: { '204': { kind: 'empty', description: 'removed' } },
-    errors: [...SESSION_WRITE, 'payload_too_large'],
+    errors: [...SESSION_WRITE, 'validation', 'conflict', 'rate_limited', 'payload_too_large', 'unsupported_media_type'],
   },
 ];
 
@@ -160,6 +162,7 @@ export const PASSKEY_CONTRACT: ApiContract = {
     PasskeyRenameBody: PasskeyRenameBodySchema,
     PasskeyRegistrationOptionsBody: PasskeyRegistrationOptionsBodySchema,
     PasskeyRemovalBody: PasskeyRemovalBodySchema,
+    PasskeyRemovalReauthBody: PasskeyRemovalReauthBodySchema,
     PasskeysRemoved: v.object({ removed: v.pipe(v.number(), v.integer(), v.minValue(0)) }),
   },
   operations: OPERATIONS,
