@@ -88,6 +88,8 @@ export async function removeSignInMethod(
 ): Promise<RemovedMethod> {
   const { platform } = deps;
   const { userId } = current;
+  // Not one of the account's methods: 404 before anything is asked (the list shows them to any session anyway).
+  if (removalRefusal((await readWaysIn(deps, current)).ways, method) === 'not_found') throw new AppError('not_found', 'the account has no such sign-in method');
   await reauthenticateForRemoval(deps, current, reauth);
   try {
     if (platform.keyValue.increment(authNamespaces.methodChange, userId, 1n, TURN_MS) !== 1n) {
