@@ -2,8 +2,8 @@
  * Removing one of the signed-in account's sign-in methods: unlinking a provider identity, removing
  * a passkey, or removing the password, each only while another way in remains (the one rule,
  * ../domain/ways-in.ts, checked here on the server whatever the page showed). It asks what account
- * deletion asks (re-authentication: the password, or a sign-in of the last REAUTH_WINDOW_MS with a
- * provider or a passkey), takes one change at a time per account (two removals racing from two
+ * deletion asks (`reauthenticate`: the password, or a sign-in of the last 5 minutes with a provider
+ * or a passkey), takes one change at a time per account (two removals racing from two
  * sessions could otherwise each see the other's method and leave none), then:
  * - unlinking removes the identity's link stream, so the subject signs in nowhere until linked
  *   again, and writes `auth_external_identity_unlinked` in the user's stream: a later sign-in with
@@ -18,7 +18,7 @@ import { AppError, isStoreConflict } from '../../errors.ts';
 import type { ExternalIdentityUnlinked, PasswordRemoved } from '../domain/events.ts';
 import { methodName, removalRefusal, type SignInMethod } from '../domain/ways-in.ts';
 import { removePasskey } from '../passkeys/manage.ts';
-import { reauthenticate, REAUTH_WINDOW_MS, type Reauthentication } from './account-deletion.ts';
+import { reauthenticate, type Reauthentication } from './account-deletion.ts';
 import type { AuthDeps } from './deps.ts';
 import { authEvent } from './event-codec.ts';
 import { retireMailLinks } from './mail-links.ts';
@@ -40,12 +40,6 @@ export interface RemovedMethod {
   removed: string;
   /** the other sessions of the account that ended */
   sessionsEnded: number;
-}
-
-/** Re-authentication for a removal: account deletion's, and a passkey sign-in of the last 5 minutes too. */
-async function reauthenticateForRemoval(deps: AuthDeps, current: ActiveSession, reauth: Reauthentication): Promise<void> {
-  if (reauth.password === undefined && current.method === 'passkey' && deps.platform.now() - current.issuedAt <= REAUTH_WINDOW_MS) return;
-  await reauthenticate(deps, current, reauth);
 }
 
 function removePassword(deps: AuthDeps, userId: string, owned: NonNullable<AccountWaysIn['owned']>): void {
@@ -90,7 +84,7 @@ export async function removeSignInMethod(
   const { userId } = current;
   // Not one of the account's methods: 404 before anything is asked (the list shows them to any session anyway).
   if (removalRefusal((await readWaysIn(deps, current)).ways, method) === 'not_found') throw new AppError('not_found', 'the account has no such sign-in method');
-  await reauthenticateForRemoval(deps, current, reauth);
+  await reauthenticate(deps, current, reauth);
   try {
     if (platform.keyValue.increment(authNamespaces.methodChange, userId, 1n, TURN_MS) !== 1n) {
       throw new AppError('conflict', 'another change to the sign-in methods is under way: try again');

@@ -51,7 +51,7 @@ export const PasskeyRegistrationOptionsBodySchema = v.object(
       v.pipe(
         v.string('password must be a string'),
         v.maxLength(PASSWORD_MAX_INPUT_UNITS, 'password is too long'),
-        v.description('the account password (re-authentication); leave it out only right after a provider sign-in (at most 5 minutes old)'),
+        v.description('the account password (re-authentication); leave it out only right after a provider or passkey sign-in (at most 5 minutes old)'),
       ),
     ),
   },
