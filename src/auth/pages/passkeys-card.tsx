@@ -8,7 +8,7 @@
  */
 import type { SignInMethodView } from '../application/index.ts';
 import type { PasskeySummary } from '../passkeys/manage.ts';
-import { RemoveMethodButton } from './sign-in-methods-card.tsx';
+import { MethodReason, RemoveMethodButton } from './sign-in-methods-card.tsx';
 
 const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
@@ -43,13 +43,14 @@ function PasskeyItem(props: { passkey: PasskeySummary; method: SignInMethodView 
             </dd>
           </div>
         </dl>
+        <MethodReason view={props.method} providersOffered={props.providersOffered} />
       </div>
       <div class="passkey-actions">
         <button type="button" class="button button-quiet button-small" data-passkey-action="rename">
           Rename<span class="visually-hidden"> {passkey.name}</span>
         </button>
         {/* Submits the "Sign-in methods" form (re-authentication, the last-way-in rule): ./sign-in-methods-card.tsx. */}
-        {props.method && <RemoveMethodButton view={props.method} label="Remove" hiddenLabel={passkey.name} providersOffered={props.providersOffered} />}
+        {props.method && <RemoveMethodButton view={props.method} label="Remove" hiddenLabel={passkey.name} />}
       </div>
     </li>
   );

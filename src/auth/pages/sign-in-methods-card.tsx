@@ -21,30 +21,34 @@ export const freshSignInWords = (providersOffered: boolean) => (providersOffered
 /** The id of the paragraph that says why `view`'s button is disabled (its `aria-describedby`). */
 export const reasonId = (view: SignInMethodView) => `method-reason-${view.method.replace(/[^a-z0-9]+/g, '-')}`;
 
-/** A method's remove button, for this card and the passkeys card alike; the reason below it when disabled. */
-export function RemoveMethodButton(props: { view: SignInMethodView; label: string; hiddenLabel?: string; providersOffered: boolean }) {
+/** A method's remove button, for this card and the passkeys card alike; disabled, it points to its reason (MethodReason). */
+export function RemoveMethodButton(props: { view: SignInMethodView; label: string; hiddenLabel?: string }) {
   const { view } = props;
   return (
-    <>
-      <button
-        type="submit"
-        form={SIGN_IN_METHODS_FORM}
-        name="method"
-        value={view.method}
-        class="button button-quiet button-small"
-        data-remove-method={view.method}
-        disabled={!view.removable}
-        aria-describedby={view.removable ? undefined : reasonId(view)}
-      >
-        {props.label}
-        {props.hiddenLabel && <span class="visually-hidden"> {props.hiddenLabel}</span>}
-      </button>
-      {!view.removable && (
-        <p class="field-hint method-reason" id={reasonId(view)} data-reason={view.refusal}>
-          {lastWayInWords(props.providersOffered)}
-        </p>
-      )}
-    </>
+    <button
+      type="submit"
+      form={SIGN_IN_METHODS_FORM}
+      name="method"
+      value={view.method}
+      class="button button-quiet button-small"
+      data-remove-method={view.method}
+      disabled={!view.removable}
+      aria-describedby={view.removable ? undefined : reasonId(view)}
+    >
+      {props.label}
+      {props.hiddenLabel && <span class="visually-hidden"> {props.hiddenLabel}</span>}
+    </button>
+  );
+}
+
+/** Why the method's button is disabled, in words, beside the method's name (nothing when it is not). */
+export function MethodReason(props: { view: SignInMethodView | undefined; providersOffered: boolean }) {
+  const { view } = props;
+  if (!view || view.removable) return null;
+  return (
+    <p class="field-hint method-reason" id={reasonId(view)} data-reason={view.refusal}>
+      {lastWayInWords(props.providersOffered)}
+    </p>
   );
 }
 
@@ -86,12 +90,13 @@ export function SignInMethodsCard(props: { view: SignInMethodsView; providerLabe
             <li class="session" data-method={view.method}>
               <div class="session-main">
                 <p class="session-device">{view.kind === 'password' ? 'Password' : props.providerLabel(view.id ?? '')}</p>
+                <MethodReason view={view} providersOffered={props.providersOffered} />
               </div>
               <div class="passkey-actions">
                 {view.kind === 'password' ? (
-                  <RemoveMethodButton view={view} label="Remove" hiddenLabel="the password" providersOffered={props.providersOffered} />
+                  <RemoveMethodButton view={view} label="Remove" hiddenLabel="the password" />
                 ) : (
-                  <RemoveMethodButton view={view} label="Unlink" hiddenLabel={props.providerLabel(view.id ?? '')} providersOffered={props.providersOffered} />
+                  <RemoveMethodButton view={view} label="Unlink" hiddenLabel={props.providerLabel(view.id ?? '')} />
                 )}
               </div>
             </li>
