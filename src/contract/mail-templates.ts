@@ -13,6 +13,7 @@ export const MAIL_TEMPLATES = {
   password_changed: ['app_name', 'link'],
   account_exists: ['app_name', 'login_link', 'reset_link'],
   passkey_added: ['app_name', 'passkey_name', 'added_at', 'link', 'reset_link'],
+  sign_in_method_removed: ['app_name', 'method', 'link'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type MailTemplateName = keyof typeof MAIL_TEMPLATES;

@@ -13,6 +13,7 @@ import { AUTH_REST_CONTRACT } from '../auth/rest/contract.ts';
 import { OAUTH_CONTRACT } from '../auth/oauth/contract.ts';
 import { PASSKEY_CONTRACT } from '../auth/passkeys/contract.ts';
 import { ADMIN_CONTRACT } from '../auth/admin/contract.ts';
+import { SIGN_IN_METHODS_CONTRACT } from '../auth/rest/sign-in-methods-contract.ts';
 
 export const API_CONTRACTS: readonly ApiContract[] = [
   COUNTER_REST_CONTRACT,
@@ -22,6 +23,7 @@ export const API_CONTRACTS: readonly ApiContract[] = [
   OAUTH_CONTRACT,
   PASSKEY_CONTRACT,
   ADMIN_CONTRACT,
+  SIGN_IN_METHODS_CONTRACT,
   HEALTH_CONTRACT,
   OPENAPI_CONTRACT,
   MAINTENANCE_CONTRACT,

@@ -161,7 +161,11 @@ describe.runIf(unavailable === undefined && python !== undefined).each([sqlite, 
     const secondRegistered = await call('/api/auth/passkeys/registration/verify', { response: removedKey.register(await second.json(), { origin }) }, carol.sessionId);
     expect(secondRegistered.status).toBe(201);
     const { id: removedPasskeyId } = (await secondRegistered.json()) as { id: string };
-    const removal = await fetch(`${base}/api/auth/passkeys/${removedPasskeyId}`, { method: 'DELETE', headers: { ...browser, ...cookieHeader(carol.sessionId) } });
+    const removal = await fetch(`${base}/api/auth/passkeys/${removedPasskeyId}`, {
+      method: 'DELETE',
+      headers: { 'content-type': 'application/json', ...browser, ...cookieHeader(carol.sessionId) },
+      body: JSON.stringify({ password: PASSWORD }),
+    });
     expect(removal.status).toBe(204);
 
     const before = await signInWith(key);

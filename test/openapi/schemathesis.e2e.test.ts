@@ -31,12 +31,19 @@ async function serviceEnv(port: number): Promise<{ fixture: OAuthFixture; env: R
 /**
  * The operations whose only answer without a session is 401, as Schemathesis' warning lists them:
  * the session and account routes, resending the verification link, the signed-in passkey routes
- * (adding one, the list, rename, remove) and "Link <provider>". Not the account page's forms
- * (changing the password, signing a session out, "sign out everywhere", the delete button): a form post without a
+ * (adding one, the list, rename, remove), the sign-in method list and "Link <provider>". Not the
+ * account page's forms (changing the password, signing a session out, "sign out everywhere", the
+ * delete button, removing a sign-in method): a form post without a
  * session goes back to its page (303), as a browser's would.
  */
-const SESSION_ONLY_PATHS = new Set<string>([MAIL_PATHS.resend]);
-const FORM_PAGE_PATHS = new Set<string>([MAIL_PATHS.change, '/api/auth/sessions/revoke-all', '/api/auth/sessions/{id}/revoke', '/api/auth/account/delete']);
+const SESSION_ONLY_PATHS = new Set<string>([MAIL_PATHS.resend, '/api/auth/sign-in-methods']);
+const FORM_PAGE_PATHS = new Set<string>([
+  MAIL_PATHS.change,
+  '/api/auth/sessions/revoke-all',
+  '/api/auth/sessions/{id}/revoke',
+  '/api/auth/account/delete',
+  '/api/auth/sign-in-methods/remove',
+]);
 const SESSION_OPERATIONS = OPERATIONS.filter(
   (op) =>
     !FORM_PAGE_PATHS.has(op.path) &&

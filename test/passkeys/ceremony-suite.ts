@@ -186,7 +186,12 @@ export function passkeyCeremonySuite(target: () => PasskeyTarget): void {
         headers: { ...browserHeaders(), ...cookieHeader(stranger.sessionId) },
       });
       await expectError(notTheirs, 404, 'not_found');
-      const removed = await fetch(`${target().url}/api/auth/passkeys/${owner.passkeyId}`, { method: 'DELETE', headers: { ...browserHeaders(), ...cookieHeader(owner.sessionId) } });
+      // Re-authenticated with the password (test/sign-in-methods/ holds the refusals without it).
+      const removed = await fetch(`${target().url}/api/auth/passkeys/${owner.passkeyId}`, {
+        method: 'DELETE',
+        headers: { 'content-type': 'application/json', ...browserHeaders(), ...cookieHeader(owner.sessionId) },
+        body: JSON.stringify({ password: PASSWORD }),
+      });
       expect(removed.status).toBe(204);
       expect(await passkeyList(owner.sessionId)).toEqual([]);
       const answer = await call('/api/auth/passkeys/authentication/verify', { response: owner.key.assert(await authenticationOptions(), { origin: target().origin }) });

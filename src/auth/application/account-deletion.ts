@@ -51,10 +51,11 @@ export interface DeletedAccount {
 }
 
 /**
- * The password proves it is the user, or the current session comes from a provider sign-in in the
- * last REAUTH_WINDOW_MS. The password goes through the login's own check (password-check.ts): a
+ * The password proves it is the user, or the current session comes from a provider or passkey
+ * sign-in in the last REAUTH_WINDOW_MS. The password goes through the login's own check (password-check.ts): a
  * stolen session cannot guess it here faster than a login could, and its guesses slow the login.
- * Deleting the account and adding a passkey both ask it (src/auth/passkeys/adding-rules.ts).
+ * Deleting the account, adding a passkey (src/auth/passkeys/adding-rules.ts) and removing a
+ * sign-in method (./sign-in-method-removal.ts) ask it.
  */
 export async function reauthenticate(deps: AuthDeps, current: ActiveSession, reauth: Reauthentication): Promise<void> {
   if (reauth.password !== undefined && current.email !== null) {
@@ -67,8 +68,9 @@ export async function reauthenticate(deps: AuthDeps, current: ActiveSession, rea
     }
     throw new AppError('forbidden', 'the password does not match: re-authentication failed');
   }
-  const fresh = current.method.startsWith('oauth:') && deps.platform.now() - current.issuedAt <= REAUTH_WINDOW_MS;
-  if (!fresh) throw new AppError('forbidden', 'confirm with your password, or sign in with your provider again first');
+  // A passkey sign-in counts as a provider's does: an account left with passkeys alone has no password to give.
+  const fresh = (current.method.startsWith('oauth:') || current.method === 'passkey') && deps.platform.now() - current.issuedAt <= REAUTH_WINDOW_MS;
+  if (!fresh) throw new AppError('forbidden', 'confirm with your password, or sign in with your provider or passkey again first');
 }
 
 /** Every session hash of the user the read models know of: live, waiting to end, ended and retained; `extra` (the caller's session) too. */

@@ -3,7 +3,7 @@
  * no-stream by the registration that claims the email, so an email belongs to one account even
  * with many hosts on one store. Its first event says who owns it and, for password accounts,
  * holds the first password hash; later events change the password (`auth_password_changed`, the
- * newest wins) or record that the owner followed a link mailed to the address
+ * newest wins) or remove it (`auth_password_removed`) or record that the owner followed a link mailed to the address
  * (`auth_email_verified`). A password registration alone proves nothing about the email; a claim
  * made by a provider's verified email does.
  */
@@ -54,6 +54,10 @@ export function findAccountByEmailHash(platform: Platform, emailHash: string): A
     if (event.eventType === 'auth_email_verified') account.emailVerified = true;
     if (event.eventType === 'auth_password_changed') {
       account.passwordHash = payloadOf<PasswordChanged>(event).password_hash;
+      account.passwordRevision = event.revision;
+    }
+    if (event.eventType === 'auth_password_removed') {
+      account.passwordHash = undefined;
       account.passwordRevision = event.revision;
     }
   }

@@ -10,9 +10,11 @@
  * nothing about the mailbox. Whoever registered the email first keeps that password account; the
  * provider sign-in gets a separate account (in `auth-user-<id>`, the email shown but not claimed).
  * Races between hosts resolve through the no-stream claims: the loser re-reads. The one way an
- * identity joins a password account is from inside it (./identity-linking.ts).
+ * identity joins a password account is from inside it (./identity-linking.ts). An identity its
+ * account's owner unlinked (./sign-in-method-removal.ts) has no link any more and does not join
+ * that account by email either: it gets an account of its own, unless linked again from inside.
  */
-import type { ExternalIdentityLinked, ExternalUserRegistered } from '../domain/events.ts';
+import type { ExternalIdentityLinked, ExternalIdentityUnlinked, ExternalUserRegistered } from '../domain/events.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import { findAccountByEmailHash, type Account } from './accounts.ts';
 import type { AuthDeps } from './deps.ts';
@@ -78,7 +80,7 @@ function createUnclaimedAccount(deps: AuthDeps, identity: ExternalIdentity, emai
 }
 
 /** Claims the verified email for a new account; when the email is already taken, see `joinOrSeparate`. */
-async function createAccount(deps: AuthDeps, identity: ExternalIdentity, email: string | null): Promise<{ userId: string; created: boolean }> {
+async function createAccount(deps: AuthDeps, identity: ExternalIdentity, email: string | null, subjectHash: string): Promise<{ userId: string; created: boolean }> {
   if (!email) return createUnclaimedAccount(deps, identity, null);
   const userId = crypto.randomUUID();
   const data: ExternalUserRegistered = { user_id: userId, email, provider: identity.provider };
@@ -90,16 +92,33 @@ async function createAccount(deps: AuthDeps, identity: ExternalIdentity, email: 
     // Someone claimed the email first (another host's sign-in, or a password registration).
     const owner = findAccountByEmailHash(deps.platform, await sha256Hex(email));
     if (!owner) throw error;
-    return joinOrSeparate(deps, identity, email, owner);
+    return joinOrSeparate(deps, identity, email, owner, subjectHash);
   }
+}
+
+/** Whether the account's owner unlinked this identity (`auth_external_identity_unlinked` in the user's stream). */
+function unlinkedBy(deps: AuthDeps, userId: string, provider: string, subjectHash: string): boolean {
+  return deps.platform.events.readStream(authStreams.user(userId), { direction: 'backward', limit: 1000 }).some((event) => {
+    if (event.eventType !== 'auth_external_identity_unlinked') return false;
+    const data = payloadOf<ExternalIdentityUnlinked>(event);
+    return data.provider === provider && data.subject_hash === subjectHash;
+  });
 }
 
 /**
  * Joins an account whose email a provider verified; never a password account (pre-hijacking), not
- * even one whose owner verified the address by mail: such a link is made from inside the account only.
+ * even one whose owner verified the address by mail: such a link is made from inside the account
+ * only. Nor an account whose owner unlinked this very identity: the owner said no to it.
  */
-function joinOrSeparate(deps: AuthDeps, identity: ExternalIdentity, email: string, owner: Account): { userId: string; created: boolean } {
-  if (owner.emailVerified && owner.passwordHash === undefined) return { userId: owner.userId, created: false };
+function joinOrSeparate(deps: AuthDeps, identity: ExternalIdentity, email: string, owner: Account, subjectHash: string): { userId: string; created: boolean } {
+  if (owner.emailVerified && owner.passwordHash === undefined) {
+    if (!unlinkedBy(deps, owner.userId, identity.provider, subjectHash)) return { userId: owner.userId, created: false };
+    deps.platform.logger.log('info', 'provider sign-in with an identity its account unlinked kept apart', {
+      code: 'auth_identity_not_linked_unlinked',
+      provider: identity.provider,
+    });
+    return createUnclaimedAccount(deps, identity, email);
+  }
   deps.platform.logger.log('info', 'provider sign-in kept apart from a password account with the same email', {
     code: 'auth_identity_not_linked_unverified_email',
     provider: identity.provider,
@@ -122,7 +141,7 @@ export async function linkOrCreateUserForExternalIdentity(deps: AuthDeps, identi
       }
     }
     const owner = email ? findAccountByEmailHash(deps.platform, await sha256Hex(email)) : undefined;
-    const { userId, created } = owner && email ? joinOrSeparate(deps, identity, email, owner) : await createAccount(deps, identity, email);
+    const { userId, created } = owner && email ? joinOrSeparate(deps, identity, email, owner, subjectHash) : await createAccount(deps, identity, email, subjectHash);
 
     const claim = claimIdentity(deps, stream, { user_id: userId, provider: identity.provider, subject_hash: subjectHash, email });
     if (!claim.claimed) return { userId: claim.holder.user_id, email: claim.holder.email, created: false, linked: false };

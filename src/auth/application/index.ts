@@ -31,3 +31,5 @@ export { AUTH_EVENT_TYPES, type AuthEventType } from '../domain/events.ts';
 export { accountFacts, resendVerification, verificationState, verifyEmail, type AccountFacts, type VerificationState } from './email-verification.ts';
 export { changePassword, inspectResetLink, requestPasswordReset, resetPassword } from './password-reset.ts';
 export { MailLinkTokenSchema } from './mail-links.ts';
+export { removeSignInMethod, LAST_WAY_IN_MESSAGE, type RemovedMethod } from './sign-in-method-removal.ts';
+export { signInMethodsView, type SignInMethodView, type SignInMethodsView } from './sign-in-methods-view.ts';

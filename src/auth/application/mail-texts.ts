@@ -56,4 +56,10 @@ export const mailTexts = {
       { label: 'If it was not you, open this link (within 7 days) to see your passkeys and remove the ones you do not know', link, button: 'See my passkeys' },
       { label: 'Then reset your password', link: `${baseUrl}/forgot-password`, button: 'Reset my password' },
     ]),
+  /** To the account's verified address, for every sign-in method removed from the account page. */
+  signInMethodRemoved: (appName: string, method: string, baseUrl: string): Text =>
+    mail('sign_in_method_removed', { app_name: appName, method, link: `${baseUrl}/dashboard` }, 'A sign-in method was removed', [
+      { text: `A sign-in method was removed from your ${appName} account: ${method}. It no longer signs in, and your other sessions were ended.` },
+      { label: 'If it was not you, sign in, check your sign-in methods and sessions, and change your password', link: `${baseUrl}/dashboard`, button: 'See my account' },
+    ]),
 };

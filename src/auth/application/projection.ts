@@ -10,7 +10,16 @@
  */
 import type { DocumentChange, Platform, RecordedEvent } from '../../platform/ports.ts';
 import { firstShape, readDocumentBody, writeDocumentBody, type StoredShape } from '../../platform/schema-version.ts';
-import type { AccountDisabled, AccountEnabled, ExternalIdentityLinked, ExternalUserRegistered, PasswordUserRegistered, SessionIssued, SessionRevoked } from '../domain/events.ts';
+import type {
+  AccountDisabled,
+  AccountEnabled,
+  ExternalIdentityLinked,
+  ExternalIdentityUnlinked,
+  ExternalUserRegistered,
+  PasswordUserRegistered,
+  SessionIssued,
+  SessionRevoked,
+} from '../domain/events.ts';
 import { payloadOf } from './event-codec.ts';
 
 export const AUTH_PROJECTION = 'auth_projection';
@@ -163,6 +172,18 @@ function apply(changes: PageChanges, event: RecordedEvent): void {
       if (user) {
         const providers = user.providers.includes(data.provider) ? user.providers : [...user.providers, data.provider];
         const identities = [...(user.identities ?? []), { provider: data.provider, subject_hash: data.subject_hash }];
+        changes.put(AUTH_COLLECTIONS.users, data.user_id, { ...user, providers, identities });
+      }
+      return;
+    }
+    case 'auth_external_identity_unlinked': {
+      const data = payloadOf<ExternalIdentityUnlinked>(event);
+      const user = changes.get<UserDocument>(AUTH_COLLECTIONS.users, data.user_id);
+      if (user) {
+        const identities = (user.identities ?? []).filter((i) => !(i.provider === data.provider && i.subject_hash === data.subject_hash));
+        // A document from before `identities` existed knows providers only: the provider goes with its one identity.
+        const providers =
+          user.identities === undefined || !identities.some((i) => i.provider === data.provider) ? user.providers.filter((p) => p !== data.provider) : user.providers;
         changes.put(AUTH_COLLECTIONS.users, data.user_id, { ...user, providers, identities });
       }
       return;

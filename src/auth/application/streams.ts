@@ -13,7 +13,7 @@ export const authStreams = {
   admin: (subjectHash: string) => `auth-admin-${subjectHash}`,
 } as const;
 
-/** Key-value namespaces (rate limiting, the device cookie's key, pending OAuth states, provider_c's signed client secret, mailed links). */
+/** Key-value namespaces (rate limiting, the device cookie's key, pending OAuth states, provider_c's signed client secret, mailed links, the one sign-in method change at a time per account). */
 export const authNamespaces = {
   loginFailures: 'auth-login-failures',
   loginLock: 'auth-login-lock',
@@ -31,4 +31,5 @@ export const authNamespaces = {
   mailLinkNewest: 'auth-mail-link-newest',
   mailLinkSecrets: 'auth-mail-link-secret',
   mailLinkBudget: 'auth-mail-link-budget',
+  methodChange: 'auth-method-change',
 } as const;

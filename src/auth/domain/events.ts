@@ -14,6 +14,9 @@ export const AUTH_EVENT_TYPES = [
   // Written by the OAuth flow (src/auth/oauth/). Its pending states live in key-value, not here
   // (stores from before hold `auth_oauth_state_created`/`_consumed` events; they are still counted).
   'auth_external_identity_linked',
+  // Managing sign-in methods (application/sign-in-method-removal.ts): in the user's stream.
+  'auth_external_identity_unlinked',
+  'auth_password_removed',
   // Passkeys (src/auth/passkeys/): the user's list, and each credential's claim and uses.
   'auth_passkey_registered',
   'auth_passkey_renamed',
@@ -95,6 +98,26 @@ export interface ExternalIdentityLinked {
   provider: string;
   subject_hash: string;
   email: string | null;
+}
+
+/**
+ * In stream `auth-user-<user id>`: the owner unlinked this identity (its `auth-identity-…` stream
+ * is removed, so the subject signs in nowhere until linked again). A later sign-in with it does not
+ * join this account by email (external-identity.ts): the owner said no to it.
+ */
+export interface ExternalIdentityUnlinked {
+  user_id: string;
+  provider: string;
+  subject_hash: string;
+  /** epoch ms */
+  unlinked_at: number;
+}
+
+/** In stream `auth-email-<hash>`: the owner removed the password; login finds none from now on. */
+export interface PasswordRemoved {
+  user_id: string;
+  /** epoch ms */
+  removed_at: number;
 }
 
 /** In stream `auth-email-<hash>`: the owner followed the verification link mailed to the address. */

@@ -2,13 +2,14 @@
  * /dashboard, the account page: who is signed in and how, the linked providers (and "Link
  * <provider>" for the others, once the address is verified), the user's
  * active sessions with "sign out this session" and "sign out everywhere", the address's
- * verification state (with "send a new link"), the change-password form, the passkeys, and account
+ * verification state (with "send a new link"), the change-password form, the sign-in methods (unlink a
+ * provider, remove the password or a passkey, while another way in remains), the passkeys, and account
  * deletion (confirmed with the password, or a provider sign-in of the last 5 minutes). Every action
  * is a form post, so it works without JavaScript (passkeys aside: WebAuthn needs script); the client
  * (static/client/account/) turns them into fetches and shows times in the browser's locale and
  * zone (the server writes UTC).
  */
-import type { AccountFacts, ActiveSession, OfferedProvider } from '../application/index.ts';
+import type { AccountFacts, ActiveSession, OfferedProvider, SignInMethodsView } from '../application/index.ts';
 import type { PasskeySummary } from '../passkeys/manage.ts';
 import { Field } from './field.tsx';
 import { Layout } from './layout.tsx';
@@ -16,6 +17,8 @@ import type { ReturnedRefusal } from '../rest/form-return.ts';
 import { MAIL_NOTICES, mailErrorText } from './mail-words.ts';
 import { tryAgainWords } from '../../text/wait-words.ts';
 import { PasskeysCard } from './passkeys-card.tsx';
+import { SignInMethodsCard } from './sign-in-methods-card.tsx';
+import { methodsErrorText } from './sign-in-methods-words.ts';
 import { signInWords } from './sign-in-words.ts';
 
 /** One active session as the account page shows it (never the session id or its hash). */
@@ -285,7 +288,7 @@ function refusalText(security: AccountSecurity, form: string, withProviders = fa
 }
 
 /** The forms that show their refusal inside their own card. */
-const CARD_FORMS = new Set(['password', 'verification', 'delete']);
+const CARD_FORMS = new Set(['password', 'verification', 'delete', 'methods']);
 
 /** `passkeys` is undefined when passkeys are not offered (no domain-name AUTH_PUBLIC_BASE_URL). */
 export function DashboardPage(props: {
@@ -302,6 +305,8 @@ export function DashboardPage(props: {
   actions: SessionActions | undefined;
   security: AccountSecurity;
   passkeys?: PasskeySummary[] | undefined;
+  /** the account's sign-in methods and which can be removed now */
+  methods: SignInMethodsView;
 }) {
   const { session, security } = props;
   const { refusal } = security;
@@ -385,7 +390,21 @@ export function DashboardPage(props: {
         {security.facts.hasPassword && (
           <PasswordCard minLength={security.minLength} errors={passwordErrors(refusal, security.minLength, security.now)} hasPasskeys={(props.passkeys?.length ?? 0) > 0} />
         )}
-        {props.passkeys && <PasskeysCard passkeys={props.passkeys} canAdd={security.facts.email !== 'unverified'} needsPassword={security.facts.hasPassword} />}
+        <SignInMethodsCard
+          view={props.methods}
+          providerLabel={props.providerLabel}
+          providersOffered={withProviders}
+          error={refusal?.form === 'methods' ? methodsErrorText(refusal, props.methods.hasPassword, withProviders, security.now) : undefined}
+        />
+        {props.passkeys && (
+          <PasskeysCard
+            passkeys={props.passkeys}
+            canAdd={security.facts.email !== 'unverified'}
+            needsPassword={security.facts.hasPassword}
+            methods={props.methods.methods}
+            providersOffered={withProviders}
+          />
+        )}
         <DeleteAccount error={refusalText(security, 'delete', withProviders)} hasPassword={security.facts.hasPassword} withProviders={withProviders} />
       </div>
     </Layout>

@@ -14,6 +14,9 @@ export const MAIL_NOTICES: Record<string, string> = {
   password_changed: 'Your password is changed. Your other sessions have ended.',
   passkeys_removed: 'The passkeys you ticked are removed: they sign nobody in any more.',
   provider_linked: 'The provider is linked: you can sign in to this account with it too.',
+  provider_unlinked: 'The provider is unlinked: it no longer signs in to this account. Your other sessions have ended.',
+  passkey_removed: 'The passkey is removed: it signs nobody in any more. Your other sessions have ended.',
+  password_removed: 'Your password is removed: sign in with your other methods. Your other sessions have ended.',
 };
 
 const PASSWORD_PROBLEMS: Record<PasswordProblem, (minLength: number) => string> = {

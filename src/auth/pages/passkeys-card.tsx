@@ -1,14 +1,18 @@
 /**
  * The account page's passkeys card: the user's passkeys (name, added, last used) with rename and
- * remove, and "Add a passkey". Passkeys need the browser's WebAuthn API, so every control here is
- * driven by the client (static/client/account/passkeys.ts), which calls the JSON routes
- * (src/auth/passkeys/routes.ts); the list itself is server-rendered.
+ * remove, and "Add a passkey". Remove is a plain form post: its button submits the "Sign-in
+ * methods" form (./sign-in-methods-card.tsx: re-authentication, and never the last way in). Adding
+ * and renaming need the browser's WebAuthn API and script: the client
+ * (static/client/account/passkeys.ts) calls the JSON routes (src/auth/passkeys/routes.ts); the list
+ * itself is server-rendered.
  */
+import type { SignInMethodView } from '../application/index.ts';
 import type { PasskeySummary } from '../passkeys/manage.ts';
+import { MethodReason, RemoveMethodButton } from './sign-in-methods-card.tsx';
 
 const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
-function PasskeyItem(props: { passkey: PasskeySummary }) {
+function PasskeyItem(props: { passkey: PasskeySummary; method: SignInMethodView | undefined; providersOffered: boolean }) {
   const { passkey } = props;
   return (
     <li class="session passkey" data-passkey-id={passkey.id}>
@@ -39,14 +43,14 @@ function PasskeyItem(props: { passkey: PasskeySummary }) {
             </dd>
           </div>
         </dl>
+        <MethodReason view={props.method} providersOffered={props.providersOffered} />
       </div>
       <div class="passkey-actions">
         <button type="button" class="button button-quiet button-small" data-passkey-action="rename">
           Rename<span class="visually-hidden"> {passkey.name}</span>
         </button>
-        <button type="button" class="button button-quiet button-small" data-passkey-action="remove">
-          Remove<span class="visually-hidden"> {passkey.name}</span>
-        </button>
+        {/* Submits the "Sign-in methods" form (re-authentication, the last-way-in rule): ./sign-in-methods-card.tsx. */}
+        {props.method && <RemoveMethodButton view={props.method} label="Remove" hiddenLabel={passkey.name} />}
       </div>
     </li>
   );
@@ -54,9 +58,10 @@ function PasskeyItem(props: { passkey: PasskeySummary }) {
 
 /**
  * `canAdd`: the account's address is verified (or it has none of its own); `needsPassword`: it has a
- * password, asked again to add a passkey (src/auth/passkeys/adding-rules.ts).
+ * password, asked again to add a passkey (src/auth/passkeys/adding-rules.ts); `methods`: the
+ * account's sign-in methods, whose removal buttons the passkeys share.
  */
-export function PasskeysCard(props: { passkeys: PasskeySummary[]; canAdd: boolean; needsPassword: boolean }) {
+export function PasskeysCard(props: { passkeys: PasskeySummary[]; canAdd: boolean; needsPassword: boolean; methods: readonly SignInMethodView[]; providersOffered: boolean }) {
   return (
     <section class="card" aria-labelledby="passkeys-title" id="passkeys-card">
       <div class="card-head">
@@ -66,7 +71,7 @@ export function PasskeysCard(props: { passkeys: PasskeySummary[]; canAdd: boolea
       <p id="passkeys-status" class="form-error" role="alert" hidden></p>
       <ul id="passkeys" class="session-list">
         {props.passkeys.map((passkey) => (
-          <PasskeyItem passkey={passkey} />
+          <PasskeyItem passkey={passkey} method={props.methods.find((m) => m.kind === 'passkey' && m.id === passkey.id)} providersOffered={props.providersOffered} />
         ))}
       </ul>
       <p id="passkeys-empty" class="hint" hidden={props.passkeys.length > 0}>

@@ -12,6 +12,7 @@ import {
   PasskeyRegistrationBodySchema,
   PasskeyRegistrationOptionsBodySchema,
   PasskeyRemovalBodySchema,
+  PasskeyRemovalReauthBodySchema,
   PasskeyRenameBodySchema,
 } from './routes.ts';
 
@@ -56,7 +57,7 @@ const OPERATIONS: readonly OperationSpec[] = [
     tag: 'auth',
     summary: 'Start adding a passkey to your account',
     security: 'session',
-    description: `${FORM_OR_NONE} Adding a passkey needs an account whose own address is verified (else 403 \`forbidden\`, "confirm your email address first") and re-authentication: \`password\`, the account password (a wrong one: 403, counted like a failed login, 429 past the limit), or no password right after a provider sign-in at most 5 minutes old (else 403). Then a new challenge, single use, valid 5 minutes, bound to this account. Pass the answer to \`navigator.credentials.create()\` (e.g. with \`PublicKeyCredential.parseCreationOptionsFromJSON\`). Each passkey added is told to the account's address by mail, with a link to remove it.`,
+    description: `${FORM_OR_NONE} Adding a passkey needs an account whose own address is verified (else 403 \`forbidden\`, "confirm your email address first") and re-authentication: \`password\`, the account password (a wrong one: 403, counted like a failed login, 429 past the limit), or no password right after a provider or passkey sign-in at most 5 minutes old (else 403). Then a new challenge, single use, valid 5 minutes, bound to this account. Pass the answer to \`navigator.credentials.create()\` (e.g. with \`PublicKeyCredential.parseCreationOptionsFromJSON\`). Each passkey added is told to the account's address by mail, with a link to remove it.`,
     body: { schema: 'PasskeyRegistrationOptionsBody', mediaTypes: JSON_ONLY, required: false },
     success: { '200': { kind: 'json', schema: 'PasskeyCreationOptions', description: 'creation options (WebAuthn Level 3 §5.4)' } },
     errors: ['validation', 'unauthorized', 'forbidden', 'not_found', 'domain', 'rate_limited', 'payload_too_large', 'unsupported_media_type', 'store', 'internal'],
@@ -141,10 +142,11 @@ const OPERATIONS: readonly OperationSpec[] = [
     tag: 'auth',
     summary: 'Remove one of your passkeys',
     security: 'session',
-    description: `${FORM_OR_NONE} It signs nobody in from then on. An id that is not one of your passkeys answers 404.`,
+    description: `${FORM_OR_NONE} It signs nobody in from then on; the other sessions end and the account's verified address is told by mail. Re-authentication as for account deletion: the password in the body, or none right after a provider or passkey sign-in (at most 5 minutes old), else 403. Only while another way in remains (a password, a linked provider, another passkey): else 409 \`conflict\`. An id that is not one of your passkeys answers 404.`,
     parameters: [PASSKEY_ID],
+    body: { schema: 'PasskeyRemovalReauthBody', mediaTypes: JSON_ONLY, required: false },
     success: { '204': { kind: 'empty', description: 'removed' } },
-    errors: [...SESSION_WRITE, 'payload_too_large'],
+    errors: [...SESSION_WRITE, 'validation', 'conflict', 'rate_limited', 'payload_too_large', 'unsupported_media_type'],
   },
 ];
 
@@ -160,6 +162,7 @@ export const PASSKEY_CONTRACT: ApiContract = {
     PasskeyRenameBody: PasskeyRenameBodySchema,
     PasskeyRegistrationOptionsBody: PasskeyRegistrationOptionsBodySchema,
     PasskeyRemovalBody: PasskeyRemovalBodySchema,
+    PasskeyRemovalReauthBody: PasskeyRemovalReauthBodySchema,
     PasskeysRemoved: v.object({ removed: v.pipe(v.number(), v.integer(), v.minValue(0)) }),
   },
   operations: OPERATIONS,

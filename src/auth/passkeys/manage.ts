@@ -51,8 +51,13 @@ export function renamePasskey(deps: AuthDeps, userId: string, passkeyId: string,
   return passkeySummary(deps, { ...found, name: cleaned });
 }
 
-export function removePasskey(deps: AuthDeps, userId: string, passkeyId: string): void {
-  ownPasskey(deps, userId, passkeyId);
+/**
+ * Removes one passkey; the one removed. Callers check that another way in remains first
+ * (src/auth/application/sign-in-method-removal.ts).
+ */
+export function removePasskey(deps: AuthDeps, userId: string, passkeyId: string): PasskeyRegistered {
+  const found = ownPasskey(deps, userId, passkeyId);
   const data: PasskeyRemoved = { passkey_id: passkeyId, removed_at: deps.platform.now() };
   appendToList(deps, userId, authEvent('auth_passkey_removed', data));
+  return found;
 }

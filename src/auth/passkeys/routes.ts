@@ -7,7 +7,7 @@
  *   POST   /api/auth/passkeys/authentication/verify   {response, next?} → signed in (aal2), session cookie
  *   GET    /api/auth/passkeys                         (signed in) → { passkeys: [...] }
  *   PATCH  /api/auth/passkeys/:id                     (signed in) {name} → the renamed passkey
- *   DELETE /api/auth/passkeys/:id                     (signed in) → 204
+ *   DELETE /api/auth/passkeys/:id                     (signed in) {password?} → 204; re-authenticated, and only while another way in remains (409)
  *   POST   /api/auth/passkey-removal                  {token, passkeys} (a removal link, no session) → { removed }; a form: 303 to /login
  * Every write passes the same Origin / Sec-Fetch-Site check as the other auth routes and takes
  * JSON only; the sign-in routes count against the per-client attempt limit. Without
@@ -23,7 +23,9 @@ import { findActiveSession, revokePreviousSession, safeNextPath, sessionIdFromCo
 import { deviceHint } from '../domain/device-hint.ts';
 import { PASSWORD_MAX_INPUT_UNITS } from '../domain/password-policy.ts';
 import { authenticationOptions, signInWithPasskey } from './authentication.ts';
-import { listPasskeys, passkeySummary, removePasskey, renamePasskey } from './manage.ts';
+import { listPasskeys, passkeySummary, renamePasskey } from './manage.ts';
+import { removeSignInMethod } from '../application/sign-in-method-removal.ts';
+import { providerLabelOf, ReauthPasswordSchema, reauthOf } from '../rest/sign-in-method-routes.ts';
 import { MAX_PASSKEY_NAME_LENGTH, MAX_PASSKEYS_PER_USER } from './passkey-list.ts';
 import { removePasskeysWithLink } from './removal-link.ts';
 import { MailLinkTokenSchema } from '../application/mail-links.ts';
@@ -49,7 +51,7 @@ export const PasskeyRegistrationOptionsBodySchema = v.object(
       v.pipe(
         v.string('password must be a string'),
         v.maxLength(PASSWORD_MAX_INPUT_UNITS, 'password is too long'),
-        v.description('the account password (re-authentication); leave it out only right after a provider sign-in (at most 5 minutes old)'),
+        v.description('the account password (re-authentication); leave it out only right after a provider or passkey sign-in (at most 5 minutes old)'),
       ),
     ),
   },
@@ -63,6 +65,7 @@ export const PasskeyAuthenticationBodySchema = v.object(
   { response: AuthenticationResponseSchema, next: v.optional(v.string()) },
   'body must be a JSON object with "response", the credential as PublicKeyCredential.toJSON() gives it',
 );
+export const PasskeyRemovalReauthBodySchema = v.object({ password: ReauthPasswordSchema }, 'body must be a JSON object, with the string "password" when the account has one');
 export const PasskeyRenameBodySchema = v.object(
   { name: v.pipe(v.string('name must be a string'), v.maxLength(256, 'name is too long'), v.description(`at most ${MAX_PASSKEY_NAME_LENGTH} characters are kept; not empty`)) },
   'body must be a JSON object with a string "name"',
@@ -224,10 +227,12 @@ export function passkeyRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHand
     }
   });
 
+  // Only while another way in remains, after re-authentication (src/auth/application/sign-in-method-removal.ts).
   app.delete(PASSKEY_PATHS.item, ...write, async (c) => {
     const session = await signedIn(c);
     const id = passkeyId(c);
-    removePasskey(deps, session.userId, id);
+    const body = await optionalJsonBody(c, PasskeyRemovalReauthBodySchema);
+    await removeSignInMethod(deps, session, { kind: 'passkey', id }, reauthOf(c, deps, body.password), providerLabelOf(deps));
     logger.log('info', 'passkey removed', { code: 'auth_passkey_removed', user_id: session.userId, passkey_id: id });
     return c.body(null, 204, NO_STORE);
   });

@@ -20,7 +20,7 @@ export const ACCOUNT_PATHS = { account: '/api/auth/account', deleteForm: '/api/a
 /** The deletion's body; also the wire shape the OpenAPI document publishes. */
 export const AccountDeletionSchema = v.object(
   {
-    password: v.optional(v.pipe(v.string('password must be a string'), v.description('the account password; omit it after a provider sign-in in the last 5 minutes'))),
+    password: v.optional(v.pipe(v.string('password must be a string'), v.description('the account password; omit it after a provider or passkey sign-in in the last 5 minutes'))),
   },
   'body must be a JSON object with an optional string "password"',
 );

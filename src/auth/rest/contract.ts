@@ -137,7 +137,7 @@ const OPERATIONS: readonly OperationSpec[] = [
     summary: 'Delete your account: every session ends, identities unlink, personal data is erased',
     security: 'session',
     description:
-      'Re-authentication: the account password in the body, or no password when the current session comes from a provider sign-in at most 5 minutes old (else 403). The email, password hash, provider subjects and device hints are removed from the store, events included; the same email can register again, unless the address belongs to another account (a provider account shows an address a password account owns: the owner keeps it). Wrong passwords count in the login’s own limits, the account-wide budget included (429 with Retry-After past them).',
+      'Re-authentication: the account password in the body, or no password when the current session comes from a provider or passkey sign-in at most 5 minutes old (else 403). The email, password hash, provider subjects and device hints are removed from the store, events included; the same email can register again, unless the address belongs to another account (a provider account shows an address a password account owns: the owner keeps it). Wrong passwords count in the login’s own limits, the account-wide budget included (429 with Retry-After past them).',
     body: { schema: 'AccountDeletion', mediaTypes: JSON_ONLY, required: false },
     success: { '204': { kind: 'empty', description: 'the account is deleted; the session cookie is cleared', headers: ['Set-Cookie-Cleared'] } },
     errors: ['validation', 'unauthorized', 'forbidden', 'rate_limited', 'payload_too_large', 'unsupported_media_type', 'concurrency', 'store', 'internal'],

@@ -36,6 +36,7 @@ import { sessionView } from './session-view.ts';
 import { userSessionRoutes } from './session-routes.ts';
 import { ACCOUNT_PATHS, accountRoutes } from './account-routes.ts';
 import { PASSKEY_PATHS, passkeyRoutes } from '../passkeys/routes.ts';
+import { SIGN_IN_METHOD_PATHS, signInMethodRoutes } from './sign-in-method-routes.ts';
 import { relyingParty } from '../passkeys/relying-party.ts';
 import { mailRoutes } from './mail-routes.ts';
 
@@ -182,6 +183,7 @@ export function authRestRoutes(deps: AuthDeps): Hono {
 
   app.route('/', userSessionRoutes(deps, { sameSite, limit }));
   app.route('/', accountRoutes(deps, { sameSite, limit }));
+  app.route('/', signInMethodRoutes(deps, { sameSite, limit }));
   app.route('/', passkeyRoutes(deps, { sameSite }));
   app.route('/', mailRoutes(deps, { sameSite, limit }));
 
@@ -208,6 +210,8 @@ export function authRestRoutes(deps: AuthDeps): Hono {
     app.all(path, (c) => methodNotAllowedResponse(c, ['POST'], logger));
   app.all(PASSKEY_PATHS.list, (c) => methodNotAllowedResponse(c, ['GET', 'HEAD'], logger));
   app.all(PASSKEY_PATHS.item, (c) => methodNotAllowedResponse(c, ['PATCH', 'DELETE'], logger));
+  app.all(SIGN_IN_METHOD_PATHS.list, (c) => methodNotAllowedResponse(c, ['GET', 'HEAD'], logger));
+  app.all(SIGN_IN_METHOD_PATHS.remove, (c) => methodNotAllowedResponse(c, ['POST'], logger));
 
   app.onError((error, c) => {
     const failure = AppError.from(error);

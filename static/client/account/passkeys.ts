@@ -2,7 +2,7 @@
  * Passkeys in the browser, with @simplewebauthn/browser over `navigator.credentials` (WebAuthn
  * Level 3): on /login the "Sign in with a passkey" button and the passkey autofill of the email
  * field (`mediation: "conditional"`, §5.1.4.1), started as soon as the page loads; on /dashboard
- * "Add a passkey" (with the password asked again), rename and remove. The server's JSON routes do every check
+ * "Add a passkey" (with the password asked again) and rename (remove is a plain form post). The server's JSON routes do every check
  * (src/auth/passkeys/routes.ts); this file only carries options and responses.
  */
 import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startAuthentication, startRegistration, WebAuthnError } from '@simplewebauthn/browser';
@@ -130,15 +130,8 @@ function bindAccount(): void {
     const passkey = passkeyOf(event.target);
     if (!action || !passkey) return;
     show(status, '');
-    if (action === 'remove') {
-      void call('DELETE', `/api/auth/passkeys/${passkey.id}`).then((response) => {
-        if (!response.ok) return show(status, 'That did not work. Reload the page and try again.');
-        passkey.item.remove();
-        const empty = document.getElementById('passkeys-empty');
-        if (empty && !document.querySelector('li[data-passkey-id]')) empty.hidden = false;
-      });
-      return;
-    }
+    // "Remove" is a plain form post of the "Sign-in methods" form (src/auth/pages/sign-in-methods-card.tsx).
+    if (action !== 'rename') return;
     const label = passkey.item.querySelector('.passkey-name');
     const name = window.prompt('New name for this passkey', label?.firstChild?.textContent ?? '');
     if (name === null || name.trim() === '') return;
