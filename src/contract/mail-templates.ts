@@ -13,6 +13,8 @@ export const MAIL_TEMPLATES = {
   password_changed: ['app_name', 'link'],
   account_exists: ['app_name', 'login_link', 'reset_link'],
   passkey_added: ['app_name', 'passkey_name', 'added_at', 'link', 'reset_link'],
+  email_change: ['app_name', 'link'],
+  email_changed: ['app_name', 'link', 'reset_link'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type MailTemplateName = keyof typeof MAIL_TEMPLATES;

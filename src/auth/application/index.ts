@@ -31,3 +31,13 @@ export { AUTH_EVENT_TYPES, type AuthEventType } from '../domain/events.ts';
 export { accountFacts, resendVerification, verificationState, verifyEmail, type AccountFacts, type VerificationState } from './email-verification.ts';
 export { changePassword, inspectResetLink, requestPasswordReset, resetPassword } from './password-reset.ts';
 export { MailLinkTokenSchema } from './mail-links.ts';
+export {
+  cancelEmailChange,
+  confirmEmailChange,
+  pendingEmailChange,
+  requestEmailChange,
+  undoEmailChange,
+  type ChangedAddress,
+  type PendingChange,
+  type UndoneChange,
+} from './email-change.ts';

@@ -8,7 +8,7 @@
  */
 import type { DocumentChange, Platform, RecordedEvent } from '../../platform/ports.ts';
 import { firstShape, readDocumentBody, writeDocumentBody, type StoredShape } from '../../platform/schema-version.ts';
-import type { ExternalIdentityLinked, ExternalUserRegistered, PasswordUserRegistered, SessionIssued, SessionRevoked } from '../domain/events.ts';
+import type { EmailChanged, ExternalIdentityLinked, ExternalUserRegistered, PasswordUserRegistered, SessionIssued, SessionRevoked } from '../domain/events.ts';
 import { payloadOf } from './event-codec.ts';
 
 export const AUTH_PROJECTION = 'auth_projection';
@@ -153,6 +153,13 @@ function apply(changes: PageChanges, event: RecordedEvent): void {
         const identities = [...(user.identities ?? []), { provider: data.provider, subject_hash: data.subject_hash }];
         changes.put(AUTH_COLLECTIONS.users, data.user_id, { ...user, providers, identities });
       }
+      return;
+    }
+    case 'auth_email_changed': {
+      // An address change (email-change.ts): the account's address is the new one.
+      const data = payloadOf<EmailChanged>(event);
+      const user = changes.get<UserDocument>(AUTH_COLLECTIONS.users, data.user_id);
+      if (user) changes.put(AUTH_COLLECTIONS.users, data.user_id, { ...user, email: data.email });
       return;
     }
     default:

@@ -7,9 +7,11 @@ export const authStreams = {
   email: (emailHash: string) => `auth-email-${emailHash}`,
   session: (sessionHash: string) => `auth-session-${sessionHash}`,
   identity: (provider: string, subjectHash: string) => `auth-identity-${provider}-${subjectHash}`,
+  /** the user's address record: where their address claim is since they first changed it (email-address.ts) */
+  address: (userId: string) => `auth-address-${userId}`,
 } as const;
 
-/** Key-value namespaces (rate limiting, the device cookie's key, pending OAuth states, provider_c's signed client secret, mailed links). */
+/** Key-value namespaces (rate limiting, the device cookie's key, pending OAuth states, provider_c's signed client secret, mailed links, pending address changes). */
 export const authNamespaces = {
   loginFailures: 'auth-login-failures',
   loginLock: 'auth-login-lock',
@@ -27,4 +29,5 @@ export const authNamespaces = {
   mailLinkNewest: 'auth-mail-link-newest',
   mailLinkSecrets: 'auth-mail-link-secret',
   mailLinkBudget: 'auth-mail-link-budget',
+  emailChanges: 'auth-email-change',
 } as const;
