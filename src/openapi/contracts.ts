@@ -12,12 +12,14 @@ import { OPENAPI_CONTRACT } from './paths.ts';
 import { AUTH_REST_CONTRACT } from '../auth/rest/contract.ts';
 import { OAUTH_CONTRACT } from '../auth/oauth/contract.ts';
 import { PASSKEY_CONTRACT } from '../auth/passkeys/contract.ts';
+import { EMAIL_CHANGE_CONTRACT } from '../auth/rest/email-change-contract.ts';
 
 export const API_CONTRACTS: readonly ApiContract[] = [
   COUNTER_REST_CONTRACT,
   COUNTER_STREAM_CONTRACT,
   SERVER_FUNCTION_CONTRACT,
   AUTH_REST_CONTRACT,
+  EMAIL_CHANGE_CONTRACT,
   OAUTH_CONTRACT,
   PASSKEY_CONTRACT,
   HEALTH_CONTRACT,

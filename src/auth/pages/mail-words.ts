@@ -5,6 +5,7 @@
  */
 import { PASSWORD_MAX_LENGTH, type PasswordProblem } from '../domain/password-policy.ts';
 import { tryAgainWords } from '../../text/wait-words.ts';
+import { EMAIL_CHANGE_NOTICES } from './email-change-words.ts';
 
 export const MAIL_NOTICES: Record<string, string> = {
   sent: 'If an account uses this address, a link to reset its password is on its way. It works for 30 minutes; check your spam folder too.',
@@ -14,6 +15,7 @@ export const MAIL_NOTICES: Record<string, string> = {
   password_changed: 'Your password is changed. Your other sessions have ended.',
   passkeys_removed: 'The passkeys you ticked are removed: they sign nobody in any more.',
   provider_linked: 'The provider is linked: you can sign in to this account with it too.',
+  ...EMAIL_CHANGE_NOTICES,
 };
 
 const PASSWORD_PROBLEMS: Record<PasswordProblem, (minLength: number) => string> = {

@@ -38,6 +38,7 @@ import { ACCOUNT_PATHS, accountRoutes } from './account-routes.ts';
 import { PASSKEY_PATHS, passkeyRoutes } from '../passkeys/routes.ts';
 import { relyingParty } from '../passkeys/relying-party.ts';
 import { mailRoutes } from './mail-routes.ts';
+import { emailChangeRoutes } from './email-change-routes.ts';
 
 export const AUTH_PATHS = {
   capabilities: '/api/auth/capabilities',
@@ -184,6 +185,7 @@ export function authRestRoutes(deps: AuthDeps): Hono {
   app.route('/', accountRoutes(deps, { sameSite, limit }));
   app.route('/', passkeyRoutes(deps, { sameSite }));
   app.route('/', mailRoutes(deps, { sameSite, limit }));
+  app.route('/', emailChangeRoutes(deps, { sameSite, limit }));
 
   app.get(AUTH_PATHS.storageStatus, async (c) => {
     const principal = await authorizeSystemAdmin(deps, bearerToken(c.req.header('authorization')));
