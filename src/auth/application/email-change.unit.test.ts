@@ -244,4 +244,21 @@ describe('provider accounts and erasure', () => {
     expect(kv).not.toContain('third@example.com');
     expect((await registerWithPassword(deps, { email: 'new@example.com', password: 'a newcomer password' })).created).toBe(true);
   });
+
+  it('deleting the account leaves an old address someone registered since, with its links, to its new owner', async () => {
+    const { platform, deps } = setup();
+    const session = await signedIn(platform, deps, alice);
+    await requestEmailChange(deps, session, 'new@example.com', alice.password, CLIENT);
+    await confirmEmailChange(deps, await linkToken(platform, 'new@example.com', '/confirm-email-change'), undefined);
+    const newcomer = await registerWithPassword(deps, { email: alice.email, password: 'a newcomer password' });
+    platform.respond();
+    const verifyLinks = () => platform.keyValue.dump().split('auth-mail-link\\u0000verify:').length;
+    const linksBefore = verifyLinks();
+    const current = (await findActiveSession(deps, (await loginWithPassword(deps, { email: 'new@example.com', password: alice.password })).session.sessionId))!;
+    await deleteAccount(deps, current, { password: alice.password, client: CLIENT });
+    expect(newcomer.created && (await owner(platform, alice.email)) === newcomer.userId).toBe(true);
+    expect(await code(loginWithPassword(deps, { email: alice.email, password: 'a newcomer password' }))).toBe('ok');
+    expect(linksBefore).toBeGreaterThan(1);
+    expect(verifyLinks()).toBe(linksBefore);
+  });
 });
