@@ -31,12 +31,12 @@ async function serviceEnv(port: number): Promise<{ fixture: OAuthFixture; env: R
 
 /**
  * The operations whose only answer without a session is 401, as Schemathesis' warning lists them:
- * the session and account routes, resending the verification link, the signed-in passkey routes
+ * the session and account routes, resending the verification link, cancelling a change of address, the signed-in passkey routes
  * (adding one, the list, rename, remove) and "Link <provider>". Not the account page's forms
- * (changing the password or the address, cancelling a change of address, signing a session out, "sign out everywhere", the delete button): a form post without a
+ * (changing the password or the address, signing a session out, "sign out everywhere", the delete button): a form post without a
  * session goes back to its page (303), as a browser's would.
  */
-const SESSION_ONLY_PATHS = new Set<string>([MAIL_PATHS.resend]);
+const SESSION_ONLY_PATHS = new Set<string>([MAIL_PATHS.resend, EMAIL_CHANGE_PATHS.cancel]);
 const FORM_PAGE_PATHS = new Set<string>([
   MAIL_PATHS.change,
   EMAIL_CHANGE_PATHS.change,
