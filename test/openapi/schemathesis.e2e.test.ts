@@ -40,7 +40,6 @@ const SESSION_ONLY_PATHS = new Set<string>([MAIL_PATHS.resend, EMAIL_CHANGE_PATH
 const FORM_PAGE_PATHS = new Set<string>([
   MAIL_PATHS.change,
   EMAIL_CHANGE_PATHS.change,
-  EMAIL_CHANGE_PATHS.cancel,
   '/api/auth/sessions/revoke-all',
   '/api/auth/sessions/{id}/revoke',
   '/api/auth/account/delete',
