@@ -24,7 +24,7 @@ export interface MailContent {
 
 const VALUE = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
 /** Values a template's text part must keep, or its mail would lose the link it exists for. */
-const REQUIRED_IN_TEXT: Partial<Record<MailTemplateName, string>> = { verify: 'link', reset: 'link' };
+const REQUIRED_IN_TEXT: Partial<Record<MailTemplateName, string>> = { verify: 'link', reset: 'link', email_change: 'link', email_changed: 'link' };
 const MAX_BYTES = 256 * 1024;
 
 function partOf(file: string): { name: MailTemplateName; part: MailTemplatePart } | undefined {

@@ -14,6 +14,8 @@ export const MAIL_TEMPLATES = {
   account_exists: ['app_name', 'login_link', 'reset_link'],
   passkey_added: ['app_name', 'passkey_name', 'added_at', 'link', 'reset_link'],
   sign_in_method_removed: ['app_name', 'method', 'link'],
+  email_change: ['app_name', 'link'],
+  email_changed: ['app_name', 'link', 'reset_link'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type MailTemplateName = keyof typeof MAIL_TEMPLATES;

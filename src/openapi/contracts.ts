@@ -14,12 +14,14 @@ import { OAUTH_CONTRACT } from '../auth/oauth/contract.ts';
 import { PASSKEY_CONTRACT } from '../auth/passkeys/contract.ts';
 import { ADMIN_CONTRACT } from '../auth/admin/contract.ts';
 import { SIGN_IN_METHODS_CONTRACT } from '../auth/rest/sign-in-methods-contract.ts';
+import { EMAIL_CHANGE_CONTRACT } from '../auth/rest/email-change-contract.ts';
 
 export const API_CONTRACTS: readonly ApiContract[] = [
   COUNTER_REST_CONTRACT,
   COUNTER_STREAM_CONTRACT,
   SERVER_FUNCTION_CONTRACT,
   AUTH_REST_CONTRACT,
+  EMAIL_CHANGE_CONTRACT,
   OAUTH_CONTRACT,
   PASSKEY_CONTRACT,
   ADMIN_CONTRACT,

@@ -16,6 +16,7 @@ import { prepareWasmtimeComponent, startWasmtime, type WasmtimeProcess } from '.
 import { OPERATOR_ENV, operatorToken } from '../oauth-flow/support.ts';
 import { OPERATIONS } from '../../src/openapi/contracts.ts';
 import { MAIL_PATHS } from '../../src/auth/rest/mail-routes.ts';
+import { EMAIL_CHANGE_PATHS } from '../../src/auth/rest/email-change-routes.ts';
 import { runSchemathesis, summary } from './schemathesis.ts';
 
 const schemathesis = requireTool('schemathesis');
@@ -30,15 +31,16 @@ async function serviceEnv(port: number): Promise<{ fixture: OAuthFixture; env: R
 
 /**
  * The operations whose only answer without a session is 401, as Schemathesis' warning lists them:
- * the session and account routes, resending the verification link, the signed-in passkey routes
- * (adding one, the list, rename, remove), the sign-in method list and "Link <provider>". Not the
- * account page's forms (changing the password, signing a session out, "sign out everywhere", the
- * delete button, removing a sign-in method): a form post without a
- * session goes back to its page (303), as a browser's would.
+ * the session and account routes, resending the verification link, cancelling a change of address,
+ * the signed-in passkey routes (adding one, the list, rename, remove), the sign-in method list and
+ * "Link <provider>". Not the account page's forms (changing the password or the address, signing a
+ * session out, "sign out everywhere", the delete button, removing a sign-in method): a form post
+ * without a session goes back to its page (303), as a browser's would.
  */
-const SESSION_ONLY_PATHS = new Set<string>([MAIL_PATHS.resend, '/api/auth/sign-in-methods']);
+const SESSION_ONLY_PATHS = new Set<string>([MAIL_PATHS.resend, EMAIL_CHANGE_PATHS.cancel, '/api/auth/sign-in-methods']);
 const FORM_PAGE_PATHS = new Set<string>([
   MAIL_PATHS.change,
+  EMAIL_CHANGE_PATHS.change,
   '/api/auth/sessions/revoke-all',
   '/api/auth/sessions/{id}/revoke',
   '/api/auth/account/delete',

@@ -6,7 +6,7 @@
  * and each session (email, device hint), live or ended and kept for retention. Then their
  * read-model documents go, and, when the account owns its address, the mail outbox's messages to
  * it (queued or set aside) and its mailed links. Removing the email claim frees the email: it can
- * register again.
+ * register again. What address changes left goes too (email-change-erasure.ts).
  *
  * Deletion touches only what the account owns. An account made by a provider sign-in whose
  * verified address a password account had claimed first shows that address but does not own it
@@ -28,6 +28,7 @@ import { checkPasswordAttempt } from './password-check.ts';
 import { ENDED_SESSIONS } from './retention.ts';
 import { purgeMailTo } from '../../platform/mail-outbox-upkeep.ts';
 import { eraseMailLinks } from './mail-links.ts';
+import { eraseAddressChanges } from './email-change-erasure.ts';
 import { everRegisteredPasskeyIds, passkeyStreams } from '../passkeys/store.ts';
 import { sha256Hex } from './secrets.ts';
 import type { ActiveSession } from './sessions.ts';
@@ -135,7 +136,10 @@ export async function eraseAccount(deps: AuthDeps, userId: string, known: { emai
       // Whose the address is: only its owner's deletion removes the claim, its mail and its links.
       const ownsEmail = emailHash !== undefined && findAccountByEmailHash(platform, emailHash)?.userId === userId;
       const { hashes, queueEntries } = sessionHashesOf(deps, userId, known.sessionHash);
+      // Before the user stream goes: the address record names the streams its moves left.
+      const addressStreams = await eraseAddressChanges(deps, userId);
       const streams = [
+        ...addressStreams,
         authStreams.user(userId),
         authStreams.access(userId),
         ...(ownsEmail ? [authStreams.email(emailHash)] : []),

@@ -5,10 +5,13 @@
  * holds the first password hash; later events change the password (`auth_password_changed`, the
  * newest wins) or remove it (`auth_password_removed`) or record that the owner followed a link mailed to the address
  * (`auth_email_verified`). A password registration alone proves nothing about the email; a claim
- * made by a provider's verified email does.
+ * made by a provider's verified email does. An address change moves the claim to another stream
+ * (`auth_email_claimed` first, verified); which of two streams counts during a move, the user's
+ * address record decides (email-address.ts): a claim that does not count is no account.
  */
 import type { Platform } from '../../platform/ports.ts';
-import type { ExternalUserRegistered, PasswordChanged, PasswordUserRegistered } from '../domain/events.ts';
+import type { EmailClaimed, ExternalUserRegistered, PasswordChanged, PasswordUserRegistered } from '../domain/events.ts';
+import { claimCounts } from './email-address.ts';
 import { payloadOf } from './event-codec.ts';
 import { AppError } from '../../errors.ts';
 import { authStreams } from './streams.ts';
@@ -32,7 +35,19 @@ export interface Account {
 /** Events one email stream may hold; far more than password changes and verifications ever make. */
 const MAX_ACCOUNT_EVENTS = 1000;
 
+/** The account whose claim of the address counts, if any (see above). Store failures propagate. */
 export function findAccountByEmailHash(platform: Platform, emailHash: string): Account | undefined {
+  const claim = readClaim(platform, emailHash);
+  if (!claim) return undefined;
+  try {
+    return claimCounts(platform, claim.account.userId, emailHash, claim.moved) ? claim.account : undefined;
+  } catch (error) {
+    throw AppError.fromStore(error);
+  }
+}
+
+/** The email stream folded, whether or not its claim counts; `moved`: made by an address change. */
+export function readClaim(platform: Platform, emailHash: string): { account: Account; moved: boolean } | undefined {
   let events;
   try {
     events = platform.events.readStream(authStreams.email(emailHash), { direction: 'forward', limit: MAX_ACCOUNT_EVENTS });
@@ -42,7 +57,17 @@ export function findAccountByEmailHash(platform: Platform, emailHash: string): A
   const first = events[0];
   if (!first) return undefined;
   let account: Account;
-  if (first.eventType === 'auth_password_user_registered') {
+  if (first.eventType === 'auth_email_claimed') {
+    const data = payloadOf<EmailClaimed>(first);
+    account = {
+      userId: data.user_id,
+      email: data.email,
+      passwordHash: data.password_hash ?? undefined,
+      emailVerified: true,
+      revision: first.revision,
+      passwordRevision: first.revision,
+    };
+  } else if (first.eventType === 'auth_password_user_registered') {
     const data = payloadOf<PasswordUserRegistered>(first);
     account = { userId: data.user_id, email: data.email, passwordHash: data.password_hash, emailVerified: false, revision: first.revision, passwordRevision: first.revision };
   } else {
@@ -61,5 +86,5 @@ export function findAccountByEmailHash(platform: Platform, emailHash: string): A
       account.passwordRevision = event.revision;
     }
   }
-  return account;
+  return { account, moved: first.eventType === 'auth_email_claimed' };
 }

@@ -33,3 +33,13 @@ export { changePassword, inspectResetLink, requestPasswordReset, resetPassword }
 export { MailLinkTokenSchema } from './mail-links.ts';
 export { removeSignInMethod, LAST_WAY_IN_MESSAGE, type RemovedMethod } from './sign-in-method-removal.ts';
 export { signInMethodsView, type SignInMethodView, type SignInMethodsView } from './sign-in-methods-view.ts';
+export {
+  cancelEmailChange,
+  confirmEmailChange,
+  pendingEmailChange,
+  requestEmailChange,
+  undoEmailChange,
+  type ChangedAddress,
+  type PendingChange,
+  type UndoneChange,
+} from './email-change.ts';

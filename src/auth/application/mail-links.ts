@@ -1,7 +1,8 @@
 /**
  * Single-use links mailed to an account's address: email verification (24 h), password reset
- * (30 min) and passkey review (7 days: the "a passkey was added" mail's way to remove it); a new
- * kind is a row in the tables below. A link's token is `<link id>.<secret>`: the
+ * (30 min), passkey review (7 days: the "a passkey was added" mail's way to remove it), and an
+ * address change's confirmation (24 h, to the new address, keyed by the account rather than an
+ * address) and undo (7 days, to the old address); a new kind is a row in the tables below. A link's token is `<link id>.<secret>`: the
  * id (16 random bytes, not secret) names the link's record in key-value (the account it is for,
  * its expiry); the secret (32 random bytes) is made by whoever delivers the mail, which stores
  * only its SHA-256 (WIT `mail.mail-secret`, src/contract/mail-secrets.ts). So no store holds a
@@ -22,10 +23,22 @@ import type { AuthDeps } from './deps.ts';
 import { randomToken, sha256Hex } from './secrets.ts';
 import { authNamespaces } from './streams.ts';
 
-export type MailLinkKind = 'verify' | 'reset' | 'passkeys';
+export type MailLinkKind = 'verify' | 'reset' | 'passkeys' | 'email_change' | 'email_undo';
 
-export const MAIL_LINK_TTL_MS: Record<MailLinkKind, number> = { verify: 24 * 3_600_000, reset: 30 * 60_000, passkeys: 7 * 24 * 3_600_000 };
-export const MAIL_LINK_PATHS: Record<MailLinkKind, string> = { verify: '/verify-email', reset: '/reset-password', passkeys: '/remove-passkeys' };
+export const MAIL_LINK_TTL_MS: Record<MailLinkKind, number> = {
+  verify: 24 * 3_600_000,
+  reset: 30 * 60_000,
+  passkeys: 7 * 24 * 3_600_000,
+  email_change: 24 * 3_600_000,
+  email_undo: 7 * 24 * 3_600_000,
+};
+export const MAIL_LINK_PATHS: Record<MailLinkKind, string> = {
+  verify: '/verify-email',
+  reset: '/reset-password',
+  passkeys: '/remove-passkeys',
+  email_change: '/confirm-email-change',
+  email_undo: '/undo-email-change',
+};
 
 /** A token as it arrives in a link: the link id (22 base64url characters), a dot, the secret (43); checked before any lookup. */
 export const MailLinkTokenSchema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/));
@@ -153,6 +166,26 @@ export async function redeemMailLink(deps: AuthDeps, kind: MailLinkKind, token: 
 /** Ends every outstanding link of `kind` for the address (the password changed, the address is verified). */
 export function retireMailLinks(deps: AuthDeps, kind: MailLinkKind, emailHash: string): void {
   deps.platform.keyValue.delete(authNamespaces.mailLinkNewest, newestKey(kind, emailHash));
+}
+
+/** The id of the newest link of `kind` for `key`, if one was issued and has not expired. */
+export function newestMailLinkId(deps: AuthDeps, kind: MailLinkKind, key: string): string | undefined {
+  return deps.platform.keyValue.get(authNamespaces.mailLinkNewest, newestKey(kind, key));
+}
+
+/**
+ * Erases the newest link of one kind for `key` with its record and secret hash (an address change's
+ * links); with `userId`, only when that link is the account's (an old address may be another's now).
+ */
+export function eraseMailLink(deps: AuthDeps, kind: MailLinkKind, key: string, userId?: string): void {
+  const { keyValue } = deps.platform;
+  const id = keyValue.get(authNamespaces.mailLinkNewest, newestKey(kind, key));
+  if (id !== undefined && userId !== undefined && parseRecord(keyValue.get(authNamespaces.mailLinks, linkKey(kind, id)))?.user_id !== userId) return;
+  if (id !== undefined) {
+    keyValue.delete(authNamespaces.mailLinks, linkKey(kind, id));
+    keyValue.delete(authNamespaces.mailLinkSecrets, linkKey(kind, id));
+  }
+  keyValue.delete(authNamespaces.mailLinkNewest, newestKey(kind, key));
 }
 
 /**

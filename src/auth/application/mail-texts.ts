@@ -62,4 +62,18 @@ export const mailTexts = {
       { text: `A sign-in method was removed from your ${appName} account: ${method}. It no longer signs in, and your other sessions were ended.` },
       { label: 'If it was not you, sign in, check your sign-in methods and sessions, and change your password', link: `${baseUrl}/dashboard`, button: 'See my account' },
     ]),
+  /** To the new address of an address change: the link that moves the account to it. */
+  emailChange: (appName: string, link: string): Text =>
+    mail('email_change', { app_name: appName, link }, 'Confirm your new email address', [
+      { text: `Someone, hopefully you, asked to move a ${appName} account to this address.` },
+      { label: 'To make this your account’s address, open this link within 24 hours', link, button: 'Use this address' },
+      { text: 'It works once. If it was not you, ignore this mail: nothing changes without the link.' },
+    ]),
+  /** To the old address once the change is made: the way to undo it and end every session. */
+  emailChanged: (appName: string, link: string, baseUrl: string): Text =>
+    mail('email_changed', { app_name: appName, link, reset_link: `${baseUrl}/forgot-password` }, 'Your email address was changed', [
+      { text: `The address of your ${appName} account was just changed from this one to another. Mail about the account now goes there.` },
+      { label: 'If it was not you, open this link within 7 days: it moves the account back to this address and ends every session', link, button: 'Undo the change' },
+      { label: 'Then reset your password', link: `${baseUrl}/forgot-password`, button: 'Reset my password' },
+    ]),
 };

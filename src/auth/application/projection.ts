@@ -13,6 +13,7 @@ import { firstShape, readDocumentBody, writeDocumentBody, type StoredShape } fro
 import type {
   AccountDisabled,
   AccountEnabled,
+  EmailChanged,
   ExternalIdentityLinked,
   ExternalIdentityUnlinked,
   ExternalUserRegistered,
@@ -186,6 +187,13 @@ function apply(changes: PageChanges, event: RecordedEvent): void {
           user.identities === undefined || !identities.some((i) => i.provider === data.provider) ? user.providers.filter((p) => p !== data.provider) : user.providers;
         changes.put(AUTH_COLLECTIONS.users, data.user_id, { ...user, providers, identities });
       }
+      return;
+    }
+    case 'auth_email_changed': {
+      // An address change (email-change.ts): the account's address is the new one.
+      const data = payloadOf<EmailChanged>(event);
+      const user = changes.get<UserDocument>(AUTH_COLLECTIONS.users, data.user_id);
+      if (user) changes.put(AUTH_COLLECTIONS.users, data.user_id, { ...user, email: data.email });
       return;
     }
     default:

@@ -1,7 +1,8 @@
 /**
  * Sessions: issue (a new stream `auth-session-<sha256(id)>` created with no-stream), look up
  * (fold the stream: issued, maybe revoked; expiry checked against the clock) and revoke.
- * The id itself exists only in the cookie; the store holds its hash.
+ * The id itself exists only in the cookie; the store holds its hash. A session shows the account's
+ * address as it is now: after an address change, the user's address record's (email-address.ts).
  *
  * What a sign-in records of itself (`auth_password_login_succeeded`) goes into the stream of the
  * session it opened, in the same append: retention (retention.ts) removes it with the session, so
@@ -25,6 +26,7 @@ import type { NewEvent } from '../../platform/ports.ts';
 import type { AssuranceLevel, SessionIssued, SessionRevoked } from '../domain/events.ts';
 import { evolveSession, isSessionActive, type SessionEvent, type SessionState } from '../domain/session.ts';
 import type { AuthDeps } from './deps.ts';
+import { readAddressRecord } from './email-address.ts';
 import { authEvent, payloadOf } from './event-codec.ts';
 import { projectAfterResponse, userSessionEntries, type UserSessionsDocument } from './projection.ts';
 import { accountAccess, assertAccountEnabled } from './account-access.ts';
@@ -186,7 +188,9 @@ export function findActiveSessionByHash(deps: AuthDeps, sessionHash: string): Ac
     if (seen === undefined) return undefined;
     const lastSeenAt = Number(seen);
     if (deps.platform.now() - lastSeenAt >= deps.config.sessionIdleSeconds * 1000) return undefined;
-    return { ...state, sessionHash, revision, lastSeenAt };
+    // The address the session was issued with may have changed since: the user's record says (email-address.ts).
+    const moved = readAddressRecord(deps.platform, state.userId).current;
+    return { ...state, ...(moved ? { email: moved.email } : {}), sessionHash, revision, lastSeenAt };
   } catch (error) {
     throw AppError.fromStore(error);
   }

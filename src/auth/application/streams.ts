@@ -11,9 +11,11 @@ export const authStreams = {
   access: (userId: string) => `auth-access-${userId}`,
   /** one administrator's actions, by the SHA-256 of their subject (src/auth/admin/) */
   admin: (subjectHash: string) => `auth-admin-${subjectHash}`,
+  /** the user's address record: where their address claim is since they first changed it (email-address.ts) */
+  address: (userId: string) => `auth-address-${userId}`,
 } as const;
 
-/** Key-value namespaces (rate limiting, the device cookie's key, pending OAuth states, provider_c's signed client secret, mailed links, the one sign-in method change at a time per account). */
+/** Key-value namespaces (rate limiting, the device cookie's key, pending OAuth states, provider_c's signed client secret, mailed links, the one sign-in method change at a time per account, pending address changes). */
 export const authNamespaces = {
   loginFailures: 'auth-login-failures',
   loginLock: 'auth-login-lock',
@@ -32,4 +34,5 @@ export const authNamespaces = {
   mailLinkSecrets: 'auth-mail-link-secret',
   mailLinkBudget: 'auth-mail-link-budget',
   methodChange: 'auth-method-change',
+  emailChanges: 'auth-email-change',
 } as const;

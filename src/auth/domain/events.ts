@@ -32,6 +32,10 @@ export const AUTH_EVENT_TYPES = [
   'auth_admin_sessions_revoked',
   'auth_admin_reset_link_sent',
   'auth_admin_account_deleted',
+  // Changing the address (application/email-change.ts): the claim moved to the new address, and
+  // the user's address record that makes the move count (application/email-address.ts).
+  'auth_email_claimed',
+  'auth_email_changed',
 ] as const;
 
 export type AuthEventType = (typeof AUTH_EVENT_TYPES)[number];
@@ -181,4 +185,35 @@ export interface AdminAccountDeleted {
   by: string;
   /** epoch ms */
   at: number;
+}
+
+/**
+ * In stream `auth-email-<sha256(email)>`, created with no-stream: the claim an address change (or
+ * its undo) moves to this address, carrying the account's password hash. It counts only while the
+ * user's address record (`auth_email_changed`) names this address (application/email-address.ts);
+ * the address is verified: opening the mailed link proved the mailbox.
+ */
+export interface EmailClaimed {
+  user_id: string;
+  email: string;
+  /** the account's password hash when it has one (login reads the newest, as for a registration) */
+  password_hash: string | null;
+  /** sha256 of the address the claim moves from; null when the account owned none */
+  from_hash: string | null;
+  via: 'change' | 'undo';
+}
+
+/**
+ * In stream `auth-address-<user id>`, appended at its exact revision: the user's address is now
+ * `email` (`to_hash`). The newest one is the account's address; appending it is the moment a move
+ * happens (application/email-change.ts).
+ */
+export interface EmailChanged {
+  user_id: string;
+  email: string;
+  from_hash: string | null;
+  to_hash: string;
+  via: 'change' | 'undo';
+  /** epoch ms */
+  changed_at: number;
 }

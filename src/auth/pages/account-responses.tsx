@@ -6,7 +6,7 @@
  * own origin only (`same-origin`; `no-referrer` would make the browser send `Origin: null` on the
  * page's own form post, which the cross-site check refuses), and they load nothing from elsewhere.
  */
-import { accountFacts, AUTH_COLLECTIONS, inspectResetLink, listSessions, signInMethodsView, type ActiveSession, type AuthDeps } from '../application/index.ts';
+import { accountFacts, AUTH_COLLECTIONS, inspectResetLink, listSessions, pendingEmailChange, signInMethodsView, type ActiveSession, type AuthDeps } from '../application/index.ts';
 import { readAuthDocument } from '../application/projection.ts';
 import { listPasskeys } from '../passkeys/manage.ts';
 import { relyingParty } from '../passkeys/relying-party.ts';
@@ -61,6 +61,7 @@ export async function dashboardResponse(deps: AuthDeps, current: ActiveSession, 
     now: deps.platform.now(),
   };
   const passkeys = relyingParty(deps.config) ? listPasskeys(deps, current.userId) : undefined;
+  const emailChange = security.mailOn ? { pending: await pendingEmailChange(deps, current.userId) } : undefined;
   const providers = linkedProviders(deps, current.userId);
   const offered = deps.offeredProviders?.() ?? [];
   // Each provider by its configured label ("Provider A" as the operator named it), never its id.
@@ -79,6 +80,7 @@ export async function dashboardResponse(deps: AuthDeps, current: ActiveSession, 
       security={security}
       passkeys={passkeys}
       methods={await signInMethodsView(deps, current)}
+      emailChange={emailChange}
     />
   );
   // The link forms' posts redirect to the providers: CSP form-action must allow their origins.

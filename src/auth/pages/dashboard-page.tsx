@@ -2,7 +2,7 @@
  * /dashboard, the account page: who is signed in and how, the linked providers (and "Link
  * <provider>" for the others, once the address is verified), the user's
  * active sessions with "sign out this session" and "sign out everywhere", the address's
- * verification state (with "send a new link"), the change-password form, the sign-in methods (unlink a
+ * verification state (with "send a new link"), the change of address (./email-change-card.tsx), the change-password form, the sign-in methods (unlink a
  * provider, remove the password or a passkey, while another way in remains), the passkeys, and account
  * deletion (confirmed with the password, or a provider sign-in of the last 5 minutes). Every action
  * is a form post, so it works without JavaScript (passkeys aside: WebAuthn needs script); the client
@@ -19,6 +19,9 @@ import { tryAgainWords } from '../../text/wait-words.ts';
 import { PasskeysCard } from './passkeys-card.tsx';
 import { SignInMethodsCard } from './sign-in-methods-card.tsx';
 import { methodsErrorText } from './sign-in-methods-words.ts';
+import { EmailChangeCard } from './email-change-card.tsx';
+import { emailChangeErrorText } from './email-change-words.ts';
+import type { PendingChange } from '../application/index.ts';
 import { signInWords } from './sign-in-words.ts';
 
 /** One active session as the account page shows it (never the session id or its hash). */
@@ -288,7 +291,7 @@ function refusalText(security: AccountSecurity, form: string, withProviders = fa
 }
 
 /** The forms that show their refusal inside their own card. */
-const CARD_FORMS = new Set(['password', 'verification', 'delete', 'methods']);
+const CARD_FORMS = new Set(['password', 'verification', 'delete', 'methods', 'email_change']);
 
 /** `passkeys` is undefined when passkeys are not offered (no domain-name AUTH_PUBLIC_BASE_URL). */
 export function DashboardPage(props: {
@@ -307,6 +310,8 @@ export function DashboardPage(props: {
   passkeys?: PasskeySummary[] | undefined;
   /** the account's sign-in methods and which can be removed now */
   methods: SignInMethodsView;
+  /** the address change card (./email-change-card.tsx), when mail is on */
+  emailChange?: { pending: PendingChange | undefined } | undefined;
 }) {
   const { session, security } = props;
   const { refusal } = security;
@@ -386,6 +391,13 @@ export function DashboardPage(props: {
         {/* With mail off an unverified address has no step to offer: the card would promise a mail never sent. */}
         {(security.facts.email === 'verified' || (security.facts.email === 'unverified' && security.mailOn)) && (
           <EmailCard facts={security.facts} mailOn={security.mailOn} error={refusalText(security, 'verification')} />
+        )}
+        {props.emailChange && (
+          <EmailChangeCard
+            pending={props.emailChange.pending}
+            hasPassword={security.facts.hasPassword}
+            error={refusal?.form === 'email_change' ? emailChangeErrorText('email_change', refusal.code, refusal.retryAt, security.now) : undefined}
+          />
         )}
         {security.facts.hasPassword && (
           <PasswordCard minLength={security.minLength} errors={passwordErrors(refusal, security.minLength, security.now)} hasPasskeys={(props.passkeys?.length ?? 0) > 0} />

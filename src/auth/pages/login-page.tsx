@@ -11,6 +11,9 @@ import { Field } from './field.tsx';
 import { Layout } from './layout.tsx';
 import { placeLoginError, type LoginForm, type PlacedError } from './login-errors.ts';
 import { MAIL_NOTICES } from './mail-words.ts';
+import { EMAIL_CHANGE_LOGIN_NOTICES } from './email-change-words.ts';
+
+const isEmailChangeLoginNotice = (notice: string | undefined): notice is string => (EMAIL_CHANGE_LOGIN_NOTICES as readonly (string | undefined)[]).includes(notice);
 
 export interface LoginPageProps {
   next: string;
@@ -59,7 +62,9 @@ export function LoginPage(props: LoginPageProps) {
   const email = (form: LoginForm) => (placed?.form === form || (registered && form === 'login') ? props.email : undefined);
   const signedIn = props.signedInAs !== undefined;
   const mailNotice =
-    !placed && (props.notice === 'password_reset' || props.notice === 'email_verified' || props.notice === 'passkeys_removed') ? MAIL_NOTICES[props.notice] : undefined;
+    !placed && (props.notice === 'password_reset' || props.notice === 'email_verified' || props.notice === 'passkeys_removed' || isEmailChangeLoginNotice(props.notice))
+      ? MAIL_NOTICES[props.notice]
+      : undefined;
   return (
     <Layout title="Sign in" page="login" session={signedIn ? { state: 'signed-in', email: props.signedInAs ?? null } : { state: 'signed-out' }}>
       <div class="page-head">

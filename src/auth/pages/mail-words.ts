@@ -5,6 +5,7 @@
  */
 import { PASSWORD_MAX_LENGTH, type PasswordProblem } from '../domain/password-policy.ts';
 import { tryAgainWords } from '../../text/wait-words.ts';
+import { EMAIL_CHANGE_NOTICES } from './email-change-words.ts';
 
 export const MAIL_NOTICES: Record<string, string> = {
   sent: 'If an account uses this address, a link to reset its password is on its way. It works for 30 minutes; check your spam folder too.',
@@ -17,6 +18,7 @@ export const MAIL_NOTICES: Record<string, string> = {
   provider_unlinked: 'The provider is unlinked: it no longer signs in to this account. Your other sessions have ended.',
   passkey_removed: 'The passkey is removed: it signs nobody in any more. Your other sessions have ended.',
   password_removed: 'Your password is removed: sign in with your other methods. Your other sessions have ended.',
+  ...EMAIL_CHANGE_NOTICES,
 };
 
 const PASSWORD_PROBLEMS: Record<PasswordProblem, (minLength: number) => string> = {

@@ -1,6 +1,6 @@
 /**
  * The auth pages: GET /login, GET /dashboard (which needs a session, else it redirects to
- * /login?next=/dashboard), and the mailed-link pages /forgot-password, /reset-password, /verify-email, /remove-passkeys. Server-rendered Hono JSX in the counter page's shell; no script needed
+ * /login?next=/dashboard), and the mailed-link pages /forgot-password, /reset-password, /verify-email, /remove-passkeys, /confirm-email-change, /undo-email-change. Server-rendered Hono JSX in the counter page's shell; no script needed
  * for any core action, and the same Content-Security-Policy as the counter page (no inline code).
  */
 import { Hono, type Context } from 'hono';
@@ -16,9 +16,11 @@ import { LoginPage } from './login-page.tsx';
 import { relyingParty } from '../passkeys/relying-party.ts';
 import { prefersHtml } from '../../http/accept.ts';
 import { errorPageResponse } from '../../web/error-page.tsx';
+import { EMAIL_CHANGE_PAGES } from '../rest/email-change-routes.ts';
+import { ConfirmEmailChangePage, UndoEmailChangePage } from './email-change-pages.tsx';
 
 /** The pages of the mailed-link flows (./mail-pages.tsx). */
-export const MAIL_PAGES = ['/forgot-password', '/reset-password', '/verify-email', '/remove-passkeys'] as const;
+export const MAIL_PAGES = ['/forgot-password', '/reset-password', '/verify-email', '/remove-passkeys', EMAIL_CHANGE_PAGES.confirm, EMAIL_CHANGE_PAGES.undo] as const;
 
 /** The mailed-link pages, opened on a host set up without mail. */
 const NO_MAIL_WORDS = {
@@ -92,6 +94,23 @@ export function authPageRoutes(deps: AuthDeps): Hono {
   app.get('/verify-email', async (c) =>
     mailOn() ? mailPageResponse(deps, 'verify', c.req.query('token') ?? '', { ...outcomeOf(c), session: await headerSession(c.req.header('cookie')) }) : noMail(c),
   );
+  for (const [page, Page] of [
+    [EMAIL_CHANGE_PAGES.confirm, ConfirmEmailChangePage],
+    [EMAIL_CHANGE_PAGES.undo, UndoEmailChangePage],
+  ] as const) {
+    app.get(page, async (c) => {
+      if (!mailOn()) return noMail(c);
+      const refused = returnedRefusal((name) => c.req.query(name));
+      const state = {
+        token: c.req.query('token') ?? '',
+        session: await headerSession(c.req.header('cookie')),
+        error: refused?.code,
+        retryAt: refused?.retryAt,
+        now: deps.platform.now(),
+      };
+      return c.html(`<!doctype html>${(<Page state={state} />).toString()}`, 200, PAGE_HEADERS);
+    });
+  }
   app.get('/remove-passkeys', (c) =>
     mailOn() ? passkeyRemovalResponse(deps, c.req.query('token') ?? '', c.req.query('after') === 'reset', returnedRefusal((name) => c.req.query(name))?.code) : noMail(c),
   );

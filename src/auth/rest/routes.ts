@@ -39,6 +39,7 @@ import { PASSKEY_PATHS, passkeyRoutes } from '../passkeys/routes.ts';
 import { SIGN_IN_METHOD_PATHS, signInMethodRoutes } from './sign-in-method-routes.ts';
 import { relyingParty } from '../passkeys/relying-party.ts';
 import { mailRoutes } from './mail-routes.ts';
+import { emailChangeRoutes } from './email-change-routes.ts';
 
 export const AUTH_PATHS = {
   capabilities: '/api/auth/capabilities',
@@ -186,6 +187,7 @@ export function authRestRoutes(deps: AuthDeps): Hono {
   app.route('/', signInMethodRoutes(deps, { sameSite, limit }));
   app.route('/', passkeyRoutes(deps, { sameSite }));
   app.route('/', mailRoutes(deps, { sameSite, limit }));
+  app.route('/', emailChangeRoutes(deps, { sameSite, limit }));
 
   app.get(AUTH_PATHS.storageStatus, async (c) => {
     const principal = await authorizeSystemAdmin(deps, bearerToken(c.req.header('authorization')));

@@ -1,0 +1,137 @@
+/**
+ * Moving an account's address claim from one email stream to another, so that at every moment
+ * exactly one address counts as the account's (email-address.ts says how readers decide):
+ *
+ * 1. claim the new address: `auth_email_claimed` at no-stream, carrying the user id and the
+ *    password hash. Another account's claim there refuses the move (`taken`): nothing changed,
+ *    the old claim stands. A claim there that this user left behind (a move that stopped after
+ *    step 1) is taken up again;
+ * 2. append `auth_email_changed` to the user's address record at its exact revision: from here on
+ *    the new claim counts and the old one does not. A concurrent move of the same user refuses
+ *    this one (`conflict`);
+ * 3. carry over a password changed on the old claim between reading it and step 2, then remove
+ *    the old stream, which frees its address for anyone to register.
+ *
+ * Stopped after step 1, the old claim still counts; the new stream counts for nobody and keeps
+ * its address from registration until this user moves there again or the account is deleted.
+ * Stopped after step 2, the new claim counts; the old stream counts for nobody until removed.
+ */
+import { AppError, isStoreConflict } from '../../errors.ts';
+import type { EmailChanged, EmailClaimed, PasswordChanged } from '../domain/events.ts';
+import { readClaim, type Account } from './accounts.ts';
+import type { AuthDeps } from './deps.ts';
+import { readAddressRecord } from './email-address.ts';
+import { authEvent } from './event-codec.ts';
+import { eraseMailLinks } from './mail-links.ts';
+import { AUTH_COLLECTIONS, projectAfterResponse, readAuthDocument, runAuthProjectionQuietly, type UserDocument } from './projection.ts';
+import { sha256Hex } from './secrets.ts';
+import { authStreams } from './streams.ts';
+
+export interface AddressEnd {
+  email: string;
+  emailHash: string;
+}
+
+/** Why a move did not happen: the address is another account's, or the account changed meanwhile. */
+export class MoveRefused extends AppError {
+  readonly taken: boolean;
+  constructor(taken: boolean) {
+    super('conflict', taken ? 'this address belongs to another account' : 'the account changed meanwhile: try again');
+    this.taken = taken;
+  }
+}
+
+/** Step 1 (see above). */
+function claimNewAddress(deps: AuthDeps, userId: string, from: Account | undefined, fromHash: string | null, to: AddressEnd, via: EmailClaimed['via']): void {
+  const { events } = deps.platform;
+  const data: EmailClaimed = { user_id: userId, email: to.email, password_hash: from?.passwordHash ?? null, from_hash: fromHash, via };
+  try {
+    events.append(authStreams.email(to.emailHash), { tag: 'no-stream' }, [authEvent('auth_email_claimed', data)]);
+    return;
+  } catch (error) {
+    if (!isStoreConflict(error)) throw error;
+  }
+  const left = readClaim(deps.platform, to.emailHash);
+  if (!left || left.account.userId !== userId || !left.moved) throw new MoveRefused(true);
+  // Our own claim from a move that stopped after step 1: it takes the current password.
+  if (left.account.passwordHash === (from?.passwordHash ?? undefined) || from?.passwordHash === undefined) return;
+  const changed: PasswordChanged = { user_id: userId, password_hash: from.passwordHash, via: 'change' };
+  try {
+    events.append(authStreams.email(to.emailHash), { tag: 'exact', val: left.account.revision }, [authEvent('auth_password_changed', changed)]);
+  } catch (error) {
+    if (isStoreConflict(error)) throw new MoveRefused(false);
+    throw error;
+  }
+}
+
+/**
+ * Moves `userId`'s claim from `from` (the account's own claim, read at its revision, or undefined
+ * when it owns no address) to `to`; `recordRevision` is the address record's revision the caller
+ * read its state at. Throws MoveRefused (409) when it does not happen.
+ */
+export function moveAddress(
+  deps: AuthDeps,
+  userId: string,
+  from: (AddressEnd & { account: Account }) | undefined,
+  to: AddressEnd,
+  via: EmailChanged['via'],
+  recordRevision: bigint | undefined,
+): void {
+  const { events, now, logger } = deps.platform;
+  try {
+    claimNewAddress(deps, userId, from?.account, from?.emailHash ?? null, to, via);
+    const changed: EmailChanged = { user_id: userId, email: to.email, from_hash: from?.emailHash ?? null, to_hash: to.emailHash, via, changed_at: now() };
+    try {
+      events.append(authStreams.address(userId), recordRevision === undefined ? { tag: 'no-stream' } : { tag: 'exact', val: recordRevision }, [
+        authEvent('auth_email_changed', changed),
+      ]);
+    } catch (error) {
+      if (isStoreConflict(error)) throw new MoveRefused(false);
+      throw error;
+    }
+    projectAfterResponse(deps.platform);
+    if (from) {
+      carryLatePassword(deps, userId, from, to);
+      try {
+        // The old address's links (a verification, a reset) name a claim that no longer counts.
+        eraseMailLinks(deps, from.emailHash);
+        events.removeStream(authStreams.email(from.emailHash));
+      } catch (error) {
+        // The move has happened; the old stream counts for nobody and goes with the account's erasure.
+        logger.log('warn', 'the old address claim could not be removed yet', { code: 'auth_email_release_failed', user_id: userId, error: String(error) });
+      }
+    }
+  } catch (error) {
+    if (error instanceof MoveRefused) throw error;
+    throw AppError.fromStore(error);
+  }
+}
+
+/** Step 3's first half: a password set on the old claim after it was read goes to the new claim. */
+function carryLatePassword(deps: AuthDeps, userId: string, from: AddressEnd & { account: Account }, to: AddressEnd): void {
+  const old = readClaim(deps.platform, from.emailHash);
+  if (!old || old.account.passwordRevision === from.account.passwordRevision || old.account.passwordHash === undefined) return;
+  const now = readClaim(deps.platform, to.emailHash);
+  if (!now) return;
+  const changed: PasswordChanged = { user_id: userId, password_hash: old.account.passwordHash, via: 'change' };
+  deps.platform.events.append(authStreams.email(to.emailHash), { tag: 'exact', val: now.account.revision }, [authEvent('auth_password_changed', changed)]);
+}
+
+/**
+ * The address record's revision and the account's own claim now (undefined: it owns no address):
+ * the record's newest address, else the one it registered with (the users read model).
+ */
+export async function ownClaimOf(deps: AuthDeps, userId: string): Promise<{ recordRevision: bigint | undefined; own: (AddressEnd & { account: Account }) | undefined }> {
+  const { platform } = deps;
+  const record = readAddressRecord(platform, userId);
+  let hash = record.current?.to_hash;
+  if (hash === undefined) {
+    runAuthProjectionQuietly(platform);
+    const doc = platform.projections.getDocument({ collection: AUTH_COLLECTIONS.users, id: userId });
+    const email = doc ? readAuthDocument<UserDocument>(AUTH_COLLECTIONS.users, doc.body).email : null;
+    if (email !== null) hash = await sha256Hex(email);
+  }
+  const claim = hash === undefined ? undefined : readClaim(platform, hash);
+  const counts = hash !== undefined && claim !== undefined && claim.account.userId === userId && (record.current !== undefined || !claim.moved);
+  return { recordRevision: record.revision, own: counts ? { email: claim.account.email, emailHash: hash!, account: claim.account } : undefined };
+}
