@@ -50,6 +50,7 @@ const profileDir = mkdtempSync(join(tmpdir(), 'write-phases-'));
 interface Build {
   name: string;
   root: string;
+  dataDir?: string;
   host?: HostProcess;
   metricsPort?: number;
 }
@@ -147,13 +148,17 @@ async function profileCpu(build: Build): Promise<void> {
   rmSync(out, { force: true });
   await runLoad(host.url, COUNTER_INCREMENT, { concurrency: 16, durationMs: warmupFor(durationMs), warmupMs: 0 });
   host.child.kill('SIGUSR2');
+  const cpuBefore = processCpuMs(host.child.pid!);
   const result = await runLoad(host.url, COUNTER_INCREMENT, { concurrency: 16, durationMs, warmupMs: 0 });
+  const cpuUs = ((processCpuMs(host.child.pid!) - cpuBefore) * 1000) / Math.max(1, result.requests);
   host.child.kill('SIGUSR2');
   const until = Date.now() + 30_000;
   while (!existsSync(out) && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
   await new Promise((r) => setTimeout(r, 500));
+  // The sampler's deltas are wall time: each place's share of the samples, of the CPU /proc counted.
   const byPlace = cpuByPlace(out);
-  const perRequest = new Map([...byPlace].map(([place, us]) => [place, us / Math.max(1, result.requests)]));
+  const sampled = [...byPlace.values()].reduce((sum, us) => sum + us, 0);
+  const perRequest = new Map([...byPlace].map(([place, us]) => [place, (us / Math.max(1, sampled)) * cpuUs]));
   places.set(build.name, [...(places.get(build.name) ?? []), perRequest]);
 }
 
@@ -161,11 +166,12 @@ const loads: number[][] = [loadavg()];
 try {
   for (const build of builds) {
     build.metricsPort = await freePort();
+    build.dataDir = tempDataDir('write-phases-data-');
     build.host = await startHost({
       entry: 'bench/profile/host.ts',
       root: build.root,
       cwd: build.root,
-      dataDir: tempDataDir('write-phases-'),
+      dataDir: build.dataDir,
       args: ['--response-cache', 'off', '--instances-min', '4', '--metrics-port', String(build.metricsPort)],
       env: { NODE_OPTIONS: `${process.env['NODE_OPTIONS'] ?? ''} --import ${HOOK}`.trim(), CPU_PROFILE_OUT: join(profileDir, `${build.name}.cpuprofile`) },
       timeoutMs: 300_000,
@@ -181,7 +187,11 @@ try {
     loads.push(loadavg());
   }
 } finally {
-  for (const build of builds) await build.host?.stop();
+  for (const build of builds) {
+    await build.host?.stop();
+    if (build.dataDir !== undefined) rmSync(build.dataDir, { recursive: true, force: true });
+  }
+  rmSync(profileDir, { recursive: true, force: true });
 }
 
 // ---- the tables
@@ -288,9 +298,9 @@ const placeRows = CPU_PLACES.map((place) => {
 });
 const totalOf = (name: string) => median((places.get(name) ?? []).map((m) => [...m.values()].reduce((s, v) => s + v, 0)));
 sections.push(
-  `## The host's CPU per request by place (V8 CPU profile of the main thread, c=16, medians over the rounds)\n\n${markdownTable(
+  `## The host's CPU per request by place (c=16: each place's share of the V8 CPU profile's samples of the main thread, of the process's CPU per request from /proc in that row; medians over the rounds)\n\n${markdownTable(
     ['place', `${base.name} µs/req`, `${now.name} µs/req`, 'change'],
-    [...placeRows, ['**main thread total**', fmt(totalOf(base.name), 0), fmt(totalOf(now.name), 0), change(totalOf(base.name), totalOf(now.name))]],
+    [...placeRows, ['**total (the process, /proc)**', fmt(totalOf(base.name), 0), fmt(totalOf(now.name), 0), change(totalOf(base.name), totalOf(now.name))]],
     ['l', 'r', 'r', 'r'],
   )}`,
 );

@@ -2,7 +2,10 @@
  * A V8 CPU profile (.cpuprofile, as node:inspector's Profiler.stop gives it) summed by where the
  * time went in the host: each sample's time goes to its function's place (the guest's WebAssembly,
  * the transpiled bindings, the host's HTTP and admission, its stores, Node's core…); a native
- * function without a script (a SQLite call, a typed-array copy) counts where its caller does.
+ * function without a script (a SQLite call, a typed-array copy) counts where its caller does, and
+ * one called from the event loop itself (a socket's writev) as Node's core. The profiler's own
+ * work (node:inspector) and idle time are left out. The sampler's time deltas are wall time: on
+ * a loaded machine they include time the thread waited for a core, so read the shares.
  */
 import { readFileSync } from 'node:fs';
 
@@ -27,7 +30,7 @@ export const CPU_PLACES = [
   'host: platform imports (host/app-platform, host/pubsub)',
   'host: leases and stores (host/leases, host/storage, SQLite)',
   'host: other',
-  'Node core (node:*: HTTP parser, streams, timers)',
+  'Node core (node:*, socket writes, timers)',
   'node_modules',
   'V8: garbage collector',
   'V8: (program)',
@@ -40,7 +43,7 @@ function placeOf(url: string, functionName: string): CpuPlace | undefined {
   if (functionName === '(program)') return 'V8: (program)';
   if (url === '') return undefined;
   if (url.startsWith('wasm://')) return 'guest (WebAssembly: StarlingMonkey running the application)';
-  if (url.startsWith('node:')) return 'Node core (node:*: HTTP parser, streams, timers)';
+  if (url.startsWith('node:')) return 'Node core (node:*, socket writes, timers)';
   if (/\/build\/[^/]+\/transpiled\//.test(url)) return 'bindings (jco transpiled glue, build/*/transpiled)';
   if (url.includes('/node_modules/')) return 'node_modules';
   if (/\/host\/(guest|wasi)\//.test(url)) return 'host: guest pool and WASI imports (host/guest, host/wasi)';
@@ -62,9 +65,11 @@ export function cpuByPlace(path: string): Map<CpuPlace, number> {
     const known = places.get(id);
     if (known !== undefined) return known;
     const node = byId.get(id)!;
-    const own = node.callFrame.functionName === '(idle)' ? 'idle' : placeOf(node.callFrame.url, node.callFrame.functionName);
+    const { functionName, url } = node.callFrame;
+    const own = functionName === '(idle)' || url === 'node:inspector' ? 'idle' : placeOf(url, functionName);
     const up = parent.get(id);
-    const found = own ?? (up === undefined ? 'other' : place(up));
+    const root = up === undefined || byId.get(up)?.callFrame.functionName === '(root)';
+    const found = own ?? (up === undefined ? 'other' : root ? 'Node core (node:*, socket writes, timers)' : place(up));
     places.set(id, found);
     return found;
   };
