@@ -245,14 +245,32 @@ function isNested(name: string, m: Measured): boolean {
   return name.endsWith('#Lease.readNewest') && !m.phases.has('import: lease#readNewest');
 }
 
+const cpuAt = (build: Build, c: number, round: number) => measured.get(key(build, c))?.[round]?.cpuUs ?? Number.NaN;
+/** Per round, this build's CPU per request over the base's, taken minutes apart at most: the steadier comparison on a shared machine. */
+const ratios = CONCURRENCIES.map((c) => Array.from({ length: rounds }, (_, round) => cpuAt(now, c, round) / cpuAt(base, c, round)));
 sections.push(
-  `### Host CPU per request, round by round (µs; the spread of the machine)\n\n${markdownTable(
-    ['round', ...builds.flatMap((build) => CONCURRENCIES.map((c) => `${build.name} c=${c}`))],
-    Array.from({ length: rounds }, (_, round) => [
-      round + 1,
-      ...builds.flatMap((build) => CONCURRENCIES.map((c) => fmt(measured.get(key(build, c))?.[round]?.cpuUs ?? Number.NaN, 0))),
-    ]),
-    ['r', ...builds.flatMap(() => CONCURRENCIES.map(() => 'r' as const))],
+  `### Host CPU per request, round by round (µs; the spread of the machine) and ${now.name}/${base.name} in each round\n\n${markdownTable(
+    ['round', ...builds.flatMap((build) => CONCURRENCIES.map((c) => `${build.name} c=${c}`)), ...CONCURRENCIES.map((c) => `${now.name}/${base.name} c=${c}`)],
+    [
+      ...Array.from({ length: rounds }, (_, round) => [
+        round + 1,
+        ...builds.flatMap((build) => CONCURRENCIES.map((c) => fmt(cpuAt(build, c, round), 0))),
+        ...ratios.map((list) => fmt(list[round]!, 2)),
+      ]),
+      [
+        '**median**',
+        ...builds.flatMap((build) =>
+          CONCURRENCIES.map((c) =>
+            fmt(
+              medianOf(measured.get(key(build, c)), (m) => m.cpuUs),
+              0,
+            ),
+          ),
+        ),
+        ...ratios.map((list) => fmt(median(list.filter(Number.isFinite)), 2)),
+      ],
+    ],
+    ['r', ...builds.flatMap(() => CONCURRENCIES.map(() => 'r' as const)), ...CONCURRENCIES.map(() => 'r' as const)],
   )}`,
 );
 
