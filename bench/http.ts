@@ -18,10 +18,13 @@
  * and (c) also run a 90/10 mix of GET view and POST increment.
  *
  * With `--base <checkout>` (another checkout, built), (a0) runs its Node host as (a) beside the
- * others: a change measured against the code before it in the same run.
+ * others, and (w0) its standalone component under `wasmtime serve` as (w) (built by its own
+ * launcher): a change measured against the code before it in the same run.
  *
  *   node bench/http.ts [--duration-ms 5000] [--rounds 1] [--only a,a+,a2,b,c,d,e,f,w] [--base <dir>] [--out docs/runs/<date>-http.md]
  */
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { freePort, startHost, tempDataDir } from '../harness/host-process.ts';
 import { startWasmtime } from '../harness/wasmtime-process.ts';
@@ -95,12 +98,26 @@ const ALL_TARGETS: Target[] = [
       return { url: server.url, pid: server.child.pid!, stop: () => server.stop() };
     },
   },
+  ...(values.base === undefined
+    ? []
+    : [
+        {
+          key: 'w0',
+          name: `(w0) wasmtime serve at ${values.base}, reuse 128 (file store)`,
+          start: async () => {
+            // That checkout's own launcher: its standalone build, its flags.
+            const harness = (await import(pathToFileURL(join(resolve(values.base!), 'harness', 'wasmtime-process.ts')).href)) as typeof import('../harness/wasmtime-process.ts');
+            const server = await harness.startWasmtime({ instanceReuse: 128, timeoutMs: 300_000 });
+            return { url: server.url, pid: server.child.pid!, stop: () => server.stop() };
+          },
+        },
+      ]),
   { key: 'd', name: '(d) floor: minimal component on the Node host', start: () => startNode('bench/http/floor/node-host.ts', ['--instances-min', '4', '--response-cache', 'off']) },
   { key: 'e', name: '(e) floor: minimal component under jco serve', start: () => startNode('bench/http/stock-shim.ts', ['--floor']) },
   { key: 'f', name: '(f) floor: minimal component under wasmtime serve, reuse 128', start: () => startFloorWasmtime() },
 ];
-// (a0) runs wherever (a) does: it is (a)'s yardstick.
-const targets = ALL_TARGETS.filter((t) => values.only.split(',').includes(t.key === 'a0' ? 'a' : t.key));
+// (a0) runs wherever (a) does, (w0) wherever (w) does: their yardsticks.
+const targets = ALL_TARGETS.filter((t) => values.only.split(',').includes(t.key === 'a0' ? 'a' : t.key === 'w0' ? 'w' : t.key));
 
 type Sample = { result: LoadResult; cpuUs: number };
 const samples = new Map<string, Sample[]>();
@@ -182,6 +199,10 @@ const cpuNow = cpuOf('a', 'POST'),
 if (cpuNow !== undefined && cpuBase !== undefined)
   ratios.push(`(a)/(a0) host CPU per POST: ${fmt(cpuNow, 0)} against ${fmt(cpuBase, 0)} µs (${fmt((cpuNow / cpuBase - 1) * 100, 0)}%, goal −30%)`);
 floorRatio('w', 'f', 20);
+floorRatio('w0', 'f', 20);
+const wNow = cpuOf('w', 'POST'),
+  wBase = cpuOf('w0', 'POST');
+if (wNow !== undefined && wBase !== undefined) ratios.push(`(w)/(w0) wasmtime CPU per POST: ${fmt(wNow, 0)} against ${fmt(wBase, 0)} µs (${fmt((wNow / wBase - 1) * 100, 0)}%)`);
 const table = markdownTable(
   ['target', 'route', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'CPU µs/req'],
   rows.map((r) => [r.target, r.route, fmt(r.result.throughput), fmt(r.result.p50), fmt(r.result.p99), r.result.errors, fmt(r.cpuUs, 0)]),

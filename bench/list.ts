@@ -29,6 +29,12 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'overload', entry: 'overload.ts', compares: "one client's attacks against a fresh host each, with probes and legitimate traffic beside them" },
   { name: 'metrics', entry: 'metrics.ts', compares: 'the host with --metrics-port off and on; the per-operation cost of each instrument' },
   { name: 'profile', entry: 'profile.ts', variants: ['profile'], compares: "where a write's time goes: the guest's phases per surface, the host's import work" },
+  {
+    name: 'write-phases',
+    entry: 'write-phases.ts',
+    variants: ['profile'],
+    compares: "a REST POST's phases, imports and host CPU by place: this checkout against another (--base), alternating",
+  },
   { name: 'wasmtime', entry: 'wasmtime.ts', compares: 'the Node host against wasmtime serve (fresh and reused instances); start-up' },
   { name: 'password', entry: 'password-hashing.ts', compares: 'KDFs in the guest and on the host; Argon2id on the Node host against the composed Zig component' },
   { name: 'oauth-signatures', entry: 'oauth-signatures.ts', compares: 'RS256/ES256 in pure JS in the guest, as a host capability, natively' },

@@ -108,8 +108,9 @@ export function counterRestRoutes(deps: CounterSurfaceDeps): Hono {
       sameSite,
       limit,
       guarded(async (c) => {
-        GUEST_PROFILE: profileMark('routing, middleware');
+        GUEST_PROFILE: profileMark('body limit');
         const sender = await access.sender(c.req.raw.headers);
+        GUEST_PROFILE: profileMark('write access');
         const command = domainCommand(name, await readInput(c));
         return ok(c, await executeCounterCommand(deps, command, sender));
       }),

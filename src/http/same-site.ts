@@ -13,6 +13,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../errors.ts';
+import { profileMark } from '../platform/profile.ts';
 
 const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
@@ -36,7 +37,9 @@ export function isSameSiteRequest(request: Request, publicOrigin: string | undef
 /** Hono middleware: a cross-site request is refused with 403 `forbidden` before the handler runs. */
 export function sameSiteOnly(publicOrigin: string | undefined): MiddlewareHandler {
   return async (c, next) => {
+    GUEST_PROFILE: profileMark('routing');
     if (!isSameSiteRequest(c.req.raw, publicOrigin)) throw new AppError('forbidden', 'cross-site request refused');
+    GUEST_PROFILE: profileMark('same-site guard');
     await next();
   };
 }
