@@ -100,26 +100,8 @@ export function trackHttp1Connections(h1: http.Server, limits: HttpLimits, event
       else events.note('info', 'a request head did not arrive in time; answered 408 and closed', { code: 'http_head_timeout', protocol: 'http/1.1' });
     });
   });
-  closeIdleAfterReads(h1);
   const nextHeadMs = limits.keepAliveTimeoutMs > 0 && limits.headTimeoutMs > 0 ? limits.keepAliveTimeoutMs + limits.headTimeoutMs : 0;
   if (nextHeadMs > 0) closeConnectionsWithoutNextRequest(h1, nextHeadMs);
-}
-
-/**
- * A keep-alive connection idle past `keepAliveTimeout` is closed once the reads of the event loop's
- * turn are done, and not if they brought bytes. Node closes it from a timer, and timers run before
- * the turn's reads: a host whose loop was held (a guest instance made or run on a loaded machine)
- * closed connections whose next request had arrived meanwhile, and the client's POST failed with
- * ECONNRESET, which it may not resend (RFC 9110 §9.2.2). With a 'timeout' listener Node leaves
- * the socket to it; only keep-alive sets a socket timeout here (`timeout` is 0).
- */
-function closeIdleAfterReads(h1: http.Server): void {
-  h1.on('timeout', (socket: net.Socket) => {
-    const read = socket.bytesRead;
-    setImmediate(() => {
-      if (!socket.destroyed && socket.bytesRead === read) socket.destroy();
-    });
-  });
 }
 
 /** Once a connection's last response is done, its next head must be complete within `deadlineMs`. */
