@@ -46,12 +46,23 @@ export function acceptConnection(socket: net.Socket, servers: Servers): void {
 /** Reads just enough of a new connection to tell HTTP/2 prior knowledge from HTTP/1.1; the bytes read are put back and the socket paused. */
 function sniffProtocol(socket: net.Socket, decided: (isHttp2: boolean) => void): void {
   let seen = Buffer.alloc(0);
-  const timer = setTimeout(() => socket.destroy(), SNIFF_TIMEOUT_MS);
+  let decidedOrGone = false;
+  // Timers run before the event loop's reads: a host whose loop was held past the limit (guest work
+  // on a loaded machine) closed connections whose request had arrived meanwhile, unread, so the
+  // kernel reset them and a client's POST failed with ECONNRESET. The close waits for the turn's reads.
+  const timer = setTimeout(
+    () =>
+      setImmediate(() => {
+        if (!decidedOrGone) socket.destroy();
+      }),
+    SNIFF_TIMEOUT_MS,
+  );
   const onData = (chunk: Buffer) => {
     seen = Buffer.concat([seen, chunk]);
     const n = Math.min(seen.length, PREFACE.length);
     const isPreface = seen.subarray(0, n).equals(PREFACE.subarray(0, n));
     if (isPreface && seen.length < PREFACE.length) return; // could still be HTTP/2: read more
+    decidedOrGone = true;
     clearTimeout(timer);
     socket.off('data', onData);
     socket.off('error', onError);
@@ -60,6 +71,7 @@ function sniffProtocol(socket: net.Socket, decided: (isHttp2: boolean) => void):
     decided(isPreface);
   };
   const onError = () => {
+    decidedOrGone = true;
     clearTimeout(timer);
     socket.destroy();
   };

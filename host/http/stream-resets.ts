@@ -31,6 +31,17 @@ import type { IntervalLog } from './interval-log.ts';
 const { NGHTTP2_ENHANCE_YOUR_CALM } = http2.constants;
 
 /**
+ * The streams a trusted proxy's connection may have open at once. Node refuses a new stream
+ * (RST_STREAM ENHANCE_YOUR_CALM) while its session holds as many stream objects as it advertised,
+ * and after 100 such refusals in a row closes the connection (maxSessionRejectedStreams); a stream
+ * reset in the same read is released only after that whole read is parsed. A host that reads late
+ * (a loaded machine) gets a proxy's forwarded resets, of one client, in one read: at 100 its
+ * other clients' streams in that read were refused, then the connection closed. Their own budgets
+ * (reset-rate.ts, client-limit.ts) bound each of its clients; this bounds only what one read holds.
+ */
+export const PROXY_MAX_CONCURRENT_STREAMS = 10_000;
+
+/**
  * Session errors that are the client's protocol errors (nghttp2's GOAWAY for a malformed frame or
  * its own reset limit, `maxSessionInvalidFrames`, the client's own GOAWAY with an error), not the
  * network's (ECONNRESET). A session's 'frameError' is a frame the host could not send: not the client's.
@@ -63,7 +74,11 @@ export class StreamResets {
   /** A new HTTP/2 connection: kept under its client's key (unless a trusted proxy's); its streams reset before their event and a protocol error that ends it are charged. */
   session(session: http2.ServerHttp2Session): void {
     const peer = session.socket?.remoteAddress;
-    if (peer === undefined || this.#rate.carriesOthers(peer)) return;
+    if (peer === undefined) return;
+    if (this.#rate.carriesOthers(peer)) {
+      session.settings({ maxConcurrentStreams: PROXY_MAX_CONCURRENT_STREAMS });
+      return;
+    }
     const client = clientKey(canonicalAddress(peer));
     let open = this.#sessions.get(client);
     if (open === undefined) {

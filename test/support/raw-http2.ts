@@ -38,6 +38,8 @@ export function grpcIncrementHead(port: number): Array<[string, string]> {
 export interface StreamEnd {
   /** RST_STREAM error code, when the server reset the stream. */
   rstCode?: number;
+  /** The connection closed before the stream ended (a test then fails on it rather than waiting). */
+  closed?: true;
 }
 
 export class RawHttp2Client {
@@ -57,6 +59,7 @@ export class RawHttp2Client {
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
     socket.on('close', () => {
       this.#closed = true;
+      for (const end of this.#ends.values()) end.resolve({ closed: true });
       this.#wakeWindowWaiters();
     });
     socket.on('error', () => undefined);
