@@ -5,6 +5,8 @@
  *   (c) the same Hono routes natively on Node, without WebAssembly (the ceiling),
  *   (w) the service under `wasmtime serve` (file store, instances reused 128 times, as
  *       `npm run serve:wasmtime` runs it),
+ *   (n) a bare `node:http` server answering the bytes of a cached GET view (bench/http/bare.ts):
+ *       the yardstick of (a+)'s GET,
  * and the floor beside them: what a component built by the project's own build path for the
  * `hosted` world, using none of its imports, costs per request (bench/http/floor/):
  *   (d) on this Node host, (e) under `jco serve` (as b), (f) under `wasmtime serve` with the
@@ -21,8 +23,9 @@
  * others, and (w0) its standalone component under `wasmtime serve` as (w) (built by its own
  * launcher): a change measured against the code before it in the same run.
  *
- *   node bench/http.ts [--duration-ms 5000] [--rounds 1] [--only a,a+,a2,b,c,d,e,f,w] [--base <dir>] [--out docs/runs/<date>-http.md]
+ *   node bench/http.ts [--duration-ms 5000] [--rounds 1] [--only a,a+,a2,b,c,n,d,e,f,w] [--base <dir>] [--out docs/runs/<date>-http.md]
  */
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -38,7 +41,7 @@ const { values } = parseArgs({
   options: {
     'duration-ms': { type: 'string', default: '5000' },
     rounds: { type: 'string', default: '1' },
-    only: { type: 'string', default: 'a,a+,a2,b,c,d,e,f,w' },
+    only: { type: 'string', default: 'a,a+,a2,b,c,n,d,e,f,w' },
     base: { type: 'string' },
     ...OUT_OPTION,
   },
@@ -56,7 +59,7 @@ interface Server {
 
 const HOST = 'host/main.ts';
 /** Each target on its own port and data directory; the comparison servers read them from PORT and DATA_DIR. */
-async function startNode(entry: string, args: string[], root?: string): Promise<Server> {
+async function startNode(entry: string, args: string[], root?: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
   const dataDir = tempDataDir('bench-');
   const server = await startHost({
@@ -64,7 +67,7 @@ async function startNode(entry: string, args: string[], root?: string): Promise<
     args,
     port,
     dataDir,
-    env: { PORT: String(port), DATA_DIR: dataDir },
+    env: { PORT: String(port), DATA_DIR: dataDir, ...env },
     timeoutMs: 180_000,
     ...(root === undefined ? {} : { root, cwd: root }),
   });
@@ -77,6 +80,23 @@ interface Target {
   start(): Promise<Server>;
   /** Also the 90/10 mix. */
   mix?: boolean;
+  /** GET view only (a server that answers nothing else). */
+  getOnly?: boolean;
+}
+
+/**
+ * (n)'s bytes: (a+)'s view after as many increments as the view lists events, so it is as long as
+ * the view (a+) serves through the run (its GET rows follow POST rows from the first round on).
+ */
+async function startBare(): Promise<Server> {
+  const cached = servers.get('a+');
+  if (cached === undefined) throw new Error("(n) serves the bytes of (a+)'s view: run it with a+");
+  for (let i = 0; i < 5; i++)
+    await (await fetch(`${cached.url}/api/counter/increment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' })).arrayBuffer();
+  const answer = await fetch(`${cached.url}/api/counter/view`);
+  const file = join(tempDataDir('bench-bare-'), 'view.json');
+  writeFileSync(file, JSON.stringify({ body: await answer.text(), contentType: answer.headers.get('content-type') ?? 'application/json' }));
+  return startNode('bench/http/bare.ts', [], undefined, { BARE_VIEW_FILE: file });
 }
 
 const ALL_TARGETS: Target[] = [
@@ -90,6 +110,7 @@ const ALL_TARGETS: Target[] = [
   { key: 'a2', name: '(a2) Node host, --workers 2, response cache off', start: () => startNode(HOST, ['--instances-min', '4', '--workers', '2', '--response-cache', 'off']) },
   { key: 'b', name: '(b) preview2-shim HTTPServer', start: () => startNode('bench/http/stock-shim.ts', []) },
   { key: 'c', name: '(c) native Hono on Node', start: () => startNode('bench/http/native.ts', []), mix: true },
+  { key: 'n', name: '(n) bare node:http, the bytes of a cached view', start: () => startBare(), getOnly: true },
   {
     key: 'w',
     name: '(w) wasmtime serve, reuse 128 (file store)',
@@ -123,7 +144,7 @@ type Sample = { result: LoadResult; cpuUs: number };
 const samples = new Map<string, Sample[]>();
 const routesOf = (target: Target) => [
   { route: 'GET /api/counter/view', run: (url: string) => runLoad(url, COUNTER_VIEW, spec) },
-  { route: 'POST /api/counter/increment', run: (url: string) => runLoad(url, COUNTER_INCREMENT, spec) },
+  ...(target.getOnly ? [] : [{ route: 'POST /api/counter/increment', run: (url: string) => runLoad(url, COUNTER_INCREMENT, spec) }]),
   ...(target.mix ? [{ route: 'mix 90/10', run: async (url: string) => (await counterMix(url, CONCURRENCY, durationMs)).result }] : []),
 ];
 const spec = { concurrency: CONCURRENCY, durationMs, warmupMs: warmupFor(durationMs) };
@@ -186,6 +207,9 @@ if (cached && c)
   ratios.push(
     `(a+)/(c) GET view throughput with the response cache: ${((cached.throughput / c.throughput) * 100).toFixed(0)}% (goal ≥ 50%), p99 ${fmt(cached.p99)} ms (goal ≤ 10 ms)`,
   );
+const bare = get('n', 'GET');
+if (cached && bare)
+  ratios.push(`(a+)/(n) cached GET view against a bare node:http server answering the same bytes: ${(cached.throughput / bare.throughput).toFixed(2)}× (goal ≥ 1.0×)`);
 if (mixOn && mixOff) ratios.push(`(a+)/(a) 90/10 mix throughput: ${(mixOn.throughput / mixOff.throughput).toFixed(1)}× (goal ≥ 3×)`);
 const floorRatio = (service: string, floor: string, goal: number) => {
   const s = get(service, 'POST'),
