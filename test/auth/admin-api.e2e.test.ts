@@ -281,7 +281,7 @@ describe.runIf(unavailable === undefined && python !== undefined).each(BACKENDS)
     expect(logged.every((l) => l['subject'] === 'admin-test')).toBe(true);
   });
 
-  it.runIf(backend.name === 'sqlite')('npm run admin lists, shows and disables with ADMIN_TOKEN', { timeout: 120_000 }, async () => {
+  it('npm run admin lists, shows and disables with ADMIN_TOKEN', { timeout: 120_000 }, async () => {
     const carol = await register(host.url);
     const run = async (...args: string[]) =>
       (
