@@ -8,9 +8,9 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchChromium, openPage } from '../support/browser.ts';
-import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
-import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
+import { DESKTOP, openPage } from '../support/browser.ts';
+import type { HostProcess } from '../../harness/host-process.ts';
+import { startMailBrowserHost, type MailBrowserHost } from '../support/mail-browser-host.ts';
 import { requireTool } from '../../harness/tools.ts';
 import { PASSWORD, register } from '../auth/support.ts';
 
@@ -27,27 +27,15 @@ function countPosts(page: Page): () => number {
 }
 
 describe.skipIf(!chromiumTool || !python)('forms that return to their page, errors as pages', () => {
-  let sink: SmtpSink;
+  let setup: MailBrowserHost;
   let host: HostProcess;
   let browser: Browser;
 
   beforeAll(async () => {
-    const port = await freePort();
-    sink = await startSmtpSink(python!);
-    [host, browser] = await Promise.all([
-      startHost({
-        port,
-        args: ['--shutdown-grace-ms', '300'],
-        env: { SMTP_URL: sink.url, AUTH_PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, AUTH_LOGIN_MAX_FAILURES: '2', AUTH_LOGIN_LOCKOUT_SECONDS: '110' },
-      }),
-      launchChromium(chromiumTool!),
-    ]);
+    setup = await startMailBrowserHost(python!, chromiumTool!, { env: { AUTH_LOGIN_MAX_FAILURES: '2', AUTH_LOGIN_LOCKOUT_SECONDS: '110' } });
+    ({ host, browser } = setup);
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    await sink?.stop();
-  });
+  afterAll(() => setup?.stop());
 
   it('a locked-out sign-in stays on /login, says when to try again and keeps the email', async () => {
     const { email } = await register(host.url);

@@ -8,9 +8,10 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchChromium, openPage, PHONE } from '../support/browser.ts';
-import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
-import { linkIn, startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
+import { DESKTOP, openPage, PHONE } from '../support/browser.ts';
+import type { HostProcess } from '../../harness/host-process.ts';
+import { startMailBrowserHost, type MailBrowserHost } from '../support/mail-browser-host.ts';
+import { linkIn, type SmtpSink } from '../support/smtp-sink.ts';
 import { requireTool } from '../../harness/tools.ts';
 
 const chromiumTool = requireTool('chromium');
@@ -27,23 +28,16 @@ async function noHorizontalScroll(page: Page): Promise<void> {
 const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
 
 describe.skipIf(!chromiumTool || !python)('mailed links in Chromium', () => {
+  let setup: MailBrowserHost;
   let sink: SmtpSink;
   let host: HostProcess;
   let browser: Browser;
 
   beforeAll(async () => {
-    const port = await freePort();
-    sink = await startSmtpSink(python!);
-    [host, browser] = await Promise.all([
-      startHost({ port, args: ['--shutdown-grace-ms', '300'], env: { SMTP_URL: sink.url, AUTH_PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } }),
-      launchChromium(chromiumTool!),
-    ]);
+    setup = await startMailBrowserHost(python!, chromiumTool!);
+    ({ sink, host, browser } = setup);
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    await sink?.stop();
-  });
+  afterAll(() => setup?.stop());
 
   const mailTo = (email: string, subject: string, from = 0) => sink.waitFor((m) => m.envelope_to.includes(email) && m.subject === subject, { from });
 

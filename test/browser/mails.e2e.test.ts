@@ -7,9 +7,10 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchChromium, openPage } from '../support/browser.ts';
-import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
-import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
+import { DESKTOP, openPage } from '../support/browser.ts';
+import type { HostProcess } from '../../harness/host-process.ts';
+import { startMailBrowserHost, type MailBrowserHost } from '../support/mail-browser-host.ts';
+import type { SmtpSink } from '../support/smtp-sink.ts';
 import { requireTool } from '../../harness/tools.ts';
 import { PASSWORD, register, uniqueEmail } from '../auth/support.ts';
 
@@ -18,23 +19,16 @@ const python = requireTool('aiosmtpd');
 const APP = 'Tally Club';
 
 describe.skipIf(!chromiumTool || !python)('mails that belong to the service', () => {
+  let setup: MailBrowserHost;
   let sink: SmtpSink;
   let host: HostProcess;
   let browser: Browser;
 
   beforeAll(async () => {
-    const port = await freePort();
-    sink = await startSmtpSink(python!);
-    [host, browser] = await Promise.all([
-      startHost({ port, args: ['--shutdown-grace-ms', '300'], env: { SMTP_URL: sink.url, AUTH_PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, APP_NAME: APP } }),
-      launchChromium(chromiumTool!),
-    ]);
+    setup = await startMailBrowserHost(python!, chromiumTool!, { env: { APP_NAME: APP } });
+    ({ sink, host, browser } = setup);
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    await sink?.stop();
-  });
+  afterAll(() => setup?.stop());
 
   /** Registers `email` through the /login form and answers the notice the page shows. */
   async function registerInBrowser(email: string): Promise<string> {
