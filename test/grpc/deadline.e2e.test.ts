@@ -81,7 +81,17 @@ describe('grpc-timeout enforced by the host', () => {
         (error: grpc.ServiceError) => ({ code: error.code, at: performance.now() - started }),
       );
       const interacted = collect(interact).status.then((s) => ({ code: s.code, at: performance.now() - started }));
-      const [a, b] = await Promise.all([applied, interacted]);
+      // A hang guard of the test's own (no client deadline: it would send a grpc-timeout of its
+      // own): calls the host has not ended by then are cancelled and reported, so the failure says
+      // what happened and the tests after it keep their connection.
+      const guard = new Promise<{ code: string; at: number }>((resolve) =>
+        setTimeout(() => {
+          apply.call.cancel();
+          interact.cancel();
+          resolve({ code: `no status from the host within ${HANG_GUARD_MS} ms`, at: Number.POSITIVE_INFINITY });
+        }, HANG_GUARD_MS).unref(),
+      );
+      const [a, b] = await Promise.race([Promise.all([applied, interacted]), guard.then((g) => [g, g] as const)]);
       for (const ended of [a, b]) {
         expect(ended?.code).toBe(grpc.status.DEADLINE_EXCEEDED);
         expect(ended!.at).toBeGreaterThan(1_900);

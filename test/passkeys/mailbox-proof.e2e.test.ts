@@ -61,10 +61,14 @@ describe.skipIf(!python)('the first proof of the mailbox removes passkeys added 
   /** Whoever registered `email` (the attacker, in the story) holds a passkey on it; its address is then unverified again (see above). */
   async function plantedPasskey(): Promise<{ email: string; sessionId: string; key: SoftwarePasskey }> {
     const account = await register(host.url);
-    await call('/api/auth/email/verify', { token: tokenOf(linkIn(await mailTo(account.email, 'Confirm your email address'), '/verify-email')) });
+    const verified = await call('/api/auth/email/verify', { token: tokenOf(linkIn(await mailTo(account.email, 'Confirm your email address'), '/verify-email')) });
+    expect(verified.status, await verified.clone().text()).toBe(200);
     const key = new SoftwarePasskey();
-    const options = (await (await call('/api/auth/passkeys/registration/options', { password: PASSWORD }, account.sessionId)).json()) as Options;
-    expect((await call('/api/auth/passkeys/registration/verify', { response: key.register(options, { origin }) }, account.sessionId)).status).toBe(201);
+    const offered = await call('/api/auth/passkeys/registration/options', { password: PASSWORD }, account.sessionId);
+    expect(offered.status, await offered.clone().text()).toBe(200);
+    const options = (await offered.json()) as Options;
+    const added = await call('/api/auth/passkeys/registration/verify', { response: key.register(options, { origin }) }, account.sessionId);
+    expect(added.status, await added.clone().text()).toBe(201);
     return { ...account, key };
   }
 
