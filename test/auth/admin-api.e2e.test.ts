@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, ROOT, startHost, type HostProcess } from '../../harness/host-process.ts';
 import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../../harness/servers.ts';
 import { startOAuthFixture, type OAuthFixture } from '../support/oauth-provider/fixture.ts';
-import { followAuthorization } from '../support/oauth-provider/follow-authorization.ts';
+import { providerSignIn as signInThroughProvider } from '../support/oauth-provider/provider-sign-in.ts';
 import { OPERATOR_AUDIENCE, OPERATOR_ISSUER, operatorIssuer } from '../support/operator-token.ts';
 import { requireTool } from '../../harness/tools.ts';
 import { linkIn, startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
@@ -153,24 +153,7 @@ describe.runIf(unavailable === undefined && python !== undefined).each(BACKENDS)
     const options = (await (await call('/api/auth/passkeys/authentication/options', {})).json()) as { challenge: string };
     return call('/api/auth/passkeys/authentication/verify', { response: key.assert(options, { origin }) });
   };
-  /** A provider sign-in as a browser: start, the provider's approval, our callback (JSON asked for). */
-  const providerSignIn = async () => {
-    const start = await fetch(`${host.url}/api/auth/oauth/provider_a/start`, { redirect: 'manual' });
-    expect(start.status).toBe(302);
-    const binding = start.headers
-      .getSetCookie()
-      .find((c) => /wasi_oauth_binding=/.test(c))!
-      .split(';')[0]!;
-    const back = await followAuthorization(start.headers.get('location')!);
-    const headers = { cookie: binding, accept: 'application/json' };
-    if (back.method === 'GET') return fetch(`${back.target}?${new URLSearchParams(back.params)}`, { headers, redirect: 'manual' });
-    return fetch(back.target, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(back.params).toString(),
-      redirect: 'manual',
-    });
-  };
+  const providerSignIn = () => signInThroughProvider(host.url);
   const list = async (query: string) => {
     const response = await admin(host.url, 'GET', `/api/admin/users${query}`);
     expect(response.status).toBe(200);

@@ -12,7 +12,7 @@ import { requireTool } from '../../harness/tools.ts';
 import { startWasmtime, type WasmtimeProcess } from '../../harness/wasmtime-process.ts';
 import { drainedMailTo } from '../support/mail-drain.ts';
 import { startOAuthFixture, type OAuthFixture } from '../support/oauth-provider/fixture.ts';
-import { followAuthorization } from '../support/oauth-provider/follow-authorization.ts';
+import { providerSignIn as signInThroughProvider } from '../support/oauth-provider/provider-sign-in.ts';
 import { operatorIssuer } from '../support/operator-token.ts';
 import { linkIn, startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { SoftwarePasskey } from '../support/software-passkey.ts';
@@ -49,24 +49,7 @@ describe.skipIf(!wasmtime || !python)('the administration API under wasmtime ser
     const options = (await (await call('/api/auth/passkeys/authentication/options', {})).json()) as { challenge: string };
     return call('/api/auth/passkeys/authentication/verify', { response: key.assert(options, { origin }) });
   };
-  /** A provider sign-in as a browser: start, the provider's approval, our callback (JSON asked for). */
-  const providerSignIn = async () => {
-    const start = await fetch(`${server.url}/api/auth/oauth/provider_a/start`, { redirect: 'manual' });
-    expect(start.status).toBe(302);
-    const binding = start.headers
-      .getSetCookie()
-      .find((c) => /wasi_oauth_binding=/.test(c))!
-      .split(';')[0]!;
-    const back = await followAuthorization(start.headers.get('location')!);
-    const headers = { cookie: binding, accept: 'application/json' };
-    if (back.method === 'GET') return fetch(`${back.target}?${new URLSearchParams(back.params)}`, { headers, redirect: 'manual' });
-    return fetch(back.target, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(back.params).toString(),
-      redirect: 'manual',
-    });
-  };
+  const providerSignIn = () => signInThroughProvider(server.url);
 
   it('refuses a forged and a wrong-audience token', async () => {
     const forger = await operatorIssuer(operator.kid);
