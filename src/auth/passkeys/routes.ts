@@ -30,6 +30,7 @@ import { MAX_PASSKEY_NAME_LENGTH, MAX_PASSKEYS_PER_USER } from './passkey-list.t
 import { removePasskeysWithLink } from './removal-link.ts';
 import { MailLinkTokenSchema } from '../application/mail-links.ts';
 import { refusedFormUrl } from '../rest/form-return.ts';
+import { isFormPost } from '../rest/input.ts';
 import { registerPasskey, registrationOptions } from './registration.ts';
 import { AuthenticationResponseSchema, PASSKEY_MAX_BODY_BYTES, RegistrationResponseSchema } from './response-json.ts';
 
@@ -209,7 +210,7 @@ export function passkeyRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHand
 
   // A removal link's form (its page, /remove-passkeys) or JSON: no session, the link is the proof.
   app.post(PASSKEY_PATHS.removal, ...write, async (c) => {
-    const form = /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(c.req.header('content-type') ?? '');
+    const form = isFormPost(c);
     let token = '';
     try {
       if (!config.mail) throw new AppError('not_found', 'mail is not configured on this service');

@@ -25,7 +25,7 @@ import {
   type AuthDeps,
 } from '../application/index.ts';
 import { refusedFormUrl } from './form-return.ts';
-import { inputMode, readInput } from './input.ts';
+import { inputMode, isFormPost, readInput } from './input.ts';
 
 export const EMAIL_CHANGE_PATHS = {
   change: '/api/auth/email/change',
@@ -108,7 +108,7 @@ export function emailChangeRoutes(deps: AuthDeps, guards: { sameSite: Middleware
       const current = await session(c);
       if (!current) throw new AppError('unauthorized', 'sign in first');
       // Any body is ignored, as for "resend".
-      const form = /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(c.req.header('content-type') ?? '');
+      const form = isFormPost(c);
       await cancelEmailChange(deps, current.userId);
       c.header('Cache-Control', 'no-store');
       return form ? c.redirect('/dashboard?notice=email_change_cancelled', 303) : c.json({ status: 'cancelled' }, 200);

@@ -31,6 +31,14 @@ export const CredentialsSchema = v.object(
   'body must be a JSON object with string "email" and "password"',
 );
 
+/**
+ * An HTML form post (a page without JavaScript) rather than an API call, for routes that read no
+ * body and so answer either kind: the form gets a redirect, the API client JSON.
+ */
+export function isFormPost(c: Context): boolean {
+  return /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(c.req.header('content-type') ?? '');
+}
+
 /** JSON or form, by Content-Type; anything else is 415. Empty form values are missing values. */
 export function inputMode(c: Context): InputMode {
   const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();

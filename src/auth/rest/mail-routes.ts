@@ -31,7 +31,7 @@ import { refusedFormUrl } from './form-return.ts';
 import { MAIL_LINK_PATHS } from '../application/mail-links.ts';
 import { listPasskeys } from '../passkeys/manage.ts';
 import { issueRemovalLinkAfterReset } from '../passkeys/removal-link.ts';
-import { inputMode, readInput } from './input.ts';
+import { inputMode, isFormPost, readInput } from './input.ts';
 import { RemovePasskeysField, wantsPasskeysRemoved } from './remove-passkeys-field.ts';
 
 export const MAIL_PATHS = {
@@ -176,7 +176,7 @@ export function mailRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler
       if (!current) throw new AppError('unauthorized', 'sign in first');
       await resendVerification(deps, current, client(c));
       c.header('Cache-Control', 'no-store');
-      return isForm(c) ? c.redirect('/dashboard?notice=verification_sent', 303) : c.json({ status: 'accepted' }, 202);
+      return isFormPost(c) ? c.redirect('/dashboard?notice=verification_sent', 303) : c.json({ status: 'accepted' }, 202);
     } catch (error) {
       return failed(c, error, FORM_PAGES.resend);
     }
@@ -185,10 +185,6 @@ export function mailRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler
   for (const path of Object.values(MAIL_PATHS)) app.all(path, (c) => methodNotAllowedResponse(c, ['POST'], logger));
   app.onError((error, c) => errorResponse(c, AppError.from(error), logger, NO_STORE));
   return app;
-}
-
-function isForm(c: Context): boolean {
-  return /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(c.req.header('content-type') ?? '');
 }
 
 /** The answer's shape by Content-Type; a missing or foreign one answers as JSON (its 415 is JSON). */

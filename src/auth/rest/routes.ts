@@ -30,7 +30,7 @@ import { clientAddress } from '../../http/client-address.ts';
 import { deviceHint } from '../domain/device-hint.ts';
 import { formEchoCookie } from './form-echo.ts';
 import { refusedFormUrl } from './form-return.ts';
-import { inputMode, readCredentials } from './input.ts';
+import { inputMode, isFormPost, readCredentials } from './input.ts';
 import { originCheck } from './origin-check.ts';
 import { sessionView } from './session-view.ts';
 import { userSessionRoutes } from './session-routes.ts';
@@ -178,7 +178,7 @@ export function authRestRoutes(deps: AuthDeps): Hono {
     }
     c.header('Set-Cookie', clearedSessionCookie(config.cookieSecure));
     c.header('Cache-Control', 'no-store');
-    const isForm = /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(c.req.header('content-type') ?? '');
+    const isForm = isFormPost(c);
     return isForm ? c.redirect('/login', 303) : c.json({ authenticated: false });
   });
 

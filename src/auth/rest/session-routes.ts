@@ -13,17 +13,13 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
 import { AppError } from '../../errors.ts';
 import { removePasskeys } from '../passkeys/removal.ts';
-import { readInput } from './input.ts';
+import { isFormPost, readInput } from './input.ts';
 import { wantsPasskeysRemoved } from './remove-passkeys-field.ts';
 import { RevokeAllBodySchema } from './wire-schemas.ts';
 import { clearedSessionCookie, findActiveSession, listSessions, revokeAllSessions, revokeSessionByHandle, sessionIdFromCookieHeader, type AuthDeps } from '../application/index.ts';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
-/** An HTML form post (the account page without JavaScript) rather than an API call. */
-function isFormPost(c: Context): boolean {
-  return /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(c.req.header('content-type') ?? '');
-}
 /** Handles are base64url of 16 random bytes. */
 const Handle = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{22}$/, 'session id is malformed'));
 

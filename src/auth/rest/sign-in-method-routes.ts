@@ -18,7 +18,7 @@ import { PASSWORD_MAX_INPUT_UNITS } from '../domain/password-policy.ts';
 import { defaultProviderLabel } from '../oauth/provider-label.ts';
 import { findActiveSession, removeSignInMethod, sessionIdFromCookieHeader, signInMethodsView, type ActiveSession, type AuthDeps } from '../application/index.ts';
 import { refusedFormUrl } from './form-return.ts';
-import { readInput } from './input.ts';
+import { isFormPost, readInput } from './input.ts';
 
 export const SIGN_IN_METHOD_PATHS = { list: '/api/auth/sign-in-methods', remove: '/api/auth/sign-in-methods/remove' } as const;
 
@@ -68,7 +68,7 @@ export function signInMethodRoutes(deps: AuthDeps, guards: { sameSite: Middlewar
   app.get(SIGN_IN_METHOD_PATHS.list, async (c) => c.json({ methods: (await signInMethodsView(deps, await signedIn(c))).methods }, 200, NO_STORE));
 
   app.post(SIGN_IN_METHOD_PATHS.remove, guards.limit, guards.sameSite, async (c) => {
-    const form = /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(c.req.header('content-type') ?? '');
+    const form = isFormPost(c);
     try {
       const current = await signedIn(c);
       const { input } = await readInput(c, SignInMethodRemovalSchema);
