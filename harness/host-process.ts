@@ -22,26 +22,34 @@ export interface HostProcess extends ServerProcess {
  * outgoing connection also draws from: between releasing it and the host binding it, a client
  * socket of a suite running in parallel could take it (seen in CI as the host's EADDRINUSE).
  * These come from 20000–31999, below that range: one block of 1,000 per vitest worker
- * (`VITEST_POOL_ID`), walked from a random start, each checked free by binding it.
+ * (`VITEST_POOL_ID`), walked from a random start, each checked free by binding it on both
+ * loopback addresses (the proxies in front of a test host listen on ::1).
+ *
+ * The blocks are turned by the run (the workers' parent process): a second test run on the same
+ * machine draws from other blocks, so its servers seldom race this run's for one port. Such a race
+ * is silent for hosts that listen with SO_REUSEPORT (`--workers`): the kernel would let both bind
+ * and share out the connections between them.
  */
 const PORT_BLOCK = 1_000;
 const PORT_BLOCKS = 12;
-const poolBlock = (Number(process.env.VITEST_POOL_ID ?? process.pid) % PORT_BLOCKS) * PORT_BLOCK + 20_000;
+const runTurn = process.env.VITEST_POOL_ID === undefined ? 0 : process.ppid;
+const poolBlock = ((Number(process.env.VITEST_POOL_ID ?? process.pid) + runTurn) % PORT_BLOCKS) * PORT_BLOCK + 20_000;
 let nextPortOffset = Math.floor(Math.random() * PORT_BLOCK);
 
 export async function freePort(): Promise<number> {
   for (let tries = 0; tries < PORT_BLOCK; tries++) {
     const port = poolBlock + (nextPortOffset++ % PORT_BLOCK);
-    if (await canBind(port)) return port;
+    if ((await canBind(port, '127.0.0.1')) && (await canBind(port, '::1'))) return port;
   }
   throw new Error(`no free port in ${poolBlock}-${poolBlock + PORT_BLOCK - 1}`);
 }
 
-function canBind(port: number): Promise<boolean> {
+function canBind(port: number, address: string): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    // A machine without IPv6 has no ::1 to take: only a port in use (or forbidden) counts as taken.
+    server.once('error', (error: NodeJS.ErrnoException) => resolve(error.code !== 'EADDRINUSE' && error.code !== 'EACCES'));
+    server.listen(port, address, () => server.close(() => resolve(true)));
   });
 }
 

@@ -6,7 +6,7 @@
  * their own, so every ending seen here is the server's.
  */
 import http2 from 'node:http2';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChangeCounterRequestSchema, CounterViewSchema, GetCounterViewRequestSchema, InteractRequestSchema, InteractResponseSchema } from '../../src/gen/counter_pb.js';
 import { collect, CounterClient, grpc, SERVICE } from '../../harness/grpc.ts';
 import { startHost, type HostProcess } from '../../harness/host-process.ts';
@@ -58,14 +58,18 @@ describe('grpc-timeout enforced by the host', () => {
     // Two instances: a call still holding one after its deadline would starve the probe.
     host = await startHost({ args: ['--transport', 'both', '--instances-min', '1', '--instances-max', '2', '--shutdown-grace-ms', '300'] });
     client = new CounterClient(`127.0.0.1:${host.port}`);
-    session = http2.connect(host.url);
-    session.on('error', () => undefined);
   });
   afterAll(async () => {
-    session?.close();
     client?.close();
     await host?.stop();
   });
+  // A connection of each test's own: one shared by all would be closed by the host's HTTP/2 idle
+  // timeout (60 s) while a slow test before it holds no stream on it, failing the tests after it.
+  beforeEach(() => {
+    session = http2.connect(host.url);
+    session.on('error', () => undefined);
+  });
+  afterEach(() => session?.close());
 
   it(
     'a client-streaming and a bidi call that send nothing end DEADLINE_EXCEEDED at 2 s and release their instances',
@@ -88,7 +92,9 @@ describe('grpc-timeout enforced by the host', () => {
         setTimeout(() => {
           apply.call.cancel();
           interact.cancel();
-          resolve({ code: `no status from the host within ${HANG_GUARD_MS} ms`, at: Number.POSITIVE_INFINITY });
+          // The host's last lines say whether the calls reached it and whether its deadline fired.
+          const tail = JSON.stringify(host.logs().slice(-12));
+          resolve({ code: `no status from the host within ${HANG_GUARD_MS} ms; host log: ${tail}`, at: Number.POSITIVE_INFINITY });
         }, HANG_GUARD_MS).unref(),
       );
       const [a, b] = await Promise.race([Promise.all([applied, interacted]), guard.then((g) => [g, g] as const)]);

@@ -68,7 +68,9 @@ describe.skipIf(!python)('the first proof of the mailbox removes passkeys added 
     expect(offered.status, await offered.clone().text()).toBe(200);
     const options = (await offered.json()) as Options;
     const added = await call('/api/auth/passkeys/registration/verify', { response: key.register(options, { origin }) }, account.sessionId);
-    expect(added.status, await added.clone().text()).toBe(201);
+    // A refusal's reason is only in the host's log (the answer says nothing of it): name it here.
+    const refusals = host.logs().filter((l) => l.code === 'auth_passkey_refused' || l.level === 'error');
+    expect(added.status, `${await added.clone().text()} ${JSON.stringify(refusals)}`).toBe(201);
     return { ...account, key };
   }
 
