@@ -8,6 +8,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { NodeRequest, NodeResponse } from '../net/node-http.ts';
+import { answerTrailersOnly } from '../net/grpc-early-answer.ts';
 import { isGrpcRequest } from '../net/grpc-request.ts';
 import type { Lane, RefusalReason } from './wait-queue.ts';
 
@@ -42,12 +43,7 @@ export function sendRefusal(req: NodeRequest, res: NodeResponse, refusal: Refusa
   if (res.headersSent || res.destroyed || res.writableEnded) return;
   const { status, grpcStatus, code, message } = answerFor(refusal);
   if (isGrpcRequest(req)) {
-    // Head only, ended at once: the status travels in the response headers (Trailers-Only).
-    res.statusCode = 200;
-    res.setHeader('content-type', 'application/grpc');
-    res.setHeader('grpc-status', String(grpcStatus));
-    res.setHeader('grpc-message', encodeURIComponent(message));
-    res.end();
+    answerTrailersOnly(req, res, grpcStatus, encodeURIComponent(message));
     return;
   }
   const body = JSON.stringify({ error: { code, message } });

@@ -5,12 +5,12 @@
  * gRPC over HTTP/2 (doc/PROTOCOL-HTTP2.md): the header is parsed by the one parser the guest
  * also uses (src/contract/grpc-timeout.ts); a malformed one is refused before an instance is taken with
  * INVALID_ARGUMENT, as the guest answers it and as connect-go does (grpc-go answers INTERNAL).
- * At the deadline the call ends DEADLINE_EXCEEDED (4): trailers-only if no head was sent yet,
- * else in trailers; the request body fails so a guest waiting for client messages returns.
+ * At the deadline the call ends DEADLINE_EXCEEDED (4): Trailers-Only if no head was sent yet,
+ * else in trailers (../net/grpc-early-answer.ts); the request body fails so a guest waiting for client messages returns.
  */
-import type { ServerResponse } from 'node:http';
 import { parseGrpcTimeout } from '../../src/contract/grpc-timeout.ts';
 import { afterRemaining } from '../../src/contract/long-timeout.ts';
+import { answerInTrailers, answerTrailersOnly } from '../net/grpc-early-answer.ts';
 import type { NodeRequest, NodeResponse } from '../net/node-http.ts';
 import type { HostLogger } from '../log.ts';
 import type { BodySource } from '../wasi/http-incoming.ts';
@@ -33,16 +33,10 @@ export function grpcDeadlineOf(req: NodeRequest): GrpcDeadline {
   return ms === undefined ? { kind: 'none' } : { kind: 'after', ms };
 }
 
-/** A call that ends at once: the status in the only HEADERS frame (trailers-only). */
-function trailersOnly(res: NodeResponse, status: number, message: string): void {
-  (res as ServerResponse).writeHead(200, { 'content-type': 'application/grpc', 'grpc-status': String(status), 'grpc-message': message });
-  res.end();
-}
-
 /** Answers a request whose `grpc-timeout` does not follow the grammar; the body is not read. */
 export function refuseMalformedTimeout(logger: HostLogger, req: NodeRequest, res: NodeResponse): void {
   logger.log('warn', 'a gRPC request with a malformed grpc-timeout was refused', { code: 'grpc_timeout_malformed', path: req.url });
-  trailersOnly(res, GRPC_INVALID_ARGUMENT, 'malformed grpc-timeout header');
+  answerTrailersOnly(req, res, GRPC_INVALID_ARGUMENT, 'malformed grpc-timeout header');
 }
 
 /**
@@ -56,9 +50,8 @@ export function enforceGrpcDeadline(logger: HostLogger, ms: number, req: NodeReq
     logger.log('info', 'a gRPC call passed its deadline', { code: 'grpc_deadline_exceeded', path: req.url, timeout_ms: ms });
     body.fail('the deadline (grpc-timeout) was exceeded');
     const message = 'the deadline (grpc-timeout) was exceeded';
-    if (!res.headersSent) return trailersOnly(res, GRPC_DEADLINE_EXCEEDED, message);
-    res.addTrailers({ 'grpc-status': String(GRPC_DEADLINE_EXCEEDED), 'grpc-message': message });
-    res.end();
+    if (res.headersSent) answerInTrailers(req, res, GRPC_DEADLINE_EXCEEDED, message);
+    else answerTrailersOnly(req, res, GRPC_DEADLINE_EXCEEDED, message);
   };
   // afterRemaining: a deadline beyond setTimeout's range (600H) would otherwise fire at once.
   const cancel = afterRemaining(() => endAt - performance.now(), expire);

@@ -24,20 +24,24 @@ function rawCall(session: http2.ClientHttp2Session, method: string, timeout: str
   if (timeout !== undefined) headers['grpc-timeout'] = Buffer.from(timeout).toString('latin1');
   const stream = session.request(headers, { endStream: false });
   if (body) stream.end(body);
-  /** True when the status came in the only HEADERS frame (a trailers-only answer). */
+  /**
+   * True when the status came in the only HEADERS frame, which ended the stream (Trailers-Only): a
+   * head with a status but without END_STREAM is read by grpc-js as headers, and its call never ends.
+   */
   let trailersOnly = false;
   // Settles with the call's status as soon as one arrives (the client may still be sending), or at close without one.
   const ended = new Promise<string | undefined>((resolve) => {
-    stream.on('response', (h) => {
-      trailersOnly = h['grpc-status'] !== undefined;
-      if (trailersOnly) resolve(h['grpc-status'] as string);
+    stream.on('response', (h, flags) => {
+      trailersOnly = h['grpc-status'] !== undefined && (flags & http2.constants.NGHTTP2_FLAG_END_STREAM) !== 0;
+      if (h['grpc-status'] !== undefined) resolve(h['grpc-status'] as string);
     });
     stream.on('trailers', (t) => resolve(t['grpc-status'] as string | undefined));
     stream.once('close', () => resolve(undefined));
   });
   stream.on('data', () => undefined);
   stream.on('error', () => undefined);
-  return { stream, ended, trailersOnly: () => trailersOnly };
+  const closed = new Promise<number>((resolve) => stream.once('close', () => resolve(stream.rstCode ?? -1)));
+  return { stream, ended, closed, trailersOnly: () => trailersOnly };
 }
 
 /**
@@ -138,10 +142,21 @@ describe('grpc-timeout enforced by the host', () => {
       try {
         const started = performance.now();
         const queued = rawCall(session, 'ApplyChanges', '1S');
-        const status = await Promise.race([queued.ended, new Promise((r) => setTimeout(() => r('no answer within the hang guard'), HANG_GUARD_MS))]);
-        expect(status).toBe(String(grpc.status.DEADLINE_EXCEEDED));
-        expect(queued.trailersOnly()).toBe(true);
-        expect(performance.now() - started).toBeGreaterThan(900);
+        // A grpc-js call queued the same way: it ends only on a Trailers-Only answer that ends the stream.
+        const interact = client.bidi('Interact', InteractRequestSchema, InteractResponseSchema, {}, withTimeout('1S'));
+        const interacted = collect(interact).status.then((s) => s.code);
+        const guard = <T>(answer: Promise<T>) => Promise.race([answer, new Promise<string>((r) => setTimeout(() => r('no answer within the hang guard'), HANG_GUARD_MS).unref())]);
+        try {
+          const status = await guard(queued.ended);
+          expect(status).toBe(String(grpc.status.DEADLINE_EXCEEDED));
+          expect(queued.trailersOnly()).toBe(true);
+          expect(performance.now() - started).toBeGreaterThan(900);
+          expect(await guard(interacted)).toBe(grpc.status.DEADLINE_EXCEEDED);
+          // The request was still open: the host resets it with NO_ERROR (RFC 9113 §8.1), so it closes here too.
+          expect(await guard(queued.closed)).toBe(http2.constants.NGHTTP2_NO_ERROR);
+        } finally {
+          interact.cancel();
+        }
       } finally {
         for (const h of holders) h.stream.close(http2.constants.NGHTTP2_CANCEL);
         await Promise.all(holders.map((h) => h.ended));
@@ -157,9 +172,9 @@ describe('grpc-timeout enforced by the host', () => {
       const holders = [rawCall(session, 'ApplyChanges', undefined), rawCall(session, 'ApplyChanges', undefined)];
       try {
         for (const timeout of ['１S', '123456789S', '5X', '']) {
-          const { ended } = rawCall(session, 'Increment', timeout, EMPTY_MESSAGE_FRAME);
+          const { ended, trailersOnly } = rawCall(session, 'Increment', timeout, EMPTY_MESSAGE_FRAME);
           const status = await Promise.race([ended, new Promise((r) => setTimeout(() => r('no answer within the hang guard'), HANG_GUARD_MS))]);
-          expect([timeout, status]).toEqual([timeout, String(grpc.status.INVALID_ARGUMENT)]);
+          expect([timeout, status, trailersOnly()]).toEqual([timeout, String(grpc.status.INVALID_ARGUMENT), true]);
         }
       } finally {
         for (const h of holders) h.stream.close(http2.constants.NGHTTP2_CANCEL);
