@@ -119,7 +119,6 @@ export const RevokeAllBodySchema = v.object({ remove_passkeys: RemovePasskeysFie
 export const VerifyEmailBodySchema = v.object({ ...VerifySchema.entries, token: MailToken });
 
 /** POST /api/auth/password/forgot: the one answer, whatever the address (src/auth/rest/mail-routes.ts). */
-/** POST /api/auth/password/forgot: the one answer, whatever the address (src/auth/rest/mail-routes.ts). */
 export const ResetRequestedSchema = v.object({ status: v.literal('accepted'), message: v.string() });
 export const PasswordResetSchema = v.object({
   status: v.literal('password_reset'),
