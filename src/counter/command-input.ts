@@ -67,6 +67,11 @@ function validated<T>(schema: v.GenericSchema<unknown, T>, input: unknown): T {
   throw new AppError('validation', result.issues[0].message);
 }
 
+/** The schema a command's JSON body is parsed with (its OpenAPI operation names it). */
+export function commandBodySchema(name: CommandName): v.GenericSchema<unknown, CommandInputValues> {
+  return SCHEMAS[name].body;
+}
+
 /** Whether a command takes any input at all (a command without fields reads no body and no query). */
 export function takesInput(name: CommandName): boolean {
   return Object.keys(commandSpec(name).input).length > 0;

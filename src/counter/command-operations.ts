@@ -6,6 +6,7 @@
  */
 import * as v from 'valibot';
 import { JSON_ONLY, type LinkSpec, type OperationSpec, type ParameterSpec, type SuccessSpec } from '../http/operation.ts';
+import { commandBodySchema } from './command-input.ts';
 import { counterViewSchema, eventLogSchema, type CounterView } from './application/view.ts';
 import { COMMAND_NAMES, commandSpec, isCommandName, restCommandPath, serverFunctionName, serverFunctionPath, VIEW_SERVER_FUNCTION, type CommandName } from './commands.ts';
 
@@ -153,7 +154,7 @@ export function commandOperation(name: CommandName, surface: Surface): Operation
               schema,
             })),
           }
-        : { body: { schema: bodySchemaName(name), mediaTypes: JSON_ONLY, required: true } };
+        : { body: { schema: bodySchemaName(name), parsedWith: commandBodySchema(name), mediaTypes: JSON_ONLY, required: true } };
   return {
     method: 'post',
     path: words.path(name),

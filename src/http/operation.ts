@@ -56,8 +56,12 @@ export interface OperationSpec {
   summary: string;
   description?: string;
   parameters?: ParameterSpec[];
-  /** named component schema of the body, and its media types */
-  body?: { schema: string; mediaTypes: readonly string[]; required: boolean };
+  /**
+   * named component schema of the body, its media types, and the schema the route parses the body
+   * with: the published one derives from it (the same fields, what the route checks after parsing
+   * stated), and src/openapi/body-schemas.unit.test.ts holds their fields equal
+   */
+  body?: { schema: string; parsedWith: v.GenericSchema; mediaTypes: readonly string[]; required: boolean };
   success: Record<string, SuccessSpec>;
   errors: readonly AppErrorCode[];
   /** errors (of these statuses, else all) that may also be answered as an HTML page, and when */

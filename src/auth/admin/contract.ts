@@ -86,7 +86,7 @@ export const ADMIN_OPERATIONS: readonly OperationSpec[] = [
     security: 'operator',
     description: `${TOKEN} A handle that names no live session of the account: 404. ${RECORDED}`,
     parameters: [USER_ID],
-    body: { schema: 'AdminRevokeSessions', mediaTypes: ['application/json'], required: true },
+    body: { schema: 'AdminRevokeSessions', parsedWith: S.RevokeSessionsBodySchema, mediaTypes: ['application/json'], required: true },
     success: { '200': { kind: 'json', schema: 'AdminSessionsRevoked', description: 'how many sessions ended' } },
     errors: [...WRITE_ERRORS, 'validation', 'payload_too_large', 'unsupported_media_type'],
   },

@@ -29,6 +29,8 @@ const CALLBACK_QUERY: ParameterSpec[] = Object.entries({ ...errorSchema.entries,
   description: CALLBACK_FIELDS[name as keyof typeof CALLBACK_FIELDS],
   schema: schema.type === 'optional' ? schema.wrapped : schema,
 }));
+/** The callback parses a code with its state, or, when `error` is present, the provider's error (./callback-params.ts). */
+const CALLBACK_FORM_PARSED = v.union([codeSchema, errorSchema]);
 const OAUTH_HTML_ERRORS = { description: 'the sign-in error page (requests without Accept: application/json)' } as const;
 /** What the callbacks do with a state started by "Link <provider>". */
 const LINK_CALLBACK =
@@ -100,7 +102,7 @@ const OPERATIONS: readonly OperationSpec[] = [
     summary: 'The provider posts the browser back here (form_post response mode, provider_c)',
     description: `Same browser binding as the GET callback. ${LINK_CALLBACK} A form post is cross-site, so the session cookie (SameSite=Lax) does not come with it: a link then needs the session that started it to be still active.`,
     parameters: [{ name: 'provider', in: 'path', required: true, description: 'a provider id', schema: PROVIDER }],
-    body: { schema: 'OAuthCallbackForm', mediaTypes: ['application/x-www-form-urlencoded'], required: true },
+    body: { schema: 'OAuthCallbackForm', parsedWith: CALLBACK_FORM_PARSED, mediaTypes: ['application/x-www-form-urlencoded'], required: true },
     success: {
       '303': {
         kind: 'redirect',

@@ -7,7 +7,7 @@ import type { ApiContract, OperationSpec, ParameterSpec } from '../../http/opera
 import { JSON_OR_FORM, FORM_OR_NONE, READ, SESSION_WRITE } from '../operation-words.ts';
 import { AUTH_PATHS } from './routes.ts';
 import { ACCOUNT_PATHS } from './account-routes.ts';
-import { MAIL_PATHS } from './mail-routes.ts';
+import { ChangeSchema, ForgotSchema, MAIL_PATHS, ResetSchema, VerifySchema } from './mail-routes.ts';
 import * as S from './wire-schemas.ts';
 
 const JSON_ONLY = ['application/json'] as const;
@@ -46,7 +46,7 @@ const OPERATIONS: readonly OperationSpec[] = [
     summary: 'Create an account (never signs in)',
     description:
       'The answer does not tell whether the email was already taken (OWASP account enumeration): a free and a taken email get the same 202 and body, no session, and a taken one changes nothing. Sign in next with the login operation. A cross-site request (by `Origin`, else `Sec-Fetch-Site`) is refused with 403. Form posts get 303 redirects instead of JSON (post/redirect/get): to `/login?notice=registered` on acceptance, and back to `/login?error=<code>&form=register` when refused (with `reason` for a refused password, `retry_at` in Unix seconds for a rate limit), the typed email kept in a short-lived cookie; the page shows the error beside its field.',
-    body: { schema: 'NewCredentials', mediaTypes: JSON_OR_FORM, required: true },
+    body: { schema: 'NewCredentials', parsedWith: S.CredentialsSchema, mediaTypes: JSON_OR_FORM, required: true },
     success: {
       '202': { kind: 'json', schema: 'RegistrationAccepted', description: 'accepted: the account exists now if the email was free (JSON request); no session' },
       '303': { kind: 'redirect', description: 'form post: to /login with the neutral notice, or back to /login with the error code', headers: ['Location'] },
@@ -68,7 +68,7 @@ const OPERATIONS: readonly OperationSpec[] = [
     summary: 'Sign in with email and password',
     description:
       'Same inputs and modes as register. A wrong email and a wrong password get one fixed message; repeated failures are rate limited (429 with Retry-After). The right password of an account an administrator disabled: 403 `account_disabled`.',
-    body: { schema: 'Credentials', mediaTypes: JSON_OR_FORM, required: true },
+    body: { schema: 'Credentials', parsedWith: S.CredentialsSchema, mediaTypes: JSON_OR_FORM, required: true },
     success: {
       '200': { kind: 'json', schema: 'SignedIn', description: 'signed in (JSON request)', headers: ['Set-Cookie'] },
       '303': {
@@ -138,7 +138,7 @@ const OPERATIONS: readonly OperationSpec[] = [
     security: 'session',
     description:
       'Re-authentication: the account password in the body, or no password when the current session comes from a provider or passkey sign-in at most 5 minutes old (else 403). The email, password hash, provider subjects and device hints are removed from the store, events included; the same email can register again, unless the address belongs to another account (a provider account shows an address a password account owns: the owner keeps it). Wrong passwords count in the login’s own limits, the account-wide budget included (429 with Retry-After past them).',
-    body: { schema: 'AccountDeletion', mediaTypes: JSON_ONLY, required: false },
+    body: { schema: 'AccountDeletion', parsedWith: S.AccountDeletionSchema, mediaTypes: JSON_ONLY, required: false },
     success: { '204': { kind: 'empty', description: 'the account is deleted; the session cookie is cleared', headers: ['Set-Cookie-Cleared'] } },
     errors: ['validation', 'unauthorized', 'forbidden', 'rate_limited', 'payload_too_large', 'unsupported_media_type', 'concurrency', 'store', 'internal'],
   },
@@ -151,7 +151,7 @@ const OPERATIONS: readonly OperationSpec[] = [
     security: 'session',
     description:
       'Field `password` (empty after a fresh provider sign-in). Answers 303 to /login once deleted, or back to /dashboard with the error code (`forbidden` when re-authentication fails).',
-    body: { schema: 'AccountDeletion', mediaTypes: ['application/x-www-form-urlencoded', 'multipart/form-data'], required: false },
+    body: { schema: 'AccountDeletion', parsedWith: S.AccountDeletionSchema, mediaTypes: ['application/x-www-form-urlencoded', 'multipart/form-data'], required: false },
     success: {
       '303': { kind: 'redirect', description: 'to /login (deleted, cookie cleared) or back to /dashboard (not re-authenticated)', headers: ['Location', 'Set-Cookie-Cleared?'] },
     },
@@ -165,7 +165,7 @@ const OPERATIONS: readonly OperationSpec[] = [
     summary: 'Sign out everywhere: end every session of this user',
     security: 'session',
     description: `${FORM_OR_NONE} No body, or \`remove_passkeys\` (JSON, or a form checkbox) to remove every passkey of the account too: a passkey signs in on its own and no session end touches it. The current session ends too and its cookie is cleared; a form post is answered with a 303 to /login.`,
-    body: { schema: 'RevokeAllBody', mediaTypes: JSON_OR_FORM, required: false },
+    body: { schema: 'RevokeAllBody', parsedWith: S.RevokeAllBodySchema, mediaTypes: JSON_OR_FORM, required: false },
     success: {
       '200': { kind: 'json', schema: 'SessionsRevoked', description: 'how many sessions ended', headers: ['Set-Cookie-Cleared'] },
       '303': {
@@ -183,7 +183,7 @@ const OPERATIONS: readonly OperationSpec[] = [
     tag: 'auth',
     summary: 'Forgot password: mail a reset link to the address',
     description: `The same answer, as quick, for an address with an account and one without: whether a link is mailed is decided after the response is sent. The link (from AUTH_PUBLIC_BASE_URL) works once, for 30 minutes, only while it is the newest and the password unchanged; at most 3 are mailed per address per hour (more requests get the same answer and send nothing). Without AUTH_PUBLIC_BASE_URL there is no mail: 404. ${FORM_OR_NONE} A form post gets a 303 to /forgot-password?notice=sent; a refused one, back to /forgot-password with the error code.`,
-    body: { schema: 'ForgotPasswordBody', mediaTypes: JSON_OR_FORM, required: true },
+    body: { schema: 'ForgotPasswordBody', parsedWith: ForgotSchema, mediaTypes: JSON_OR_FORM, required: true },
     success: {
       '202': { kind: 'json', schema: 'ResetRequested', description: 'accepted, whatever the address' },
       '303': { kind: 'redirect', description: 'form post: to /forgot-password with the neutral notice', headers: ['Location'] },
@@ -197,7 +197,7 @@ const OPERATIONS: readonly OperationSpec[] = [
     tag: 'auth',
     summary: 'Set a new password with a mailed reset link',
     description: `\`token\` is the link's. The new password is checked first (a refused one leaves the link working); then the link is used up, the password set, every session of the account ended (this browser's cookie cleared) and the address told by mail. A reset proves control of the mailbox: on an account whose address was unverified it verifies the address and removes every passkey (each was added before that proof, possibly by whoever registered the address); otherwise \`remove_passkeys\` removes them, and the answer lists the passkeys left. A used, expired or superseded link, or one issued before the password last changed: 404. Posted from a browser signed in to another account: 403, nothing changed. ${FORM_OR_NONE} A form post gets a 303 to /login?notice=password_reset, or, when passkeys are left, to /remove-passkeys (a page listing them with a form to remove them, its link proving the mailbox); a refused one, back to /reset-password with the link's token and the error code.`,
-    body: { schema: 'ResetPasswordBody', mediaTypes: JSON_OR_FORM, required: true },
+    body: { schema: 'ResetPasswordBody', parsedWith: ResetSchema, mediaTypes: JSON_OR_FORM, required: true },
     success: {
       '200': { kind: 'json', schema: 'PasswordReset', description: 'the password is set; every session ended', headers: ['Set-Cookie-Cleared'] },
       '303': {
@@ -216,7 +216,7 @@ const OPERATIONS: readonly OperationSpec[] = [
     summary: 'Change the password of the signed-in account',
     security: 'session',
     description: `The current password is required (a wrong one: 401, counted in the login's own limits, the account-wide budget included: 429 with Retry-After past them). The other sessions of the account end; this one stays; with \`remove_passkeys\` every passkey of the account is removed too (a passkey signs in on its own, past any password). The address is told by mail. Outstanding reset links die. ${FORM_OR_NONE} A form post gets a 303 to /dashboard?notice=password_changed; a refused one, back to /dashboard with the error code (to /login when signed out).`,
-    body: { schema: 'ChangePasswordBody', mediaTypes: JSON_OR_FORM, required: true },
+    body: { schema: 'ChangePasswordBody', parsedWith: ChangeSchema, mediaTypes: JSON_OR_FORM, required: true },
     success: {
       '200': { kind: 'json', schema: 'PasswordChanged', description: 'the password is changed' },
       '303': { kind: 'redirect', description: 'form post: to /dashboard with the notice', headers: ['Location'] },
@@ -230,7 +230,7 @@ const OPERATIONS: readonly OperationSpec[] = [
     tag: 'auth',
     summary: 'Verify the address with a mailed link',
     description: `\`token\` is the link's (mailed at registration and on "resend"; 24 hours, once, only the newest). The address of the link's account is marked verified; this first proof of the mailbox removes every passkey the account held (added before it, possibly by whoever registered the address). A used, expired or superseded link: 404. Posted from a browser signed in to another account: 403, nothing changed. ${FORM_OR_NONE} A form post gets a 303 to /dashboard (signed in) or /login with the notice; a refused one, back to /verify-email with the link's token and the error code.`,
-    body: { schema: 'VerifyEmailBody', mediaTypes: JSON_OR_FORM, required: true },
+    body: { schema: 'VerifyEmailBody', parsedWith: VerifySchema, mediaTypes: JSON_OR_FORM, required: true },
     success: {
       '200': { kind: 'json', schema: 'EmailVerified', description: 'the address is verified' },
       '303': { kind: 'redirect', description: 'form post: to /dashboard or /login with the notice', headers: ['Location'] },

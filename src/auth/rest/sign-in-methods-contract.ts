@@ -33,7 +33,7 @@ const OPERATIONS: readonly OperationSpec[] = [
     summary: 'Unlink a provider, remove a passkey or remove the password',
     security: 'session',
     description: `Only while another way in remains (a password, a linked provider, a passkey): removing the last one answers 409 \`conflict\`. Re-authentication as for account deletion: \`password\`, or none right after a provider or passkey sign-in (at most 5 minutes old), else 403; wrong passwords count in the login's own limits (429 with Retry-After past them). An unlinked identity no longer signs in to this account (a later sign-in with it gets an account of its own). The other sessions of the account end; its verified address is told by mail. ${FORM_OR_NONE} A form post gets a 303 to /dashboard with a notice; a refused one, back to /dashboard with the error code (to /login when signed out).`,
-    body: { schema: 'SignInMethodRemoval', mediaTypes: JSON_OR_FORM, required: true },
+    body: { schema: 'SignInMethodRemoval', parsedWith: SignInMethodRemovalSchema, mediaTypes: JSON_OR_FORM, required: true },
     success: {
       '200': { kind: 'json', schema: 'SignInMethodRemoved', description: 'removed (JSON request)' },
       '303': { kind: 'redirect', description: 'form post: to /dashboard with the notice, or back to /dashboard with the error code', headers: ['Location'] },

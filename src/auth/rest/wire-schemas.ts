@@ -13,6 +13,7 @@ import { PASSWORD_MAX_LENGTH } from '../domain/password-policy.ts';
 import { timestamp } from '../operation-words.ts';
 import { PasskeySchema } from '../passkeys/passkey-schema.ts';
 import { RemovePasskeysField } from './remove-passkeys-field.ts';
+import { ChangeSchema, ForgotSchema, ResetSchema, VerifySchema } from './mail-routes.ts';
 
 export { CredentialsSchema };
 export { AccountDeletionSchema } from './account-routes.ts';
@@ -109,15 +110,14 @@ const MailToken = v.pipe(MailLinkTokenSchema, v.description("the `token` query p
 /** A new password, as the policy measures it (see NewCredentials). */
 const NewPassword = NewCredentialsSchema.entries.password;
 
-/** The mail routes' bodies (src/auth/rest/mail-routes.ts), with what the routes check after parsing. */
-export const ForgotPasswordBodySchema = v.object({ email: NewCredentialsSchema.entries.email });
-export const ResetPasswordBodySchema = v.object({ token: MailToken, password: NewPassword, remove_passkeys: RemovePasskeysField });
-export const ChangePasswordBodySchema = v.object({ current_password: v.pipe(v.string(), v.maxLength(4096)), new_password: NewPassword, remove_passkeys: RemovePasskeysField });
-/** POST /api/auth/sessions/revoke-all: no body, or the choice to remove the passkeys too. */
+/** The mail routes' bodies as published: their schemas (./mail-routes.ts), with what the routes check after parsing stated. */
+export const ForgotPasswordBodySchema = v.object({ ...ForgotSchema.entries, email: NewCredentialsSchema.entries.email });
+export const ResetPasswordBodySchema = v.object({ ...ResetSchema.entries, token: MailToken, password: NewPassword });
+export const ChangePasswordBodySchema = v.object({ ...ChangeSchema.entries, new_password: NewPassword });
+/** POST /api/auth/sessions/revoke-all: no body, or the choice to remove the passkeys too (parsed and published alike). */
 export const RevokeAllBodySchema = v.object({ remove_passkeys: RemovePasskeysField });
-export const VerifyEmailBodySchema = v.object({ token: MailToken });
+export const VerifyEmailBodySchema = v.object({ ...VerifySchema.entries, token: MailToken });
 
-/** POST /api/auth/password/forgot: the one answer, whatever the address (src/auth/rest/mail-routes.ts). */
 /** POST /api/auth/password/forgot: the one answer, whatever the address (src/auth/rest/mail-routes.ts). */
 export const ResetRequestedSchema = v.object({ status: v.literal('accepted'), message: v.string() });
 export const PasswordResetSchema = v.object({
