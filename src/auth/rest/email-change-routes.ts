@@ -8,14 +8,12 @@
  * refused, back to its own page with the refusal (./form-return.ts). Every one passes the Origin /
  * Sec-Fetch-Site check of the auth forms. Without AUTH_PUBLIC_BASE_URL there is no mail: 404.
  */
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
-import { AppError } from '../../errors.ts';
-import { errorResponse, methodNotAllowedResponse } from '../../http/errors.ts';
-import { clientAddress } from '../../http/client-address.ts';
-import { cancelEmailChange, clearedSessionCookie, confirmEmailChange, requestEmailChange, throttle, undoEmailChange, type AuthDeps } from '../application/index.ts';
+import { cancelEmailChange, clearedSessionCookie, confirmEmailChange, requestEmailChange, undoEmailChange, type AuthDeps } from '../application/index.ts';
 import { formOrJson, type FormPage } from './form-or-json.ts';
 import { readInput } from './input.ts';
+import { mailRouteKit } from './mail-route-kit.ts';
 import { activeSession } from './require-session.ts';
 
 export const EMAIL_CHANGE_PATHS = {
@@ -35,8 +33,6 @@ export const EmailChangeSchema = v.object(
 );
 export const EmailChangeTokenSchema = v.object({ token: text('token') }, 'body must be a JSON object with string "token"');
 
-const NO_STORE = { 'Cache-Control': 'no-store' };
-
 const FORM_PAGES = {
   change: { path: '/dashboard', form: 'email_change' },
   cancel: { path: '/dashboard', form: 'email_change' },
@@ -46,24 +42,15 @@ const FORM_PAGES = {
 
 export function emailChangeRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler; limit: MiddlewareHandler }): Hono {
   const app = new Hono();
-  const { logger } = deps.platform;
-  const { config } = deps;
-  const client = (c: Context) => clientAddress(c.req.raw.headers, config.clientAddressTrusted);
-  const mailOn: MiddlewareHandler = async (_c, next) => {
-    if (!config.mail) throw new AppError('not_found', 'mail is not configured on this service');
-    await next();
-  };
-  const { sameSite, limit } = guards;
+  const kit = mailRouteKit(deps, guards);
   const route = formOrJson(deps);
 
   app.post(
     EMAIL_CHANGE_PATHS.change,
-    limit,
-    sameSite,
-    mailOn,
+    ...kit.mailed,
     route.signedIn(FORM_PAGES.change, async (c, { session }) => {
       const { input } = await readInput(c, EmailChangeSchema);
-      const pending = await requestEmailChange(deps, session, input.email, input.password === '' ? undefined : input.password, client(c));
+      const pending = await requestEmailChange(deps, session, input.email, input.password === '' ? undefined : input.password, kit.client(c));
       return { json: { status: 'accepted', email: pending.email, expires_at: new Date(pending.expiresAt).toISOString() }, status: 202, see: '/dashboard?notice=email_change_sent' };
     }),
   );
@@ -71,9 +58,7 @@ export function emailChangeRoutes(deps: AuthDeps, guards: { sameSite: Middleware
   // Any body is ignored, as for "resend".
   app.post(
     EMAIL_CHANGE_PATHS.cancel,
-    limit,
-    sameSite,
-    mailOn,
+    ...kit.mailed,
     route.signedIn(FORM_PAGES.cancel, async (_c, { session }) => {
       await cancelEmailChange(deps, session.userId);
       return { json: { status: 'cancelled' }, see: '/dashboard?notice=email_change_cancelled' };
@@ -82,13 +67,9 @@ export function emailChangeRoutes(deps: AuthDeps, guards: { sameSite: Middleware
 
   app.post(
     EMAIL_CHANGE_PATHS.confirm,
-    limit,
-    sameSite,
-    mailOn,
+    ...kit.mailed,
     route.anyone(FORM_PAGES.confirm, async (c, call) => {
-      await throttle(deps, 'login', client(c));
-      const { input } = await readInput(c, EmailChangeTokenSchema);
-      call.keep({ token: input.token });
+      const input = await kit.linkInput(c, call, EmailChangeTokenSchema);
       const current = await activeSession(deps, c.req.raw.headers);
       const changed = await confirmEmailChange(deps, input.token, current);
       return { json: { status: 'email_changed', email: changed.email }, see: current ? '/dashboard?notice=email_changed' : '/login?notice=email_changed' };
@@ -97,16 +78,12 @@ export function emailChangeRoutes(deps: AuthDeps, guards: { sameSite: Middleware
 
   app.post(
     EMAIL_CHANGE_PATHS.undo,
-    limit,
-    sameSite,
-    mailOn,
+    ...kit.mailed,
     route.anyone(FORM_PAGES.undo, async (c, call) => {
-      await throttle(deps, 'login', client(c));
-      const { input } = await readInput(c, EmailChangeTokenSchema);
-      call.keep({ token: input.token });
+      const input = await kit.linkInput(c, call, EmailChangeTokenSchema);
       const undone = await undoEmailChange(deps, input.token, await activeSession(deps, c.req.raw.headers));
       // Every session of the account ended, this browser's too when it was one of them.
-      c.header('Set-Cookie', clearedSessionCookie(config.cookieSecure));
+      c.header('Set-Cookie', clearedSessionCookie(deps.config.cookieSecure));
       return {
         json: { status: 'email_change_undone', address_restored: undone.restored, sessions_ended: undone.sessionsEnded },
         see: `/login?notice=${undone.restored ? 'email_change_undone' : 'email_change_undone_kept'}`,
@@ -114,7 +91,5 @@ export function emailChangeRoutes(deps: AuthDeps, guards: { sameSite: Middleware
     }),
   );
 
-  for (const path of Object.values(EMAIL_CHANGE_PATHS)) app.all(path, (c) => methodNotAllowedResponse(c, ['POST'], logger));
-  app.onError((error, c) => errorResponse(c, AppError.from(error), logger, NO_STORE));
-  return app;
+  return kit.close(app, EMAIL_CHANGE_PATHS);
 }

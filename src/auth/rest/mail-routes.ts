@@ -9,17 +9,15 @@
  * page that shows the outcome, or, refused, back to its own page with the refusal (./form-return.ts). Every one passes the Origin / Sec-Fetch-Site check of the auth
  * forms. Without AUTH_PUBLIC_BASE_URL there is no mail: the mail routes answer 404.
  */
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
-import { AppError } from '../../errors.ts';
-import { errorResponse, methodNotAllowedResponse } from '../../http/errors.ts';
-import { clientAddress } from '../../http/client-address.ts';
 import { changePassword, clearedSessionCookie, requestPasswordReset, resendVerification, resetPassword, throttle, verifyEmail, type AuthDeps } from '../application/index.ts';
 import { MAIL_LINK_PATHS } from '../application/mail-links.ts';
 import { listPasskeys } from '../passkeys/manage.ts';
 import { issueRemovalLinkAfterReset } from '../passkeys/removal-link.ts';
 import { formOrJson, type FormPage } from './form-or-json.ts';
 import { readInput } from './input.ts';
+import { mailRouteKit } from './mail-route-kit.ts';
 import { RemovePasskeysField, wantsPasskeysRemoved } from './remove-passkeys-field.ts';
 import { activeSession } from './require-session.ts';
 
@@ -49,8 +47,6 @@ export const RESET_REQUESTED = {
   message: 'If an account uses this address, a link to reset its password is on its way. It works for 30 minutes.',
 } as const;
 
-const NO_STORE = { 'Cache-Control': 'no-store' };
-
 const FORM_PAGES = {
   forgot: { path: '/forgot-password', form: 'forgot' },
   reset: { path: '/reset-password', form: 'reset' },
@@ -61,28 +57,19 @@ const FORM_PAGES = {
 
 export function mailRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler; limit: MiddlewareHandler }): Hono {
   const app = new Hono();
-  const { logger } = deps.platform;
-  const { config } = deps;
-  const client = (c: Context) => clientAddress(c.req.raw.headers, config.clientAddressTrusted);
-  const mailOn: MiddlewareHandler = async (_c, next) => {
-    if (!config.mail) throw new AppError('not_found', 'mail is not configured on this service');
-    await next();
-  };
-  const { sameSite, limit } = guards;
+  const kit = mailRouteKit(deps, guards);
   const route = formOrJson(deps);
 
   app.post(
     MAIL_PATHS.forgot,
-    limit,
-    sameSite,
-    mailOn,
+    ...kit.mailed,
     route.anyone(
       FORM_PAGES.forgot,
       async (c, call) => {
-        await throttle(deps, 'login', client(c));
+        await throttle(deps, 'login', kit.client(c));
         const { input } = await readInput(c, ForgotSchema);
         call.keep({ email: input.email });
-        await requestPasswordReset(deps, input.email, client(c));
+        await requestPasswordReset(deps, input.email, kit.client(c));
         return { json: RESET_REQUESTED, status: 202, see: '/forgot-password?notice=sent' };
       },
       { echo: '/forgot-password' },
@@ -91,18 +78,14 @@ export function mailRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler
 
   app.post(
     MAIL_PATHS.reset,
-    limit,
-    sameSite,
-    mailOn,
+    ...kit.mailed,
     route.anyone(FORM_PAGES.reset, async (c, call) => {
-      await throttle(deps, 'login', client(c));
-      const { input } = await readInput(c, ResetSchema);
-      call.keep({ token: input.token });
+      const input = await kit.linkInput(c, call, ResetSchema);
       const done = await resetPassword(deps, input.token, input.password, await activeSession(deps, c.req.raw.headers), {
         removePasskeys: wantsPasskeysRemoved(input.remove_passkeys),
       });
       // This browser's session ended with the others: its cookie goes too.
-      c.header('Set-Cookie', clearedSessionCookie(config.cookieSecure));
+      c.header('Set-Cookie', clearedSessionCookie(deps.config.cookieSecure));
       const passkeys = listPasskeys(deps, done.userId);
       return {
         json: { status: 'password_reset', sessions_ended: done.sessionsEnded, passkeys_removed: done.passkeysRemoved, passkeys },
@@ -117,24 +100,19 @@ export function mailRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler
 
   app.post(
     MAIL_PATHS.change,
-    limit,
-    sameSite,
+    ...kit.write,
     route.signedIn(FORM_PAGES.change, async (c, { session }) => {
       const { input } = await readInput(c, ChangeSchema);
-      const done = await changePassword(deps, session, input.current_password, input.new_password, client(c), { removePasskeys: wantsPasskeysRemoved(input.remove_passkeys) });
+      const done = await changePassword(deps, session, input.current_password, input.new_password, kit.client(c), { removePasskeys: wantsPasskeysRemoved(input.remove_passkeys) });
       return { json: { status: 'password_changed', sessions_ended: done.sessionsEnded, passkeys_removed: done.passkeysRemoved }, see: '/dashboard?notice=password_changed' };
     }),
   );
 
   app.post(
     MAIL_PATHS.verify,
-    limit,
-    sameSite,
-    mailOn,
+    ...kit.mailed,
     route.anyone(FORM_PAGES.verify, async (c, call) => {
-      await throttle(deps, 'login', client(c));
-      const { input } = await readInput(c, VerifySchema);
-      call.keep({ token: input.token });
+      const input = await kit.linkInput(c, call, VerifySchema);
       const current = await activeSession(deps, c.req.raw.headers);
       await verifyEmail(deps, input.token, current);
       return { json: { status: 'email_verified' }, see: current ? '/dashboard?notice=email_verified' : '/login?notice=email_verified' };
@@ -144,16 +122,12 @@ export function mailRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler
   // Any body is ignored.
   app.post(
     MAIL_PATHS.resend,
-    limit,
-    sameSite,
-    mailOn,
+    ...kit.mailed,
     route.signedIn(FORM_PAGES.resend, async (c, { session }) => {
-      await resendVerification(deps, session, client(c));
+      await resendVerification(deps, session, kit.client(c));
       return { json: { status: 'accepted' }, status: 202, see: '/dashboard?notice=verification_sent' };
     }),
   );
 
-  for (const path of Object.values(MAIL_PATHS)) app.all(path, (c) => methodNotAllowedResponse(c, ['POST'], logger));
-  app.onError((error, c) => errorResponse(c, AppError.from(error), logger, NO_STORE));
-  return app;
+  return kit.close(app, MAIL_PATHS);
 }
