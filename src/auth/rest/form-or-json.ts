@@ -55,7 +55,7 @@ export interface RouteOptions {
 }
 
 /** The answer's kind by Content-Type; a missing or foreign one answers as JSON (its 415 is JSON). */
-export function answerMode(c: Context): InputMode {
+function answerMode(c: Context): InputMode {
   try {
     return inputMode(c);
   } catch {
