@@ -19,7 +19,7 @@ import { errorResponse } from '../../http/errors.ts';
 import * as v from 'valibot';
 import { AppError } from '../../errors.ts';
 import { clientAddress } from '../../http/client-address.ts';
-import { findActiveSession, revokePreviousSession, safeNextPath, sessionIdFromCookieHeader, throttle, type AuthDeps } from '../application/index.ts';
+import { revokePreviousSession, safeNextPath, sessionIdFromCookieHeader, throttle, type AuthDeps } from '../application/index.ts';
 import { deviceHint } from '../domain/device-hint.ts';
 import { PASSWORD_MAX_INPUT_UNITS } from '../domain/password-policy.ts';
 import { authenticationOptions, signInWithPasskey } from './authentication.ts';
@@ -29,8 +29,8 @@ import { providerLabelOf, ReauthPasswordSchema, reauthOf } from '../rest/sign-in
 import { MAX_PASSKEY_NAME_LENGTH, MAX_PASSKEYS_PER_USER } from './passkey-list.ts';
 import { removePasskeysWithLink } from './removal-link.ts';
 import { MailLinkTokenSchema } from '../application/mail-links.ts';
-import { refusedFormUrl } from '../rest/form-return.ts';
-import { isFormPost } from '../rest/input.ts';
+import { formOrJson } from '../rest/form-or-json.ts';
+import { signedInSession } from '../rest/require-session.ts';
 import { registerPasskey, registrationOptions } from './registration.ts';
 import { AuthenticationResponseSchema, PASSKEY_MAX_BODY_BYTES, RegistrationResponseSchema } from './response-json.ts';
 
@@ -143,11 +143,7 @@ export function passkeyRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHand
   // A credential with its attestation is larger than the 16 KiB of the password routes.
   const limit = bodyLimit({ maxSize: PASSKEY_MAX_BODY_BYTES, onError: (c) => errorResponse(c, new AppError('payload_too_large', 'request body exceeds 48 KiB'), logger) });
   const write = [limit, guards.sameSite] as const;
-  const signedIn = async (c: Context) => {
-    const session = await findActiveSession(deps, sessionIdFromCookieHeader(c.req.header('cookie'), config.cookieSecure));
-    if (!session) throw new AppError('unauthorized', 'sign in first');
-    return session;
-  };
+  const signedIn = (c: Context) => signedInSession(deps, c.req.raw.headers);
   const client = (c: Context) => clientAddress(c.req.raw.headers, config.clientAddressTrusted);
 
   app.post(PASSKEY_PATHS.registrationOptions, ...write, async (c) => {
@@ -209,24 +205,17 @@ export function passkeyRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHand
   });
 
   // A removal link's form (its page, /remove-passkeys) or JSON: no session, the link is the proof.
-  app.post(PASSKEY_PATHS.removal, ...write, async (c) => {
-    const form = isFormPost(c);
-    let token = '';
-    try {
+  app.post(
+    PASSKEY_PATHS.removal,
+    ...write,
+    formOrJson(deps).anyone({ path: '/remove-passkeys', form: 'remove' }, async (c, call) => {
       if (!config.mail) throw new AppError('not_found', 'mail is not configured on this service');
-      const body = form ? await removalForm(c) : await jsonBody(c, PasskeyRemovalBodySchema);
-      token = body.token;
+      const body = call.mode === 'form' ? await removalForm(c) : await jsonBody(c, PasskeyRemovalBodySchema);
+      call.keep({ token: body.token });
       const done = await removePasskeysWithLink(deps, body.token, body.passkeys);
-      if (form) return c.redirect('/login?notice=passkeys_removed', 303);
-      return c.json({ removed: done.removed }, 200, NO_STORE);
-    } catch (error) {
-      const failure = AppError.from(error);
-      if (!form) throw failure;
-      void errorResponse(c, failure, logger);
-      // Back to the link's page, the refusal in its query (post/redirect/get, ../rest/form-return.ts).
-      return c.redirect(refusedFormUrl('/remove-passkeys', 'remove', failure, deps.platform.now(), { token }), 303);
-    }
-  });
+      return { json: { removed: done.removed }, see: '/login?notice=passkeys_removed' };
+    }),
+  );
 
   // Only while another way in remains, after re-authentication (src/auth/application/sign-in-method-removal.ts).
   app.delete(PASSKEY_PATHS.item, ...write, async (c) => {

@@ -11,9 +11,11 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
 import { AppError } from '../../errors.ts';
 import { clientAddress } from '../../http/client-address.ts';
-import { errorResponse } from '../../http/errors.ts';
-import { refusedFormUrl } from './form-return.ts';
-import { clearedSessionCookie, deleteAccount, findActiveSession, sessionIdFromCookieHeader, type AuthDeps } from '../application/index.ts';
+import { clearedSessionCookie, deleteAccount, type ActiveSession, type AuthDeps } from '../application/index.ts';
+import { formOrJson } from './form-or-json.ts';
+import { signedInSession } from './require-session.ts';
+
+const NO_STORE = { 'Cache-Control': 'no-store' };
 
 export const ACCOUNT_PATHS = { account: '/api/auth/account', deleteForm: '/api/auth/account/delete' } as const;
 
@@ -46,34 +48,40 @@ async function passwordFrom(c: Context, form: boolean): Promise<string | undefin
 export function accountRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler; limit: MiddlewareHandler }): Hono {
   const app = new Hono();
   const { logger } = deps.platform;
+  const route = formOrJson(deps);
 
-  const remove = async (c: Context, form: boolean) => {
-    const current = await findActiveSession(deps, sessionIdFromCookieHeader(c.req.header('cookie'), deps.config.cookieSecure));
-    if (!current) throw new AppError('unauthorized', 'sign in first');
+  const remove = async (c: Context, current: ActiveSession, form: boolean) => {
     const password = await passwordFrom(c, form);
     const deleted = await deleteAccount(deps, current, { password, client: clientAddress(c.req.raw.headers, deps.config.clientAddressTrusted) });
     logger.log('info', 'account deleted', { code: 'auth_account_deleted', user_id: current.userId, removed_streams: deleted.removedStreams });
     c.header('Set-Cookie', clearedSessionCookie(deps.config.cookieSecure));
-    c.header('Cache-Control', 'no-store');
   };
 
   app.delete(ACCOUNT_PATHS.account, guards.limit, guards.sameSite, async (c) => {
-    await remove(c, false);
-    return c.body(null, 204);
+    await remove(c, await signedInSession(deps, c.req.raw.headers), false);
+    return c.body(null, 204, NO_STORE);
   });
 
-  app.post(ACCOUNT_PATHS.deleteForm, guards.limit, guards.sameSite, async (c) => {
-    try {
-      await remove(c, true);
-    } catch (error) {
-      const failure = AppError.from(error);
-      c.header('Cache-Control', 'no-store');
-      if (failure.code === 'unauthorized') return c.redirect(`/login?next=${encodeURIComponent('/dashboard')}`, 303);
-      if (failure.code === 'forbidden') logger.log('info', 'account deletion refused', { code: 'auth_account_deletion_refused', reason: 'reauthentication' });
-      else void errorResponse(c, failure, logger);
-      return c.redirect(refusedFormUrl('/dashboard', 'delete', failure, deps.platform.now()), 303);
-    }
-    return c.redirect('/login?notice=account_deleted', 303);
-  });
+  /** A refused re-authentication is logged in the deletion's own words. */
+  const logsOwn = (failure: AppError): boolean => {
+    if (failure.code !== 'forbidden') return false;
+    logger.log('info', 'account deletion refused', { code: 'auth_account_deletion_refused', reason: 'reauthentication' });
+    return true;
+  };
+
+  // Only the /dashboard form posts here: whatever its Content-Type, the answer is a page.
+  app.post(
+    ACCOUNT_PATHS.deleteForm,
+    guards.limit,
+    guards.sameSite,
+    route.signedIn(
+      { path: '/dashboard', form: 'delete' },
+      async (c, { session }) => {
+        await remove(c, session, true);
+        return { json: null, see: '/login?notice=account_deleted' };
+      },
+      { formOnly: true, logsOwn },
+    ),
+  );
   return app;
 }

@@ -8,24 +8,13 @@
  * refused, back to its own page with the refusal (./form-return.ts). Every one passes the Origin /
  * Sec-Fetch-Site check of the auth forms. Without AUTH_PUBLIC_BASE_URL there is no mail: 404.
  */
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
-import { AppError, RateLimitedError } from '../../errors.ts';
-import { errorResponse, methodNotAllowedResponse } from '../../http/errors.ts';
-import { clientAddress } from '../../http/client-address.ts';
-import {
-  cancelEmailChange,
-  clearedSessionCookie,
-  confirmEmailChange,
-  findActiveSession,
-  requestEmailChange,
-  sessionIdFromCookieHeader,
-  throttle,
-  undoEmailChange,
-  type AuthDeps,
-} from '../application/index.ts';
-import { refusedFormUrl } from './form-return.ts';
-import { inputMode, isFormPost, readInput } from './input.ts';
+import { cancelEmailChange, clearedSessionCookie, confirmEmailChange, requestEmailChange, undoEmailChange, type AuthDeps } from '../application/index.ts';
+import { formOrJson, type FormPage } from './form-or-json.ts';
+import { readInput } from './input.ts';
+import { mailRouteKit } from './mail-route-kit.ts';
+import { activeSession } from './require-session.ts';
 
 export const EMAIL_CHANGE_PATHS = {
   change: '/api/auth/email/change',
@@ -44,12 +33,6 @@ export const EmailChangeSchema = v.object(
 );
 export const EmailChangeTokenSchema = v.object({ token: text('token') }, 'body must be a JSON object with string "token"');
 
-const NO_STORE = { 'Cache-Control': 'no-store' };
-
-interface FormPage {
-  path: string;
-  form: string;
-}
 const FORM_PAGES = {
   change: { path: '/dashboard', form: 'email_change' },
   cancel: { path: '/dashboard', form: 'email_change' },
@@ -57,100 +40,56 @@ const FORM_PAGES = {
   undo: { path: EMAIL_CHANGE_PAGES.undo, form: 'undo' },
 } as const satisfies Record<string, FormPage>;
 
-/** The answer's shape by Content-Type; a missing or foreign one answers as JSON (its 415 is JSON). */
-function modeOrJson(c: Context): 'json' | 'form' {
-  try {
-    return inputMode(c);
-  } catch {
-    return 'json';
-  }
-}
-
 export function emailChangeRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler; limit: MiddlewareHandler }): Hono {
   const app = new Hono();
-  const { logger } = deps.platform;
-  const { config } = deps;
-  const session = (c: Context) => findActiveSession(deps, sessionIdFromCookieHeader(c.req.header('cookie'), config.cookieSecure));
-  const client = (c: Context) => clientAddress(c.req.raw.headers, config.clientAddressTrusted);
-  const mailOn: MiddlewareHandler = async (_c, next) => {
-    if (!config.mail) throw new AppError('not_found', 'mail is not configured on this service');
-    await next();
-  };
-  const { sameSite, limit } = guards;
+  const kit = mailRouteKit(deps, guards);
+  const route = formOrJson(deps);
 
-  /** A JSON caller gets the error; a form goes back to its page with the refusal (a signed-out account form: to /login). */
-  const failed = (c: Context, error: unknown, page: FormPage, token?: string) => {
-    const failure = AppError.from(error);
-    if (modeOrJson(c) === 'json') throw failure;
-    void errorResponse(c, failure, logger);
-    c.header('Cache-Control', 'no-store');
-    if (failure instanceof RateLimitedError) c.header('Retry-After', String(failure.retryAfterSeconds));
-    if (page.path === '/dashboard' && failure.code === 'unauthorized') return c.redirect(`/login?next=${encodeURIComponent('/dashboard')}`, 303);
-    return c.redirect(refusedFormUrl(page.path, page.form, failure, deps.platform.now(), { token }), 303);
-  };
+  app.post(
+    EMAIL_CHANGE_PATHS.change,
+    ...kit.mailed,
+    route.signedIn(FORM_PAGES.change, async (c, { session }) => {
+      const { input } = await readInput(c, EmailChangeSchema);
+      const pending = await requestEmailChange(deps, session, input.email, input.password === '' ? undefined : input.password, kit.client(c));
+      return { json: { status: 'accepted', email: pending.email, expires_at: new Date(pending.expiresAt).toISOString() }, status: 202, see: '/dashboard?notice=email_change_sent' };
+    }),
+  );
 
-  app.post(EMAIL_CHANGE_PATHS.change, limit, sameSite, mailOn, async (c) => {
-    try {
-      const current = await session(c);
-      if (!current) throw new AppError('unauthorized', 'sign in first');
-      const { mode, input } = await readInput(c, EmailChangeSchema);
-      const pending = await requestEmailChange(deps, current, input.email, input.password === '' ? undefined : input.password, client(c));
-      c.header('Cache-Control', 'no-store');
-      if (mode === 'form') return c.redirect('/dashboard?notice=email_change_sent', 303);
-      return c.json({ status: 'accepted', email: pending.email, expires_at: new Date(pending.expiresAt).toISOString() }, 202);
-    } catch (error) {
-      return failed(c, error, FORM_PAGES.change);
-    }
-  });
+  // Any body is ignored, as for "resend".
+  app.post(
+    EMAIL_CHANGE_PATHS.cancel,
+    ...kit.mailed,
+    route.signedIn(FORM_PAGES.cancel, async (_c, { session }) => {
+      await cancelEmailChange(deps, session.userId);
+      return { json: { status: 'cancelled' }, see: '/dashboard?notice=email_change_cancelled' };
+    }),
+  );
 
-  app.post(EMAIL_CHANGE_PATHS.cancel, limit, sameSite, mailOn, async (c) => {
-    try {
-      const current = await session(c);
-      if (!current) throw new AppError('unauthorized', 'sign in first');
-      // Any body is ignored, as for "resend".
-      const form = isFormPost(c);
-      await cancelEmailChange(deps, current.userId);
-      c.header('Cache-Control', 'no-store');
-      return form ? c.redirect('/dashboard?notice=email_change_cancelled', 303) : c.json({ status: 'cancelled' }, 200);
-    } catch (error) {
-      return failed(c, error, FORM_PAGES.cancel);
-    }
-  });
-
-  app.post(EMAIL_CHANGE_PATHS.confirm, limit, sameSite, mailOn, async (c) => {
-    let token: string | undefined;
-    try {
-      await throttle(deps, 'login', client(c));
-      const { mode, input } = await readInput(c, EmailChangeTokenSchema);
-      token = input.token;
-      const current = await session(c);
+  app.post(
+    EMAIL_CHANGE_PATHS.confirm,
+    ...kit.mailed,
+    route.anyone(FORM_PAGES.confirm, async (c, call) => {
+      const input = await kit.linkInput(c, call, EmailChangeTokenSchema);
+      const current = await activeSession(deps, c.req.raw.headers);
       const changed = await confirmEmailChange(deps, input.token, current);
-      c.header('Cache-Control', 'no-store');
-      if (mode === 'json') return c.json({ status: 'email_changed', email: changed.email }, 200);
-      return c.redirect(current ? '/dashboard?notice=email_changed' : '/login?notice=email_changed', 303);
-    } catch (error) {
-      return failed(c, error, FORM_PAGES.confirm, token);
-    }
-  });
+      return { json: { status: 'email_changed', email: changed.email }, see: current ? '/dashboard?notice=email_changed' : '/login?notice=email_changed' };
+    }),
+  );
 
-  app.post(EMAIL_CHANGE_PATHS.undo, limit, sameSite, mailOn, async (c) => {
-    let token: string | undefined;
-    try {
-      await throttle(deps, 'login', client(c));
-      const { mode, input } = await readInput(c, EmailChangeTokenSchema);
-      token = input.token;
-      const undone = await undoEmailChange(deps, input.token, await session(c));
+  app.post(
+    EMAIL_CHANGE_PATHS.undo,
+    ...kit.mailed,
+    route.anyone(FORM_PAGES.undo, async (c, call) => {
+      const input = await kit.linkInput(c, call, EmailChangeTokenSchema);
+      const undone = await undoEmailChange(deps, input.token, await activeSession(deps, c.req.raw.headers));
       // Every session of the account ended, this browser's too when it was one of them.
-      c.header('Set-Cookie', clearedSessionCookie(config.cookieSecure));
-      c.header('Cache-Control', 'no-store');
-      if (mode === 'json') return c.json({ status: 'email_change_undone', address_restored: undone.restored, sessions_ended: undone.sessionsEnded }, 200);
-      return c.redirect(`/login?notice=${undone.restored ? 'email_change_undone' : 'email_change_undone_kept'}`, 303);
-    } catch (error) {
-      return failed(c, error, FORM_PAGES.undo, token);
-    }
-  });
+      c.header('Set-Cookie', clearedSessionCookie(deps.config.cookieSecure));
+      return {
+        json: { status: 'email_change_undone', address_restored: undone.restored, sessions_ended: undone.sessionsEnded },
+        see: `/login?notice=${undone.restored ? 'email_change_undone' : 'email_change_undone_kept'}`,
+      };
+    }),
+  );
 
-  for (const path of Object.values(EMAIL_CHANGE_PATHS)) app.all(path, (c) => methodNotAllowedResponse(c, ['POST'], logger));
-  app.onError((error, c) => errorResponse(c, AppError.from(error), logger, NO_STORE));
-  return app;
+  return kit.close(app, EMAIL_CHANGE_PATHS);
 }

@@ -14,11 +14,12 @@
  * sees `c.var.user`: the user id, assurance level and methods, never the email.
  *
  * `check(headers, requirement)` is the same test for surfaces that are not Hono routes (gRPC calls
- * carry the cookie as metadata).
+ * carry the cookie as metadata). The auth routes themselves, which need the whole session (its
+ * hash, its sign-in time), take it from `activeSession` / `signedInSession`.
  */
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../../errors.ts';
-import { findActiveSession, sessionIdFromCookieHeader, type AuthDeps } from '../application/index.ts';
+import { findActiveSession, sessionIdFromCookieHeader, type ActiveSession, type AuthDeps } from '../application/index.ts';
 import type { AssuranceLevel } from '../domain/events.ts';
 
 /** Who a request comes from, as a route may know it: never the email (it is personal data a route rarely needs). */
@@ -52,9 +53,21 @@ export interface SessionGuards {
   check(headers: Headers, requirement: SessionRequirement): Promise<SignedInUser>;
 }
 
+/** The active session of a request's cookie, or undefined. */
+export function activeSession(deps: AuthDeps, headers: Headers): Promise<ActiveSession | undefined> {
+  return findActiveSession(deps, sessionIdFromCookieHeader(headers.get('cookie'), deps.config.cookieSecure));
+}
+
+/** The active session of a request's cookie; else throws AppError('unauthorized'). */
+export async function signedInSession(deps: AuthDeps, headers: Headers): Promise<ActiveSession> {
+  const session = await activeSession(deps, headers);
+  if (!session) throw new AppError('unauthorized', SIGN_IN_FIRST);
+  return session;
+}
+
 export function sessionGuards(deps: AuthDeps): SessionGuards {
   const userOf = async (headers: Headers): Promise<SignedInUser | undefined> => {
-    const session = await findActiveSession(deps, sessionIdFromCookieHeader(headers.get('cookie'), deps.config.cookieSecure));
+    const session = await activeSession(deps, headers);
     return session && { userId: session.userId, aal: session.aal, amr: session.amr };
   };
   const check = async (headers: Headers, requirement: SessionRequirement): Promise<SignedInUser> => {

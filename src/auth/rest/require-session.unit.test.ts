@@ -11,7 +11,7 @@ import { createMemoryPlatform } from '../../platform/testing/memory-platform.ts'
 import { parseAuthConfig } from '../config.ts';
 import { issueSession, loginWithPassword, registerWithPassword, revokeSession, findActiveSession, type AuthDeps } from '../application/index.ts';
 import { SESSION_COOKIE } from '../application/session-cookie.ts';
-import { sessionGuards, type SessionVariables } from './require-session.ts';
+import { activeSession, sessionGuards, signedInSession, type SessionVariables } from './require-session.ts';
 
 const alice = { email: 'alice@example.com', password: 'correct horse battery' };
 
@@ -92,5 +92,20 @@ describe("requireAal('aal2')", () => {
     const passkey = await issueSession(deps, { userId: password.userId, email: null, aal: 'aal2', method: 'passkey', amr: ['hwk', 'mfa'] });
     const response = await app.request('/api/vault', { method: 'POST', ...withCookie(passkey.sessionId) });
     expect(await response.json()).toEqual({ user: password.userId });
+  });
+});
+
+describe('signedInSession()', () => {
+  it("gives the auth routes the cookie's whole session, and refuses none or a revoked one with 401", async () => {
+    const { deps } = setup();
+    const signedIn = await signIn(deps);
+    const headers = (sessionId: string) => new Headers({ cookie: `${SESSION_COOKIE}=${sessionId}` });
+    const session = await signedInSession(deps, headers(signedIn.session.sessionId));
+    expect(session).toEqual(await activeSession(deps, headers(signedIn.session.sessionId)));
+    expect(session.userId).toBe(signedIn.userId);
+    await expect(signedInSession(deps, new Headers())).rejects.toMatchObject({ code: 'unauthorized', message: 'sign in first' });
+    revokeSession(deps, session);
+    expect(await activeSession(deps, headers(signedIn.session.sessionId))).toBeUndefined();
+    await expect(signedInSession(deps, headers(signedIn.session.sessionId))).rejects.toMatchObject({ code: 'unauthorized' });
   });
 });

@@ -14,7 +14,6 @@ import {
   bearerToken,
   clearedSessionCookie,
   deviceCookieFromHeader,
-  findActiveSession,
   getStorageStatus,
   loginWithPassword,
   registerWithPassword,
@@ -32,6 +31,7 @@ import { formEchoCookie } from './form-echo.ts';
 import { refusedFormUrl } from './form-return.ts';
 import { inputMode, isFormPost, readCredentials } from './input.ts';
 import { originCheck } from './origin-check.ts';
+import { activeSession } from './require-session.ts';
 import { sessionView } from './session-view.ts';
 import { userSessionRoutes } from './session-routes.ts';
 import { ACCOUNT_PATHS, accountRoutes } from './account-routes.ts';
@@ -78,7 +78,7 @@ export function authRestRoutes(deps: AuthDeps): Hono {
   const { config } = deps;
   const limit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => errorResponse(c, new AppError('payload_too_large', 'request body exceeds 16 KiB'), logger) });
   const sameSite = originCheck(config);
-  const session = (c: Context) => findActiveSession(deps, sessionIdFromCookieHeader(c.req.header('cookie'), deps.config.cookieSecure));
+  const session = (c: Context) => activeSession(deps, c.req.raw.headers);
 
   app.get(AUTH_PATHS.capabilities, (c) =>
     c.json(

@@ -16,7 +16,8 @@ import { removePasskeys } from '../passkeys/removal.ts';
 import { isFormPost, readInput } from './input.ts';
 import { wantsPasskeysRemoved } from './remove-passkeys-field.ts';
 import { RevokeAllBodySchema } from './wire-schemas.ts';
-import { clearedSessionCookie, findActiveSession, listSessions, revokeAllSessions, revokeSessionByHandle, sessionIdFromCookieHeader, type AuthDeps } from '../application/index.ts';
+import { clearedSessionCookie, listSessions, revokeAllSessions, revokeSessionByHandle, type AuthDeps } from '../application/index.ts';
+import { activeSession, signedInSession } from './require-session.ts';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
@@ -26,14 +27,10 @@ const Handle = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{22}$/, 'session id is 
 export function userSessionRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler; limit: MiddlewareHandler }): Hono {
   const app = new Hono();
   const { logger } = deps.platform;
-  const signedIn = async (cookie: string | undefined) => {
-    const session = await findActiveSession(deps, sessionIdFromCookieHeader(cookie, deps.config.cookieSecure));
-    if (!session) throw new AppError('unauthorized', 'sign in first');
-    return session;
-  };
+  const signedIn = (c: Context) => signedInSession(deps, c.req.raw.headers);
 
   app.get('/api/auth/sessions', async (c) => {
-    const current = await signedIn(c.req.header('cookie'));
+    const current = await signedIn(c);
     const sessions = listSessions(deps, current).map((s) => ({
       id: s.id,
       device: s.device,
@@ -49,8 +46,8 @@ export function userSessionRoutes(deps: AuthDeps, guards: { sameSite: Middleware
   // Before the :id route, so `revoke-all` is not taken for a handle.
   app.post('/api/auth/sessions/revoke-all', guards.limit, guards.sameSite, async (c) => {
     // A form whose session is gone already: signed out, as asked.
-    if (isFormPost(c) && !(await findActiveSession(deps, sessionIdFromCookieHeader(c.req.header('cookie'), deps.config.cookieSecure)))) return c.redirect('/login', 303);
-    const current = await signedIn(c.req.header('cookie'));
+    if (isFormPost(c) && !(await activeSession(deps, c.req.raw.headers))) return c.redirect('/login', 303);
+    const current = await signedIn(c);
     // No body at all is the plain "sign out everywhere".
     const body = (await c.req.raw.clone().text()) === '' ? {} : (await readInput(c, RevokeAllBodySchema)).input;
     const revoked = revokeAllSessions(deps, current);
@@ -70,7 +67,7 @@ export function userSessionRoutes(deps: AuthDeps, guards: { sameSite: Middleware
 
   /** Revokes one session by handle; true when it was the caller's own (its cookie is cleared). */
   const revokeOne = async (c: Context): Promise<boolean> => {
-    const current = await signedIn(c.req.header('cookie'));
+    const current = await signedIn(c);
     const handle = v.safeParse(Handle, c.req.param('id'));
     if (!handle.success) throw new AppError('not_found', 'no such session');
     const revoked = revokeSessionByHandle(deps, current, handle.output);

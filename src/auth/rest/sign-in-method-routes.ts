@@ -12,13 +12,13 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
 import { AppError } from '../../errors.ts';
 import { clientAddress } from '../../http/client-address.ts';
-import { errorResponse } from '../../http/errors.ts';
 import { parseMethodName } from '../domain/ways-in.ts';
 import { PASSWORD_MAX_INPUT_UNITS } from '../domain/password-policy.ts';
 import { defaultProviderLabel } from '../oauth/provider-label.ts';
-import { findActiveSession, removeSignInMethod, sessionIdFromCookieHeader, signInMethodsView, type ActiveSession, type AuthDeps } from '../application/index.ts';
-import { refusedFormUrl } from './form-return.ts';
-import { isFormPost, readInput } from './input.ts';
+import { removeSignInMethod, signInMethodsView, type AuthDeps } from '../application/index.ts';
+import { formOrJson } from './form-or-json.ts';
+import { readInput } from './input.ts';
+import { signedInSession } from './require-session.ts';
 
 export const SIGN_IN_METHOD_PATHS = { list: '/api/auth/sign-in-methods', remove: '/api/auth/sign-in-methods/remove' } as const;
 
@@ -57,35 +57,22 @@ export function reauthOf(c: Context, deps: AuthDeps, password: string | undefine
 
 export function signInMethodRoutes(deps: AuthDeps, guards: { sameSite: MiddlewareHandler; limit: MiddlewareHandler }): Hono {
   const app = new Hono();
-  const { logger } = deps.platform;
-  const session = (c: Context) => findActiveSession(deps, sessionIdFromCookieHeader(c.req.header('cookie'), deps.config.cookieSecure));
-  const signedIn = async (c: Context): Promise<ActiveSession> => {
-    const current = await session(c);
-    if (!current) throw new AppError('unauthorized', 'sign in first');
-    return current;
-  };
+  const route = formOrJson(deps);
 
-  app.get(SIGN_IN_METHOD_PATHS.list, async (c) => c.json({ methods: (await signInMethodsView(deps, await signedIn(c))).methods }, 200, NO_STORE));
+  app.get(SIGN_IN_METHOD_PATHS.list, async (c) => c.json({ methods: (await signInMethodsView(deps, await signedInSession(deps, c.req.raw.headers))).methods }, 200, NO_STORE));
 
-  app.post(SIGN_IN_METHOD_PATHS.remove, guards.limit, guards.sameSite, async (c) => {
-    const form = isFormPost(c);
-    try {
-      const current = await signedIn(c);
+  app.post(
+    SIGN_IN_METHOD_PATHS.remove,
+    guards.limit,
+    guards.sameSite,
+    route.signedIn({ path: '/dashboard', form: 'methods' }, async (c, { session }) => {
       const { input } = await readInput(c, SignInMethodRemovalSchema);
       const method = parseMethodName(input.method);
       if (!method) throw new AppError('validation', 'method must be "password", "provider:<id>" or "passkey:<id>"');
-      const done = await removeSignInMethod(deps, current, method, reauthOf(c, deps, input.password), providerLabelOf(deps));
-      if (form)
-        return c.redirect(`/dashboard?notice=${method.kind === 'provider' ? 'provider_unlinked' : method.kind === 'passkey' ? 'passkey_removed' : 'password_removed'}`, 303);
-      return c.json({ removed: done.removed, sessions_ended: done.sessionsEnded }, 200, NO_STORE);
-    } catch (error) {
-      const failure = AppError.from(error);
-      if (!form) throw failure;
-      c.header('Cache-Control', 'no-store');
-      if (failure.code === 'unauthorized') return c.redirect(`/login?next=${encodeURIComponent('/dashboard')}`, 303);
-      void errorResponse(c, failure, logger);
-      return c.redirect(refusedFormUrl('/dashboard', 'methods', failure, deps.platform.now()), 303);
-    }
-  });
+      const done = await removeSignInMethod(deps, session, method, reauthOf(c, deps, input.password), providerLabelOf(deps));
+      const notice = method.kind === 'provider' ? 'provider_unlinked' : method.kind === 'passkey' ? 'passkey_removed' : 'password_removed';
+      return { json: { removed: done.removed, sessions_ended: done.sessionsEnded }, see: `/dashboard?notice=${notice}` };
+    }),
+  );
   return app;
 }
