@@ -2,23 +2,27 @@
  * Moving an account's address claim from one email stream to another, so that at every moment
  * exactly one address counts as the account's (email-address.ts says how readers decide):
  *
- * 1. claim the new address: `auth_email_claimed` at no-stream, carrying the user id and the
- *    password hash. Another account's claim there refuses the move (`taken`): nothing changed,
- *    the old claim stands. A claim there that this user left behind (a move that stopped after
- *    step 1) is taken up again;
+ * 1. claim the new address (claim-takeover.ts): `auth_email_claimed` at no-stream, carrying the
+ *    user id and the current password hash. Another account's claim that counts refuses the move
+ *    (`taken`): nothing changed, the old claim stands; another account's claim that counts for
+ *    nobody is taken over. A claim there that this user left behind (a move that stopped after
+ *    step 1) is taken up again: the same event appended at the stream's exact revision, so a
+ *    takeover that read the stream before fails;
  * 2. append `auth_email_changed` to the user's address record at its exact revision: from here on
  *    the new claim counts and the old one does not. A concurrent move of the same user refuses
  *    this one (`conflict`);
  * 3. carry over a password changed on the old claim between reading it and step 2, then remove
  *    the old stream, which frees its address for anyone to register.
  *
- * Stopped after step 1, the old claim still counts; the new stream counts for nobody and keeps
- * its address from registration until this user moves there again or the account is deleted.
- * Stopped after step 2, the new claim counts; the old stream counts for nobody until removed.
+ * Stopped after step 1, the old claim still counts; the new stream counts for nobody until this
+ * user moves there again, another account registers that address, signs in with it at a provider
+ * or moves to it (each takes the claim over), or the account is deleted. Stopped after step 2, the
+ * new claim counts; the old stream counts for nobody until removed or taken over the same way.
  */
 import { AppError, isStoreConflict } from '../../errors.ts';
 import type { EmailChanged, EmailClaimed, PasswordChanged } from '../domain/events.ts';
 import { readClaim, type Account } from './accounts.ts';
+import { claimAddress } from './claim-takeover.ts';
 import type { AuthDeps } from './deps.ts';
 import { readAddressRecord } from './email-address.ts';
 import { authEvent } from './event-codec.ts';
@@ -43,25 +47,8 @@ export class MoveRefused extends AppError {
 
 /** Step 1 (see above). */
 function claimNewAddress(deps: AuthDeps, userId: string, from: Account | undefined, fromHash: string | null, to: AddressEnd, via: EmailClaimed['via']): void {
-  const { events } = deps.platform;
   const data: EmailClaimed = { user_id: userId, email: to.email, password_hash: from?.passwordHash ?? null, from_hash: fromHash, via };
-  try {
-    events.append(authStreams.email(to.emailHash), { tag: 'no-stream' }, [authEvent('auth_email_claimed', data)]);
-    return;
-  } catch (error) {
-    if (!isStoreConflict(error)) throw error;
-  }
-  const left = readClaim(deps.platform, to.emailHash);
-  if (!left || left.account.userId !== userId || !left.moved) throw new MoveRefused(true);
-  // Our own claim from a move that stopped after step 1: it takes the current password.
-  if (left.account.passwordHash === (from?.passwordHash ?? undefined) || from?.passwordHash === undefined) return;
-  const changed: PasswordChanged = { user_id: userId, password_hash: from.passwordHash, via: 'change' };
-  try {
-    events.append(authStreams.email(to.emailHash), { tag: 'exact', val: left.account.revision }, [authEvent('auth_password_changed', changed)]);
-  } catch (error) {
-    if (isStoreConflict(error)) throw new MoveRefused(false);
-    throw error;
-  }
+  if (claimAddress(deps, to.emailHash, userId, authEvent('auth_email_claimed', data)) === 'taken') throw new MoveRefused(true);
 }
 
 /**
