@@ -5,7 +5,9 @@
  * user's address record, as a host crash or a store failure between the two would leave it), so
  * the new address's stream claims it for nobody. Then another account registers that address: it
  * signs in with it, and the first account keeps its old address and cannot move there any more.
+ * Once the taker is deleted, no file of the SQLite store keeps that address or its hash.
  */
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type RunningHost } from '../../host/app.ts';
 import { loadConfig } from '../../host/config.ts';
@@ -18,6 +20,9 @@ import type { StorageBackend } from '../../host/storage/types.ts';
 import { freePort, tempDataDir } from '../../harness/host-process.ts';
 import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../../harness/servers.ts';
 import { requireTool } from '../../harness/tools.ts';
+import { normalizeEmail } from '../../src/auth/domain/email.ts';
+import { sha256Hex } from '../../src/contract/tokens.ts';
+import { rawFiles } from '../support/raw-store.ts';
 import { linkIn, startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { withAppends } from '../support/wrapped-appends.ts';
 import { cookieHeader, PASSWORD, postJson, register, sessionOf, uniqueEmail } from './support.ts';
@@ -32,9 +37,9 @@ afterAll(() => servers.cleanup());
 const CHANGE_SUBJECT = 'Confirm your new email address';
 const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
 
-type Backend = { name: string; open: () => Promise<StorageBackend> | StorageBackend; needsServers: boolean };
+type Backend = { name: string; open: (dataDir: string) => Promise<StorageBackend> | StorageBackend; needsServers: boolean };
 const backends: Backend[] = [
-  { name: 'sqlite', open: () => openSqliteStorage({ path: `${tempDataDir('orphan-claim-')}/app.sqlite` }), needsServers: false },
+  { name: 'sqlite', open: (dataDir) => openSqliteStorage({ path: join(dataDir, 'app.sqlite') }), needsServers: false },
   { name: 'postgres', open: () => openPostgresStorage({ url: POSTGRES_URL, schema: servers.schema() }), needsServers: true },
   { name: 'redis', open: () => openRedisStorage({ url: REDIS_URL, prefix: servers.prefix() }), needsServers: true },
 ];
@@ -43,6 +48,7 @@ describe.runIf(python !== undefined).each(backends)('a move stopped after its fi
   let sink: SmtpSink;
   let host: RunningHost;
   let url: string;
+  let dataDir: string;
   /** The stream whose appends the store refuses (the address record of the account whose move stops). */
   let refused: string | undefined;
 
@@ -52,8 +58,9 @@ describe.runIf(python !== undefined).each(backends)('a move stopped after its fi
     const port = await freePort();
     url = `http://localhost:${port}`;
     const env = { SMTP_URL: sink.url, AUTH_PUBLIC_BASE_URL: url };
-    const config = loadConfig(['--port', String(port), '--data-dir', tempDataDir('orphan-claim-'), '--instances-min', '1'], env);
-    const storage = withAppends(await backend.open(), (append, streamId, expected, events) => {
+    dataDir = tempDataDir('orphan-claim-');
+    const config = loadConfig(['--port', String(port), '--data-dir', dataDir, '--instances-min', '1'], env);
+    const storage = withAppends(await backend.open(dataDir), (append, streamId, expected, events) => {
       if (streamId === refused) throw StorageFailure.unavailable('the store stopped (test)');
       return append(streamId, expected, events);
     });
@@ -101,6 +108,21 @@ describe.runIf(python !== undefined).each(backends)('a move stopped after its fi
       expect(refusedMove.status).toBe(409);
       expect((await sessionOf(url, first.sessionId))['email']).toBe(first.email);
       expect((await login(next, 'the second account password')).status).toBe(200);
+
+      // The taker deleted: on SQLite no byte of the data directory keeps the address or its hash,
+      // though the first account (whose claim it took over) is still there; that one deleted, nor
+      // its address record.
+      if (backend.name !== 'sqlite') return;
+      const address = { address: next, hash: await sha256Hex(normalizeEmail(next)) };
+      const record = `auth-address-${first.userId}`;
+      const before = rawFiles(dataDir);
+      expect([...Object.values(address), record].every((value) => before.includes(value))).toBe(true);
+      const remove = (sessionId: string, password: string) =>
+        fetch(`${url}/api/auth/account`, { method: 'DELETE', headers: { ...cookieHeader(sessionId), 'content-type': 'application/json' }, body: JSON.stringify({ password }) });
+      expect((await remove(second.sessionId, 'the second account password')).status).toBe(204);
+      expect(Object.entries(address).filter(([, value]) => rawFiles(dataDir).includes(value))).toEqual([]);
+      expect((await remove(first.sessionId, PASSWORD)).status).toBe(204);
+      expect(rawFiles(dataDir).includes(record)).toBe(false);
     },
     60_000,
   );
