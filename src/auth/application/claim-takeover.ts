@@ -15,7 +15,8 @@
  *    THAT account's address record at the exact revision it was read at, then the event to the
  *    email stream at the exact revision its claim was read at; the newest claim-starting event is
  *    the one that holds the address (accounts.ts). The events before it (the former claim's: its
- *    user id, password hash) are then dropped (`truncate-before`).
+ *    user id, password hash) are then dropped (`truncate-before`), and the address off the former
+ *    holder's list of claims in flight (claims-in-flight.ts).
  *
  * Why it is race-free across hosts: the holder's claim counts only once its move appends to its
  * record at the revision the move read. If that append came first, step 3's release fails on the
@@ -29,6 +30,7 @@ import { isStoreConflict } from '../../errors.ts';
 import type { NewEvent } from '../../platform/ports.ts';
 import type { EmailClaimReleased } from '../domain/events.ts';
 import { readClaim } from './accounts.ts';
+import { forgetClaimInFlight } from './claims-in-flight.ts';
 import type { AuthDeps } from './deps.ts';
 import { countsBy, readAddressRecord } from './email-address.ts';
 import { authEvent } from './event-codec.ts';
@@ -84,6 +86,7 @@ export function claimAddress(deps: AuthDeps, emailHash: string, userId: string, 
     if (!appendIfFirst(deps, authStreams.address(holder), record.revision, [authEvent('auth_email_claim_released', released)])) continue;
     if (!appendIfFirst(deps, stream, claim.account.revision, [start])) continue;
     dropEarlierClaim(deps, stream, claim.account.revision + 1n);
+    forgetClaimInFlight(deps, holder, emailHash);
     platform.logger.log('info', 'a claim that counted for nobody was taken over', { code: 'auth_email_claim_taken_over', user_id: userId, from_user_id: holder });
     return 'claimed';
   }

@@ -117,6 +117,8 @@ describe('claimAddress(): a claim that counts for nobody', () => {
     expect(record[0]!.payload).not.toContain(await sha256Hex(NEW));
     expect(await owner(platform, alice.email)).toBe(session.userId);
     expect((await loginWithPassword(deps, alice)).userId).toBe(session.userId);
+    // Nor does the holder's list of claims in flight keep the taker's address.
+    expect(platform.keyValue.dump()).not.toContain(await sha256Hex(NEW));
     expect(failure(await moveTo(deps, session.userId, NEW))).toBe('conflict');
     expect(await owner(platform, NEW)).toBe(taker.userId);
   });

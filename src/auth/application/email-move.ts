@@ -2,7 +2,8 @@
  * Moving an account's address claim from one email stream to another, so that at every moment
  * exactly one address counts as the account's (email-address.ts says how readers decide):
  *
- * 1. claim the new address (claim-takeover.ts): `auth_email_claimed` at no-stream, carrying the
+ * 1. claim the new address (claim-takeover.ts), its hash first listed for deletion to find a claim
+ *    that no record names (claims-in-flight.ts): `auth_email_claimed` at no-stream, carrying the
  *    user id and the current password hash. Another account's claim that counts refuses the move
  *    (`taken`): nothing changed, the old claim stands; another account's claim that counts for
  *    nobody is taken over. A claim there that this user left behind (a move that stopped after
@@ -23,6 +24,7 @@ import { AppError, isStoreConflict } from '../../errors.ts';
 import type { EmailChanged, EmailClaimed, PasswordChanged } from '../domain/events.ts';
 import { readClaim, type Account } from './accounts.ts';
 import { claimAddress } from './claim-takeover.ts';
+import { forgetClaimInFlight, noteClaimInFlight } from './claims-in-flight.ts';
 import type { AuthDeps } from './deps.ts';
 import { readAddressRecord } from './email-address.ts';
 import { authEvent } from './event-codec.ts';
@@ -66,7 +68,14 @@ export function moveAddress(
 ): void {
   const { events, now, logger } = deps.platform;
   try {
-    claimNewAddress(deps, userId, from?.account, from?.emailHash ?? null, to, via);
+    noteClaimInFlight(deps, userId, to.emailHash);
+    try {
+      claimNewAddress(deps, userId, from?.account, from?.emailHash ?? null, to, via);
+    } catch (error) {
+      // Taken: another account's claim holds the address, none of this user's.
+      if (error instanceof MoveRefused && error.taken) forgetClaimInFlight(deps, userId, to.emailHash);
+      throw error;
+    }
     const changed: EmailChanged = { user_id: userId, email: to.email, from_hash: from?.emailHash ?? null, to_hash: to.emailHash, via, changed_at: now() };
     try {
       events.append(authStreams.address(userId), recordRevision === undefined ? { tag: 'no-stream' } : { tag: 'exact', val: recordRevision }, [
@@ -77,6 +86,7 @@ export function moveAddress(
       throw error;
     }
     projectAfterResponse(deps.platform);
+    forgetQuietly(deps, userId, to.emailHash);
     if (from) {
       carryLatePassword(deps, userId, from, to);
       try {
@@ -91,6 +101,15 @@ export function moveAddress(
   } catch (error) {
     if (error instanceof MoveRefused) throw error;
     throw AppError.fromStore(error);
+  }
+}
+
+/** The record names the new claim now: the list need not. A failure leaves the name there for deletion to check. */
+function forgetQuietly(deps: AuthDeps, userId: string, emailHash: string): void {
+  try {
+    forgetClaimInFlight(deps, userId, emailHash);
+  } catch (error) {
+    deps.platform.logger.log('warn', 'a claimed address stays listed for now', { code: 'auth_email_claim_list_failed', user_id: userId, error: String(error) });
   }
 }
 
