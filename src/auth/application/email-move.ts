@@ -17,8 +17,11 @@
  *
  * Stopped after step 1, the old claim still counts; the new stream counts for nobody until this
  * user moves there again, another account registers that address, signs in with it at a provider
- * or moves to it (each takes the claim over), or the account is deleted. Stopped after step 2, the
- * new claim counts; the old stream counts for nobody until removed or taken over the same way.
+ * or moves to it (each takes the claim over), or the account is deleted (the list of claims in
+ * flight names it). Stopped after step 2, the new claim counts; the old stream counts for nobody
+ * and, being the old claim of the account's newest move, is not taken over (step 3's removal takes
+ * no expected revision, so it would remove a new claim too): it waits for the account's next move,
+ * after which it can be taken over, or for the account's deletion.
  */
 import { AppError, isStoreConflict } from '../../errors.ts';
 import type { EmailChanged, EmailClaimed, PasswordChanged } from '../domain/events.ts';
