@@ -4,8 +4,9 @@
  * address record not yet changed), or an old claim an earlier move did not remove (email-move.ts).
  * The old claim of the holder's NEWEST move is not taken over: that move removes it (its step 3,
  * an unconditional `remove-stream` that would take a new claim with it), and when that removal
- * failed it waits for the holder's next move or deletion as before. Registration, a provider sign-in creating an account and a move's first step
- * all claim through here, so such a claim keeps its address from nobody.
+ * failed it waits for the holder's next move or deletion as before. Registration, a provider
+ * sign-in creating an account and a move's first step all claim through here, so such a claim
+ * keeps its address from nobody.
  *
  * 1. the claim-starting event at no-stream: a free address is claimed;
  * 2. else the stream's claim is read with its holder's address record. A claim that counts keeps
@@ -24,7 +25,10 @@
  * move fails (`conflict`, nothing half-done: its old claim still counts). A move of the holder's
  * that reads the record after the release must take up its claim by appending to the email stream
  * (step 2), which makes step 3's exact-revision append fail. Two takers: one release or one append
- * wins, the other re-reads. Every lost race is a new round, at most ROUNDS of them.
+ * wins, the other re-reads. Every lost race is a new round, at most ROUNDS of them. What stays
+ * open is the holder's deletion at the same moment: it removes the streams it read as the
+ * holder's with `remove-stream`, which takes no expected revision, so a takeover landing between
+ * that read and the removal loses its new claim (the taker registers again).
  */
 import { isStoreConflict } from '../../errors.ts';
 import type { NewEvent } from '../../platform/ports.ts';
