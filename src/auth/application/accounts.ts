@@ -7,9 +7,11 @@
  * (`auth_email_verified`). A password registration alone proves nothing about the email; a claim
  * made by a provider's verified email does. An address change moves the claim to another stream
  * (`auth_email_claimed` first, verified); which of two streams counts during a move, the user's
- * address record decides (email-address.ts): a claim that does not count is no account.
+ * address record decides (email-address.ts): a claim that does not count is no account. Another
+ * account may take such a claim over (claim-takeover.ts): its own claim-starting event is appended
+ * to the stream, and the newest claim-starting event is the one that holds the address.
  */
-import type { Platform } from '../../platform/ports.ts';
+import type { Platform, RecordedEvent } from '../../platform/ports.ts';
 import type { EmailClaimed, ExternalUserRegistered, PasswordChanged, PasswordUserRegistered } from '../domain/events.ts';
 import { claimCounts } from './email-address.ts';
 import { payloadOf } from './event-codec.ts';
@@ -46,35 +48,59 @@ export function findAccountByEmailHash(platform: Platform, emailHash: string): A
   }
 }
 
-/** The email stream folded, whether or not its claim counts; `moved`: made by an address change. */
-export function readClaim(platform: Platform, emailHash: string): { account: Account; moved: boolean } | undefined {
+/** The event types that start a claim: the stream's first, or one that took it over (claim-takeover.ts). */
+const CLAIM_STARTS = new Set(['auth_password_user_registered', 'auth_external_user_registered', 'auth_email_claimed']);
+
+/** The claim an email stream holds, folded, whether or not it counts. */
+export interface Claim {
+  account: Account;
+  /** made by an address change (`auth_email_claimed`) */
+  moved: boolean;
+  /** the revision of the event that started it */
+  start: bigint;
+  /** that event's global sequence (what came before it in the store, across streams) */
+  startSequence: bigint;
+  /** the stream still holds events of an earlier claim, before `start` */
+  earlier: boolean;
+}
+
+/** The account a claim-starting event makes. */
+function startOf(event: RecordedEvent): Account {
+  if (event.eventType === 'auth_email_claimed') {
+    const data = payloadOf<EmailClaimed>(event);
+    return {
+      userId: data.user_id,
+      email: data.email,
+      passwordHash: data.password_hash ?? undefined,
+      emailVerified: true,
+      revision: event.revision,
+      passwordRevision: event.revision,
+    };
+  }
+  if (event.eventType === 'auth_password_user_registered') {
+    const data = payloadOf<PasswordUserRegistered>(event);
+    return { userId: data.user_id, email: data.email, passwordHash: data.password_hash, emailVerified: false, revision: event.revision, passwordRevision: event.revision };
+  }
+  const data = payloadOf<ExternalUserRegistered>(event);
+  return { userId: data.user_id, email: data.email ?? '', passwordHash: undefined, emailVerified: data.email !== null, revision: event.revision, passwordRevision: 0n };
+}
+
+/**
+ * The email stream folded from its newest claim-starting event (see above), whether or not the
+ * claim counts; undefined when the stream holds none. Store failures propagate as AppError.
+ */
+export function readClaim(platform: Platform, emailHash: string): Claim | undefined {
   let events;
   try {
     events = platform.events.readStream(authStreams.email(emailHash), { direction: 'forward', limit: MAX_ACCOUNT_EVENTS });
   } catch (error) {
     throw AppError.fromStore(error);
   }
-  const first = events[0];
+  const startAt = events.findLastIndex((event) => CLAIM_STARTS.has(event.eventType));
+  const first = events[startAt];
   if (!first) return undefined;
-  let account: Account;
-  if (first.eventType === 'auth_email_claimed') {
-    const data = payloadOf<EmailClaimed>(first);
-    account = {
-      userId: data.user_id,
-      email: data.email,
-      passwordHash: data.password_hash ?? undefined,
-      emailVerified: true,
-      revision: first.revision,
-      passwordRevision: first.revision,
-    };
-  } else if (first.eventType === 'auth_password_user_registered') {
-    const data = payloadOf<PasswordUserRegistered>(first);
-    account = { userId: data.user_id, email: data.email, passwordHash: data.password_hash, emailVerified: false, revision: first.revision, passwordRevision: first.revision };
-  } else {
-    const data = payloadOf<ExternalUserRegistered>(first);
-    account = { userId: data.user_id, email: data.email ?? '', passwordHash: undefined, emailVerified: data.email !== null, revision: first.revision, passwordRevision: 0n };
-  }
-  for (const event of events.slice(1)) {
+  const account = startOf(first);
+  for (const event of events.slice(startAt + 1)) {
     account.revision = event.revision;
     if (event.eventType === 'auth_email_verified') account.emailVerified = true;
     if (event.eventType === 'auth_password_changed') {
@@ -86,5 +112,5 @@ export function readClaim(platform: Platform, emailHash: string): { account: Acc
       account.passwordRevision = event.revision;
     }
   }
-  return { account, moved: first.eventType === 'auth_email_claimed' };
+  return { account, moved: first.eventType === 'auth_email_claimed', start: first.revision, startSequence: first.sequence, earlier: startAt > 0 };
 }

@@ -1,7 +1,9 @@
 /**
- * The user's address record, `auth-address-<user id>`: written only by address changes
- * (email-change.ts), one `auth_email_changed` per move, each appended at the record's exact
- * revision. It is what decides which address claim counts once an account has changed its address:
+ * The user's address record, `auth-address-<user id>`: one `auth_email_changed` per move of the
+ * address (email-change.ts), and one `auth_email_claim_released` per claim of the user's that
+ * counted for nobody and that another account took over (claim-takeover.ts), each appended at the
+ * record's exact revision. Its newest `auth_email_changed` decides which address claim counts once
+ * an account has changed its address (a release changes nothing of that):
  *
  * - an email stream whose first event is `auth_email_claimed` (a moved claim) counts only while
  *   the record's newest event names its address;
@@ -11,10 +13,13 @@
  * A move claims the new address (no-stream), then appends to the record (the moment it happens),
  * then removes the old address's stream. A crash between any two steps leaves exactly one claim
  * that counts: before the record's append the old one, after it the new one; a stream left behind
- * counts for nobody (accounts.ts asks this module) and is erased with the account.
+ * counts for nobody (accounts.ts asks this module) and is erased with the account, or taken over
+ * by another account: the release's append moves the record's revision first, so a move that read
+ * it before fails its record's append and cannot make that claim count any more.
  */
 import type { Platform } from '../../platform/ports.ts';
 import type { EmailChanged } from '../domain/events.ts';
+import type { RecordedEvent } from '../../platform/ports.ts';
 import { payloadOf } from './event-codec.ts';
 import { authStreams } from './streams.ts';
 
@@ -23,21 +28,39 @@ export interface AddressRecord {
   revision: bigint | undefined;
   /** the newest move: the account's address now */
   current: EmailChanged | undefined;
+  /** the newest move's global sequence (0 without one) */
+  currentSequence: bigint;
 }
+
+/** Events one record may hold; the mail budgets keep an account's moves and releases far below. */
+const MAX_RECORD_EVENTS = 1000;
+
+const isMove = (event: RecordedEvent) => event.eventType === 'auth_email_changed';
 
 /** The user's address record's newest move and revision. Store failures propagate. */
 export function readAddressRecord(platform: Platform, userId: string): AddressRecord {
-  const newest = platform.events.readStream(authStreams.address(userId), { direction: 'backward', limit: 1 })[0];
-  return newest ? { revision: newest.revision, current: payloadOf<EmailChanged>(newest) } : { revision: undefined, current: undefined };
+  const stream = authStreams.address(userId);
+  const newest = platform.events.readStream(stream, { direction: 'backward', limit: 1 })[0];
+  if (!newest) return { revision: undefined, current: undefined, currentSequence: 0n };
+  // A release after the newest move (rare): the move is further back.
+  const move = isMove(newest) ? newest : platform.events.readStream(stream, { direction: 'backward', limit: MAX_RECORD_EVENTS }).find(isMove);
+  return { revision: newest.revision, current: move ? payloadOf<EmailChanged>(move) : undefined, currentSequence: move?.sequence ?? 0n };
 }
 
-/** Every move the record holds, oldest first, up to 1000 (account deletion erases the streams they name; the mail budgets keep an account far below). */
+/** Every move the record holds, oldest first (account deletion erases the streams they name). */
 export function addressMoves(platform: Platform, userId: string): EmailChanged[] {
-  return platform.events.readStream(authStreams.address(userId), { direction: 'forward', limit: 1000 }).map((event) => payloadOf<EmailChanged>(event));
+  return platform.events
+    .readStream(authStreams.address(userId), { direction: 'forward', limit: MAX_RECORD_EVENTS })
+    .filter(isMove)
+    .map((event) => payloadOf<EmailChanged>(event));
+}
+
+/** Whether, by the record `record`, the claim of `emailHash` (moved here when `moved`) counts (see above). */
+export function countsBy(record: AddressRecord, emailHash: string, moved: boolean): boolean {
+  return record.current === undefined ? !moved : record.current.to_hash === emailHash;
 }
 
 /** Whether the claim of `emailHash` (made by `userId`, moved here when `moved`) counts (see above). */
 export function claimCounts(platform: Platform, userId: string, emailHash: string, moved: boolean): boolean {
-  const { current } = readAddressRecord(platform, userId);
-  return current === undefined ? !moved : current.to_hash === emailHash;
+  return countsBy(readAddressRecord(platform, userId), emailHash, moved);
 }

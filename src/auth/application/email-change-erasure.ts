@@ -1,13 +1,14 @@
 /**
  * What account deletion erases of the account's address changes: the address record, every email
- * stream a move left that this account holds (a moved claim, a pending claim a stopped move left,
- * an old claim not yet removed), the pending change with its link, the undo links and what they
+ * stream a move left that this account holds (a moved claim, the claim of a move stopped before its
+ * record's append, found through claims-in-flight.ts, an old claim not yet removed), the pending change with its link, the undo links and what they
  * name, and the mail queued to an address no other account holds. An address the account moved
  * away from and someone else registered since is theirs: its stream, links and mail stay.
  */
 import { purgeMailTo } from '../../platform/mail-outbox-upkeep.ts';
 import { findAccountByEmailHash, readClaim } from './accounts.ts';
 import type { AuthDeps } from './deps.ts';
+import { claimsInFlight, eraseClaimsInFlight } from './claims-in-flight.ts';
 import { addressMoves } from './email-address.ts';
 import { changeLinkKey, parseStored, PendingSchema, pendingKey, undoKey } from './email-change-keys.ts';
 import { eraseMailLink, MAIL_LINK_TTL_MS, type MailLinkKind } from './mail-links.ts';
@@ -24,6 +25,7 @@ export async function eraseAddressChanges(deps: AuthDeps, userId: string): Promi
   }
   const pending = parseStored(PendingSchema, keyValue.get(authNamespaces.emailChanges, pendingKey(userId)));
   if (pending) hashes.add(pending.email_hash);
+  for (const hash of claimsInFlight(deps, userId)) hashes.add(hash);
   const streams = [authStreams.address(userId)];
   for (const hash of hashes) {
     keyValue.delete(authNamespaces.emailChanges, undoKey(userId, hash));
@@ -37,6 +39,7 @@ export async function eraseAddressChanges(deps: AuthDeps, userId: string): Promi
     if (address && (holder === undefined || holder.userId === userId)) purgeMailTo(platform.projections, address);
   }
   keyValue.delete(authNamespaces.emailChanges, pendingKey(userId));
+  eraseClaimsInFlight(deps, userId);
   eraseMailLink(deps, 'email_change', await changeLinkKey(userId));
   return streams;
 }

@@ -245,6 +245,27 @@ describe('provider accounts and erasure', () => {
     expect((await registerWithPassword(deps, { email: 'new@example.com', password: 'a newcomer password' })).created).toBe(true);
   });
 
+  it('deleting the account removes the claim of a move stopped after its first append, which nothing else names', async () => {
+    const { platform, deps } = setup();
+    const session = await signedIn(platform, deps, alice);
+    await requestEmailChange(deps, session, 'new@example.com', alice.password, CLIENT);
+    const token = await linkToken(platform, 'new@example.com', '/confirm-email-change');
+    const append = platform.events.append.bind(platform.events);
+    platform.events.append = (stream, expected, events) => {
+      if (stream === authStreams.address(session.userId)) throw new Error('host stopped');
+      return append(stream, expected, events);
+    };
+    expect(await code(confirmEmailChange(deps, token, undefined))).not.toBe('ok');
+    platform.events.append = append;
+    const newStream = authStreams.email(await sha256Hex('new@example.com'));
+    expect(platform.events.readStream(newStream, { direction: 'forward', limit: 5 })).toHaveLength(1);
+    platform.respond();
+    await deleteAccount(deps, session, { password: alice.password, client: CLIENT });
+    expect(platform.events.readStream(newStream, { direction: 'forward', limit: 5 })).toHaveLength(0);
+    expect(platform.keyValue.dump()).not.toContain(await sha256Hex('new@example.com'));
+    expect(platform.keyValue.dump()).not.toContain(session.userId);
+  });
+
   it('deleting the account leaves an old address someone registered since, with its links, to its new owner', async () => {
     const { platform, deps } = setup();
     const session = await signedIn(platform, deps, alice);

@@ -2,23 +2,32 @@
  * Moving an account's address claim from one email stream to another, so that at every moment
  * exactly one address counts as the account's (email-address.ts says how readers decide):
  *
- * 1. claim the new address: `auth_email_claimed` at no-stream, carrying the user id and the
- *    password hash. Another account's claim there refuses the move (`taken`): nothing changed,
- *    the old claim stands. A claim there that this user left behind (a move that stopped after
- *    step 1) is taken up again;
+ * 1. claim the new address (claim-takeover.ts), its hash first listed for deletion to find a claim
+ *    that no record names (claims-in-flight.ts): `auth_email_claimed` at no-stream, carrying the
+ *    user id and the current password hash. Another account's claim that counts refuses the move
+ *    (`taken`): nothing changed, the old claim stands; another account's claim that counts for
+ *    nobody is taken over. A claim there that this user left behind (a move that stopped after
+ *    step 1) is taken up again: the same event appended at the stream's exact revision, so a
+ *    takeover that read the stream before fails;
  * 2. append `auth_email_changed` to the user's address record at its exact revision: from here on
  *    the new claim counts and the old one does not. A concurrent move of the same user refuses
  *    this one (`conflict`);
  * 3. carry over a password changed on the old claim between reading it and step 2, then remove
  *    the old stream, which frees its address for anyone to register.
  *
- * Stopped after step 1, the old claim still counts; the new stream counts for nobody and keeps
- * its address from registration until this user moves there again or the account is deleted.
- * Stopped after step 2, the new claim counts; the old stream counts for nobody until removed.
+ * Stopped after step 1, the old claim still counts; the new stream counts for nobody until this
+ * user moves there again, another account registers that address, signs in with it at a provider
+ * or moves to it (each takes the claim over), or the account is deleted (the list of claims in
+ * flight names it). Stopped after step 2, the new claim counts; the old stream counts for nobody
+ * and, being the old claim of the account's newest move, is not taken over (step 3's removal takes
+ * no expected revision, so it would remove a new claim too): it waits for the account's next move,
+ * after which it can be taken over, or for the account's deletion.
  */
 import { AppError, isStoreConflict } from '../../errors.ts';
 import type { EmailChanged, EmailClaimed, PasswordChanged } from '../domain/events.ts';
 import { readClaim, type Account } from './accounts.ts';
+import { claimAddress } from './claim-takeover.ts';
+import { forgetClaimInFlight, noteClaimInFlight } from './claims-in-flight.ts';
 import type { AuthDeps } from './deps.ts';
 import { readAddressRecord } from './email-address.ts';
 import { authEvent } from './event-codec.ts';
@@ -43,25 +52,8 @@ export class MoveRefused extends AppError {
 
 /** Step 1 (see above). */
 function claimNewAddress(deps: AuthDeps, userId: string, from: Account | undefined, fromHash: string | null, to: AddressEnd, via: EmailClaimed['via']): void {
-  const { events } = deps.platform;
   const data: EmailClaimed = { user_id: userId, email: to.email, password_hash: from?.passwordHash ?? null, from_hash: fromHash, via };
-  try {
-    events.append(authStreams.email(to.emailHash), { tag: 'no-stream' }, [authEvent('auth_email_claimed', data)]);
-    return;
-  } catch (error) {
-    if (!isStoreConflict(error)) throw error;
-  }
-  const left = readClaim(deps.platform, to.emailHash);
-  if (!left || left.account.userId !== userId || !left.moved) throw new MoveRefused(true);
-  // Our own claim from a move that stopped after step 1: it takes the current password.
-  if (left.account.passwordHash === (from?.passwordHash ?? undefined) || from?.passwordHash === undefined) return;
-  const changed: PasswordChanged = { user_id: userId, password_hash: from.passwordHash, via: 'change' };
-  try {
-    events.append(authStreams.email(to.emailHash), { tag: 'exact', val: left.account.revision }, [authEvent('auth_password_changed', changed)]);
-  } catch (error) {
-    if (isStoreConflict(error)) throw new MoveRefused(false);
-    throw error;
-  }
+  if (claimAddress(deps, to.emailHash, userId, authEvent('auth_email_claimed', data)) === 'taken') throw new MoveRefused(true);
 }
 
 /**
@@ -79,7 +71,14 @@ export function moveAddress(
 ): void {
   const { events, now, logger } = deps.platform;
   try {
-    claimNewAddress(deps, userId, from?.account, from?.emailHash ?? null, to, via);
+    noteClaimInFlight(deps, userId, to.emailHash);
+    try {
+      claimNewAddress(deps, userId, from?.account, from?.emailHash ?? null, to, via);
+    } catch (error) {
+      // Taken: another account's claim holds the address, none of this user's.
+      if (error instanceof MoveRefused && error.taken) forgetClaimInFlight(deps, userId, to.emailHash);
+      throw error;
+    }
     const changed: EmailChanged = { user_id: userId, email: to.email, from_hash: from?.emailHash ?? null, to_hash: to.emailHash, via, changed_at: now() };
     try {
       events.append(authStreams.address(userId), recordRevision === undefined ? { tag: 'no-stream' } : { tag: 'exact', val: recordRevision }, [
@@ -90,6 +89,7 @@ export function moveAddress(
       throw error;
     }
     projectAfterResponse(deps.platform);
+    forgetQuietly(deps, userId, to.emailHash);
     if (from) {
       carryLatePassword(deps, userId, from, to);
       try {
@@ -104,6 +104,15 @@ export function moveAddress(
   } catch (error) {
     if (error instanceof MoveRefused) throw error;
     throw AppError.fromStore(error);
+  }
+}
+
+/** The record names the new claim now: the list need not. A failure leaves the name there for deletion to check. */
+function forgetQuietly(deps: AuthDeps, userId: string, emailHash: string): void {
+  try {
+    forgetClaimInFlight(deps, userId, emailHash);
+  } catch (error) {
+    deps.platform.logger.log('warn', 'a claimed address stays listed for now', { code: 'auth_email_claim_list_failed', user_id: userId, error: String(error) });
   }
 }
 

@@ -17,6 +17,7 @@
 import type { ExternalIdentityLinked, ExternalIdentityUnlinked, ExternalUserRegistered } from '../domain/events.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import { findAccountByEmailHash, type Account } from './accounts.ts';
+import { claimAddress } from './claim-takeover.ts';
 import type { AuthDeps } from './deps.ts';
 import { authEvent, payloadOf } from './event-codec.ts';
 import { projectAfterResponse } from './projection.ts';
@@ -79,21 +80,20 @@ function createUnclaimedAccount(deps: AuthDeps, identity: ExternalIdentity, emai
   return { userId, created: true };
 }
 
-/** Claims the verified email for a new account; when the email is already taken, see `joinOrSeparate`. */
+/**
+ * Claims the verified email for a new account (over a claim that counts for nobody too,
+ * claim-takeover.ts); when the email is already taken, see `joinOrSeparate`.
+ */
 async function createAccount(deps: AuthDeps, identity: ExternalIdentity, email: string | null, subjectHash: string): Promise<{ userId: string; created: boolean }> {
   if (!email) return createUnclaimedAccount(deps, identity, null);
   const userId = crypto.randomUUID();
   const data: ExternalUserRegistered = { user_id: userId, email, provider: identity.provider };
-  try {
-    deps.platform.events.append(authStreams.email(await sha256Hex(email)), { tag: 'no-stream' }, [authEvent('auth_external_user_registered', data)]);
-    return { userId, created: true };
-  } catch (error) {
-    if (!isStoreConflict(error)) throw error;
-    // Someone claimed the email first (another host's sign-in, or a password registration).
-    const owner = findAccountByEmailHash(deps.platform, await sha256Hex(email));
-    if (!owner) throw error;
-    return joinOrSeparate(deps, identity, email, owner, subjectHash);
-  }
+  const emailHash = await sha256Hex(email);
+  if (claimAddress(deps, emailHash, userId, authEvent('auth_external_user_registered', data)) === 'claimed') return { userId, created: true };
+  // Someone claimed the email first (another host's sign-in, or a password registration).
+  const owner = findAccountByEmailHash(deps.platform, emailHash);
+  if (!owner) throw new AppError('conflict', 'the address kept changing: try again');
+  return joinOrSeparate(deps, identity, email, owner, subjectHash);
 }
 
 /** Whether the account's owner unlinked this identity (`auth_external_identity_unlinked` in the user's stream). */

@@ -1,8 +1,8 @@
 /**
  * Password registration: normalize the email, apply the password policy (which answers the
  * password's NFKC form), hash that on the host, then claim the email stream with no-stream
- * (`auth_password_user_registered`). A lost claim means the
- * email is taken: nothing is written and the caller learns nothing (OWASP Authentication Cheat
+ * (`auth_password_user_registered`), or over a claim that counts for nobody (claim-takeover.ts). A
+ * lost claim means the email is taken: nothing is written and the caller learns nothing (OWASP Authentication Cheat
  * Sheet, "Account enumeration"): the route answers both outcomes alike and never signs in, and
  * the password is hashed before the claim on both paths, so the two cost the same. A created
  * account is mailed a verification link once the response is sent, the owner of a taken address
@@ -18,8 +18,8 @@ import { prepareMailLink } from './mail-links.ts';
 import { projectAfterResponse } from './projection.ts';
 import { sha256Hex } from './secrets.ts';
 import type { IssuedSession } from './sessions.ts';
-import { AppError, isStoreConflict } from '../../errors.ts';
-import { authStreams } from './streams.ts';
+import { AppError } from '../../errors.ts';
+import { claimAddress, type ClaimOutcome } from './claim-takeover.ts';
 
 export interface Credentials {
   email: string;
@@ -62,15 +62,16 @@ export async function registerWithPassword(deps: AuthDeps, input: Credentials, c
   // Made on both paths, so a free and a taken address cost the same.
   const link = deps.config.mail ? prepareMailLink() : undefined;
   const data: PasswordUserRegistered = { user_id: userId, email, password_hash: passwordHash };
+  let outcome: ClaimOutcome;
   try {
-    deps.platform.events.append(authStreams.email(emailHash), { tag: 'no-stream' }, [authEvent('auth_password_user_registered', data)]);
+    outcome = claimAddress(deps, emailHash, userId, authEvent('auth_password_user_registered', data));
   } catch (error) {
-    if (isStoreConflict(error)) {
-      // The owner hears of it by mail; the caller learns nothing.
-      mailAccountExistsAfterResponse(deps, emailHash, client);
-      return { created: false };
-    }
     throw AppError.fromStore(error);
+  }
+  if (outcome === 'taken') {
+    // The owner hears of it by mail; the caller learns nothing.
+    mailAccountExistsAfterResponse(deps, emailHash, client);
+    return { created: false };
   }
   projectAfterResponse(deps.platform);
   if (link) mailVerificationAfterResponse(deps, userId, emailHash, link, client);

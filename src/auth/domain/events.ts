@@ -36,6 +36,8 @@ export const AUTH_EVENT_TYPES = [
   // the user's address record that makes the move count (application/email-address.ts).
   'auth_email_claimed',
   'auth_email_changed',
+  // Another account took over a claim of the user's that counted for nobody (application/claim-takeover.ts).
+  'auth_email_claim_released',
 ] as const;
 
 export type AuthEventType = (typeof AUTH_EVENT_TYPES)[number];
@@ -216,4 +218,18 @@ export interface EmailChanged {
   via: 'change' | 'undo';
   /** epoch ms */
   changed_at: number;
+}
+
+/**
+ * In stream `auth-address-<user id>` (the user's, not the taker's), appended at its exact revision
+ * (no-stream when the user has no record yet) by another account about to take over a claim of the
+ * user's that counted for nobody (application/claim-takeover.ts). It changes no address: it moves
+ * the record's revision, so a move of the user's that read the record before fails its append.
+ * It names no address, not even hashed: the address becomes the taker's, and the record outlives
+ * the taker's deletion.
+ */
+export interface EmailClaimReleased {
+  user_id: string;
+  /** epoch ms */
+  released_at: number;
 }
