@@ -9,47 +9,34 @@
  * password adds nothing. The attacks a browser would not let a page make are in
  * test/passkeys/ceremony-suite.ts.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.ts';
-import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
-import { addPasskeyOnAccountPage, registerAndSignIn, sessionOf, verifyOnPage, withAuthenticator } from '../support/passkey-browser.ts';
+import { startMailBrowserHost, type MailBrowserHost } from '../support/mail-browser-host.ts';
+import { addPasskeyOnAccountPage, registerAndSignIn, sessionOf, signOutInPage, signUpVerified, verifyOnPage, withAuthenticator } from '../support/passkey-browser.ts';
 import { requireTool } from '../../harness/tools.ts';
 import { PASSWORD, uniqueEmail } from '../auth/support.ts';
-import { linkIn, startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
+import { linkIn } from '../support/smtp-sink.ts';
 
 const chromiumTool = requireTool('chromium');
 const python = requireTool('aiosmtpd');
 
 describe.skipIf(!chromiumTool || !python)('passkeys in Chromium', () => {
-  let host: HostProcess;
-  let sink: SmtpSink;
-  let browser: Browser;
+  let setup: MailBrowserHost;
   let base: string;
 
   beforeAll(async () => {
-    sink = await startSmtpSink(python!);
-    const port = await freePort();
     // The RP ID is the host of AUTH_PUBLIC_BASE_URL: localhost (WebAuthn refuses an IP address as RP ID).
-    base = `http://localhost:${port}`;
-    [host, browser] = await Promise.all([startHost({ port, env: { AUTH_PUBLIC_BASE_URL: base, SMTP_URL: sink.url } }), launchChromium(chromiumTool!)]);
+    setup = await startMailBrowserHost(python!, chromiumTool!, { base: 'localhost' });
+    base = setup.origin;
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    await sink?.stop();
-  });
+  afterAll(() => setup?.stop());
 
   /** Registers, signs in and verifies the address with the mailed link, in the page. */
-  async function verifiedAccount(page: Page, email: string) {
-    await registerAndSignIn(page, base, email);
-    const mail = await sink.waitFor((m) => m.envelope_to.includes(email) && m.subject === 'Confirm your email address');
-    await verifyOnPage(page, base, linkIn(mail, '/verify-email'));
-  }
+  const verifiedAccount = (page: Page, email: string) => signUpVerified(page, base, email, setup.mailTo);
 
   /** A signed-in page whose authenticator holds a passkey added on the account page. */
   async function accountWithPasskey() {
-    const browsing = await withAuthenticator(browser);
+    const browsing = await withAuthenticator(setup.browser);
     const { page, cdp, authenticatorId } = browsing;
     const email = uniqueEmail('passkey');
     await verifiedAccount(page, email);
@@ -77,7 +64,7 @@ describe.skipIf(!chromiumTool || !python)('passkeys in Chromium', () => {
     const { context, page, cdp, authenticatorId, email } = await accountWithPasskey();
     // Signed out, with the authenticator not answering by itself, so that the autofill request
     // /login starts stays pending (the next test lets it answer) and the button is what signs in.
-    await page.evaluate(() => fetch('/api/auth/logout', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+    await signOutInPage(page);
     await cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId, enabled: false });
     const autofillStarted = page.waitForRequest((request) => request.url().endsWith('/api/auth/passkeys/authentication/options'));
     await page.goto(`${base}/login`);
@@ -107,7 +94,7 @@ describe.skipIf(!chromiumTool || !python)('passkeys in Chromium', () => {
   });
 
   it('offers the autofill on /login: the email field says "username webauthn" and the browser supports conditional mediation', async () => {
-    const { context, page } = await withAuthenticator(browser);
+    const { context, page } = await withAuthenticator(setup.browser);
     const optionsAsked = page.waitForRequest((request) => request.url().endsWith('/api/auth/passkeys/authentication/options') && request.method() === 'POST');
     await page.goto(`${base}/login`);
     await optionsAsked;
@@ -117,7 +104,7 @@ describe.skipIf(!chromiumTool || !python)('passkeys in Chromium', () => {
   });
 
   it('renames and removes a passkey from the account page', async () => {
-    const { context, page } = await withAuthenticator(browser);
+    const { context, page } = await withAuthenticator(setup.browser);
     await verifiedAccount(page, uniqueEmail('passkey-manage'));
     await page.fill('#passkey-password', PASSWORD);
     await Promise.all([page.waitForSelector('#passkeys li[data-passkey-id]'), page.click('#passkey-add')]);
@@ -137,13 +124,13 @@ describe.skipIf(!chromiumTool || !python)('passkeys in Chromium', () => {
   });
 
   it('asks the password again before adding a passkey, and offers no "Add" to an unverified address', { timeout: 90_000 }, async () => {
-    const { context, page, cdp, authenticatorId } = await withAuthenticator(browser);
+    const { context, page, cdp, authenticatorId } = await withAuthenticator(setup.browser);
     const email = uniqueEmail('passkey-reauth');
     await registerAndSignIn(page, base, email);
     // Unverified: the card says why, and there is no form to add one.
     expect(await page.isVisible('#passkey-add-unverified')).toBe(true);
     expect(await page.$('#passkey-add-form')).toBeNull();
-    await verifyOnPage(page, base, linkIn(await sink.waitFor((m) => m.envelope_to.includes(email) && m.subject === 'Confirm your email address'), '/verify-email'));
+    await verifyOnPage(page, base, linkIn(await setup.mailTo(email, 'Confirm your email address'), '/verify-email'));
     await page.fill('#passkey-password', 'not the password at all');
     await page.click('#passkey-add');
     await page.waitForSelector('#passkeys-status:not([hidden])');
@@ -151,7 +138,7 @@ describe.skipIf(!chromiumTool || !python)('passkeys in Chromium', () => {
     expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials).toHaveLength(0);
     await addPasskeyOnAccountPage(page, 'Second try');
     expect(await page.textContent('#passkeys .passkey-name')).toContain('Second try');
-    const mail = await sink.waitFor((m) => m.envelope_to.includes(email) && m.subject === 'A passkey was added to your account');
+    const mail = await setup.mailTo(email, 'A passkey was added to your account');
     expect(mail.text).toContain('"Second try"');
     await context.close();
   });

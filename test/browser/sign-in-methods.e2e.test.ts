@@ -6,42 +6,31 @@
  * it, the password goes, and then the passkey's own "Remove" is disabled with the reason; the
  * passkey still signs in.
  */
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.ts';
-import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
-import { addPasskeyOnAccountPage, registerAndSignIn, sessionOf, verifyOnPage, withAuthenticator } from '../support/passkey-browser.ts';
+import { startMailBrowserHost, type MailBrowserHost } from '../support/mail-browser-host.ts';
+import { addPasskeyOnAccountPage, sessionOf, signOutInPage, signUpVerified, withAuthenticator } from '../support/passkey-browser.ts';
 import { requireTool } from '../../harness/tools.ts';
 import { PASSWORD, uniqueEmail } from '../auth/support.ts';
-import { linkIn, startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 
 const chromiumTool = requireTool('chromium');
 const python = requireTool('aiosmtpd');
 const REASON = 'This is the only way left to sign in to your account.';
 
 describe.skipIf(!chromiumTool || !python)('the sign-in methods card in Chromium', () => {
-  let host: HostProcess;
-  let sink: SmtpSink;
-  let browser: Browser;
+  let setup: MailBrowserHost;
   let base: string;
 
   beforeAll(async () => {
-    sink = await startSmtpSink(python!);
-    const port = await freePort();
-    base = `http://localhost:${port}`;
-    [host, browser] = await Promise.all([startHost({ port, env: { AUTH_PUBLIC_BASE_URL: base, SMTP_URL: sink.url } }), launchChromium(chromiumTool!)]);
+    // A passkey's RP ID is the host of AUTH_PUBLIC_BASE_URL: localhost, not an IP address.
+    setup = await startMailBrowserHost(python!, chromiumTool!, { base: 'localhost' });
+    base = setup.origin;
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    await sink?.stop();
-  });
+  afterAll(() => setup?.stop());
 
   it('says why the last way in cannot be removed, asks the password again, and removes the password while a passkey remains', { timeout: 120_000 }, async () => {
-    const { context, page } = await withAuthenticator(browser);
+    const { context, page } = await withAuthenticator(setup.browser);
     const email = uniqueEmail('methods');
-    await registerAndSignIn(page, base, email);
-    await verifyOnPage(page, base, linkIn(await sink.waitFor((m) => m.envelope_to.includes(email) && m.subject === 'Confirm your email address'), '/verify-email'));
+    await signUpVerified(page, base, email, setup.mailTo);
 
     // Only a password: its "Remove" is disabled, and the page says why, tied to the button.
     const removePassword = page.locator('button[data-remove-method="password"]');
@@ -74,7 +63,7 @@ describe.skipIf(!chromiumTool || !python)('the sign-in methods card in Chromium'
     expect(await page.textContent('#methods-reauth-hint')).toContain('sign in with a passkey again first');
 
     // The passkey signs in; the password does not.
-    await page.evaluate(() => fetch('/api/auth/logout', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+    await signOutInPage(page);
     const login = await page.evaluate(
       async ([address, password]) =>
         (await fetch('/api/auth/password/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: address, password }) })).status,
