@@ -28,9 +28,15 @@ export interface MailingHost extends MailingServer {
 /** The mail to `email` with `subject`, as `SmtpSink.waitFor` matches it. */
 export const mailMatching = (email: string, subject: string) => (mail: ReceivedMail) => mail.envelope_to.includes(email) && mail.subject === subject;
 
-/** `env` adds to (or overrides) AUTH_PUBLIC_BASE_URL and SMTP_URL; `args` are the host's flags. */
-export async function startMailingHost(python: Tool, options: { args?: string[]; env?: Record<string, string>; base?: 'localhost' | '127.0.0.1' } = {}): Promise<MailingHost> {
-  const port = await freePort();
+/**
+ * `env` adds to (or overrides) AUTH_PUBLIC_BASE_URL and SMTP_URL; `args` are the host's flags;
+ * `port` when the caller needs the origin first (an OAuth provider's redirect URIs).
+ */
+export async function startMailingHost(
+  python: Tool,
+  options: { args?: string[]; env?: Record<string, string>; base?: 'localhost' | '127.0.0.1'; port?: number } = {},
+): Promise<MailingHost> {
+  const port = options.port ?? (await freePort());
   const origin = `http://${options.base ?? 'localhost'}:${port}`;
   const sink = await startSmtpSink(python);
   let host: HostProcess;
