@@ -18,25 +18,23 @@ const python = requireTool('aiosmtpd');
 
 describe.skipIf(!wasmtime || !chromium || !python)('passkeys under wasmtime serve in Chromium', () => {
   let setup: WithChromium<MailingWasmtime>;
-  let base: string;
 
   beforeAll(async () => {
     setup = await withChromium(chromium!, startMailingWasmtime(wasmtime!, python!));
-    base = setup.origin;
   }, 600_000);
   afterAll(() => setup?.stop());
 
   it('adds a passkey, signs out and signs in with it: aal2', { timeout: 120_000 }, async () => {
     const { context, page, cdp, authenticatorId } = await withAuthenticator(setup.browser);
     const email = uniqueEmail('wasmtime-passkey');
-    await signUpVerified(page, base, email, setup.mailTo);
+    await signUpVerified(page, setup.origin, email, setup.mailTo);
     await addPasskeyOnAccountPage(page, 'Virtual key');
     // Signed out with the authenticator silent while /login loads, so the button signs in, not the autofill.
     await signOutInPage(page);
     await cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId, enabled: false });
-    await page.goto(`${base}/login`);
+    await page.goto(`${setup.origin}/login`);
     await cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId, enabled: true });
-    await Promise.all([page.waitForURL(`${base}/dashboard`), page.click('#passkey-sign-in')]);
+    await Promise.all([page.waitForURL(`${setup.origin}/dashboard`), page.click('#passkey-sign-in')]);
     expect(await page.textContent('#signed-in-as')).toContain(email);
     expect(await sessionOf(page)).toMatchObject({ authenticated: true, aal: 'aal2', method: 'passkey' });
     await context.close();
