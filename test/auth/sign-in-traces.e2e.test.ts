@@ -6,12 +6,11 @@
  * `auth_password_login_succeeded` went with the session it opened), and the storage-status totals
  * still count every sign-in.
  */
-import { DatabaseSync } from 'node:sqlite';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../../harness/host-process.ts';
 import { inCi, isolation, POSTGRES_URL, sharedServers } from '../../harness/servers.ts';
 import { operatorIssuer } from '../support/operator-token.ts';
+import { sqliteCounts } from '../support/sqlite-counts.ts';
 import { PASSWORD, postJson, register } from './support.ts';
 
 const unavailable = await sharedServers();
@@ -35,17 +34,7 @@ const sqlite: Backend = {
   name: 'sqlite',
   args: () => ['--db', 'sqlite'],
   async rows(host) {
-    const db = new DatabaseSync(join(host.dataDir, 'app.sqlite'), { readOnly: true });
-    try {
-      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as Array<{ name: string }>).map((r) => r.name);
-      const count = (sql: string) => Number((db.prepare(sql).get() as { n: number }).n);
-      return {
-        total: tables.reduce((sum, t) => sum + count(`SELECT COUNT(*) AS n FROM "${t}"`), 0),
-        userStreamEvents: count("SELECT COUNT(*) AS n FROM app_events WHERE stream_id LIKE 'auth-user-%'"),
-      };
-    } finally {
-      db.close();
-    }
+    return sqliteCounts(host.dataDir, { userStreamEvents: "SELECT COUNT(*) AS n FROM app_events WHERE stream_id LIKE 'auth-user-%'" });
   },
 };
 
