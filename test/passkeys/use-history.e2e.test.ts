@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTool } from '../../harness/tools.ts';
 import { startMailingHost, type MailingHost } from '../support/mailing-host.ts';
+import { FAST_RETENTION_ARGS, FAST_RETENTION_ENV } from '../support/fast-retention.ts';
 import { operatorIssuer } from '../support/operator-token.ts';
 import { addSoftwarePasskey, passkeySignIn, verifiedAccount } from '../support/passkey-account.ts';
 import type { SoftwarePasskey } from '../support/software-passkey.ts';
@@ -32,14 +33,8 @@ describe.skipIf(!python)('passkey use history on the Node host (sqlite)', () => 
   beforeAll(async () => {
     issuer = await operatorIssuer();
     host = await startMailingHost(python!, {
-      args: ['--db', 'sqlite', '--maintenance-interval', '1'],
-      env: {
-        ...issuer.env,
-        AUTH_SESSION_TTL_SECONDS: '2',
-        AUTH_SESSION_RETENTION_SECONDS: '1',
-        AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE: '100000',
-        AUTH_GLOBAL_MAX_SIGNUPS_PER_MINUTE: '100000',
-      },
+      args: ['--db', 'sqlite', ...FAST_RETENTION_ARGS],
+      env: { ...issuer.env, ...FAST_RETENTION_ENV },
     });
   }, 60_000);
   afterAll(() => host?.stop());
