@@ -12,12 +12,12 @@
 import { describe, expect, it } from 'vitest';
 import { SoftwarePasskey } from '../support/software-passkey.ts';
 import { cookieHeader, expectError, PASSWORD, postJson, register, sessionIdFrom, sessionOf } from '../auth/support.ts';
-import type { MailingServer } from '../support/mailing-host.ts';
+import type { MailingServer } from '../support/mailing-server.ts';
 import { addSoftwarePasskey, passkeySignIn, verifiedAccount, type CreationOptions } from '../support/passkey-account.ts';
 import { jsonAnswer as json, postSameOrigin, sameOriginHeaders } from '../support/same-origin-call.ts';
 import { linkIn } from '../support/smtp-sink.ts';
 
-/** A host whose mail reaches a real SMTP server (test/support/mailing-host.ts, mailing-wasmtime.ts). */
+/** A host whose mail reaches a real SMTP server (test/support/mailing-server.ts). */
 export type PasskeyTarget = Pick<MailingServer, 'url' | 'origin' | 'logs' | 'mailTo'>;
 
 export const PASSKEY_ADDED = 'A passkey was added to your account';

@@ -10,11 +10,11 @@
 import { describe, expect, it } from 'vitest';
 import type { SoftwarePasskey } from '../support/software-passkey.ts';
 import { cookieHeader, expectError, PASSWORD, postForm, postJson, sessionIdFrom, sessionOf } from '../auth/support.ts';
-import type { MailingServer } from '../support/mailing-host.ts';
+import type { MailingServer } from '../support/mailing-server.ts';
 import { addSoftwarePasskey, passkeySignIn as signInWith, verifiedAccount } from '../support/passkey-account.ts';
 import { jsonAnswer as json, postSameOrigin, sameOriginHeaders } from '../support/same-origin-call.ts';
 
-/** A host whose mail reaches a real SMTP server (test/support/mailing-host.ts, mailing-wasmtime.ts). */
+/** A host whose mail reaches a real SMTP server (test/support/mailing-server.ts). */
 export type MethodsTarget = Pick<MailingServer, 'url' | 'origin' | 'mailTo'>;
 
 export const METHOD_REMOVED = 'A sign-in method was removed';

@@ -1,32 +1,15 @@
 /**
  * A Node host that mails through a real SMTP server (aiosmtpd), its public base URL on its own
- * port (`http://localhost:<port>` unless told: a passkey's RP ID must be a domain name), and the
- * one way its suites wait for a mail. `MailingServer` is what the passkey and sign-in-method
- * suites run against, on this host and under `wasmtime serve` (./mailing-wasmtime.ts) alike.
+ * port (`http://localhost:<port>` unless told: a passkey's RP ID must be a domain name).
  */
 import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
 import type { Tool } from '../../harness/tools.ts';
-import { startSmtpSink, type ReceivedMail, type SmtpSink } from './smtp-sink.ts';
-
-export interface MailingServer {
-  /** where requests go (http://127.0.0.1:port) */
-  readonly url: string;
-  /** AUTH_PUBLIC_BASE_URL's origin: a passkey's RP ID is its host */
-  readonly origin: string;
-  readonly sink: SmtpSink;
-  /** the server's JSON log lines so far */
-  logs(): Array<Record<string, unknown>>;
-  /** the first mail to `email` with `subject` the SMTP server received (delivering the queue first where that is a separate step) */
-  mailTo(email: string, subject: string): Promise<ReceivedMail>;
-  stop(): Promise<void>;
-}
+import { mailingServer, type MailingServer } from './mailing-server.ts';
+import { startSmtpSink } from './smtp-sink.ts';
 
 export interface MailingHost extends MailingServer {
   readonly host: HostProcess;
 }
-
-/** The mail to `email` with `subject`, as `SmtpSink.waitFor` matches it. */
-export const mailMatching = (email: string, subject: string) => (mail: ReceivedMail) => mail.envelope_to.includes(email) && mail.subject === subject;
 
 /**
  * `env` adds to (or overrides) AUTH_PUBLIC_BASE_URL and SMTP_URL; `args` are the host's flags;
@@ -46,16 +29,6 @@ export async function startMailingHost(
     await sink.stop();
     throw error;
   }
-  return {
-    host,
-    sink,
-    url: host.url,
-    origin,
-    logs: () => host.logs(),
-    mailTo: (email, subject) => sink.waitFor(mailMatching(email, subject)),
-    async stop() {
-      await host.stop();
-      await sink.stop();
-    },
-  };
+  const mailTo: MailingServer['mailTo'] = (email, subject) => sink.waitFor((mail) => mail.envelope_to.includes(email) && mail.subject === subject);
+  return { ...mailingServer(host, sink, origin, mailTo), host };
 }

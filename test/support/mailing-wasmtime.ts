@@ -2,13 +2,13 @@
  * The standalone component under the real `wasmtime serve` (file store) with its public base URL
  * on its own port (`http://localhost:<port>`), and a real SMTP server (aiosmtpd) for its mail: the
  * component only queues mail in the file store, so waiting for a mail drains the outbox first
- * (./mail-drain.ts). The same `MailingServer` the Node host's suites get (./mailing-host.ts).
+ * (./mail-drain.ts). The same `MailingServer` (./mailing-server.ts) the Node host's suites get.
  */
 import { freePort } from '../../harness/host-process.ts';
 import type { Tool } from '../../harness/tools.ts';
 import { startWasmtime, type WasmtimeProcess } from '../../harness/wasmtime-process.ts';
 import { drainedMailTo } from './mail-drain.ts';
-import type { MailingServer } from './mailing-host.ts';
+import { mailingServer, type MailingServer } from './mailing-server.ts';
 import { startSmtpSink } from './smtp-sink.ts';
 
 export interface MailingWasmtime extends MailingServer {
@@ -27,16 +27,5 @@ export async function startMailingWasmtime(wasmtime: Tool, python: Tool, options
     await sink.stop();
     throw error;
   }
-  return {
-    server,
-    sink,
-    url: server.url,
-    origin,
-    logs: () => server.logs(),
-    mailTo: (email, subject) => drainedMailTo(server.dataDir, sink, email, subject),
-    async stop() {
-      await server.stop();
-      await sink.stop();
-    },
-  };
+  return { ...mailingServer(server, sink, origin, (email, subject) => drainedMailTo(server.dataDir, sink, email, subject)), server };
 }

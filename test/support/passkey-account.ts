@@ -5,7 +5,7 @@
  * sign-in-method and administration suites on the Node host and under `wasmtime serve`.
  */
 import { PASSWORD, register } from '../auth/support.ts';
-import type { MailingServer } from './mailing-host.ts';
+import type { MailingServer } from './mailing-server.ts';
 import { jsonAnswer, postSameOrigin } from './same-origin-call.ts';
 import { linkIn } from './smtp-sink.ts';
 import { SoftwarePasskey, type CeremonyOptions } from './software-passkey.ts';
