@@ -15,7 +15,7 @@ import { addSoftwarePasskey, passkeySignIn as signInWith, verifiedAccount } from
 import { jsonAnswer as json, postSameOrigin, sameOriginHeaders } from '../support/same-origin-call.ts';
 
 /** A host whose mail reaches a real SMTP server (test/support/mailing-server.ts). */
-export type MethodsTarget = Pick<MailingServer, 'url' | 'origin' | 'mailTo'>;
+export type MethodsTarget = Pick<MailingServer, 'url' | 'origin' | 'logs' | 'mailTo'>;
 
 export const METHOD_REMOVED = 'A sign-in method was removed';
 const LAST_WAY_IN = 'this is the last way to sign in to the account: add another one first';
