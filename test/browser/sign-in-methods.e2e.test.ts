@@ -6,8 +6,9 @@
  * it, the password goes, and then the passkey's own "Remove" is disabled with the reason; the
  * passkey still signs in.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMailBrowserHost, type MailBrowserHost } from '../support/mail-browser-host.ts';
+import { describe, expect, it } from 'vitest';
+import { startMailBrowserHost } from '../support/mail-browser-host.ts';
+import { startedForSuite } from '../support/started-for-suite.ts';
 import { addPasskeyOnAccountPage, sessionOf, signOutInPage, signUpVerified, withAuthenticator } from '../support/passkey-browser.ts';
 import { requireTool } from '../../harness/tools.ts';
 import { PASSWORD, uniqueEmail } from '../auth/support.ts';
@@ -17,18 +18,13 @@ const python = requireTool('aiosmtpd');
 const REASON = 'This is the only way left to sign in to your account.';
 
 describe.skipIf(!chromiumTool || !python)('the sign-in methods card in Chromium', () => {
-  let setup: MailBrowserHost;
-
-  beforeAll(async () => {
-    // A passkey's RP ID is the host of AUTH_PUBLIC_BASE_URL: localhost, not an IP address.
-    setup = await startMailBrowserHost(python!, chromiumTool!, { base: 'localhost' });
-  }, 120_000);
-  afterAll(() => setup?.stop());
+  // A passkey's RP ID is the host of AUTH_PUBLIC_BASE_URL: localhost, not an IP address.
+  const setup = startedForSuite(() => startMailBrowserHost(python!, chromiumTool!, { base: 'localhost' }), 120_000);
 
   it('says why the last way in cannot be removed, asks the password again, and removes the password while a passkey remains', { timeout: 120_000 }, async () => {
-    const { context, page } = await withAuthenticator(setup.browser);
+    const { context, page } = await withAuthenticator(setup().browser);
     const email = uniqueEmail('methods');
-    await signUpVerified(page, setup.origin, email, setup.mailTo);
+    await signUpVerified(page, setup().origin, email, setup().mailTo);
 
     // Only a password: its "Remove" is disabled, and the page says why, tied to the button.
     const removePassword = page.locator('button[data-remove-method="password"]');
@@ -44,12 +40,12 @@ describe.skipIf(!chromiumTool || !python)('the sign-in methods card in Chromium'
     expect(await page.locator('.method-reason').count()).toBe(0);
 
     // Without the password: back on the page with the refusal in words, nothing removed.
-    await Promise.all([page.waitForURL(`${setup.origin}/dashboard?error=forbidden&form=methods`), removePassword.click()]);
+    await Promise.all([page.waitForURL(`${setup().origin}/dashboard?error=forbidden&form=methods`), removePassword.click()]);
     expect(await page.textContent('#sign-in-methods-error')).toContain('Nothing was removed: enter your password');
     expect(await removePassword.count()).toBe(1);
 
     await page.fill('#methods-password', PASSWORD);
-    await Promise.all([page.waitForURL(`${setup.origin}/dashboard?notice=password_removed`), removePassword.click()]);
+    await Promise.all([page.waitForURL(`${setup().origin}/dashboard?notice=password_removed`), removePassword.click()]);
     expect(await page.textContent('#account-notice')).toContain('Your password is removed');
     expect(await removePassword.count()).toBe(0);
     // The passkey is now the only way in: its "Remove" is disabled with the reason beside it.
@@ -69,7 +65,7 @@ describe.skipIf(!chromiumTool || !python)('the sign-in methods card in Chromium'
     );
     expect(login).toBe(401);
     // /login's passkey autofill: the authenticator answers with the one passkey it holds.
-    await Promise.all([page.waitForURL(`${setup.origin}/dashboard`), page.goto(`${setup.origin}/login`)]);
+    await Promise.all([page.waitForURL(`${setup().origin}/dashboard`), page.goto(`${setup().origin}/login`)]);
     expect(await sessionOf(page)).toMatchObject({ authenticated: true, method: 'passkey' });
     await context.close();
   });

@@ -5,21 +5,17 @@
  * The component queues its mail in the file store; `npm run mail:drain` delivers it to a real SMTP
  * server (aiosmtpd) whenever the suite waits for a mail.
  */
-import { afterAll, beforeAll, describe } from 'vitest';
+import { describe } from 'vitest';
 import { requireTool } from '../../harness/tools.ts';
-import { startMailingWasmtime, type MailingWasmtime } from '../support/mailing-wasmtime.ts';
+import { startMailingWasmtime } from '../support/mailing-wasmtime.ts';
+import { startedForSuite } from '../support/started-for-suite.ts';
 import { passkeyCeremonySuite } from './ceremony-suite.ts';
 
 const wasmtime = requireTool('wasmtime');
 const python = requireTool('aiosmtpd');
 
 describe.skipIf(!wasmtime || !python)('passkeys under wasmtime serve', () => {
-  let server: MailingWasmtime;
-  beforeAll(async () => {
-    // Every client is `unknown` under wasmtime serve, so the suite's calls share one per-client budget.
-    server = await startMailingWasmtime(wasmtime!, python!, { guestEnv: { AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE: '1000' } });
-  }, 600_000);
-  afterAll(() => server?.stop());
-
-  passkeyCeremonySuite(() => server);
+  // Every client is `unknown` under wasmtime serve, so the suite's calls share one per-client budget.
+  const server = startedForSuite(() => startMailingWasmtime(wasmtime!, python!, { guestEnv: { AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE: '1000' } }), 600_000);
+  passkeyCeremonySuite(server);
 });

@@ -4,10 +4,11 @@
  * reads (the email stream, the identities, the passkey list), the one-change-at-a-time counter
  * (key-value increment with a lifetime) and the removals behave as on SQLite.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../../harness/servers.ts';
 import { requireTool } from '../../harness/tools.ts';
-import { startMailingHost, type MailingHost } from '../support/mailing-host.ts';
+import { startMailingHost } from '../support/mailing-host.ts';
+import { startedForSuite } from '../support/started-for-suite.ts';
 import { signInMethodsSuite } from './suite.ts';
 
 const python = requireTool('aiosmtpd');
@@ -24,11 +25,5 @@ const BACKENDS = [
 ];
 
 describe.runIf(unavailable === undefined && python !== undefined).each(BACKENDS)('sign-in methods on the Node host ($name)', (backend) => {
-  let host: MailingHost;
-  beforeAll(async () => {
-    host = await startMailingHost(python!, { args: backend.args, env: { AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE: '1000' } });
-  }, 60_000);
-  afterAll(() => host?.stop());
-
-  signInMethodsSuite(() => host);
+  signInMethodsSuite(startedForSuite(() => startMailingHost(python!, { args: backend.args, env: { AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE: '1000' } }), 60_000));
 });

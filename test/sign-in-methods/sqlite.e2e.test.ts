@@ -1,17 +1,12 @@
 /** Managing sign-in methods (./suite.ts) on the Node host with SQLite, mail through a real SMTP server (aiosmtpd). */
-import { afterAll, beforeAll, describe } from 'vitest';
+import { describe } from 'vitest';
 import { requireTool } from '../../harness/tools.ts';
-import { startMailingHost, type MailingHost } from '../support/mailing-host.ts';
+import { startMailingHost } from '../support/mailing-host.ts';
+import { startedForSuite } from '../support/started-for-suite.ts';
 import { signInMethodsSuite } from './suite.ts';
 
 const python = requireTool('aiosmtpd');
 
 describe.skipIf(!python)('sign-in methods on the Node host (SQLite)', () => {
-  let host: MailingHost;
-  beforeAll(async () => {
-    host = await startMailingHost(python!, { env: { AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE: '1000' } });
-  }, 60_000);
-  afterAll(() => host?.stop());
-
-  signInMethodsSuite(() => host);
+  signInMethodsSuite(startedForSuite(() => startMailingHost(python!, { env: { AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE: '1000' } }), 60_000));
 });
