@@ -21,7 +21,8 @@ import { providerSignIn as signInThroughProvider } from '../support/oauth-provid
 import { OPERATOR_AUDIENCE, OPERATOR_ISSUER, operatorIssuer } from '../support/operator-token.ts';
 import { requireTool } from '../../harness/tools.ts';
 import { startMailingHost, type MailingHost } from '../support/mailing-host.ts';
-import { addSoftwarePasskey, passkeySignIn as signInWith, verifiedAccount } from '../support/passkey-account.ts';
+import { accountsToDisable } from '../support/accounts-to-disable.ts';
+import { passkeySignIn as signInWith } from '../support/passkey-account.ts';
 import { linkIn } from '../support/smtp-sink.ts';
 import type { SoftwarePasskey } from '../support/software-passkey.ts';
 import { expectError, PASSWORD, postJson, register, sessionIdFrom, sessionOf, uniqueEmail } from './support.ts';
@@ -173,16 +174,8 @@ describe.runIf(unavailable === undefined && python !== undefined).each(BACKENDS)
   });
 
   it('disables an account: its sessions end at once, password, passkey and provider sign-in are refused; enabling lets it back in', { timeout: 180_000 }, async () => {
-    // A password account with a passkey (added to its verified address, with the password), signed in twice.
-    const ada = await verifiedAccount(host);
-    const { key } = await addSoftwarePasskey(host, ada.sessionId, 'Ada key');
-    const passkeySession = sessionIdFrom(await passkeySignIn(key))!;
-    expect(await sessionOf(host.url, passkeySession)).toMatchObject({ authenticated: true, method: 'passkey' });
-    // A provider account, signed in once.
-    const providerFirst = await providerSignIn();
-    expect(providerFirst.status).toBe(302);
-    const providerSession = sessionIdFrom(providerFirst)!;
-    const providerUser = (await sessionOf(host.url, providerSession))['user_id'] as string;
+    // A password account with a passkey, signed in twice; a provider account, signed in once.
+    const { ada, key, passkeySession, providerSession, providerUser } = await accountsToDisable(host);
 
     const summary = await admin(host.url, 'GET', `/api/admin/users/${ada.userId}`);
     expect(summary.status).toBe(200);

@@ -13,9 +13,10 @@ import { startMailingWasmtime, type MailingWasmtime } from '../support/mailing-w
 import { startOAuthFixture, type OAuthFixture } from '../support/oauth-provider/fixture.ts';
 import { providerSignIn as signInThroughProvider } from '../support/oauth-provider/provider-sign-in.ts';
 import { operatorIssuer } from '../support/operator-token.ts';
-import { addSoftwarePasskey, passkeySignIn as signInWith, verifiedAccount } from '../support/passkey-account.ts';
+import { accountsToDisable } from '../support/accounts-to-disable.ts';
+import { passkeySignIn as signInWith } from '../support/passkey-account.ts';
 import type { SoftwarePasskey } from '../support/software-passkey.ts';
-import { expectError, PASSWORD, postJson, sessionIdFrom, sessionOf, uniqueEmail } from './support.ts';
+import { expectError, PASSWORD, postJson, sessionOf, uniqueEmail } from './support.ts';
 
 const wasmtime = requireTool('wasmtime');
 const python = requireTool('aiosmtpd');
@@ -48,16 +49,8 @@ describe.skipIf(!wasmtime || !python)('the administration API under wasmtime ser
   });
 
   it('finds, disables and enables accounts: sessions end at once, password, passkey and provider sign-in refused meanwhile', { timeout: 240_000 }, async () => {
-    // A password account with a passkey (its address verified, the password given).
-    const ada = await verifiedAccount(server);
-    const { key } = await addSoftwarePasskey(server, ada.sessionId, 'Ada key');
-    const passkeySession = sessionIdFrom(await passkeySignIn(key))!;
-    expect(await sessionOf(server.url, passkeySession)).toMatchObject({ authenticated: true, method: 'passkey' });
-    // A provider account, signed in once.
-    const providerFirst = await providerSignIn();
-    expect(providerFirst.status).toBe(302);
-    const providerSession = sessionIdFrom(providerFirst)!;
-    const providerUser = (await sessionOf(server.url, providerSession))['user_id'] as string;
+    // A password account with a passkey, signed in twice; a provider account, signed in once.
+    const { ada, key, passkeySession, providerSession, providerUser } = await accountsToDisable(server);
 
     const listed = (await (await admin('GET', `/api/admin/users?q=${encodeURIComponent(ada.email)}`)).json()) as { users: Array<{ id: string }>; next: string | null };
     expect(listed).toEqual({ users: [expect.objectContaining({ id: ada.userId, email: ada.email, disabled: false })], next: null });
