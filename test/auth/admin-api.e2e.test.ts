@@ -20,9 +20,12 @@ import { startOAuthFixture, type OAuthFixture } from '../support/oauth-provider/
 import { providerSignIn as signInThroughProvider } from '../support/oauth-provider/provider-sign-in.ts';
 import { OPERATOR_AUDIENCE, OPERATOR_ISSUER, operatorIssuer } from '../support/operator-token.ts';
 import { requireTool } from '../../harness/tools.ts';
-import { linkIn, startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
-import { SoftwarePasskey } from '../support/software-passkey.ts';
-import { cookieHeader, expectError, PASSWORD, postJson, register, sessionIdFrom, sessionOf, uniqueEmail } from './support.ts';
+import { startMailingHost, type MailingHost } from '../support/mailing-host.ts';
+import { accountsToDisable } from '../support/accounts-to-disable.ts';
+import { passkeySignIn as signInWith } from '../support/passkey-account.ts';
+import { linkIn } from '../support/smtp-sink.ts';
+import type { SoftwarePasskey } from '../support/software-passkey.ts';
+import { expectError, PASSWORD, postJson, register, sessionIdFrom, sessionOf, uniqueEmail } from './support.ts';
 
 const python = requireTool('aiosmtpd');
 const unavailable = await sharedServers();
@@ -128,31 +131,21 @@ const BACKENDS: Backend[] = [
 ];
 
 describe.runIf(unavailable === undefined && python !== undefined).each(BACKENDS)('administration on $name', (backend) => {
-  let host: HostProcess;
+  let host: MailingHost;
   let fixture: OAuthFixture;
-  let sink: SmtpSink;
-  let origin: string;
   beforeAll(async () => {
     const port = await freePort();
     // localhost, not 127.0.0.1: a passkey's RP ID is a domain name.
-    origin = `http://localhost:${port}`;
-    fixture = await startOAuthFixture(origin, { user: { subject: `provider-user-${backend.name}`, email: uniqueEmail('provider'), emailVerified: true } });
+    fixture = await startOAuthFixture(`http://localhost:${port}`, { user: { subject: `provider-user-${backend.name}`, email: uniqueEmail('provider'), emailVerified: true } });
     // A real SMTP server: a passkey is added to a verified address, and the reset link is mailed.
-    sink = await startSmtpSink(python!);
-    host = await startHost({ port, args: backend.args(), env: { ...fixture.env, ...operator.env, SMTP_URL: sink.url } });
+    host = await startMailingHost(python!, { port, args: backend.args(), env: { ...fixture.env, ...operator.env } });
   }, 120_000);
   afterAll(async () => {
     await host?.stop();
     await fixture?.provider.stop();
-    await sink?.stop();
   });
 
-  const browser = () => ({ origin, 'sec-fetch-site': 'same-origin' });
-  const call = (path: string, body: unknown, sessionId?: string) => postJson(host.url, path, body, { ...browser(), ...(sessionId ? cookieHeader(sessionId) : {}) });
-  const passkeySignIn = async (key: SoftwarePasskey) => {
-    const options = (await (await call('/api/auth/passkeys/authentication/options', {})).json()) as { challenge: string };
-    return call('/api/auth/passkeys/authentication/verify', { response: key.assert(options, { origin }) });
-  };
+  const passkeySignIn = (key: SoftwarePasskey) => signInWith(host, key);
   const providerSignIn = () => signInThroughProvider(host.url);
   const list = async (query: string) => {
     const response = await admin(host.url, 'GET', `/api/admin/users${query}`);
@@ -181,22 +174,8 @@ describe.runIf(unavailable === undefined && python !== undefined).each(BACKENDS)
   });
 
   it('disables an account: its sessions end at once, password, passkey and provider sign-in are refused; enabling lets it back in', { timeout: 180_000 }, async () => {
-    // A password account with a passkey (added to its verified address, with the password), signed in twice.
-    const ada = await register(host.url);
-    const verification = linkIn(await sink.waitFor((m) => m.envelope_to.includes(ada.email) && m.subject === 'Confirm your email address'), '/verify-email');
-    expect((await call('/api/auth/email/verify', { token: new URL(verification).searchParams.get('token') })).status).toBe(200);
-    const key = new SoftwarePasskey();
-    const creation = await call('/api/auth/passkeys/registration/options', { password: PASSWORD }, ada.sessionId);
-    expect(creation.status).toBe(200);
-    const registered = await call('/api/auth/passkeys/registration/verify', { response: key.register(await creation.json(), { origin }), name: 'Ada key' }, ada.sessionId);
-    expect(registered.status, await registered.clone().text()).toBe(201);
-    const passkeySession = sessionIdFrom(await passkeySignIn(key))!;
-    expect(await sessionOf(host.url, passkeySession)).toMatchObject({ authenticated: true, method: 'passkey' });
-    // A provider account, signed in once.
-    const providerFirst = await providerSignIn();
-    expect(providerFirst.status).toBe(302);
-    const providerSession = sessionIdFrom(providerFirst)!;
-    const providerUser = (await sessionOf(host.url, providerSession))['user_id'] as string;
+    // A password account with a passkey, signed in twice; a provider account, signed in once.
+    const { ada, key, passkeySession, providerSession, providerUser } = await accountsToDisable(host);
 
     const summary = await admin(host.url, 'GET', `/api/admin/users/${ada.userId}`);
     expect(summary.status).toBe(200);
@@ -228,7 +207,7 @@ describe.runIf(unavailable === undefined && python !== undefined).each(BACKENDS)
     expect((await postJson(host.url, '/api/auth/password/login', { email: ada.email, password: PASSWORD })).status).toBe(200);
     expect((await passkeySignIn(key)).status).toBe(200);
     expect((await providerSignIn()).status).toBe(302);
-    expect(host.output.join('\n')).not.toContain(ada.sessionId);
+    expect(host.host.output.join('\n')).not.toContain(ada.sessionId);
   });
 
   it('ends one session by its handle or all of them, mails a reset link, deletes; each action counted by storage status', { timeout: 120_000 }, async () => {
@@ -248,7 +227,7 @@ describe.runIf(unavailable === undefined && python !== undefined).each(BACKENDS)
     const reset = await admin(host.url, 'POST', `/api/admin/users/${bob.userId}/reset-link`);
     expect(reset.status).toBe(202);
     expect(await reset.json()).toEqual({ status: 'queued' });
-    expect(linkIn(await sink.waitFor((m) => m.envelope_to.includes(bob.email) && m.subject === 'Reset your password'), '/reset-password')).toContain('token=');
+    expect(linkIn(await host.mailTo(bob.email, 'Reset your password'), '/reset-password')).toContain('token=');
 
     expect((await admin(host.url, 'DELETE', `/api/admin/users/${bob.userId}`)).status).toBe(204);
     await expectError(await admin(host.url, 'GET', `/api/admin/users/${bob.userId}`), 404, 'not_found');

@@ -9,46 +9,36 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../harness/host-process.ts';
 import { requireTool } from '../../harness/tools.ts';
-import { startWasmtime, type WasmtimeProcess } from '../../harness/wasmtime-process.ts';
-import { drainedMailTo } from '../support/mail-drain.ts';
+import { startMailingWasmtime, type MailingWasmtime } from '../support/mailing-wasmtime.ts';
 import { startOAuthFixture, type OAuthFixture } from '../support/oauth-provider/fixture.ts';
 import { providerSignIn as signInThroughProvider } from '../support/oauth-provider/provider-sign-in.ts';
 import { operatorIssuer } from '../support/operator-token.ts';
-import { linkIn, startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
-import { SoftwarePasskey } from '../support/software-passkey.ts';
-import { cookieHeader, expectError, PASSWORD, postJson, register, sessionIdFrom, sessionOf, uniqueEmail } from './support.ts';
+import { accountsToDisable } from '../support/accounts-to-disable.ts';
+import { passkeySignIn as signInWith } from '../support/passkey-account.ts';
+import type { SoftwarePasskey } from '../support/software-passkey.ts';
+import { expectError, PASSWORD, postJson, sessionOf, uniqueEmail } from './support.ts';
 
 const wasmtime = requireTool('wasmtime');
 const python = requireTool('aiosmtpd');
 const operator = await operatorIssuer();
 
 describe.skipIf(!wasmtime || !python)('the administration API under wasmtime serve', () => {
-  let server: WasmtimeProcess;
+  let server: MailingWasmtime;
   let fixture: OAuthFixture;
-  let sink: SmtpSink;
-  let origin: string;
   beforeAll(async () => {
     const port = await freePort();
     // localhost, not 127.0.0.1: a passkey's RP ID is a domain name.
-    origin = `http://localhost:${port}`;
-    fixture = await startOAuthFixture(origin, { user: { subject: 'provider-user-wasmtime', email: uniqueEmail('provider'), emailVerified: true } });
-    sink = await startSmtpSink(python!);
-    server = await startWasmtime({ port, guestEnv: { ...fixture.env, ...operator.env, AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE: '1000' } }, wasmtime!.path);
+    fixture = await startOAuthFixture(`http://localhost:${port}`, { user: { subject: 'provider-user-wasmtime', email: uniqueEmail('provider'), emailVerified: true } });
+    server = await startMailingWasmtime(wasmtime!, python!, { port, guestEnv: { ...fixture.env, ...operator.env, AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE: '1000' } });
   }, 600_000);
   afterAll(async () => {
     await server?.stop();
     await fixture?.provider.stop();
-    await sink?.stop();
   });
 
   const admin = async (method: string, path: string, token?: string) =>
     fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${token ?? (await operator.mint())}` } });
-  const call = (path: string, body: unknown, sessionId?: string) =>
-    postJson(server.url, path, body, { origin, 'sec-fetch-site': 'same-origin', ...(sessionId ? cookieHeader(sessionId) : {}) });
-  const passkeySignIn = async (key: SoftwarePasskey) => {
-    const options = (await (await call('/api/auth/passkeys/authentication/options', {})).json()) as { challenge: string };
-    return call('/api/auth/passkeys/authentication/verify', { response: key.assert(options, { origin }) });
-  };
+  const passkeySignIn = (key: SoftwarePasskey) => signInWith(server, key);
   const providerSignIn = () => signInThroughProvider(server.url);
 
   it('refuses a forged and a wrong-audience token', async () => {
@@ -59,22 +49,8 @@ describe.skipIf(!wasmtime || !python)('the administration API under wasmtime ser
   });
 
   it('finds, disables and enables accounts: sessions end at once, password, passkey and provider sign-in refused meanwhile', { timeout: 240_000 }, async () => {
-    // A password account with a passkey (its address verified, the password given).
-    const ada = await register(server.url);
-    const verification = linkIn(await drainedMailTo(server.dataDir, sink, ada.email, 'Confirm your email address'), '/verify-email');
-    expect((await call('/api/auth/email/verify', { token: new URL(verification).searchParams.get('token') })).status).toBe(200);
-    const key = new SoftwarePasskey();
-    const creation = await call('/api/auth/passkeys/registration/options', { password: PASSWORD }, ada.sessionId);
-    expect(creation.status).toBe(200);
-    const registered = await call('/api/auth/passkeys/registration/verify', { response: key.register(await creation.json(), { origin }), name: 'Ada key' }, ada.sessionId);
-    expect(registered.status, await registered.clone().text()).toBe(201);
-    const passkeySession = sessionIdFrom(await passkeySignIn(key))!;
-    expect(await sessionOf(server.url, passkeySession)).toMatchObject({ authenticated: true, method: 'passkey' });
-    // A provider account, signed in once.
-    const providerFirst = await providerSignIn();
-    expect(providerFirst.status).toBe(302);
-    const providerSession = sessionIdFrom(providerFirst)!;
-    const providerUser = (await sessionOf(server.url, providerSession))['user_id'] as string;
+    // A password account with a passkey, signed in twice; a provider account, signed in once.
+    const { ada, key, passkeySession, providerSession, providerUser } = await accountsToDisable(server);
 
     const listed = (await (await admin('GET', `/api/admin/users?q=${encodeURIComponent(ada.email)}`)).json()) as { users: Array<{ id: string }>; next: string | null };
     expect(listed).toEqual({ users: [expect.objectContaining({ id: ada.userId, email: ada.email, disabled: false })], next: null });

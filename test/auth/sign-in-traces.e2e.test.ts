@@ -6,12 +6,12 @@
  * `auth_password_login_succeeded` went with the session it opened), and the storage-status totals
  * still count every sign-in.
  */
-import { DatabaseSync } from 'node:sqlite';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../../harness/host-process.ts';
 import { inCi, isolation, POSTGRES_URL, sharedServers } from '../../harness/servers.ts';
+import { FAST_RETENTION_ARGS, FAST_RETENTION_ENV } from '../support/fast-retention.ts';
 import { operatorIssuer } from '../support/operator-token.ts';
+import { sqliteCounts } from '../support/sqlite-counts.ts';
 import { PASSWORD, postJson, register } from './support.ts';
 
 const unavailable = await sharedServers();
@@ -35,17 +35,7 @@ const sqlite: Backend = {
   name: 'sqlite',
   args: () => ['--db', 'sqlite'],
   async rows(host) {
-    const db = new DatabaseSync(join(host.dataDir, 'app.sqlite'), { readOnly: true });
-    try {
-      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as Array<{ name: string }>).map((r) => r.name);
-      const count = (sql: string) => Number((db.prepare(sql).get() as { n: number }).n);
-      return {
-        total: tables.reduce((sum, t) => sum + count(`SELECT COUNT(*) AS n FROM "${t}"`), 0),
-        userStreamEvents: count("SELECT COUNT(*) AS n FROM app_events WHERE stream_id LIKE 'auth-user-%'"),
-      };
-    } finally {
-      db.close();
-    }
+    return sqliteCounts(host.dataDir, { userStreamEvents: "SELECT COUNT(*) AS n FROM app_events WHERE stream_id LIKE 'auth-user-%'" });
   },
 };
 
@@ -74,14 +64,8 @@ describe.each(backends)('sign-in traces kept as long as their sessions: $name', 
   it(`${SIGN_INS} sign-ins with 2 s sessions leave at most ${MAX_ROWS_LEFT} rows more ${WAIT_MS / 1000} s later; the totals count them all`, { timeout: 480_000 }, async () => {
     const issuer = await operatorIssuer();
     host = await startHost({
-      args: [...backend.args(), '--maintenance-interval', '1'],
-      env: {
-        ...issuer.env,
-        AUTH_SESSION_TTL_SECONDS: '2',
-        AUTH_SESSION_RETENTION_SECONDS: '1',
-        AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE: '100000',
-        AUTH_GLOBAL_MAX_SIGNUPS_PER_MINUTE: '100000',
-      },
+      args: [...backend.args(), ...FAST_RETENTION_ARGS],
+      env: { ...issuer.env, ...FAST_RETENTION_ENV },
     });
     const base = host.url;
     const status = async () => {

@@ -9,47 +9,28 @@
  * password adds nothing. The attacks a browser would not let a page make are in
  * test/passkeys/ceremony-suite.ts.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.ts';
-import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
-import { addPasskeyOnAccountPage, registerAndSignIn, sessionOf, verifyOnPage, withAuthenticator } from '../support/passkey-browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { startMailBrowserHost } from '../support/mail-browser-host.ts';
+import { startedForSuite } from '../support/started-for-suite.ts';
+import { addPasskeyOnAccountPage, registerAndSignIn, sessionOf, signOutInPage, signUpVerified, verifyOnPage, withAuthenticator } from '../support/passkey-browser.ts';
 import { requireTool } from '../../harness/tools.ts';
 import { PASSWORD, uniqueEmail } from '../auth/support.ts';
-import { linkIn, startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
+import { linkIn } from '../support/smtp-sink.ts';
 
 const chromiumTool = requireTool('chromium');
 const python = requireTool('aiosmtpd');
 
 describe.skipIf(!chromiumTool || !python)('passkeys in Chromium', () => {
-  let host: HostProcess;
-  let sink: SmtpSink;
-  let browser: Browser;
-  let base: string;
-
-  beforeAll(async () => {
-    sink = await startSmtpSink(python!);
-    const port = await freePort();
-    // The RP ID is the host of AUTH_PUBLIC_BASE_URL: localhost (WebAuthn refuses an IP address as RP ID).
-    base = `http://localhost:${port}`;
-    [host, browser] = await Promise.all([startHost({ port, env: { AUTH_PUBLIC_BASE_URL: base, SMTP_URL: sink.url } }), launchChromium(chromiumTool!)]);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    await sink?.stop();
-  });
+  // The RP ID is the host of AUTH_PUBLIC_BASE_URL: localhost (WebAuthn refuses an IP address as RP ID).
+  const setup = startedForSuite(() => startMailBrowserHost(python!, chromiumTool!, { base: 'localhost' }), 120_000);
 
   /** Registers, signs in and verifies the address with the mailed link, in the page. */
-  async function verifiedAccount(page: Page, email: string) {
-    await registerAndSignIn(page, base, email);
-    const mail = await sink.waitFor((m) => m.envelope_to.includes(email) && m.subject === 'Confirm your email address');
-    await verifyOnPage(page, base, linkIn(mail, '/verify-email'));
-  }
+  const verifiedAccount = (page: Page, email: string) => signUpVerified(page, setup().origin, email, setup().mailTo);
 
   /** A signed-in page whose authenticator holds a passkey added on the account page. */
   async function accountWithPasskey() {
-    const browsing = await withAuthenticator(browser);
+    const browsing = await withAuthenticator(setup().browser);
     const { page, cdp, authenticatorId } = browsing;
     const email = uniqueEmail('passkey');
     await verifiedAccount(page, email);
@@ -77,16 +58,16 @@ describe.skipIf(!chromiumTool || !python)('passkeys in Chromium', () => {
     const { context, page, cdp, authenticatorId, email } = await accountWithPasskey();
     // Signed out, with the authenticator not answering by itself, so that the autofill request
     // /login starts stays pending (the next test lets it answer) and the button is what signs in.
-    await page.evaluate(() => fetch('/api/auth/logout', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+    await signOutInPage(page);
     await cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId, enabled: false });
     const autofillStarted = page.waitForRequest((request) => request.url().endsWith('/api/auth/passkeys/authentication/options'));
-    await page.goto(`${base}/login`);
+    await page.goto(`${setup().origin}/login`);
     await autofillStarted;
     expect((await sessionOf(page))['authenticated']).toBe(false);
     await cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId, enabled: true });
     const asked: string[] = [];
     page.on('request', (request) => asked.push(new URL(request.url()).pathname));
-    await Promise.all([page.waitForURL(`${base}/dashboard`), page.click('#passkey-sign-in')]);
+    await Promise.all([page.waitForURL(`${setup().origin}/dashboard`), page.click('#passkey-sign-in')]);
     // The button's own ceremony: fresh options, then the verification.
     expect(asked.slice(0, 2)).toEqual(['/api/auth/passkeys/authentication/options', '/api/auth/passkeys/authentication/verify']);
     await expectPasskeySession(page, email);
@@ -100,16 +81,16 @@ describe.skipIf(!chromiumTool || !python)('passkeys in Chromium', () => {
     const visited: string[] = [];
     page.on('framenavigated', (frame) => visited.push(new URL(frame.url()).pathname));
     await Promise.all([page.waitForURL(/\/login/, { waitUntil: 'commit' }), page.click('#logout-form button')]);
-    await page.waitForURL(`${base}/dashboard`);
+    await page.waitForURL(`${setup().origin}/dashboard`);
     expect(visited).toEqual(['/login', '/dashboard']);
     await expectPasskeySession(page, email);
     await context.close();
   });
 
   it('offers the autofill on /login: the email field says "username webauthn" and the browser supports conditional mediation', async () => {
-    const { context, page } = await withAuthenticator(browser);
+    const { context, page } = await withAuthenticator(setup().browser);
     const optionsAsked = page.waitForRequest((request) => request.url().endsWith('/api/auth/passkeys/authentication/options') && request.method() === 'POST');
-    await page.goto(`${base}/login`);
+    await page.goto(`${setup().origin}/login`);
     await optionsAsked;
     expect(await page.getAttribute('#login-email', 'autocomplete')).toBe('username webauthn');
     expect(await page.evaluate(() => PublicKeyCredential.isConditionalMediationAvailable())).toBe(true);
@@ -117,7 +98,7 @@ describe.skipIf(!chromiumTool || !python)('passkeys in Chromium', () => {
   });
 
   it('renames and removes a passkey from the account page', async () => {
-    const { context, page } = await withAuthenticator(browser);
+    const { context, page } = await withAuthenticator(setup().browser);
     await verifiedAccount(page, uniqueEmail('passkey-manage'));
     await page.fill('#passkey-password', PASSWORD);
     await Promise.all([page.waitForSelector('#passkeys li[data-passkey-id]'), page.click('#passkey-add')]);
@@ -128,7 +109,7 @@ describe.skipIf(!chromiumTool || !python)('passkeys in Chromium', () => {
     expect(await page.textContent('#passkeys .passkey-name')).toContain('Renamed key');
     // Remove submits the "Sign-in methods" form: the password asked again (the password stays a way in).
     await page.fill('#methods-password', PASSWORD);
-    await Promise.all([page.waitForURL(`${base}/dashboard?notice=passkey_removed`), page.click('#passkeys button[data-remove-method^="passkey:"]')]);
+    await Promise.all([page.waitForURL(`${setup().origin}/dashboard?notice=passkey_removed`), page.click('#passkeys button[data-remove-method^="passkey:"]')]);
     expect(await page.locator('#passkeys li[data-passkey-id]').count()).toBe(0);
     expect(await page.isVisible('#passkeys-empty')).toBe(true);
     const listed = await page.evaluate(async () => (await fetch('/api/auth/passkeys')).json() as Promise<{ passkeys: unknown[] }>);
@@ -137,13 +118,13 @@ describe.skipIf(!chromiumTool || !python)('passkeys in Chromium', () => {
   });
 
   it('asks the password again before adding a passkey, and offers no "Add" to an unverified address', { timeout: 90_000 }, async () => {
-    const { context, page, cdp, authenticatorId } = await withAuthenticator(browser);
+    const { context, page, cdp, authenticatorId } = await withAuthenticator(setup().browser);
     const email = uniqueEmail('passkey-reauth');
-    await registerAndSignIn(page, base, email);
+    await registerAndSignIn(page, setup().origin, email);
     // Unverified: the card says why, and there is no form to add one.
     expect(await page.isVisible('#passkey-add-unverified')).toBe(true);
     expect(await page.$('#passkey-add-form')).toBeNull();
-    await verifyOnPage(page, base, linkIn(await sink.waitFor((m) => m.envelope_to.includes(email) && m.subject === 'Confirm your email address'), '/verify-email'));
+    await verifyOnPage(page, setup().origin, linkIn(await setup().mailTo(email, 'Confirm your email address'), '/verify-email'));
     await page.fill('#passkey-password', 'not the password at all');
     await page.click('#passkey-add');
     await page.waitForSelector('#passkeys-status:not([hidden])');
@@ -151,7 +132,7 @@ describe.skipIf(!chromiumTool || !python)('passkeys in Chromium', () => {
     expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials).toHaveLength(0);
     await addPasskeyOnAccountPage(page, 'Second try');
     expect(await page.textContent('#passkeys .passkey-name')).toContain('Second try');
-    const mail = await sink.waitFor((m) => m.envelope_to.includes(email) && m.subject === 'A passkey was added to your account');
+    const mail = await setup().mailTo(email, 'A passkey was added to your account');
     expect(mail.text).toContain('"Second try"');
     await context.close();
   });

@@ -6,42 +6,25 @@
  * it, the password goes, and then the passkey's own "Remove" is disabled with the reason; the
  * passkey still signs in.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.ts';
-import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
-import { addPasskeyOnAccountPage, registerAndSignIn, sessionOf, verifyOnPage, withAuthenticator } from '../support/passkey-browser.ts';
+import { describe, expect, it } from 'vitest';
+import { startMailBrowserHost } from '../support/mail-browser-host.ts';
+import { startedForSuite } from '../support/started-for-suite.ts';
+import { addPasskeyOnAccountPage, sessionOf, signOutInPage, signUpVerified, withAuthenticator } from '../support/passkey-browser.ts';
 import { requireTool } from '../../harness/tools.ts';
 import { PASSWORD, uniqueEmail } from '../auth/support.ts';
-import { linkIn, startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 
 const chromiumTool = requireTool('chromium');
 const python = requireTool('aiosmtpd');
 const REASON = 'This is the only way left to sign in to your account.';
 
 describe.skipIf(!chromiumTool || !python)('the sign-in methods card in Chromium', () => {
-  let host: HostProcess;
-  let sink: SmtpSink;
-  let browser: Browser;
-  let base: string;
-
-  beforeAll(async () => {
-    sink = await startSmtpSink(python!);
-    const port = await freePort();
-    base = `http://localhost:${port}`;
-    [host, browser] = await Promise.all([startHost({ port, env: { AUTH_PUBLIC_BASE_URL: base, SMTP_URL: sink.url } }), launchChromium(chromiumTool!)]);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    await sink?.stop();
-  });
+  // A passkey's RP ID is the host of AUTH_PUBLIC_BASE_URL: localhost, not an IP address.
+  const setup = startedForSuite(() => startMailBrowserHost(python!, chromiumTool!, { base: 'localhost' }), 120_000);
 
   it('says why the last way in cannot be removed, asks the password again, and removes the password while a passkey remains', { timeout: 120_000 }, async () => {
-    const { context, page } = await withAuthenticator(browser);
+    const { context, page } = await withAuthenticator(setup().browser);
     const email = uniqueEmail('methods');
-    await registerAndSignIn(page, base, email);
-    await verifyOnPage(page, base, linkIn(await sink.waitFor((m) => m.envelope_to.includes(email) && m.subject === 'Confirm your email address'), '/verify-email'));
+    await signUpVerified(page, setup().origin, email, setup().mailTo);
 
     // Only a password: its "Remove" is disabled, and the page says why, tied to the button.
     const removePassword = page.locator('button[data-remove-method="password"]');
@@ -57,12 +40,12 @@ describe.skipIf(!chromiumTool || !python)('the sign-in methods card in Chromium'
     expect(await page.locator('.method-reason').count()).toBe(0);
 
     // Without the password: back on the page with the refusal in words, nothing removed.
-    await Promise.all([page.waitForURL(`${base}/dashboard?error=forbidden&form=methods`), removePassword.click()]);
+    await Promise.all([page.waitForURL(`${setup().origin}/dashboard?error=forbidden&form=methods`), removePassword.click()]);
     expect(await page.textContent('#sign-in-methods-error')).toContain('Nothing was removed: enter your password');
     expect(await removePassword.count()).toBe(1);
 
     await page.fill('#methods-password', PASSWORD);
-    await Promise.all([page.waitForURL(`${base}/dashboard?notice=password_removed`), removePassword.click()]);
+    await Promise.all([page.waitForURL(`${setup().origin}/dashboard?notice=password_removed`), removePassword.click()]);
     expect(await page.textContent('#account-notice')).toContain('Your password is removed');
     expect(await removePassword.count()).toBe(0);
     // The passkey is now the only way in: its "Remove" is disabled with the reason beside it.
@@ -74,7 +57,7 @@ describe.skipIf(!chromiumTool || !python)('the sign-in methods card in Chromium'
     expect(await page.textContent('#methods-reauth-hint')).toContain('sign in with a passkey again first');
 
     // The passkey signs in; the password does not.
-    await page.evaluate(() => fetch('/api/auth/logout', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+    await signOutInPage(page);
     const login = await page.evaluate(
       async ([address, password]) =>
         (await fetch('/api/auth/password/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: address, password }) })).status,
@@ -82,7 +65,7 @@ describe.skipIf(!chromiumTool || !python)('the sign-in methods card in Chromium'
     );
     expect(login).toBe(401);
     // /login's passkey autofill: the authenticator answers with the one passkey it holds.
-    await Promise.all([page.waitForURL(`${base}/dashboard`), page.goto(`${base}/login`)]);
+    await Promise.all([page.waitForURL(`${setup().origin}/dashboard`), page.goto(`${setup().origin}/login`)]);
     expect(await sessionOf(page)).toMatchObject({ authenticated: true, method: 'passkey' });
     await context.close();
   });

@@ -12,18 +12,13 @@
 import { describe, expect, it } from 'vitest';
 import { SoftwarePasskey } from '../support/software-passkey.ts';
 import { cookieHeader, expectError, PASSWORD, postJson, register, sessionIdFrom, sessionOf } from '../auth/support.ts';
-import { linkIn, type ReceivedMail } from '../support/smtp-sink.ts';
+import type { MailingServer } from '../support/mailing-server.ts';
+import { addSoftwarePasskey, passkeySignIn, verifiedAccount, type CreationOptions } from '../support/passkey-account.ts';
+import { jsonAnswer as json, postSameOrigin, sameOriginHeaders } from '../support/same-origin-call.ts';
+import { linkIn } from '../support/smtp-sink.ts';
 
-export interface PasskeyTarget {
-  /** where requests go (127.0.0.1:port) */
-  url: string;
-  /** AUTH_PUBLIC_BASE_URL's origin (http://localhost:port): the RP ID is its host */
-  origin: string;
-  /** the server's JSON log lines so far */
-  logs(): Array<Record<string, unknown>>;
-  /** the first mail to `email` with `subject` the SMTP server received (delivering the queue first where that is a separate step) */
-  mailTo(email: string, subject: string): Promise<ReceivedMail>;
-}
+/** A host whose mail reaches a real SMTP server (test/support/mailing-server.ts). */
+export type PasskeyTarget = Pick<MailingServer, 'url' | 'origin' | 'logs' | 'mailTo'>;
 
 export const PASSKEY_ADDED = 'A passkey was added to your account';
 const UNVERIFIED = 'confirm your email address first: a passkey is only added to an account whose address is verified';
@@ -31,45 +26,21 @@ const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
 
 const REFUSED = 'the passkey was not accepted';
 
-interface Options {
-  challenge: string;
-  rpId?: string;
-  rp?: { id?: string };
-  user?: { id: string };
-}
-
-async function json<T = Record<string, unknown>>(response: Response, status = 200): Promise<T> {
-  expect(response.status, await response.clone().text()).toBe(status);
-  return (await response.json()) as T;
-}
-
 export function passkeyCeremonySuite(target: () => PasskeyTarget): void {
-  const browserHeaders = () => ({ origin: target().origin, 'sec-fetch-site': 'same-origin' });
-  const call = (path: string, body: unknown, sessionId?: string) => postJson(target().url, path, body, { ...browserHeaders(), ...(sessionId ? cookieHeader(sessionId) : {}) });
-
-  /** A password account whose address is verified with the mailed link. */
-  async function verifiedAccount() {
-    const account = await register(target().url);
-    const link = linkIn(await target().mailTo(account.email, 'Confirm your email address'), '/verify-email');
-    await json(await call('/api/auth/email/verify', { token: tokenOf(link) }));
-    return account;
-  }
+  const browserHeaders = () => sameOriginHeaders(target().origin);
+  const call = (path: string, body: unknown, sessionId?: string) => postSameOrigin(target(), path, body, sessionId);
 
   /** A password account (verified) holding one registered software passkey, added with the password. */
   async function accountWithPasskey(): Promise<{ email: string; sessionId: string; userId: string; key: SoftwarePasskey; passkeyId: string }> {
-    const account = await verifiedAccount();
-    const key = new SoftwarePasskey();
-    const options = await json<Options & { rp: { id: string }; user: { id: string } }>(
-      await call('/api/auth/passkeys/registration/options', { password: PASSWORD }, account.sessionId),
-    );
-    const created = await json<{ id: string }>(
-      await call('/api/auth/passkeys/registration/verify', { response: key.register(options, { origin: target().origin }), name: 'Test key' }, account.sessionId),
-      201,
-    );
-    return { email: account.email, sessionId: account.sessionId, userId: account.userId, key, passkeyId: created.id };
+    const account = await verifiedAccount(target());
+    const { key, id } = await addSoftwarePasskey(target(), account.sessionId, 'Test key');
+    return { email: account.email, sessionId: account.sessionId, userId: account.userId, key, passkeyId: id };
   }
 
-  const authenticationOptions = async () => json<Options>(await call('/api/auth/passkeys/authentication/options', {}));
+  const authenticationOptions = async () => json<{ challenge: string; rpId?: string }>(await call('/api/auth/passkeys/authentication/options', {}));
+
+  /** A sign-in with `key` is refused with the fixed words (it was removed). */
+  const expectSignsNobodyIn = async (key: SoftwarePasskey) => expectError(await passkeySignIn(target(), key), 401, 'invalid_credentials', REFUSED);
 
   async function passkeyList(sessionId: string) {
     const response = await fetch(`${target().url}/api/auth/passkeys`, { headers: cookieHeader(sessionId) });
@@ -160,13 +131,11 @@ export function passkeyCeremonySuite(target: () => PasskeyTarget): void {
     });
 
     it('refuses a cross-site request (403) and a registration challenge used for another account', async () => {
-      const alice = await verifiedAccount();
-      const bob = await verifiedAccount();
+      const alice = await verifiedAccount(target());
+      const bob = await verifiedAccount(target());
       const cross = await postJson(target().url, '/api/auth/passkeys/authentication/options', {}, { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' });
       await expectError(cross, 403, 'forbidden');
-      const options = await json<Options & { rp: { id: string }; user: { id: string } }>(
-        await call('/api/auth/passkeys/registration/options', { password: PASSWORD }, alice.sessionId),
-      );
+      const options = await json<CreationOptions>(await call('/api/auth/passkeys/registration/options', { password: PASSWORD }, alice.sessionId));
       const refused = await call('/api/auth/passkeys/registration/verify', { response: new SoftwarePasskey().register(options, { origin: target().origin }) }, bob.sessionId);
       await expectError(refused, 401, 'invalid_credentials', REFUSED);
       expect(await passkeyList(bob.sessionId)).toEqual([]);
@@ -194,8 +163,7 @@ export function passkeyCeremonySuite(target: () => PasskeyTarget): void {
       });
       expect(removed.status).toBe(204);
       expect(await passkeyList(owner.sessionId)).toEqual([]);
-      const answer = await call('/api/auth/passkeys/authentication/verify', { response: owner.key.assert(await authenticationOptions(), { origin: target().origin }) });
-      await expectError(answer, 401, 'invalid_credentials', REFUSED);
+      await expectSignsNobodyIn(owner.key);
     });
   });
 
@@ -204,7 +172,7 @@ export function passkeyCeremonySuite(target: () => PasskeyTarget): void {
     async function tryToAdd(sessionId: string, body: Record<string, unknown>): Promise<Response> {
       const options = await call('/api/auth/passkeys/registration/options', body, sessionId);
       if (options.status !== 200) return options;
-      const created = await json<Options & { rp: { id: string }; user: { id: string } }>(options);
+      const created = await json<CreationOptions>(options);
       return call('/api/auth/passkeys/registration/verify', { response: new SoftwarePasskey().register(created, { origin: target().origin }) }, sessionId);
     }
 
@@ -218,7 +186,7 @@ export function passkeyCeremonySuite(target: () => PasskeyTarget): void {
     });
 
     it('refuses a passkey from a stolen session: no password, or a wrong one; the password adds it', async () => {
-      const owner = await verifiedAccount();
+      const owner = await verifiedAccount(target());
       await expectError(await tryToAdd(owner.sessionId, {}), 403, 'forbidden');
       await expectError(await tryToAdd(owner.sessionId, { password: 'not the password at all' }), 403, 'forbidden');
       expect(await passkeyList(owner.sessionId)).toEqual([]);
@@ -240,12 +208,7 @@ export function passkeyCeremonySuite(target: () => PasskeyTarget): void {
       const removed = await call('/api/auth/passkey-removal', { token: tokenOf(link), passkeys: [owner.passkeyId] });
       expect(await json(removed)).toEqual({ removed: 1 });
       expect(await passkeyList(owner.sessionId)).toEqual([]);
-      await expectError(
-        await call('/api/auth/passkeys/authentication/verify', { response: owner.key.assert(await authenticationOptions(), { origin: target().origin }) }),
-        401,
-        'invalid_credentials',
-        REFUSED,
-      );
+      await expectSignsNobodyIn(owner.key);
       await expectError(await call('/api/auth/passkey-removal', { token: tokenOf(link), passkeys: [owner.passkeyId] }), 404, 'not_found');
     });
 
@@ -261,24 +224,14 @@ export function passkeyCeremonySuite(target: () => PasskeyTarget): void {
       );
       expect(changed.passkeys_removed).toBe(1);
       expect(await passkeyList(owner.sessionId)).toEqual([]);
-      await expectError(
-        await call('/api/auth/passkeys/authentication/verify', { response: owner.key.assert(await authenticationOptions(), { origin: target().origin }) }),
-        401,
-        'invalid_credentials',
-        REFUSED,
-      );
+      await expectSignsNobodyIn(owner.key);
     });
 
     it('"sign out everywhere" with remove_passkeys ends the passkeys too', async () => {
       const owner = await accountWithPasskey();
       const other = await json<{ revoked: number; passkeys_removed: number }>(await call('/api/auth/sessions/revoke-all', { remove_passkeys: true }, owner.sessionId));
       expect(other).toEqual({ revoked: 1, passkeys_removed: 1 });
-      await expectError(
-        await call('/api/auth/passkeys/authentication/verify', { response: owner.key.assert(await authenticationOptions(), { origin: target().origin }) }),
-        401,
-        'invalid_credentials',
-        REFUSED,
-      );
+      await expectSignsNobodyIn(owner.key);
     });
   });
 }

@@ -15,19 +15,15 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startHost, tempDataDir, type HostProcess } from '../../harness/host-process.ts';
 import { requireTool } from '../../harness/tools.ts';
-import { cookieHeader, expectError, PASSWORD, postForm, postJson, register, sessionIdFrom } from '../auth/support.ts';
+import { cookieHeader, expectError, postForm, sessionIdFrom } from '../auth/support.ts';
+import { addSoftwarePasskey, passkeySignIn, verifiedAccount, type AccountTarget } from '../support/passkey-account.ts';
+import { postSameOrigin, sameOriginHeaders } from '../support/same-origin-call.ts';
 import { linkIn, startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
-import { SoftwarePasskey } from '../support/software-passkey.ts';
+import type { SoftwarePasskey } from '../support/software-passkey.ts';
 
 const python = requireTool('aiosmtpd');
 const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
 const NEW_PASSWORD = 'an entirely new passphrase';
-
-interface Options {
-  challenge: string;
-  rp: { id: string };
-  user: { id: string };
-}
 
 describe.skipIf(!python)('the first proof of the mailbox removes passkeys added before it', () => {
   let sink: SmtpSink;
@@ -50,27 +46,26 @@ describe.skipIf(!python)('the first proof of the mailbox removes passkeys added 
     await sink?.stop();
   });
 
-  const browser = () => ({ origin, 'sec-fetch-site': 'same-origin' });
-  const call = (path: string, body: unknown, sessionId?: string) => postJson(host.url, path, body, { ...browser(), ...(sessionId ? cookieHeader(sessionId) : {}) });
   const mailTo = (email: string, subject: string, from = 0) => sink.waitFor((m) => m.envelope_to.includes(email) && m.subject === subject, { from });
-  const signInWith = async (key: SoftwarePasskey) => {
-    const options = (await (await call('/api/auth/passkeys/authentication/options', {})).json()) as { challenge: string };
-    return call('/api/auth/passkeys/authentication/verify', { response: key.assert(options, { origin }) });
+  /** The host as the passkey fixtures reach it: it restarts on the same port and data directory, so each call asks for the running one. */
+  const target: AccountTarget = {
+    get url() {
+      return host.url;
+    },
+    get origin() {
+      return origin;
+    },
+    logs: () => host.logs(),
+    mailTo: (email, subject) => mailTo(email, subject),
   };
+  const browser = () => sameOriginHeaders(origin);
+  const call = (path: string, body: unknown, sessionId?: string) => postSameOrigin(target, path, body, sessionId);
+  const signInWith = (key: SoftwarePasskey) => passkeySignIn(target, key);
 
   /** Whoever registered `email` (the attacker, in the story) holds a passkey on it; its address is then unverified again (see above). */
   async function plantedPasskey(): Promise<{ email: string; sessionId: string; key: SoftwarePasskey }> {
-    const account = await register(host.url);
-    const verified = await call('/api/auth/email/verify', { token: tokenOf(linkIn(await mailTo(account.email, 'Confirm your email address'), '/verify-email')) });
-    expect(verified.status, await verified.clone().text()).toBe(200);
-    const key = new SoftwarePasskey();
-    const offered = await call('/api/auth/passkeys/registration/options', { password: PASSWORD }, account.sessionId);
-    expect(offered.status, await offered.clone().text()).toBe(200);
-    const options = (await offered.json()) as Options;
-    const added = await call('/api/auth/passkeys/registration/verify', { response: key.register(options, { origin }) }, account.sessionId);
-    // A refusal's reason is only in the host's log (the answer says nothing of it): name it here.
-    const refusals = host.logs().filter((l) => l.code === 'auth_passkey_refused' || l.level === 'error');
-    expect(added.status, `${await added.clone().text()} ${JSON.stringify(refusals)}`).toBe(201);
+    const account = await verifiedAccount(target);
+    const { key } = await addSoftwarePasskey(target, account.sessionId);
     return { ...account, key };
   }
 

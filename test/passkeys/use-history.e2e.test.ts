@@ -7,15 +7,14 @@
  * newest use only), the storage-status totals still count every use, and a cloned authenticator
  * (a counter that did not move forward) is still refused.
  */
-import { DatabaseSync } from 'node:sqlite';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
 import { requireTool } from '../../harness/tools.ts';
+import { startMailingHost, type MailingHost } from '../support/mailing-host.ts';
+import { FAST_RETENTION_ARGS, FAST_RETENTION_ENV } from '../support/fast-retention.ts';
 import { operatorIssuer } from '../support/operator-token.ts';
-import { linkIn, startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
-import { SoftwarePasskey } from '../support/software-passkey.ts';
-import { cookieHeader, PASSWORD, postJson, register } from '../auth/support.ts';
+import { addSoftwarePasskey, passkeySignIn, verifiedAccount } from '../support/passkey-account.ts';
+import type { SoftwarePasskey } from '../support/software-passkey.ts';
+import { sqliteCounts } from '../support/sqlite-counts.ts';
 
 const python = requireTool('aiosmtpd');
 
@@ -24,60 +23,27 @@ const MAX_ROWS_LEFT = 40;
 const WAIT_MS = 20_000;
 
 /** Rows of every table, and the events of credential streams. */
-function rows(host: HostProcess): { total: number; credentialEvents: number } {
-  const db = new DatabaseSync(join(host.dataDir, 'app.sqlite'), { readOnly: true });
-  try {
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as Array<{ name: string }>).map((r) => r.name);
-    const count = (sql: string) => Number((db.prepare(sql).get() as { n: number }).n);
-    return {
-      total: tables.reduce((sum, t) => sum + count(`SELECT COUNT(*) AS n FROM "${t}"`), 0),
-      credentialEvents: count("SELECT COUNT(*) AS n FROM app_events WHERE stream_id LIKE 'auth-passkey-%' AND stream_id NOT LIKE 'auth-passkeys-%'"),
-    };
-  } finally {
-    db.close();
-  }
-}
+const rows = (host: MailingHost) =>
+  sqliteCounts(host.host.dataDir, { credentialEvents: "SELECT COUNT(*) AS n FROM app_events WHERE stream_id LIKE 'auth-passkey-%' AND stream_id NOT LIKE 'auth-passkeys-%'" });
 
 describe.skipIf(!python)('passkey use history on the Node host (sqlite)', () => {
-  let host: HostProcess;
-  let sink: SmtpSink;
-  let origin: string;
+  let host: MailingHost;
   let issuer: Awaited<ReturnType<typeof operatorIssuer>>;
 
   beforeAll(async () => {
-    sink = await startSmtpSink(python!);
     issuer = await operatorIssuer();
-    const port = await freePort();
-    origin = `http://localhost:${port}`;
-    host = await startHost({
-      port,
-      args: ['--db', 'sqlite', '--maintenance-interval', '1'],
-      env: {
-        ...issuer.env,
-        AUTH_PUBLIC_BASE_URL: origin,
-        SMTP_URL: sink.url,
-        AUTH_SESSION_TTL_SECONDS: '2',
-        AUTH_SESSION_RETENTION_SECONDS: '1',
-        AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE: '100000',
-        AUTH_GLOBAL_MAX_SIGNUPS_PER_MINUTE: '100000',
-      },
+    host = await startMailingHost(python!, {
+      args: ['--db', 'sqlite', ...FAST_RETENTION_ARGS],
+      env: { ...issuer.env, ...FAST_RETENTION_ENV },
     });
   }, 60_000);
-  afterAll(async () => {
-    await host?.stop();
-    await sink?.stop();
-  });
+  afterAll(() => host?.stop());
 
   it(`${SIGN_INS} passkey sign-ins with 2 s sessions leave at most ${MAX_ROWS_LEFT} rows more ${WAIT_MS / 1000} s later; the totals count them all`, {
     timeout: 480_000,
   }, async () => {
     const base = host.url;
-    const browser = { origin, 'sec-fetch-site': 'same-origin' };
-    const call = (path: string, body: unknown, sessionId?: string) => postJson(base, path, body, { ...browser, ...(sessionId ? cookieHeader(sessionId) : {}) });
-    const signIn = async (key: SoftwarePasskey, counter?: number) => {
-      const options = (await (await call('/api/auth/passkeys/authentication/options', {})).json()) as { challenge: string; rpId?: string };
-      return call('/api/auth/passkeys/authentication/verify', { response: key.assert(options, { origin, ...(counter === undefined ? {} : { counter }) }) });
-    };
+    const signIn = (key: SoftwarePasskey, counter?: number) => passkeySignIn(host, key, counter === undefined ? {} : { counter });
     const status = async () => {
       const response = await fetch(`${base}/api/auth/storage/status`, { headers: { authorization: `Bearer ${await issuer.mint()}` } });
       expect(response.status).toBe(200);
@@ -85,14 +51,8 @@ describe.skipIf(!python)('passkey use history on the Node host (sqlite)', () => 
     };
 
     // A verified account with a passkey, added with the password.
-    const owner = await register(base);
-    const link = linkIn(await sink.waitFor((m) => m.envelope_to.includes(owner.email) && m.subject === 'Confirm your email address'), '/verify-email');
-    expect((await call('/api/auth/email/verify', { token: new URL(link).searchParams.get('token') })).status).toBe(200);
-    const key = new SoftwarePasskey();
-    const creation = await call('/api/auth/passkeys/registration/options', { password: PASSWORD }, owner.sessionId);
-    expect(creation.status).toBe(200);
-    const registered = await call('/api/auth/passkeys/registration/verify', { response: key.register(await creation.json(), { origin }), name: 'Test key' }, owner.sessionId);
-    expect(registered.status, await registered.clone().text()).toBe(201);
+    const owner = await verifiedAccount(host);
+    const { key } = await addSoftwarePasskey(host, owner.sessionId, 'Test key');
     // The sessions so far have ended and gone: the store is at its resting size.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     const countsBefore = await status();

@@ -4,11 +4,11 @@
  * reads (the email stream, the identities, the passkey list), the one-change-at-a-time counter
  * (key-value increment with a lifetime) and the removals behave as on SQLite.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startHost, type HostProcess } from '../../harness/host-process.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../../harness/servers.ts';
 import { requireTool } from '../../harness/tools.ts';
-import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
+import { startMailingHost } from '../support/mailing-host.ts';
+import { startedForSuite } from '../support/started-for-suite.ts';
 import { signInMethodsSuite } from './suite.ts';
 
 const python = requireTool('aiosmtpd');
@@ -25,20 +25,5 @@ const BACKENDS = [
 ];
 
 describe.runIf(unavailable === undefined && python !== undefined).each(BACKENDS)('sign-in methods on the Node host ($name)', (backend) => {
-  let host: HostProcess;
-  let sink: SmtpSink;
-  let origin: string;
-
-  beforeAll(async () => {
-    sink = await startSmtpSink(python!);
-    const port = await freePort();
-    origin = `http://localhost:${port}`;
-    host = await startHost({ port, args: backend.args, env: { AUTH_PUBLIC_BASE_URL: origin, SMTP_URL: sink.url, AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE: '1000' } });
-  }, 60_000);
-  afterAll(async () => {
-    await host?.stop();
-    await sink?.stop();
-  });
-
-  signInMethodsSuite(() => ({ url: host.url, origin, mailTo: (email, subject) => sink.waitFor((m) => m.envelope_to.includes(email) && m.subject === subject) }));
+  signInMethodsSuite(startedForSuite(() => startMailingHost(python!, { args: backend.args, env: { AUTH_CLIENT_MAX_ATTEMPTS_PER_MINUTE: '1000' } }), 60_000));
 });

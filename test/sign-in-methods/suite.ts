@@ -8,18 +8,14 @@
  * Provider unlinking is in test/oauth-flow/unlinking.e2e.test.ts (it needs the local provider).
  */
 import { describe, expect, it } from 'vitest';
-import { SoftwarePasskey } from '../support/software-passkey.ts';
-import { cookieHeader, expectError, PASSWORD, postForm, postJson, register, sessionIdFrom, sessionOf } from '../auth/support.ts';
-import { linkIn, type ReceivedMail } from '../support/smtp-sink.ts';
+import type { SoftwarePasskey } from '../support/software-passkey.ts';
+import { cookieHeader, expectError, PASSWORD, postForm, postJson, sessionIdFrom, sessionOf } from '../auth/support.ts';
+import type { MailingServer } from '../support/mailing-server.ts';
+import { addSoftwarePasskey, passkeySignIn as signInWith, verifiedAccount } from '../support/passkey-account.ts';
+import { jsonAnswer as json, postSameOrigin, sameOriginHeaders } from '../support/same-origin-call.ts';
 
-export interface MethodsTarget {
-  /** where requests go (127.0.0.1:port) */
-  url: string;
-  /** AUTH_PUBLIC_BASE_URL's origin (http://localhost:port): the RP ID is its host */
-  origin: string;
-  /** the first mail to `email` with `subject` the SMTP server received */
-  mailTo(email: string, subject: string): Promise<ReceivedMail>;
-}
+/** A host whose mail reaches a real SMTP server (test/support/mailing-server.ts). */
+export type MethodsTarget = Pick<MailingServer, 'url' | 'origin' | 'logs' | 'mailTo'>;
 
 export const METHOD_REMOVED = 'A sign-in method was removed';
 const LAST_WAY_IN = 'this is the last way to sign in to the account: add another one first';
@@ -40,14 +36,9 @@ interface Owner {
 }
 
 export function signInMethodsSuite(target: () => MethodsTarget): void {
-  const browser = () => ({ origin: target().origin, 'sec-fetch-site': 'same-origin' });
-  const call = (path: string, body: unknown, sessionId?: string) => postJson(target().url, path, body, { ...browser(), ...(sessionId ? cookieHeader(sessionId) : {}) });
+  const browser = () => sameOriginHeaders(target().origin);
+  const call = (path: string, body: unknown, sessionId?: string) => postSameOrigin(target(), path, body, sessionId);
   const remove = (sessionId: string, body: Record<string, string>) => call('/api/auth/sign-in-methods/remove', body, sessionId);
-
-  async function json<T = Record<string, unknown>>(response: Response, status = 200): Promise<T> {
-    expect(response.status, await response.clone().text()).toBe(status);
-    return (await response.json()) as T;
-  }
 
   async function methods(sessionId: string): Promise<Method[]> {
     return (await json<{ methods: Method[] }>(await fetch(`${target().url}/api/auth/sign-in-methods`, { headers: cookieHeader(sessionId) }))).methods;
@@ -55,27 +46,14 @@ export function signInMethodsSuite(target: () => MethodsTarget): void {
 
   /** A password account whose address is verified with the mailed link, holding `passkeys` software passkeys. */
   async function account(passkeys = 0): Promise<Owner> {
-    const made = await register(target().url);
-    const link = linkIn(await target().mailTo(made.email, 'Confirm your email address'), '/verify-email');
-    await json(await call('/api/auth/email/verify', { token: new URL(link).searchParams.get('token') }));
+    const made = await verifiedAccount(target());
     const keys: Owner['keys'] = [];
-    for (let i = 0; i < passkeys; i++) {
-      const key = new SoftwarePasskey();
-      const options = await json(await call('/api/auth/passkeys/registration/options', { password: PASSWORD }, made.sessionId));
-      const created = await json<{ id: string }>(
-        await call('/api/auth/passkeys/registration/verify', { response: key.register(options as never, { origin: target().origin }), name: `Key ${i}` }, made.sessionId),
-        201,
-      );
-      keys.push({ key, id: created.id });
-    }
+    for (let i = 0; i < passkeys; i++) keys.push(await addSoftwarePasskey(target(), made.sessionId, `Key ${i}`));
     return { email: made.email, sessionId: made.sessionId, userId: made.userId, keys };
   }
 
   /** Signs in with the passkey: the answer (200 with a session cookie, or the refusal). */
-  async function passkeySignIn(key: SoftwarePasskey): Promise<Response> {
-    const options = await json(await call('/api/auth/passkeys/authentication/options', {}));
-    return call('/api/auth/passkeys/authentication/verify', { response: key.assert(options as never, { origin: target().origin }) });
-  }
+  const passkeySignIn = (key: SoftwarePasskey) => signInWith(target(), key);
 
   const passwordLogin = (email: string) => call('/api/auth/password/login', { email, password: PASSWORD });
 

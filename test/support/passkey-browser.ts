@@ -1,11 +1,12 @@
 /**
  * Passkeys in Chromium: a page with Chrome's virtual authenticator (DevTools protocol `WebAuthn`
- * domain) and the password sign-up that comes before adding a passkey. Shared by the Node host
- * and `wasmtime serve` browser suites.
+ * domain), the password sign-up and mailed verification that come before adding a passkey, and
+ * the steps on the account page. Shared by the Node host and `wasmtime serve` browser suites.
  */
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { DESKTOP } from './browser.ts';
 import { PASSWORD } from '../auth/support.ts';
+import { linkIn, type ReceivedMail } from './smtp-sink.ts';
 
 /** A browser context whose page holds a virtual platform authenticator with user verification. */
 export async function withAuthenticator(browser: Browser): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession; authenticatorId: string }> {
@@ -36,6 +37,17 @@ export async function verifyOnPage(page: Page, base: string, link: string): Prom
   const url = new URL(link);
   await page.goto(`${base}${url.pathname}${url.search}`);
   await Promise.all([page.waitForURL(`${base}/dashboard?notice=email_verified`), page.click('#verify-form button[type=submit]')]);
+}
+
+/** Registers, signs in and verifies the address with the mailed link (`mailTo` waits for it), in the page: on /dashboard. */
+export async function signUpVerified(page: Page, base: string, email: string, mailTo: (email: string, subject: string) => Promise<ReceivedMail>): Promise<void> {
+  await registerAndSignIn(page, base, email);
+  await verifyOnPage(page, base, linkIn(await mailTo(email, 'Confirm your email address'), '/verify-email'));
+}
+
+/** Signs out through the API from the page (the page itself stays where it is). */
+export async function signOutInPage(page: Page): Promise<void> {
+  await page.evaluate(() => fetch('/api/auth/logout', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
 }
 
 /** On /dashboard: names and adds a passkey, the password asked again, and waits until the list shows it. */
