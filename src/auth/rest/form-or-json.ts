@@ -12,7 +12,7 @@ import type { Context, Handler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { AppError, RateLimitedError } from '../../errors.ts';
 import { errorResponse } from '../../http/errors.ts';
-import type { ActiveSession, AuthDeps } from '../application/index.ts';
+import { safeNextPath, type ActiveSession, type AuthDeps } from '../application/index.ts';
 import { formEchoCookie, type EchoPage } from './form-echo.ts';
 import { refusedFormUrl } from './form-return.ts';
 import { inputMode, type InputMode } from './input.ts';
@@ -34,11 +34,20 @@ export interface Answer {
   readonly see: string | (() => Promise<string>);
 }
 
+/**
+ * What a refused form shows again: a link's `token` and a sign-in's `next` (made safe here) come
+ * back in the page's query; a typed `email` in the echo cookie (never the query).
+ */
+export interface Kept {
+  token?: string | undefined;
+  next?: string | undefined;
+  email?: string | undefined;
+}
+
 /** What the handler is given: the answer's kind, and where to keep what a refused form shows again. */
 export interface Call {
   readonly mode: InputMode;
-  /** A link's `token` comes back in the page's query; a typed `email` in the echo cookie (never the query). */
-  keep(values: { token?: string; email?: string }): void;
+  keep(values: Kept): void;
 }
 
 export interface SignedInCall extends Call {
@@ -73,7 +82,7 @@ export interface FormOrJson {
 export function formOrJson(deps: AuthDeps): FormOrJson {
   const { logger } = deps.platform;
 
-  const refused = (c: Context, error: unknown, mode: InputMode, page: FormPage, signedOutToLogin: boolean, kept: { token?: string; email?: string }, options: RouteOptions) => {
+  const refused = (c: Context, error: unknown, mode: InputMode, page: FormPage, signedOutToLogin: boolean, kept: Kept, options: RouteOptions) => {
     const failure = AppError.from(error);
     if (mode === 'json') throw failure;
     if (!options.logsOwn?.(failure)) void errorResponse(c, failure, logger);
@@ -84,7 +93,10 @@ export function formOrJson(deps: AuthDeps): FormOrJson {
       const echo = formEchoCookie(kept.email, deps.config.cookieSecure, options.echo);
       if (echo) c.header('Set-Cookie', echo);
     }
-    return c.redirect(refusedFormUrl(page.path, page.form, failure, deps.platform.now(), { token: kept.token }), 303);
+    return c.redirect(
+      refusedFormUrl(page.path, page.form, failure, deps.platform.now(), { token: kept.token, next: kept.next === undefined ? undefined : safeNextPath(kept.next) }),
+      303,
+    );
   };
 
   const answered = async (c: Context, mode: InputMode, answer: Answer) => {
@@ -97,7 +109,7 @@ export function formOrJson(deps: AuthDeps): FormOrJson {
     (page: FormPage, signedOutToLogin: boolean, handler: (c: Context, call: Call) => Promise<Answer>, options: RouteOptions): Handler =>
     async (c) => {
       const mode = options.formOnly ? 'form' : answerMode(c);
-      const kept: { token?: string; email?: string } = {};
+      const kept: Kept = {};
       try {
         return await answered(c, mode, await handler(c, { mode, keep: (values) => void Object.assign(kept, values) }));
       } catch (error) {

@@ -17,6 +17,7 @@ import { readInput } from './input.ts';
 
 const alice = { email: 'alice@example.com', password: 'correct horse battery' };
 const TokenSchema = v.object({ token: v.string('token must be a string') });
+const NextSchema = v.object({ next: v.string() });
 const DASHBOARD = { path: '/dashboard', form: 'thing' };
 const LINK_PAGE = { path: '/link-page', form: 'link' };
 
@@ -58,6 +59,15 @@ function setup() {
       },
       { echo: '/forgot-password' },
     ),
+  );
+  // A sign-in form: its `next` kept for the page, made safe on the way.
+  app.post(
+    '/sign-in',
+    route.anyone({ path: '/login', form: 'login' }, async (c, call) => {
+      const { input } = await readInput(c, NextSchema);
+      call.keep({ next: input.next });
+      throw new AppError('invalid_credentials', 'no');
+    }),
   );
   app.post(
     '/page-only',
@@ -149,6 +159,20 @@ describe('formOrJson() refusals', () => {
     expect(response.headers.get('location')).toBe('/forgot-password?error=validation&form=forgot');
     expect(response.headers.get('set-cookie')).toMatch(/^[a-z_]+=typed%40example\.com;/);
     expect(response.headers.get('set-cookie')).toContain('Path=/forgot-password');
+  });
+});
+
+describe('formOrJson() kept `next`', () => {
+  it("sends a refused sign-in back with its `next` in the page's query", async () => {
+    const { app } = setup();
+    const response = await app.request('/sign-in', form({ next: '/dashboard?tab=keys' }));
+    expect(response.headers.get('location')).toBe('/login?error=invalid_credentials&form=login&next=%2Fdashboard%3Ftab%3Dkeys');
+  });
+
+  it('keeps only a safe `next`: an address off the site becomes the default page', async () => {
+    const { app } = setup();
+    const response = await app.request('/sign-in', form({ next: '//evil.example/steal' }));
+    expect(response.headers.get('location')).toBe('/login?error=invalid_credentials&form=login&next=%2Fdashboard');
   });
 });
 

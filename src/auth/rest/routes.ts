@@ -7,7 +7,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { AppError, RateLimitedError } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
 import { errorResponse, methodNotAllowedResponse } from '../../http/errors.ts';
 import {
   authorizeSystemAdmin,
@@ -23,12 +23,11 @@ import {
   throttle,
   sessionIdFromCookieHeader,
   type AuthDeps,
-  type SignedIn,
 } from '../application/index.ts';
 import { clientAddress } from '../../http/client-address.ts';
 import { deviceHint } from '../domain/device-hint.ts';
 import { formEchoCookie } from './form-echo.ts';
-import { refusedFormUrl } from './form-return.ts';
+import { formOrJson } from './form-or-json.ts';
 import { inputMode, isFormPost, readCredentials } from './input.ts';
 import { originCheck } from './origin-check.ts';
 import { activeSession } from './require-session.ts';
@@ -95,80 +94,72 @@ export function authRestRoutes(deps: AuthDeps): Hono {
 
   app.get(AUTH_PATHS.session, async (c) => c.json(sessionView(await session(c)), 200, NO_STORE));
 
-  /** Form failures become redirects, but are logged with their code like JSON ones. */
-  const logFailure = (c: Context, error: AppError): void => void errorResponse(c, error, logger);
-
-  /** A failed form post goes back to /login (post/redirect/get) with its refusal, keeping the typed email (never the password). */
-  const formFailure = (c: Context, error: unknown, typedEmail: string | undefined, next: string | undefined, form: 'login' | 'register') => {
-    const failure = AppError.from(error);
-    logFailure(c, failure);
-    const echo = formEchoCookie(typedEmail, config.cookieSecure);
-    if (echo) c.header('Set-Cookie', echo);
-    if (failure instanceof RateLimitedError) c.header('Retry-After', String(failure.retryAfterSeconds));
-    c.header('Cache-Control', 'no-store');
-    return c.redirect(refusedFormUrl('/login', form, failure, deps.platform.now(), { next: next === undefined ? undefined : safeNextPath(next) }), 303);
-  };
+  const route = formOrJson(deps);
+  /** Both forms are on /login; a refused one comes back there keeping the typed email (never the password) and `next`. */
+  const LOGIN_PAGE = '/login';
 
   /**
    * Registration: validation errors answer as before (they tell nothing about existing accounts);
    * otherwise a free and a taken email get the same status, headers and body, and no session.
    * Only the log tells them apart, by code and user id, never by email.
    */
-  app.post(AUTH_PATHS.register, limit, sameSite, async (c) => {
-    const mode = inputMode(c);
-    let next: string | undefined;
-    let typedEmail: string | undefined;
-    try {
-      const client = clientAddress(c.req.raw.headers, config.clientAddressTrusted);
-      await throttle(deps, 'register', client);
-      const input = await readCredentials(c);
-      next = input.next;
-      typedEmail = input.credentials.email;
-      const registration = await registerWithPassword(deps, input.credentials, client);
-      if (registration.created) logger.log('info', 'account registered', { code: 'auth_register', user_id: registration.userId });
-      else logger.log('info', 'registration for a taken email; nothing written', { code: 'auth_register_taken' });
-    } catch (error) {
-      if (mode === 'json') throw error;
-      return formFailure(c, error, typedEmail, next, 'register');
-    }
-    c.header('Cache-Control', 'no-store');
-    if (mode === 'json') return c.json(REGISTRATION_ACCEPTED, 202);
-    // The login form then shows the typed email, as after a failed post.
-    const echo = formEchoCookie(typedEmail, config.cookieSecure);
-    if (echo) c.header('Set-Cookie', echo);
-    return c.redirect(registeredPageUrl(next), 303);
-  });
+  app.post(
+    AUTH_PATHS.register,
+    limit,
+    sameSite,
+    route.anyone(
+      { path: LOGIN_PAGE, form: 'register' },
+      async (c, call) => {
+        inputMode(c); // a foreign Content-Type is refused (415) before it counts against the throttle
+        const client = clientAddress(c.req.raw.headers, config.clientAddressTrusted);
+        await throttle(deps, 'register', client);
+        const { credentials, next } = await readCredentials(c);
+        call.keep({ email: credentials.email, next });
+        const registration = await registerWithPassword(deps, credentials, client);
+        if (registration.created) logger.log('info', 'account registered', { code: 'auth_register', user_id: registration.userId });
+        else logger.log('info', 'registration for a taken email; nothing written', { code: 'auth_register_taken' });
+        if (call.mode === 'form') {
+          // The login form then shows the typed email, as after a refused post.
+          const echo = formEchoCookie(credentials.email, config.cookieSecure);
+          if (echo) c.header('Set-Cookie', echo);
+        }
+        return { json: REGISTRATION_ACCEPTED, status: 202, see: registeredPageUrl(next) };
+      },
+      { echo: LOGIN_PAGE },
+    ),
+  );
 
   /** Login: read credentials, sign in, answer by mode. */
-  app.post(AUTH_PATHS.login, limit, sameSite, async (c) => {
-    const mode = inputMode(c);
-    const context = {
-      client: clientAddress(c.req.raw.headers, config.clientAddressTrusted),
-      device: deviceHint(c.req.header('user-agent')),
-      deviceCookie: deviceCookieFromHeader(c.req.header('cookie'), config.cookieSecure),
-    };
-    let signedIn: SignedIn;
-    let next: string | undefined;
-    let typedEmail: string | undefined;
-    try {
-      await throttle(deps, 'login', context.client);
-      const input = await readCredentials(c);
-      next = input.next;
-      typedEmail = input.credentials.email;
-      signedIn = await loginWithPassword(deps, input.credentials, context);
-      // Session fixation: the session this browser held before ends with the new sign-in.
-      await revokePreviousSession(deps, sessionIdFromCookieHeader(c.req.header('cookie'), deps.config.cookieSecure));
-    } catch (error) {
-      if (mode === 'json') throw error;
-      return formFailure(c, error, typedEmail, next, 'login');
-    }
-    logger.log('info', 'signed in', { code: 'auth_login', user_id: signedIn.userId });
-    c.header('Set-Cookie', signedIn.session.setCookie);
-    if (signedIn.deviceCookie) c.header('Set-Cookie', signedIn.deviceCookie, { append: true });
-    c.header('Cache-Control', 'no-store');
-    if (mode === 'form') return c.redirect(safeNextPath(next), 303);
-    return c.json({ authenticated: true, user_id: signedIn.userId, email: signedIn.email, expires_at: new Date(signedIn.session.expiresAt).toISOString() }, 200);
-  });
+  app.post(
+    AUTH_PATHS.login,
+    limit,
+    sameSite,
+    route.anyone(
+      { path: LOGIN_PAGE, form: 'login' },
+      async (c, call) => {
+        inputMode(c); // a foreign Content-Type is refused (415) before it counts against the throttle
+        const context = {
+          client: clientAddress(c.req.raw.headers, config.clientAddressTrusted),
+          device: deviceHint(c.req.header('user-agent')),
+          deviceCookie: deviceCookieFromHeader(c.req.header('cookie'), config.cookieSecure),
+        };
+        await throttle(deps, 'login', context.client);
+        const { credentials, next } = await readCredentials(c);
+        call.keep({ email: credentials.email, next });
+        const signedIn = await loginWithPassword(deps, credentials, context);
+        // Session fixation: the session this browser held before ends with the new sign-in.
+        await revokePreviousSession(deps, sessionIdFromCookieHeader(c.req.header('cookie'), config.cookieSecure));
+        logger.log('info', 'signed in', { code: 'auth_login', user_id: signedIn.userId });
+        c.header('Set-Cookie', signedIn.session.setCookie);
+        if (signedIn.deviceCookie) c.header('Set-Cookie', signedIn.deviceCookie, { append: true });
+        return {
+          json: { authenticated: true, user_id: signedIn.userId, email: signedIn.email, expires_at: new Date(signedIn.session.expiresAt).toISOString() },
+          see: safeNextPath(next),
+        };
+      },
+      { echo: LOGIN_PAGE },
+    ),
+  );
 
   app.post(AUTH_PATHS.logout, limit, sameSite, async (c) => {
     const current = await session(c);
