@@ -15,8 +15,8 @@ import { freePort, startHost, type HostProcess } from '../../harness/host-proces
 import { inCi, isolation, POSTGRES_URL, REDIS_URL, sharedServers } from '../../harness/servers.ts';
 import { postgresRows, redisEntries } from '../support/raw-store.ts';
 import { requireTool } from '../../harness/tools.ts';
-import { linkIn, startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
-import { SoftwarePasskey } from '../support/software-passkey.ts';
+import { addSoftwarePasskey, passkeySignIn, verifiedAccount, type AccountTarget } from '../support/passkey-account.ts';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { cookieHeader, expectError, PASSWORD, postJson, register, sessionIdFrom, sessionOf, uniqueEmail } from './support.ts';
 
 const python = requireTool('aiosmtpd');
@@ -139,28 +139,18 @@ describe.runIf(unavailable === undefined && python !== undefined).each([sqlite, 
   it("erases the account's passkeys: the passkey signs nobody in, and its credential id and public key leave the store", { timeout: 120_000 }, async () => {
     const base = host.url;
     const browser = { origin, 'sec-fetch-site': 'same-origin' };
-    const call = (path: string, body: unknown, sessionId?: string) => postJson(base, path, body, { ...browser, ...(sessionId ? cookieHeader(sessionId) : {}) });
-    const signInWith = async (key: SoftwarePasskey) => {
-      const options = (await (await call('/api/auth/passkeys/authentication/options', {})).json()) as { challenge: string; rpId?: string };
-      return call('/api/auth/passkeys/authentication/verify', { response: key.assert(options, { origin }) });
+    const target: AccountTarget = {
+      url: base,
+      origin,
+      logs: () => host.logs(),
+      mailTo: (email, subject) => sink.waitFor((m) => m.envelope_to.includes(email) && m.subject === subject),
     };
 
     // A passkey is added to a verified address, with the password.
-    const carol = await register(base, uniqueEmail(`${DELIVERED}carol`));
-    const verification = linkIn(await sink.waitFor((m) => m.envelope_to.includes(carol.email)), '/verify-email');
-    expect((await call('/api/auth/email/verify', { token: new URL(verification).searchParams.get('token') })).status).toBe(200);
-    const key = new SoftwarePasskey();
-    const creation = await call('/api/auth/passkeys/registration/options', { password: PASSWORD }, carol.sessionId);
-    expect(creation.status).toBe(200);
-    const registered = await call('/api/auth/passkeys/registration/verify', { response: key.register(await creation.json(), { origin }), name: 'Carol key' }, carol.sessionId);
-    expect(registered.status, await registered.clone().text()).toBe(201);
-    const { id: passkeyId } = (await registered.json()) as { id: string };
+    const carol = await verifiedAccount(target, uniqueEmail(`${DELIVERED}carol`));
+    const { key, id: passkeyId } = await addSoftwarePasskey(target, carol.sessionId, 'Carol key');
     // A second passkey, removed before the deletion: its credential stream must go too.
-    const removedKey = new SoftwarePasskey();
-    const second = await call('/api/auth/passkeys/registration/options', { password: PASSWORD }, carol.sessionId);
-    const secondRegistered = await call('/api/auth/passkeys/registration/verify', { response: removedKey.register(await second.json(), { origin }) }, carol.sessionId);
-    expect(secondRegistered.status).toBe(201);
-    const { id: removedPasskeyId } = (await secondRegistered.json()) as { id: string };
+    const { key: removedKey, id: removedPasskeyId } = await addSoftwarePasskey(target, carol.sessionId);
     const removal = await fetch(`${base}/api/auth/passkeys/${removedPasskeyId}`, {
       method: 'DELETE',
       headers: { 'content-type': 'application/json', ...browser, ...cookieHeader(carol.sessionId) },
@@ -168,7 +158,7 @@ describe.runIf(unavailable === undefined && python !== undefined).each([sqlite, 
     });
     expect(removal.status).toBe(204);
 
-    const before = await signInWith(key);
+    const before = await passkeySignIn(target, key);
     expect(before.status, await before.clone().text()).toBe(200);
     const passkeySession = sessionIdFrom(before)!;
     expect(await sessionOf(base, passkeySession)).toMatchObject({ authenticated: true, user_id: carol.userId, method: 'passkey' });
@@ -178,7 +168,7 @@ describe.runIf(unavailable === undefined && python !== undefined).each([sqlite, 
     const deleted = await remove(base, carol.sessionId, { password: PASSWORD });
     expect(deleted.status).toBe(204);
 
-    const after = await signInWith(key);
+    const after = await passkeySignIn(target, key);
     expect(sessionIdFrom(after)).toBeUndefined();
     await expectError(after, 401, 'invalid_credentials');
     expect(await sessionOf(base, passkeySession)).toEqual({ authenticated: false });

@@ -21,25 +21,23 @@ import { normalizeEmail } from '../../src/auth/domain/email.ts';
 import { sha256Hex } from '../../src/contract/tokens.ts';
 import { drainedMailTo } from '../support/mail-drain.ts';
 import { operatorIssuer } from '../support/operator-token.ts';
+import { addSoftwarePasskey, verifiedAccount, type AccountTarget } from '../support/passkey-account.ts';
 import { rawFiles } from '../support/raw-store.ts';
 import { linkIn, startSmtpSink } from '../support/smtp-sink.ts';
-import { SoftwarePasskey } from '../support/software-passkey.ts';
 import { cookieHeader, PASSWORD, postJson, register, uniqueEmail } from './support.ts';
 
 const wasmtime = requireTool('wasmtime');
 const python = requireTool('aiosmtpd');
-const VERIFY_SUBJECT = 'Confirm your email address';
 const DEVICE_UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 const operator = await operatorIssuer();
 
-interface Server {
-  url: string;
+interface Server extends AccountTarget {
   dataDir: string;
-  /** The verification link mailed to `email`; after it, mail to the account waits in the outbox. */
-  verificationLink(email: string): Promise<string>;
+  /** From now on mail to the account waits in the outbox, with its address (the SMTP server gone, or never drained again). */
+  mailStays(): Promise<void>;
   /** Waits until the mail to the account is queued (and, where a host delivers, tried). */
   mailQueued(): Promise<void>;
-  /** The link to `path` in the mail `subject` to `email`, delivered (before the verification link stops the SMTP server). */
+  /** The link to `path` in the mail `subject` to `email`, delivered (before mailStays). */
   mailedLink(email: string, subject: string, path: string): Promise<string>;
   stop(): Promise<unknown>;
 }
@@ -51,15 +49,22 @@ const servers: Array<{ name: string; start: (port: number, origin: string) => Pr
     async start(port, origin) {
       const sink = await startSmtpSink(python!);
       const host = await startHost({ port, env: { ...operator.env, AUTH_PUBLIC_BASE_URL: origin, SMTP_URL: sink.url, MAIL_RETRY_SECONDS: '3600' } });
-      // Once the verification has arrived the SMTP server goes: later mail waits in the outbox, with the address.
-      const verificationLink = async (email: string) => {
-        const link = linkIn(await sink.waitFor((m) => m.envelope_to.includes(email) && m.subject === VERIFY_SUBJECT), '/verify-email');
-        await sink.stop();
-        return link;
-      };
+      const mailTo = (email: string, subject: string) => sink.waitFor((m) => m.envelope_to.includes(email) && m.subject === subject);
+      // The SMTP server goes: later mail waits in the outbox, with the address.
+      const mailStays = () => sink.stop();
       const mailQueued = () => expect.poll(() => host.logs().some((l) => l['code'] === 'mail_delivery_failed'), { timeout: 20_000 }).toBe(true);
-      const mailedLink = async (email: string, subject: string, path: string) => linkIn(await sink.waitFor((m) => m.envelope_to.includes(email) && m.subject === subject), path);
-      return { url: host.url, dataDir: host.dataDir, verificationLink, mailQueued, mailedLink, stop: () => Promise.all([host.stop(), sink.stop()]) };
+      const mailedLink = async (email: string, subject: string, path: string) => linkIn(await mailTo(email, subject), path);
+      return {
+        url: host.url,
+        origin,
+        logs: () => host.logs(),
+        dataDir: host.dataDir,
+        mailTo,
+        mailStays,
+        mailQueued,
+        mailedLink,
+        stop: () => Promise.all([host.stop(), sink.stop()]),
+      };
     },
   },
   {
@@ -68,10 +73,20 @@ const servers: Array<{ name: string; start: (port: number, origin: string) => Pr
     async start(port, origin) {
       const sink = await startSmtpSink(python!);
       const server = await startWasmtime({ port, instanceReuse: 16, guestEnv: { ...operator.env, AUTH_PUBLIC_BASE_URL: origin } }, wasmtime!.path);
-      // The component only queues: the verification is drained once; later mail stays queued.
-      const verificationLink = async (email: string) => linkIn(await drainedMailTo(server.dataDir, sink, email, VERIFY_SUBJECT), '/verify-email');
-      const mailedLink = async (email: string, subject: string, path: string) => linkIn(await drainedMailTo(server.dataDir, sink, email, subject), path);
-      return { url: server.url, dataDir: server.dataDir, verificationLink, mailQueued: async () => undefined, mailedLink, stop: () => Promise.all([server.stop(), sink.stop()]) };
+      // The component only queues: a mail waited for is drained; after that nothing drains, so later mail stays queued.
+      const mailTo = (email: string, subject: string) => drainedMailTo(server.dataDir, sink, email, subject);
+      const mailedLink = async (email: string, subject: string, path: string) => linkIn(await mailTo(email, subject), path);
+      return {
+        url: server.url,
+        origin,
+        logs: () => server.logs(),
+        dataDir: server.dataDir,
+        mailTo,
+        mailStays: async () => undefined,
+        mailQueued: async () => undefined,
+        mailedLink,
+        stop: () => Promise.all([server.stop(), sink.stop()]),
+      };
     },
   },
 ];
@@ -133,21 +148,10 @@ describe.each(servers)('account erasure in the files: $name', ({ start, skip }) 
 
   it.skipIf(skip)('leaves no copy of the address, its hash, the credential id or the device hint in any file', { timeout: 120_000 }, async () => {
     const email = uniqueEmail('erased');
-    const account = await register(server.url, email);
+    const account = await verifiedAccount(server, email);
     expect((await postJson(server.url, '/api/auth/password/login', { email, password: PASSWORD }, { 'user-agent': DEVICE_UA })).status).toBe(200);
-    const browser = { origin, 'sec-fetch-site': 'same-origin', ...cookieHeader(account.sessionId) };
-    const token = new URL(await server.verificationLink(email)).searchParams.get('token');
-    expect((await postJson(server.url, '/api/auth/email/verify', { token }, { origin, 'sec-fetch-site': 'same-origin' })).status).toBe(200);
-    const key = new SoftwarePasskey();
-    const options = await postJson(server.url, '/api/auth/passkeys/registration/options', { password: PASSWORD }, browser);
-    expect(options.status).toBe(200);
-    const registered = await postJson(
-      server.url,
-      '/api/auth/passkeys/registration/verify',
-      { response: key.register(await options.json(), { origin }), name: 'Erased key' },
-      browser,
-    );
-    expect(registered.status, await registered.clone().text()).toBe(201);
+    await server.mailStays();
+    const { key } = await addSoftwarePasskey(server, account.sessionId, 'Erased key');
     await server.mailQueued();
 
     const hash = await sha256Hex(normalizeEmail(email));

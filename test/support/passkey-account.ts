@@ -22,9 +22,9 @@ export interface CreationOptions {
 
 const VERIFY_SUBJECT = 'Confirm your email address';
 
-/** A password account, signed in, whose address is verified with the mailed link (200). */
-export async function verifiedAccount(target: AccountTarget): ReturnType<typeof register> {
-  const account = await register(target.url);
+/** A password account (at `email`, or a fresh address), signed in, whose address is verified with the mailed link (200). */
+export async function verifiedAccount(target: AccountTarget, email?: string): ReturnType<typeof register> {
+  const account = await register(target.url, email);
   const link = linkIn(await target.mailTo(account.email, VERIFY_SUBJECT), '/verify-email');
   await jsonAnswer(await postSameOrigin(target, '/api/auth/email/verify', { token: new URL(link).searchParams.get('token') }));
   return account;
