@@ -27,8 +27,8 @@ import {
 import { clientAddress } from '../../http/client-address.ts';
 import { deviceHint } from '../domain/device-hint.ts';
 import { formEchoCookie } from './form-echo.ts';
-import { formOrJson } from './form-or-json.ts';
-import { inputMode, isFormPost, readCredentials } from './input.ts';
+import { formOrJson, type Answer, type Call } from './form-or-json.ts';
+import { inputMode, isFormPost, readCredentials, type CredentialsInput } from './input.ts';
 import { originCheck } from './origin-check.ts';
 import { activeSession } from './require-session.ts';
 import { sessionView } from './session-view.ts';
@@ -95,71 +95,65 @@ export function authRestRoutes(deps: AuthDeps): Hono {
   app.get(AUTH_PATHS.session, async (c) => c.json(sessionView(await session(c)), 200, NO_STORE));
 
   const route = formOrJson(deps);
-  /** Both forms are on /login; a refused one comes back there keeping the typed email (never the password) and `next`. */
-  const LOGIN_PAGE = '/login';
+  /**
+   * A password form of /login (register, login), also posted as JSON: a foreign Content-Type is
+   * refused (415) before it counts against the client's throttle; then the credentials are read,
+   * and a refused form comes back to /login keeping the typed email (never the password) and `next`.
+   */
+  const passwordRoute = (path: string, form: 'register' | 'login', handler: (c: Context, call: Call, input: CredentialsInput & { client: string }) => Promise<Answer>) =>
+    app.post(
+      path,
+      limit,
+      sameSite,
+      route.anyone(
+        { path: '/login', form },
+        async (c, call) => {
+          inputMode(c);
+          const client = clientAddress(c.req.raw.headers, config.clientAddressTrusted);
+          await throttle(deps, form, client);
+          const input = await readCredentials(c);
+          call.keep({ email: input.credentials.email, next: input.next });
+          return handler(c, call, { ...input, client });
+        },
+        { echo: '/login' },
+      ),
+    );
 
   /**
    * Registration: validation errors answer as before (they tell nothing about existing accounts);
    * otherwise a free and a taken email get the same status, headers and body, and no session.
    * Only the log tells them apart, by code and user id, never by email.
    */
-  app.post(
-    AUTH_PATHS.register,
-    limit,
-    sameSite,
-    route.anyone(
-      { path: LOGIN_PAGE, form: 'register' },
-      async (c, call) => {
-        inputMode(c); // a foreign Content-Type is refused (415) before it counts against the throttle
-        const client = clientAddress(c.req.raw.headers, config.clientAddressTrusted);
-        await throttle(deps, 'register', client);
-        const { credentials, next } = await readCredentials(c);
-        call.keep({ email: credentials.email, next });
-        const registration = await registerWithPassword(deps, credentials, client);
-        if (registration.created) logger.log('info', 'account registered', { code: 'auth_register', user_id: registration.userId });
-        else logger.log('info', 'registration for a taken email; nothing written', { code: 'auth_register_taken' });
-        if (call.mode === 'form') {
-          // The login form then shows the typed email, as after a refused post.
-          const echo = formEchoCookie(credentials.email, config.cookieSecure);
-          if (echo) c.header('Set-Cookie', echo);
-        }
-        return { json: REGISTRATION_ACCEPTED, status: 202, see: registeredPageUrl(next) };
-      },
-      { echo: LOGIN_PAGE },
-    ),
-  );
+  passwordRoute(AUTH_PATHS.register, 'register', async (c, call, { credentials, next, client }) => {
+    const registration = await registerWithPassword(deps, credentials, client);
+    if (registration.created) logger.log('info', 'account registered', { code: 'auth_register', user_id: registration.userId });
+    else logger.log('info', 'registration for a taken email; nothing written', { code: 'auth_register_taken' });
+    if (call.mode === 'form') {
+      // The login form then shows the typed email, as after a refused post.
+      const echo = formEchoCookie(credentials.email, config.cookieSecure);
+      if (echo) c.header('Set-Cookie', echo);
+    }
+    return { json: REGISTRATION_ACCEPTED, status: 202, see: registeredPageUrl(next) };
+  });
 
-  /** Login: read credentials, sign in, answer by mode. */
-  app.post(
-    AUTH_PATHS.login,
-    limit,
-    sameSite,
-    route.anyone(
-      { path: LOGIN_PAGE, form: 'login' },
-      async (c, call) => {
-        inputMode(c); // a foreign Content-Type is refused (415) before it counts against the throttle
-        const context = {
-          client: clientAddress(c.req.raw.headers, config.clientAddressTrusted),
-          device: deviceHint(c.req.header('user-agent')),
-          deviceCookie: deviceCookieFromHeader(c.req.header('cookie'), config.cookieSecure),
-        };
-        await throttle(deps, 'login', context.client);
-        const { credentials, next } = await readCredentials(c);
-        call.keep({ email: credentials.email, next });
-        const signedIn = await loginWithPassword(deps, credentials, context);
-        // Session fixation: the session this browser held before ends with the new sign-in.
-        await revokePreviousSession(deps, sessionIdFromCookieHeader(c.req.header('cookie'), config.cookieSecure));
-        logger.log('info', 'signed in', { code: 'auth_login', user_id: signedIn.userId });
-        c.header('Set-Cookie', signedIn.session.setCookie);
-        if (signedIn.deviceCookie) c.header('Set-Cookie', signedIn.deviceCookie, { append: true });
-        return {
-          json: { authenticated: true, user_id: signedIn.userId, email: signedIn.email, expires_at: new Date(signedIn.session.expiresAt).toISOString() },
-          see: safeNextPath(next),
-        };
-      },
-      { echo: LOGIN_PAGE },
-    ),
-  );
+  /** Login: sign in, end the session this browser held before, set the cookies. */
+  passwordRoute(AUTH_PATHS.login, 'login', async (c, _call, { credentials, next, client }) => {
+    const context = {
+      client,
+      device: deviceHint(c.req.header('user-agent')),
+      deviceCookie: deviceCookieFromHeader(c.req.header('cookie'), config.cookieSecure),
+    };
+    const signedIn = await loginWithPassword(deps, credentials, context);
+    // Session fixation: the session this browser held before ends with the new sign-in.
+    await revokePreviousSession(deps, sessionIdFromCookieHeader(c.req.header('cookie'), config.cookieSecure));
+    logger.log('info', 'signed in', { code: 'auth_login', user_id: signedIn.userId });
+    c.header('Set-Cookie', signedIn.session.setCookie);
+    if (signedIn.deviceCookie) c.header('Set-Cookie', signedIn.deviceCookie, { append: true });
+    return {
+      json: { authenticated: true, user_id: signedIn.userId, email: signedIn.email, expires_at: new Date(signedIn.session.expiresAt).toISOString() },
+      see: safeNextPath(next),
+    };
+  });
 
   app.post(AUTH_PATHS.logout, limit, sameSite, async (c) => {
     const current = await session(c);
