@@ -21,7 +21,8 @@ import { normalizeEmail } from '../../src/auth/domain/email.ts';
 import { sha256Hex } from '../../src/contract/tokens.ts';
 import { drainedMailTo } from '../support/mail-drain.ts';
 import { operatorIssuer } from '../support/operator-token.ts';
-import { addSoftwarePasskey, verifiedAccount, type AccountTarget } from '../support/passkey-account.ts';
+import { mailingServer, type MailingServer } from '../support/mailing-server.ts';
+import { addSoftwarePasskey, verifiedAccount } from '../support/passkey-account.ts';
 import { rawFiles } from '../support/raw-store.ts';
 import { linkIn, startSmtpSink } from '../support/smtp-sink.ts';
 import { cookieHeader, PASSWORD, postJson, register, uniqueEmail } from './support.ts';
@@ -31,15 +32,12 @@ const python = requireTool('aiosmtpd');
 const DEVICE_UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 const operator = await operatorIssuer();
 
-interface Server extends AccountTarget {
+interface Server extends MailingServer {
   dataDir: string;
   /** From now on mail to the account waits in the outbox, with its address (the SMTP server gone, or never drained again). */
   mailStays(): Promise<void>;
   /** Waits until the mail to the account is queued (and, where a host delivers, tried). */
   mailQueued(): Promise<void>;
-  /** The link to `path` in the mail `subject` to `email`, delivered (before mailStays). */
-  mailedLink(email: string, subject: string, path: string): Promise<string>;
-  stop(): Promise<unknown>;
 }
 
 const servers: Array<{ name: string; start: (port: number, origin: string) => Promise<Server>; skip?: boolean }> = [
@@ -50,20 +48,12 @@ const servers: Array<{ name: string; start: (port: number, origin: string) => Pr
       const sink = await startSmtpSink(python!);
       const host = await startHost({ port, env: { ...operator.env, AUTH_PUBLIC_BASE_URL: origin, SMTP_URL: sink.url, MAIL_RETRY_SECONDS: '3600' } });
       const mailTo = (email: string, subject: string) => sink.waitFor((m) => m.envelope_to.includes(email) && m.subject === subject);
-      // The SMTP server goes: later mail waits in the outbox, with the address.
-      const mailStays = () => sink.stop();
-      const mailQueued = () => expect.poll(() => host.logs().some((l) => l['code'] === 'mail_delivery_failed'), { timeout: 20_000 }).toBe(true);
-      const mailedLink = async (email: string, subject: string, path: string) => linkIn(await mailTo(email, subject), path);
       return {
-        url: host.url,
-        origin,
-        logs: () => host.logs(),
+        ...mailingServer(host, sink, origin, mailTo),
         dataDir: host.dataDir,
-        mailTo,
-        mailStays,
-        mailQueued,
-        mailedLink,
-        stop: () => Promise.all([host.stop(), sink.stop()]),
+        // The SMTP server goes: later mail waits in the outbox, with the address.
+        mailStays: () => sink.stop(),
+        mailQueued: () => expect.poll(() => host.logs().some((l) => l['code'] === 'mail_delivery_failed'), { timeout: 20_000 }).toBe(true),
       };
     },
   },
@@ -75,18 +65,7 @@ const servers: Array<{ name: string; start: (port: number, origin: string) => Pr
       const server = await startWasmtime({ port, instanceReuse: 16, guestEnv: { ...operator.env, AUTH_PUBLIC_BASE_URL: origin } }, wasmtime!.path);
       // The component only queues: a mail waited for is drained; after that nothing drains, so later mail stays queued.
       const mailTo = (email: string, subject: string) => drainedMailTo(server.dataDir, sink, email, subject);
-      const mailedLink = async (email: string, subject: string, path: string) => linkIn(await mailTo(email, subject), path);
-      return {
-        url: server.url,
-        origin,
-        logs: () => server.logs(),
-        dataDir: server.dataDir,
-        mailTo,
-        mailStays: async () => undefined,
-        mailQueued: async () => undefined,
-        mailedLink,
-        stop: () => Promise.all([server.stop(), sink.stop()]),
-      };
+      return { ...mailingServer(server, sink, origin, mailTo), dataDir: server.dataDir, mailStays: async () => undefined, mailQueued: async () => undefined };
     },
   },
 ];
@@ -103,6 +82,8 @@ describe.each(servers)('account erasure in the files: $name', ({ start, skip }) 
   afterAll(async () => {
     await server?.stop();
   });
+  /** The link to `path` in the mail `subject` to `email`, delivered (before mailStays). */
+  const mailedLink = async (email: string, subject: string, path: string) => linkIn(await server.mailTo(email, subject), path);
 
   // First: the SMTP server is still up for the links it needs.
   it.skipIf(skip)('after a change of address: no copy of the old, the new or a pending address, their hashes or the address record', { timeout: 120_000 }, async () => {
@@ -112,12 +93,12 @@ describe.each(servers)('account erasure in the files: $name', ({ start, skip }) 
     const account = await register(server.url, email);
     const browser = { origin, 'sec-fetch-site': 'same-origin', ...cookieHeader(account.sessionId) };
     expect((await postJson(server.url, '/api/auth/email/change', { email: moved, password: PASSWORD }, browser)).status).toBe(202);
-    const token = new URL(await server.mailedLink(moved, 'Confirm your new email address', '/confirm-email-change')).searchParams.get('token');
+    const token = new URL(await mailedLink(moved, 'Confirm your new email address', '/confirm-email-change')).searchParams.get('token');
     expect((await postJson(server.url, '/api/auth/email/change/confirm', { token }, { origin, 'sec-fetch-site': 'same-origin' })).status).toBe(200);
-    await server.mailedLink(email, 'Your email address was changed', '/undo-email-change');
+    await mailedLink(email, 'Your email address was changed', '/undo-email-change');
     // A second change left pending: its address and link wait in the store.
     expect((await postJson(server.url, '/api/auth/email/change', { email: pending, password: PASSWORD }, browser)).status).toBe(202);
-    await server.mailedLink(pending, 'Confirm your new email address', '/confirm-email-change');
+    await mailedLink(pending, 'Confirm your new email address', '/confirm-email-change');
 
     // The address record's stream (its name, and as the file store spells names). Not the bare user
     // id: the file store's projection log keeps the deletion's own commit, which names the documents

@@ -2,7 +2,8 @@
  * A verified password account holding software passkeys (./software-passkey.ts), made over real
  * HTTP as a same-origin page asks: register and sign in, follow the mailed verification link, add
  * each passkey with the password asked again; and a passkey sign-in. Shared by the passkey,
- * sign-in-method and administration suites on the Node host and under `wasmtime serve`.
+ * sign-in-method, administration, account deletion and erasure suites on the Node host and under
+ * `wasmtime serve`.
  */
 import { expect } from 'vitest';
 import { PASSWORD, register } from '../auth/support.ts';
