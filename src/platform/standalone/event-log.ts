@@ -296,10 +296,11 @@ export class FileEventStore implements EventStore {
       .map(([eventType, count]) => ({ eventType, count }));
   }
 
-  removeStream(streamId: string): bigint {
+  removeStream(streamId: string, expected: ExpectedRevision): bigint {
     checkName('stream id', streamId);
     this.#sync();
     const top = this.#revision(streamId);
+    if (!revisionMatches(expected, top)) throw FileStoreFailure.conflict(streamId, expected, top);
     const floor = this.#floor(streamId);
     const firsts = new Set<bigint>();
     for (let revision = floor; revision <= top; revision++) firsts.add(this.#commitOfRevision(streamId, revision));
