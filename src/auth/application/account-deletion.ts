@@ -6,7 +6,9 @@
  * and each session (email, device hint), live or ended and kept for retention. Then their
  * read-model documents go, and, when the account owns its address, the mail outbox's messages to
  * it (queued or set aside) and its mailed links. Removing the email claim frees the email: it can
- * register again. What address changes left goes too (email-change-erasure.ts).
+ * register again. What address changes left goes too (email-change-erasure.ts). Email streams are
+ * removed at the revision read as the account's claim (claim-removal.ts): one another account took
+ * over meanwhile (claim-takeover.ts) stays with its new claim.
  *
  * Deletion touches only what the account owns. An account made by a provider sign-in whose
  * verified address a password account had claimed first shows that address but does not own it
