@@ -11,7 +11,7 @@ import type { AuthDeps } from './deps.ts';
 import { claimsInFlight, eraseClaimsInFlight } from './claims-in-flight.ts';
 import { addressMoves } from './email-address.ts';
 import { changeLinkKey, parseStored, PendingSchema, pendingKey, undoKey } from './email-change-keys.ts';
-import { eraseMailLink, MAIL_LINK_TTL_MS, type MailLinkKind } from './mail-links.ts';
+import { eraseMailLink, eraseOwnMailLinks } from './mail-links.ts';
 import { authNamespaces, authStreams } from './streams.ts';
 
 /** What to remove: the address record, and the email streams holding this account's claims when read (claim-removal.ts). */
@@ -36,7 +36,7 @@ export async function eraseAddressChanges(deps: AuthDeps, userId: string): Promi
   for (const hash of hashes) {
     keyValue.delete(authNamespaces.emailChanges, undoKey(userId, hash));
     // Each kind's newest link for the address, when it is this account's.
-    for (const kind of Object.keys(MAIL_LINK_TTL_MS) as MailLinkKind[]) eraseMailLink(deps, kind, hash, userId);
+    eraseOwnMailLinks(deps, hash, userId);
     const claim = readClaim(platform, hash);
     if (claim?.account.userId === userId) claimHashes.push(hash);
     // Mail to an address no other account holds is this account's (a notice, a change link).

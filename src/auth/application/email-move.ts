@@ -32,7 +32,7 @@ import { forgetClaimInFlight, noteClaimInFlight } from './claims-in-flight.ts';
 import type { AuthDeps } from './deps.ts';
 import { readAddressRecord } from './email-address.ts';
 import { authEvent } from './event-codec.ts';
-import { eraseMailLinks } from './mail-links.ts';
+import { eraseOwnMailLinks } from './mail-links.ts';
 import { AUTH_COLLECTIONS, projectAfterResponse, readAuthDocument, runAuthProjectionQuietly, type UserDocument } from './projection.ts';
 import { sha256Hex } from './secrets.ts';
 import { authStreams } from './streams.ts';
@@ -125,8 +125,9 @@ function releaseOldClaim(deps: AuthDeps, userId: string, from: AddressEnd & { ac
       carried = old.account.passwordRevision;
       carrying = false;
     });
-    // The old address's links (a verification, a reset) name a claim that no longer counts.
-    eraseMailLinks(deps, from.emailHash);
+    // The old address's links (a verification, a reset) name a claim that no longer counts; a
+    // taker's own links for it stay.
+    eraseOwnMailLinks(deps, from.emailHash, userId);
   } catch (error) {
     // A password that could not be carried fails the request, as the move's own steps do.
     if (carrying) throw error;
