@@ -20,9 +20,9 @@ export function storageImports(storage: StorageBackend, logger: HostLogger, tail
       readAll: g('read-all', events.readAll.bind(events)),
       headSequence: g('head-sequence', events.headSequence.bind(events)),
       countByType: g('count-by-type', events.countByType.bind(events)),
-      removeStream: g('remove-stream', (streamId: string) => {
+      removeStream: g('remove-stream', (streamId: string, expected: ExpectedRevision) => {
         tails.drop(streamId);
-        return events.removeStream(streamId);
+        return events.removeStream(streamId, expected);
       }),
       truncateBefore: g('truncate-before', (streamId: string, revision: bigint) => {
         tails.drop(streamId);

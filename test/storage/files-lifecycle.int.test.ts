@@ -207,7 +207,7 @@ describe('file store folding', () => {
       b.events.append('gone', { tag: 'any' }, [event(3)]);
       b.events.append('gone', { tag: 'any' }, [event(4), event(5)]);
       b.events.append('kept', { tag: 'any' }, [event(6)]);
-      expect(b.events.removeStream('gone')).toBe(4n);
+      expect(b.events.removeStream('gone', { tag: 'any' })).toBe(4n);
       expect(b.upkeep()).toBeGreaterThan(0);
       expect(existsSync(join(dir, `events/log/${padded(3n)}`))).toBe(false);
     };
@@ -229,8 +229,8 @@ describe('file store folding', () => {
     // writer's commit 7 joins it.
     fresh.events.append('gone', { tag: 'no-stream' }, [event(8)]);
     fresh.events.append('gone', { tag: 'any' }, [event(9)]);
-    fresh.events.removeStream('late');
-    fresh.events.removeStream('gone');
+    fresh.events.removeStream('late', { tag: 'any' });
+    fresh.events.removeStream('gone', { tag: 'any' });
     fresh.events.append('kept', { tag: 'any' }, [event(10)]);
     fresh.upkeep();
     // 1, the range 2..5 and its marker (the commit of 4 and 5), 6, the range 7..9 and its marker, 10.

@@ -40,7 +40,7 @@ for (let n = 0; n < count; n++) {
     // Not the newest commit when removed: another thread finishing the newest commit's index
     // while the stream's revision files go is a race of removal itself, not of the fold.
     storage.events.append(`tail-${writer}`, { tag: 'any' }, [{ eventType: 'counter.tail', payload: '{}', metadata: '{}' }]);
-    storage.events.removeStream(gone);
+    storage.events.removeStream(gone, { tag: 'any' });
     storage.upkeep();
     continue;
   }

@@ -35,7 +35,7 @@ function store(marker: string, withReader = false) {
     reader.exec('BEGIN');
     reader.prepare('SELECT COUNT(*) FROM app_events').get();
   }
-  for (let i = 0; i < 50; i++) storage.events.removeStream(`erased-${i}`);
+  for (let i = 0; i < 50; i++) storage.events.removeStream(`erased-${i}`, { tag: 'any' });
   return { dir, storage, lines, logger, reader };
 }
 

@@ -15,8 +15,9 @@ import { checkName, StorageFailure } from '../errors.ts';
 import type { AsyncEventStore, ExpectedRevision, NewEvent, RecordedEvent } from '../types.ts';
 import { eventBody } from './event-records.ts';
 import type { RedisKeys } from './keys.ts';
+import { checkExpected, EXPECTATION_LUA, expectationArgs } from './expectation.ts';
 import { defineScript, INVALID_REPLY } from './script.ts';
-import { arrayReply, stringReply, u64Arg, u64Reply } from './values.ts';
+import { arrayReply, stringReply, u64Reply } from './values.ts';
 
 export type Append = AsyncEventStore['append'];
 
@@ -34,14 +35,7 @@ if KEYS[7] then
   if ARGV[#ARGV] == '1' then redis.call('DEL', KEYS[7]) end
 end
 local actual = redis.call('LLEN', KEYS[3]) + tonumber(redis.call('GET', KEYS[6]) or '0')
-local tag = ARGV[1]
-local ok
-if tag == 'any' then ok = true
-elseif tag == 'no-stream' then ok = actual == 0
-elseif tag == 'stream-exists' then ok = actual > 0
-elseif tag == 'exact' then ok = string.format('%.0f', actual) == ARGV[2]
-else return redis.error_reply('${INVALID_REPLY} unknown expected-revision ' .. tag) end
-if not ok then return {'conflict', string.format('%.0f', actual)} end
+${EXPECTATION_LUA}
 
 local n = tonumber(ARGV[3])
 local head = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -71,21 +65,6 @@ if #pushed > 0 then redis.call('RPUSH', KEYS[3], unpack(pushed)) end
 return {'ok', string.format('%.0f', first), string.format('%.0f', actual), at}
 `;
 
-function checkExpected(expected: ExpectedRevision): void {
-  if (typeof expected !== 'object' || expected === null) throw StorageFailure.invalid('unknown expected-revision');
-  switch (expected.tag) {
-    case 'any':
-    case 'no-stream':
-    case 'stream-exists':
-      return;
-    case 'exact':
-      u64Arg('exact revision', expected.val);
-      return;
-    default:
-      throw StorageFailure.invalid('unknown expected-revision');
-  }
-}
-
 /** append, or with `lease` the fenced append of a stream-lease holder (leases.ts), which `release` ends. */
 export type FencedAppend = (streamId: string, expected: ExpectedRevision, events: NewEvent[], lease?: { key: string; value: string; release: boolean }) => Promise<RecordedEvent[]>;
 
@@ -104,7 +83,7 @@ export function createAppend(redis: Redis, keys: RedisKeys, streamRevision: (str
       return [];
     }
 
-    const args: string[] = [expected.tag, expected.tag === 'exact' ? expected.val.toString() : '', String(events.length)];
+    const args: string[] = [...expectationArgs(expected), String(events.length)];
     for (const event of events) args.push(event.eventType, eventBody(streamId, event));
     const scriptKeys = [keys.sequence, keys.events, keys.stream(streamId), keys.all, keys.types, keys.streamBase(streamId)];
     if (lease) {

@@ -13,7 +13,7 @@ import { int, MAX_I64 } from '../sql/values.ts';
 /** `fence`, when given, runs first inside the write transaction and throws to refuse the append (leases.ts). */
 export type Append = (streamId: string, expected: ExpectedRevision, events: NewEvent[], fence?: () => void) => RecordedEvent[];
 
-function checkExpected(expected: ExpectedRevision): void {
+export function checkExpected(expected: ExpectedRevision): void {
   if (expected.tag === 'exact' && (typeof expected.val !== 'bigint' || expected.val < 0n)) {
     throw StorageFailure.invalid('exact revision must be a u64');
   }

@@ -4,7 +4,7 @@
  * completes without suspending the component.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import type { StorageBackend, TypeCount } from '../types.ts';
+import type { ExpectedRevision, StorageBackend, TypeCount } from '../types.ts';
 import { DEFAULT_LEASE_TTL_MS } from '../../leases/port.ts';
 import { createLeases } from './leases.ts';
 import { createAppend, type Append } from './append.ts';
@@ -42,7 +42,7 @@ export interface SqliteEventStore {
   readAll: ReadAll;
   headSequence(): bigint;
   countByType(typePrefix: string): TypeCount[];
-  removeStream(streamId: string): bigint;
+  removeStream(streamId: string, expected: ExpectedRevision): bigint;
   truncateBefore(streamId: string, revision: bigint): bigint;
 }
 
@@ -84,7 +84,7 @@ export function openSqliteStorage(options: SqliteStorageOptions): SqliteStorage 
     readAll: createReadAll(database),
     headSequence: createHeadSequence(database),
     countByType: createCountByType(database),
-    removeStream: createRemoveStream(database),
+    removeStream: createRemoveStream(database, streamRevision),
     truncateBefore: createTruncateBefore(database),
   });
   const lifecycle = guardAll({

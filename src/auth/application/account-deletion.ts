@@ -6,7 +6,9 @@
  * and each session (email, device hint), live or ended and kept for retention. Then their
  * read-model documents go, and, when the account owns its address, the mail outbox's messages to
  * it (queued or set aside) and its mailed links. Removing the email claim frees the email: it can
- * register again. What address changes left goes too (email-change-erasure.ts).
+ * register again. What address changes left goes too (email-change-erasure.ts). Email streams are
+ * removed at the revision read as the account's claim (claim-removal.ts): one another account took
+ * over meanwhile (claim-takeover.ts) stays with its new claim.
  *
  * Deletion touches only what the account owns. An account made by a provider sign-in whose
  * verified address a password account had claimed first shows that address but does not own it
@@ -29,6 +31,7 @@ import { ENDED_SESSIONS } from './retention.ts';
 import { purgeMailTo } from '../../platform/mail-outbox-upkeep.ts';
 import { eraseMailLinks } from './mail-links.ts';
 import { eraseAddressChanges } from './email-change-erasure.ts';
+import { removeClaim } from './claim-removal.ts';
 import { everRegisteredPasskeyIds, passkeyStreams } from '../passkeys/store.ts';
 import { sha256Hex } from './secrets.ts';
 import type { ActiveSession } from './sessions.ts';
@@ -137,19 +140,21 @@ export async function eraseAccount(deps: AuthDeps, userId: string, known: { emai
       const ownsEmail = emailHash !== undefined && findAccountByEmailHash(platform, emailHash)?.userId === userId;
       const { hashes, queueEntries } = sessionHashesOf(deps, userId, known.sessionHash);
       // Before the user stream goes: the address record names the streams its moves left.
-      const addressStreams = await eraseAddressChanges(deps, userId);
+      const address = await eraseAddressChanges(deps, userId);
+      // Email streams at the revision read as this account's claim: one taken over since stays.
+      const claimHashes = new Set([...address.claimHashes, ...(ownsEmail ? [emailHash] : [])]);
+      for (const hash of claimHashes) removed += Number(removeClaim(deps, hash, (claim) => claim.account.userId === userId));
       const streams = [
-        ...addressStreams,
+        address.record,
         authStreams.user(userId),
         authStreams.access(userId),
-        ...(ownsEmail ? [authStreams.email(emailHash)] : []),
         ...(user?.identities ?? []).map((identity) => authStreams.identity(identity.provider, identity.subject_hash)),
         ...[...hashes].map((hash) => authStreams.session(hash)),
         // The passkeys' streams hold their public keys, names and owner: removed with the list last.
         ...everRegisteredPasskeyIds(deps, userId).map((passkeyId) => passkeyStreams.credential(passkeyId)),
         passkeyStreams.list(userId),
       ];
-      for (const stream of streams) removed += Number(platform.events.removeStream(stream));
+      for (const stream of streams) removed += Number(platform.events.removeStream(stream, { tag: 'any' }));
       for (const hash of hashes) platform.keyValue.delete(authNamespaces.sessionActivity, hash);
       // Mail queued or set aside for the account holds its address (a deliverer that fails on a
       // message meanwhile does not put it back, host/mail/outbox.ts).

@@ -1,12 +1,9 @@
 /**
  * Claiming an address whose stream another account holds with a claim that counts for nobody: a
  * move of that account's that stopped after its first append (the new address claimed, its
- * address record not yet changed), or an old claim an earlier move did not remove (email-move.ts).
- * The old claim of the holder's NEWEST move is not taken over: that move removes it (its step 3,
- * an unconditional `remove-stream` that would take a new claim with it), and when that removal
- * failed it waits for the holder's next move or deletion as before. Registration, a provider
- * sign-in creating an account and a move's first step all claim through here, so such a claim
- * keeps its address from nobody.
+ * address record not yet changed), or the old claim a move left (email-move.ts), its step 3
+ * not done yet or failed. Registration, a provider sign-in creating an account and a move's first
+ * step all claim through here, so such a claim keeps its address from nobody.
  *
  * 1. the claim-starting event at no-stream: a free address is claimed;
  * 2. else the stream's claim is read with its holder's address record. A claim that counts keeps
@@ -25,10 +22,11 @@
  * move fails (`conflict`, nothing half-done: its old claim still counts). A move of the holder's
  * that reads the record after the release must take up its claim by appending to the email stream
  * (step 2), which makes step 3's exact-revision append fail. Two takers: one release or one append
- * wins, the other re-reads. Every lost race is a new round, at most ROUNDS of them. What stays
- * open is the holder's deletion at the same moment: it removes the streams it read as the
- * holder's with `remove-stream`, which takes no expected revision, so a takeover landing between
- * that read and the removal loses its new claim (the taker registers again).
+ * wins, the other re-reads. Every lost race is a new round, at most ROUNDS of them. The holder's
+ * own removals of the stream (its deletion, a move's step 3) remove it at the revision they read
+ * it at (claim-removal.ts): a takeover landing after that read makes the removal fail, and the
+ * stream, read again, is the taker's and stays. A removal landing first makes this append fail, and
+ * the next round claims the address free.
  */
 import { isStoreConflict } from '../../errors.ts';
 import type { NewEvent } from '../../platform/ports.ts';
@@ -84,8 +82,6 @@ export function claimAddress(deps: AuthDeps, emailHash: string, userId: string, 
     }
     const record = readAddressRecord(platform, holder);
     if (countsBy(record, emailHash, claim.moved)) return 'taken';
-    // The claim the holder's newest move left behind: that move's own step 3 removes it.
-    if (record.current?.from_hash === emailHash && claim.startSequence < record.currentSequence) return 'taken';
     const released: EmailClaimReleased = { user_id: holder, released_at: platform.now() };
     if (!appendIfFirst(deps, authStreams.address(holder), record.revision, [authEvent('auth_email_claim_released', released)])) continue;
     if (!appendIfFirst(deps, stream, claim.account.revision, [start])) continue;

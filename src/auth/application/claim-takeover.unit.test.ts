@@ -4,7 +4,9 @@
  * another account's move then take it over. The races are interleaved by hand, append by append:
  * the holder's record append first (the takeover answers `taken`), the release first (the holder's
  * move is refused with `conflict`), and the holder taking up its claim between the release and the
- * takeover's own append (that append fails; `taken`).
+ * takeover's own append (that append fails; `taken`). And a takeover landing between the holder's
+ * read and its removal of the stream (its deletion, a move's step 3): the removal, at the revision
+ * read, fails and the new claim stays.
  */
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.ts';
@@ -149,11 +151,11 @@ describe('claimAddress(): a claim that counts for nobody', () => {
     expect(await streamUsers(platform, NEW)).toEqual([bobSession.userId]);
   });
 
-  it('a claim that counts is not taken over, nor the old claim the holder’s newest move is removing', async () => {
+  it('a claim that counts is not taken over; the old claim a move could not remove is', async () => {
     const { platform, deps } = setup();
     const session = await signedIn(platform, deps, alice);
     expect((await registerWithPassword(deps, { email: alice.email, password: 'an intruder password' })).created).toBe(false);
-    // The move's step 3 (the old stream's removal) fails: the old claim waits for it as before.
+    // The move's step 3 (the old stream's removal) fails: the old claim counts for nobody.
     const remove = platform.events.removeStream.bind(platform.events);
     platform.events.removeStream = () => {
       throw new Error('host stopped');
@@ -161,8 +163,70 @@ describe('claimAddress(): a claim that counts for nobody', () => {
     (await moveTo(deps, session.userId, NEW))();
     platform.events.removeStream = remove;
     expect(await owner(platform, alice.email)).toBeUndefined();
-    expect((await registerWithPassword(deps, { email: alice.email, password: 'a newcomer password' })).created).toBe(false);
-    expect(await streamUsers(platform, alice.email)).toEqual([session.userId]);
+    const newcomer = await registerWithPassword(deps, { email: alice.email, password: 'a newcomer password' });
+    if (!newcomer.created) throw new Error('not created');
+    expect(await owner(platform, alice.email)).toBe(newcomer.userId);
+    expect(await streamUsers(platform, alice.email)).toEqual([newcomer.userId]);
+    expect(await owner(platform, NEW)).toBe(session.userId);
+    expect((await loginWithPassword(deps, { email: NEW, password: alice.password })).userId).toBe(session.userId);
+  });
+});
+
+/** Runs `before` once, just before the first removal of `stream` (after the remover read it). */
+function beforeRemoval(platform: MemoryPlatform, stream: string, before: () => void): void {
+  const remove = platform.events.removeStream.bind(platform.events);
+  let done = false;
+  platform.events.removeStream = (streamId, expected) => {
+    if (!done && streamId === stream) {
+      done = true;
+      before();
+    }
+    return remove(streamId, expected);
+  };
+}
+
+/** A registration's claim-starting event for `email`, by a new user id. */
+const registration = (platform: MemoryPlatform, email: string) => {
+  const userId = crypto.randomUUID();
+  return { userId, start: authEvent('auth_password_user_registered', { user_id: userId, email, password_hash: platform.passwords.hash('a newcomer password') }) };
+};
+
+describe('claimAddress(): races with the holder’s removals, which remove at the revision they read', () => {
+  it('a takeover between the deletion’s read and its removal keeps the new claim', async () => {
+    const { platform, deps } = setup();
+    const session = await signedIn(platform, deps, alice);
+    await stoppedMove(platform, deps, session.userId);
+    const newHash = await sha256Hex(NEW);
+    const taker = registration(platform, NEW);
+    let outcome: string | undefined;
+    beforeRemoval(platform, authStreams.email(newHash), () => {
+      outcome = claimAddress(deps, newHash, taker.userId, taker.start);
+    });
+    await deleteAccount(deps, session, { password: alice.password, client: CLIENT });
+    expect(outcome).toBe('claimed');
+    expect(await owner(platform, NEW)).toBe(taker.userId);
+    expect(await streamUsers(platform, NEW)).toEqual([taker.userId]);
+    expect((await loginWithPassword(deps, { email: NEW, password: 'a newcomer password' })).userId).toBe(taker.userId);
+    // The deleted account's own address is gone all the same.
+    expect(platform.events.readStream(authStreams.email(await sha256Hex(alice.email)), { direction: 'forward', limit: 5 })).toHaveLength(0);
+  });
+
+  it('a takeover between a move’s step 3 read and its removal keeps the new claim; no password crosses over', async () => {
+    const { platform, deps } = setup();
+    const session = await signedIn(platform, deps, alice);
+    const oldHash = await sha256Hex(alice.email);
+    const taker = registration(platform, alice.email);
+    let outcome: string | undefined;
+    beforeRemoval(platform, authStreams.email(oldHash), () => {
+      outcome = claimAddress(deps, oldHash, taker.userId, taker.start);
+    });
+    expect(failure(await moveTo(deps, session.userId, NEW))).toBe('ok');
+    expect(outcome).toBe('claimed');
+    expect(await owner(platform, alice.email)).toBe(taker.userId);
+    expect(await streamUsers(platform, alice.email)).toEqual([taker.userId]);
+    expect(await owner(platform, NEW)).toBe(session.userId);
+    expect((await loginWithPassword(deps, { email: NEW, password: alice.password })).userId).toBe(session.userId);
+    expect(await loginWithPassword(deps, { email: NEW, password: 'a newcomer password' }).catch((error: AppError) => error.code)).toBe('invalid_credentials');
   });
 });
 

@@ -28,8 +28,6 @@ export interface AddressRecord {
   revision: bigint | undefined;
   /** the newest move: the account's address now */
   current: EmailChanged | undefined;
-  /** the newest move's global sequence (0 without one) */
-  currentSequence: bigint;
 }
 
 /** Events one record may hold; the mail budgets keep an account's moves and releases far below. */
@@ -41,10 +39,10 @@ const isMove = (event: RecordedEvent) => event.eventType === 'auth_email_changed
 export function readAddressRecord(platform: Platform, userId: string): AddressRecord {
   const stream = authStreams.address(userId);
   const newest = platform.events.readStream(stream, { direction: 'backward', limit: 1 })[0];
-  if (!newest) return { revision: undefined, current: undefined, currentSequence: 0n };
+  if (!newest) return { revision: undefined, current: undefined };
   // A release after the newest move (rare): the move is further back.
   const move = isMove(newest) ? newest : platform.events.readStream(stream, { direction: 'backward', limit: MAX_RECORD_EVENTS }).find(isMove);
-  return { revision: newest.revision, current: move ? payloadOf<EmailChanged>(move) : undefined, currentSequence: move?.sequence ?? 0n };
+  return { revision: newest.revision, current: move ? payloadOf<EmailChanged>(move) : undefined };
 }
 
 /** Every move the record holds, oldest first (account deletion erases the streams they name). */

@@ -11,11 +11,17 @@ import type { AuthDeps } from './deps.ts';
 import { claimsInFlight, eraseClaimsInFlight } from './claims-in-flight.ts';
 import { addressMoves } from './email-address.ts';
 import { changeLinkKey, parseStored, PendingSchema, pendingKey, undoKey } from './email-change-keys.ts';
-import { eraseMailLink, MAIL_LINK_TTL_MS, type MailLinkKind } from './mail-links.ts';
+import { eraseMailLink, eraseOwnMailLinks } from './mail-links.ts';
 import { authNamespaces, authStreams } from './streams.ts';
 
+/** What to remove: the address record, and the email streams holding this account's claims when read (claim-removal.ts). */
+export interface AddressStreams {
+  record: string;
+  claimHashes: string[];
+}
+
 /** Erases the key-value records and mail (see above) and returns the streams to remove. Store failures propagate. */
-export async function eraseAddressChanges(deps: AuthDeps, userId: string): Promise<string[]> {
+export async function eraseAddressChanges(deps: AuthDeps, userId: string): Promise<AddressStreams> {
   const { platform } = deps;
   const { keyValue } = platform;
   const hashes = new Set<string>();
@@ -26,13 +32,13 @@ export async function eraseAddressChanges(deps: AuthDeps, userId: string): Promi
   const pending = parseStored(PendingSchema, keyValue.get(authNamespaces.emailChanges, pendingKey(userId)));
   if (pending) hashes.add(pending.email_hash);
   for (const hash of claimsInFlight(deps, userId)) hashes.add(hash);
-  const streams = [authStreams.address(userId)];
+  const claimHashes: string[] = [];
   for (const hash of hashes) {
     keyValue.delete(authNamespaces.emailChanges, undoKey(userId, hash));
     // Each kind's newest link for the address, when it is this account's.
-    for (const kind of Object.keys(MAIL_LINK_TTL_MS) as MailLinkKind[]) eraseMailLink(deps, kind, hash, userId);
+    eraseOwnMailLinks(deps, hash, userId);
     const claim = readClaim(platform, hash);
-    if (claim?.account.userId === userId) streams.push(authStreams.email(hash));
+    if (claim?.account.userId === userId) claimHashes.push(hash);
     // Mail to an address no other account holds is this account's (a notice, a change link).
     const holder = findAccountByEmailHash(platform, hash);
     const address = claim?.account.email ?? (pending?.email_hash === hash ? pending.email : undefined);
@@ -41,5 +47,5 @@ export async function eraseAddressChanges(deps: AuthDeps, userId: string): Promi
   keyValue.delete(authNamespaces.emailChanges, pendingKey(userId));
   eraseClaimsInFlight(deps, userId);
   eraseMailLink(deps, 'email_change', await changeLinkKey(userId));
-  return streams;
+  return { record: authStreams.address(userId), claimHashes };
 }

@@ -12,26 +12,27 @@
  * 2. append `auth_email_changed` to the user's address record at its exact revision: from here on
  *    the new claim counts and the old one does not. A concurrent move of the same user refuses
  *    this one (`conflict`);
- * 3. carry over a password changed on the old claim between reading it and step 2, then remove
- *    the old stream, which frees its address for anyone to register.
+ * 3. carry over a password changed on the old claim since the move read it, then remove the old
+ *    stream at the revision read (claim-removal.ts), which frees its address for anyone to
+ *    register. A claim appended there since (another account's takeover) fails the removal and
+ *    stays.
  *
  * Stopped after step 1, the old claim still counts; the new stream counts for nobody until this
  * user moves there again, another account registers that address, signs in with it at a provider
  * or moves to it (each takes the claim over), or the account is deleted (the list of claims in
  * flight names it). Stopped after step 2, the new claim counts; the old stream counts for nobody
- * and, being the old claim of the account's newest move, is not taken over (step 3's removal takes
- * no expected revision, so it would remove a new claim too): it waits for the account's next move,
- * after which it can be taken over, or for the account's deletion.
+ * until another account takes it over (claim-takeover.ts) or the account is deleted.
  */
 import { AppError, isStoreConflict } from '../../errors.ts';
 import type { EmailChanged, EmailClaimed, PasswordChanged } from '../domain/events.ts';
-import { readClaim, type Account } from './accounts.ts';
+import { readClaim, type Account, type Claim } from './accounts.ts';
+import { removeClaim } from './claim-removal.ts';
 import { claimAddress } from './claim-takeover.ts';
 import { forgetClaimInFlight, noteClaimInFlight } from './claims-in-flight.ts';
 import type { AuthDeps } from './deps.ts';
 import { readAddressRecord } from './email-address.ts';
 import { authEvent } from './event-codec.ts';
-import { eraseMailLinks } from './mail-links.ts';
+import { eraseOwnMailLinks } from './mail-links.ts';
 import { AUTH_COLLECTIONS, projectAfterResponse, readAuthDocument, runAuthProjectionQuietly, type UserDocument } from './projection.ts';
 import { sha256Hex } from './secrets.ts';
 import { authStreams } from './streams.ts';
@@ -69,7 +70,7 @@ export function moveAddress(
   via: EmailChanged['via'],
   recordRevision: bigint | undefined,
 ): void {
-  const { events, now, logger } = deps.platform;
+  const { events, now } = deps.platform;
   try {
     noteClaimInFlight(deps, userId, to.emailHash);
     try {
@@ -90,17 +91,7 @@ export function moveAddress(
     }
     projectAfterResponse(deps.platform);
     forgetQuietly(deps, userId, to.emailHash);
-    if (from) {
-      carryLatePassword(deps, userId, from, to);
-      try {
-        // The old address's links (a verification, a reset) name a claim that no longer counts.
-        eraseMailLinks(deps, from.emailHash);
-        events.removeStream(authStreams.email(from.emailHash));
-      } catch (error) {
-        // The move has happened; the old stream counts for nobody and goes with the account's erasure.
-        logger.log('warn', 'the old address claim could not be removed yet', { code: 'auth_email_release_failed', user_id: userId, error: String(error) });
-      }
-    }
+    if (from) releaseOldClaim(deps, userId, from, to);
   } catch (error) {
     if (error instanceof MoveRefused) throw error;
     throw AppError.fromStore(error);
@@ -116,13 +107,41 @@ function forgetQuietly(deps: AuthDeps, userId: string, emailHash: string): void 
   }
 }
 
-/** Step 3's first half: a password set on the old claim after it was read goes to the new claim. */
-function carryLatePassword(deps: AuthDeps, userId: string, from: AddressEnd & { account: Account }, to: AddressEnd): void {
-  const old = readClaim(deps.platform, from.emailHash);
-  if (!old || old.account.passwordRevision === from.account.passwordRevision || old.account.passwordHash === undefined) return;
+/**
+ * Step 3 (see above): the old claim, read again, is removed at the revision read, after a password
+ * set on it since the move read it went to the new claim. A claim appended there since (another
+ * account's takeover, this account's move back) makes the removal fail and stays: the old claim
+ * is no longer the stream's newest.
+ */
+function releaseOldClaim(deps: AuthDeps, userId: string, from: AddressEnd & { account: Account }, to: AddressEnd): void {
+  let carried = from.account.passwordRevision;
+  let carrying = false;
+  const sameClaim = (old: Claim) => old.account.userId === userId && old.start <= from.account.revision;
+  try {
+    removeClaim(deps, from.emailHash, sameClaim, (old) => {
+      if (old.account.passwordRevision === carried) return;
+      carrying = true;
+      carryPassword(deps, userId, old.account.passwordHash, to);
+      carried = old.account.passwordRevision;
+      carrying = false;
+    });
+    // The old address's links (a verification, a reset) name a claim that no longer counts; a
+    // taker's own links for it stay.
+    eraseOwnMailLinks(deps, from.emailHash, userId);
+  } catch (error) {
+    // A password that could not be carried fails the request, as the move's own steps do.
+    if (carrying) throw error;
+    // The move has happened; the old stream counts for nobody and goes with the account's erasure.
+    deps.platform.logger.log('warn', 'the old address claim could not be removed yet', { code: 'auth_email_release_failed', user_id: userId, error: String(error) });
+  }
+}
+
+/** A password set on the old claim after the move read it goes to the new claim. */
+function carryPassword(deps: AuthDeps, userId: string, passwordHash: string | undefined, to: AddressEnd): void {
+  if (passwordHash === undefined) return;
   const now = readClaim(deps.platform, to.emailHash);
   if (!now) return;
-  const changed: PasswordChanged = { user_id: userId, password_hash: old.account.passwordHash, via: 'change' };
+  const changed: PasswordChanged = { user_id: userId, password_hash: passwordHash, via: 'change' };
   deps.platform.events.append(authStreams.email(to.emailHash), { tag: 'exact', val: now.account.revision }, [authEvent('auth_password_changed', changed)]);
 }
 

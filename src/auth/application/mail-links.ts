@@ -188,6 +188,11 @@ export function eraseMailLink(deps: AuthDeps, kind: MailLinkKind, key: string, u
   keyValue.delete(authNamespaces.mailLinkNewest, newestKey(kind, key));
 }
 
+/** Erases the address's newest link of each kind that is `userId`'s (an old address may be another's now). */
+export function eraseOwnMailLinks(deps: AuthDeps, emailHash: string, userId: string): void {
+  for (const kind of Object.keys(MAIL_LINK_TTL_MS) as MailLinkKind[]) eraseMailLink(deps, kind, emailHash, userId);
+}
+
 /**
  * Erases the address's newest link of each kind with its record and secret hash (the account is
  * being deleted: the record names the account). Links replaced earlier no longer work and expire

@@ -64,7 +64,7 @@ function entries(platform: Platform, collection: string, until: number): Entry[]
 function removeOldSignInTraces(platform: Platform, userId: string): void {
   const stream = authStreams.user(userId);
   const first = platform.events.readStream(stream, { direction: 'forward', limit: 1 })[0];
-  if (first?.eventType === 'auth_password_login_succeeded') platform.events.removeStream(stream);
+  if (first?.eventType === 'auth_password_login_succeeded') platform.events.removeStream(stream, { tag: 'any' });
 }
 
 /** One batch: at most BATCH newly ended sessions and BATCH removable ones. False when it lost a race. */
@@ -78,7 +78,7 @@ function batch(deps: AuthDeps, checkpoint: bigint, now: number, totals: Retentio
   const removedFor = new Set<string>();
   let removed = 0;
   const remove = (entry: Entry) => {
-    platform.events.removeStream(authStreams.session(entry.sessionHash));
+    platform.events.removeStream(authStreams.session(entry.sessionHash), { tag: 'any' });
     platform.keyValue.delete(authNamespaces.sessionActivity, entry.sessionHash);
     removedFor.add(entry.userId);
     removed += 1;

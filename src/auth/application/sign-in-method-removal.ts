@@ -56,7 +56,7 @@ function removePassword(deps: AuthDeps, userId: string, owned: NonNullable<Accou
 function unlinkIdentity(deps: AuthDeps, userId: string, identity: AccountWaysIn['identities'][number]): void {
   const { platform } = deps;
   // The link first: once it is gone the subject signs in nowhere, whatever happens next.
-  platform.events.removeStream(authStreams.identity(identity.provider, identity.subjectHash));
+  platform.events.removeStream(authStreams.identity(identity.provider, identity.subjectHash), { tag: 'any' });
   const data: ExternalIdentityUnlinked = { user_id: userId, provider: identity.provider, subject_hash: identity.subjectHash, unlinked_at: platform.now() };
   platform.events.append(authStreams.user(userId), { tag: 'any' }, [authEvent('auth_external_identity_unlinked', data)]);
 }

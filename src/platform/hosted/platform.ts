@@ -22,7 +22,7 @@ const eventStore: EventStore = {
   readAll: (after, limit) => call(() => events.readAll(after, limit)),
   headSequence: () => call(() => events.headSequence()),
   countByType: (prefix) => call(() => events.countByType(prefix)),
-  removeStream: (streamId) => call(() => events.removeStream(streamId)),
+  removeStream: (streamId, expected) => call(() => events.removeStream(streamId, expected)),
   truncateBefore: (streamId, revision) => call(() => events.truncateBefore(streamId, revision)),
 };
 

@@ -9,9 +9,11 @@
  * if taken, it re-reads and re-checks. A commit is one link(2) of a complete file, so a `kill -9`
  * leaves either the whole batch or nothing (plus a temporary file).
  *
- * Removing a stream (retention, erasure) replaces each of its commit files with a tombstone: the
- * same name and event count, so the chain keeps its links, and the event types, so the counts
- * stay exact, but no payload or metadata; its revision files go. Readers skip tombstones. A
+ * Removing a stream (retention, erasure) checks its expected revision as of the head it read (an
+ * append another instance publishes after that check is not refused: a removal claims no log
+ * name), then replaces each of its commit files with a tombstone: the same name and event count,
+ * so the chain keeps its links, and the event types, so the counts stay exact, but no payload or
+ * metadata; its revision files go. Readers skip tombstones. A
  * removal writes a new value to `events/removals`; an instance that finds it changed forgets what it remembered
  * (commit contents and lower bounds are then no longer facts). It also leaves a marker
  * `events/removed/<first>` per tombstone, for compaction.
@@ -296,10 +298,11 @@ export class FileEventStore implements EventStore {
       .map(([eventType, count]) => ({ eventType, count }));
   }
 
-  removeStream(streamId: string): bigint {
+  removeStream(streamId: string, expected: ExpectedRevision): bigint {
     checkName('stream id', streamId);
     this.#sync();
     const top = this.#revision(streamId);
+    if (!revisionMatches(expected, top)) throw FileStoreFailure.conflict(streamId, expected, top);
     const floor = this.#floor(streamId);
     const firsts = new Set<bigint>();
     for (let revision = floor; revision <= top; revision++) firsts.add(this.#commitOfRevision(streamId, revision));

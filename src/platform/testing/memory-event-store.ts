@@ -105,10 +105,15 @@ export class MemoryEventStore implements EventStore {
       .map(([eventType, count]) => ({ eventType, count }));
   }
 
-  removeStream(streamId: string): bigint {
+  removeStream(streamId: string, expected: ExpectedRevision): bigint {
     this.#faults.enter('removeStream');
     checkName('stream id', streamId);
-    const stream = this.#streams.get(streamId)?.events ?? [];
+    const current = this.#streams.get(streamId);
+    const actual = current === undefined ? 0n : current.base + BigInt(current.events.length);
+    if (!revisionMatches(expected, actual)) {
+      throw new StoreError('conflict', `revision conflict on ${streamId}: expected ${describe(expected)}, actual ${actual}`);
+    }
+    const stream = current?.events ?? [];
     for (const event of stream) this.#all[Number(event.sequence) - 1] = undefined;
     this.#streams.delete(streamId);
     return BigInt(stream.length);

@@ -26,13 +26,15 @@ export function headSequence(): bigint;
  */
 export function countByType(typePrefix: string): Array<TypeCount>;
 /**
- * Removes every event of the stream, all or nothing, and returns how many it removed (0 when
- * the stream does not exist). Their sequences are never assigned again (`read-all` skips
- * them); `count-by-type` keeps counting them. The stream's revision is 0 afterwards, so an
- * append expecting `no-stream` may create it again. For data that has outlived its use
- * (retention) or must be erased.
+ * Removes every event of the stream if `expected` holds (as for `append`: `exact(n)` removes
+ * only the stream read at revision n, so an append since then is not lost with it), all or
+ * nothing, and returns how many it removed (0 when the stream does not exist). On `conflict`
+ * nothing was removed. Their sequences are never assigned again (`read-all` skips them);
+ * `count-by-type` keeps counting them. The stream's revision is 0 afterwards, so an append
+ * expecting `no-stream` may create it again. For data that has outlived its use (retention)
+ * or must be erased.
  */
-export function removeStream(streamId: string): bigint;
+export function removeStream(streamId: string, expected: ExpectedRevision): bigint;
 /**
  * Removes the stream's events with a revision below `revision`, all or nothing, and returns
  * how many it removed. The newest event always stays (a `revision` beyond it counts as the

@@ -1,6 +1,6 @@
 /** @module Interface app:platform/types@0.1.0 **/
 /**
- * What an append expects of the stream's current revision.
+ * What an append or a removal (`remove-stream`) expects of the stream's current revision.
  * Revisions are 1-based: a stream with n events is at revision n; no stream is revision 0.
  */
 export type ExpectedRevision = ExpectedRevisionAny | ExpectedRevisionNoStream | ExpectedRevisionStreamExists | ExpectedRevisionExact;
@@ -30,13 +30,13 @@ export interface ExpectedRevisionExact {
   val: bigint,
 }
 /**
- * An append lost an optimistic-concurrency race or its expectation did not hold.
+ * An append or removal lost an optimistic-concurrency race or its expectation did not hold.
  */
 export interface RevisionConflict {
   streamId: string,
   expected: ExpectedRevision,
   /**
-   * the stream's revision when the append was refused (0 = no stream)
+   * the stream's revision when the append or removal was refused (0 = no stream)
    */
   actual: bigint,
 }
