@@ -11,8 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.ts';
 import type { ExpectedRevision, NewEvent } from '../../platform/ports.ts';
-import { createMemoryPlatform, type MemoryPlatform } from '../../platform/testing/memory-platform.ts';
-import { parseAuthConfig } from '../config.ts';
+import type { MemoryPlatform } from '../../platform/testing/memory-platform.ts';
 import { findAccountByEmailHash, readClaim } from './accounts.ts';
 import { readAddressRecord } from './email-address.ts';
 import { claimAddress } from './claim-takeover.ts';
@@ -21,7 +20,6 @@ import { authEvent } from './event-codec.ts';
 import {
   confirmEmailChange,
   deleteAccount,
-  findActiveSession,
   linkOrCreateUserForExternalIdentity,
   loginWithPassword,
   registerWithPassword,
@@ -30,28 +28,13 @@ import {
   type AuthDeps,
 } from './index.ts';
 import { authStreams } from './streams.ts';
+import { memoryAuth, ownerOf, signedIn } from './testing/memory-auth.ts';
 
-const BASE = 'https://accounts.example.test';
 const CLIENT = '203.0.113.9';
 const alice = { email: 'alice@example.com', password: 'correct horse battery' };
 const bob = { email: 'bob@example.com', password: 'another long secret' };
 const NEW = 'new@example.com';
 
-function setup() {
-  const platform = createMemoryPlatform();
-  const deps: AuthDeps = { platform, config: parseAuthConfig(new Map([['AUTH_PUBLIC_BASE_URL', BASE]])) };
-  return { platform, deps };
-}
-
-async function signedIn(platform: MemoryPlatform, deps: AuthDeps, who: typeof alice) {
-  await registerWithPassword(deps, who);
-  platform.respond();
-  const login = await loginWithPassword(deps, who);
-  platform.respond();
-  return (await findActiveSession(deps, login.session.sessionId))!;
-}
-
-const owner = async (platform: MemoryPlatform, email: string) => findAccountByEmailHash(platform, await sha256Hex(email))?.userId;
 const failure = (run: () => unknown) => {
   try {
     run();
@@ -102,13 +85,13 @@ const moveTo = async (deps: AuthDeps, userId: string, email: string) => {
 
 describe('claimAddress(): a claim that counts for nobody', () => {
   it('is taken over by a registration; the holder keeps its address and cannot move there any more', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     await stoppedMove(platform, deps, session.userId);
-    expect(await owner(platform, NEW)).toBeUndefined();
+    expect(await ownerOf(platform, NEW)).toBeUndefined();
     const taker = await registerWithPassword(deps, { email: NEW, password: 'a newcomer password' });
     if (!taker.created) throw new Error('not created');
-    expect(await owner(platform, NEW)).toBe(taker.userId);
+    expect(await ownerOf(platform, NEW)).toBe(taker.userId);
     expect((await loginWithPassword(deps, { email: NEW, password: 'a newcomer password' })).userId).toBe(taker.userId);
     expect(await loginWithPassword(deps, { email: NEW, password: alice.password }).catch((error: AppError) => error.code)).toBe('invalid_credentials');
     // The former claim's events are gone from the stream; the holder's record holds no address of it.
@@ -117,27 +100,27 @@ describe('claimAddress(): a claim that counts for nobody', () => {
     expect(record.map((e) => e.eventType)).toEqual(['auth_email_claim_released']);
     expect(record[0]!.payload).not.toContain('new');
     expect(record[0]!.payload).not.toContain(await sha256Hex(NEW));
-    expect(await owner(platform, alice.email)).toBe(session.userId);
+    expect(await ownerOf(platform, alice.email)).toBe(session.userId);
     expect((await loginWithPassword(deps, alice)).userId).toBe(session.userId);
     // Nor does the holder's list of claims in flight keep the taker's address.
     expect(platform.keyValue.dump()).not.toContain(await sha256Hex(NEW));
     expect(failure(await moveTo(deps, session.userId, NEW))).toBe('conflict');
-    expect(await owner(platform, NEW)).toBe(taker.userId);
+    expect(await ownerOf(platform, NEW)).toBe(taker.userId);
   });
 
   it('is taken over by a provider sign-in creating an account', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     await stoppedMove(platform, deps, session.userId);
     const linked = await linkOrCreateUserForExternalIdentity(deps, { provider: 'provider_a', subject: 'sub-1', email: NEW, emailVerified: true });
     expect(linked.created).toBe(true);
-    expect(await owner(platform, NEW)).toBe(linked.userId);
+    expect(await ownerOf(platform, NEW)).toBe(linked.userId);
     expect(findAccountByEmailHash(platform, await sha256Hex(NEW))?.emailVerified).toBe(true);
-    expect(await owner(platform, alice.email)).toBe(session.userId);
+    expect(await ownerOf(platform, alice.email)).toBe(session.userId);
   });
 
   it("is taken over by another account's address change (its step 1)", async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     const bobSession = await signedIn(platform, deps, bob);
     await stoppedMove(platform, deps, session.userId);
@@ -145,14 +128,14 @@ describe('claimAddress(): a claim that counts for nobody', () => {
     await platform.mail.deliver();
     const mail = platform.mail.delivered.filter((m) => m.recipient === NEW).at(-1)!;
     await confirmEmailChange(deps, /token=([A-Za-z0-9_.-]+)/.exec(mail.text)![1]!, undefined);
-    expect(await owner(platform, NEW)).toBe(bobSession.userId);
-    expect(await owner(platform, bob.email)).toBeUndefined();
-    expect(await owner(platform, alice.email)).toBe(session.userId);
+    expect(await ownerOf(platform, NEW)).toBe(bobSession.userId);
+    expect(await ownerOf(platform, bob.email)).toBeUndefined();
+    expect(await ownerOf(platform, alice.email)).toBe(session.userId);
     expect(await streamUsers(platform, NEW)).toEqual([bobSession.userId]);
   });
 
   it('a claim that counts is not taken over; the old claim a move could not remove is', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     expect((await registerWithPassword(deps, { email: alice.email, password: 'an intruder password' })).created).toBe(false);
     // The move's step 3 (the old stream's removal) fails: the old claim counts for nobody.
@@ -162,12 +145,12 @@ describe('claimAddress(): a claim that counts for nobody', () => {
     };
     (await moveTo(deps, session.userId, NEW))();
     platform.events.removeStream = remove;
-    expect(await owner(platform, alice.email)).toBeUndefined();
+    expect(await ownerOf(platform, alice.email)).toBeUndefined();
     const newcomer = await registerWithPassword(deps, { email: alice.email, password: 'a newcomer password' });
     if (!newcomer.created) throw new Error('not created');
-    expect(await owner(platform, alice.email)).toBe(newcomer.userId);
+    expect(await ownerOf(platform, alice.email)).toBe(newcomer.userId);
     expect(await streamUsers(platform, alice.email)).toEqual([newcomer.userId]);
-    expect(await owner(platform, NEW)).toBe(session.userId);
+    expect(await ownerOf(platform, NEW)).toBe(session.userId);
     expect((await loginWithPassword(deps, { email: NEW, password: alice.password })).userId).toBe(session.userId);
   });
 });
@@ -193,7 +176,7 @@ const registration = (platform: MemoryPlatform, email: string) => {
 
 describe('claimAddress(): races with the holder’s removals, which remove at the revision they read', () => {
   it('a takeover between the deletion’s read and its removal keeps the new claim', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     await stoppedMove(platform, deps, session.userId);
     const newHash = await sha256Hex(NEW);
@@ -204,7 +187,7 @@ describe('claimAddress(): races with the holder’s removals, which remove at th
     });
     await deleteAccount(deps, session, { password: alice.password, client: CLIENT });
     expect(outcome).toBe('claimed');
-    expect(await owner(platform, NEW)).toBe(taker.userId);
+    expect(await ownerOf(platform, NEW)).toBe(taker.userId);
     expect(await streamUsers(platform, NEW)).toEqual([taker.userId]);
     expect((await loginWithPassword(deps, { email: NEW, password: 'a newcomer password' })).userId).toBe(taker.userId);
     // The deleted account's own address is gone all the same.
@@ -212,7 +195,7 @@ describe('claimAddress(): races with the holder’s removals, which remove at th
   });
 
   it('a takeover between a move’s step 3 read and its removal keeps the new claim; no password crosses over', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     const oldHash = await sha256Hex(alice.email);
     const taker = registration(platform, alice.email);
@@ -222,9 +205,9 @@ describe('claimAddress(): races with the holder’s removals, which remove at th
     });
     expect(failure(await moveTo(deps, session.userId, NEW))).toBe('ok');
     expect(outcome).toBe('claimed');
-    expect(await owner(platform, alice.email)).toBe(taker.userId);
+    expect(await ownerOf(platform, alice.email)).toBe(taker.userId);
     expect(await streamUsers(platform, alice.email)).toEqual([taker.userId]);
-    expect(await owner(platform, NEW)).toBe(session.userId);
+    expect(await ownerOf(platform, NEW)).toBe(session.userId);
     expect((await loginWithPassword(deps, { email: NEW, password: alice.password })).userId).toBe(session.userId);
     expect(await loginWithPassword(deps, { email: NEW, password: 'a newcomer password' }).catch((error: AppError) => error.code)).toBe('invalid_credentials');
   });
@@ -232,20 +215,20 @@ describe('claimAddress(): races with the holder’s removals, which remove at th
 
 describe('claimAddress(): races with the holder’s move, append by append', () => {
   it('the holder’s record append first: the takeover’s release fails on the revision, it re-reads, `taken`', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     const step2 = await stoppedMove(platform, deps, session.userId);
     // The taker has read the claim and the record; the holder's step 2 lands before its release.
     beforeAppend(platform, (stream, events) => stream === authStreams.address(session.userId) && events[0]!.eventType === 'auth_email_claim_released', step2);
     const taker = await registerWithPassword(deps, { email: NEW, password: 'a newcomer password' });
     expect(taker.created).toBe(false);
-    expect(await owner(platform, NEW)).toBe(session.userId);
+    expect(await ownerOf(platform, NEW)).toBe(session.userId);
     expect((await loginWithPassword(deps, { email: NEW, password: alice.password })).userId).toBe(session.userId);
     expect(await streamUsers(platform, NEW)).toEqual([session.userId]);
   });
 
   it('the release first: the holder’s move fails its record append (`conflict`), its old address stays', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     const newHash = await sha256Hex(NEW);
     const takerId = crypto.randomUUID();
@@ -261,13 +244,13 @@ describe('claimAddress(): races with the holder’s move, append by append', () 
     );
     expect(failure(await moveTo(deps, session.userId, NEW))).toBe('conflict');
     expect(outcome).toBe('claimed');
-    expect(await owner(platform, NEW)).toBe(takerId);
-    expect(await owner(platform, alice.email)).toBe(session.userId);
+    expect(await ownerOf(platform, NEW)).toBe(takerId);
+    expect(await ownerOf(platform, alice.email)).toBe(session.userId);
     expect((await loginWithPassword(deps, alice)).userId).toBe(session.userId);
   });
 
   it('the holder takes its claim up between the release and the takeover’s append: that append fails, `taken`', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     await stoppedMove(platform, deps, session.userId);
     const newHash = await sha256Hex(NEW);
@@ -290,15 +273,15 @@ describe('claimAddress(): races with the holder’s move, append by append', () 
     const taker = await registerWithPassword(deps, { email: NEW, password: 'a newcomer password' });
     expect(moved).toBe('ok');
     expect(taker.created).toBe(false);
-    expect(await owner(platform, NEW)).toBe(session.userId);
-    expect(await owner(platform, alice.email)).toBeUndefined();
+    expect(await ownerOf(platform, NEW)).toBe(session.userId);
+    expect(await ownerOf(platform, alice.email)).toBeUndefined();
     expect((await loginWithPassword(deps, { email: NEW, password: alice.password })).userId).toBe(session.userId);
   });
 });
 
 describe('erasure after a takeover', () => {
   it('deleting the taker frees the address; deleting the former holder leaves nothing of its record', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     await stoppedMove(platform, deps, session.userId);
     const taker = await signedIn(platform, deps, { email: NEW, password: 'a newcomer password' });

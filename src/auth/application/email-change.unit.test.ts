@@ -5,8 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.ts';
-import { createMemoryPlatform, type MemoryPlatform } from '../../platform/testing/memory-platform.ts';
-import { parseAuthConfig } from '../config.ts';
+import type { MemoryPlatform } from '../../platform/testing/memory-platform.ts';
 import { findAccountByEmailHash } from './accounts.ts';
 import { moveAddress, ownClaimOf } from './email-move.ts';
 import {
@@ -20,34 +19,19 @@ import {
   requestEmailChange,
   sha256Hex,
   undoEmailChange,
-  type AuthDeps,
 } from './index.ts';
 import { authStreams } from './streams.ts';
+import { memoryAuth, ownerOf, signedIn, TEST_BASE } from './testing/memory-auth.ts';
 
-const BASE = 'https://accounts.example.test';
 const CLIENT = '203.0.113.9';
 const alice = { email: 'alice@example.com', password: 'correct horse battery' };
 const bob = { email: 'bob@example.com', password: 'another long secret' };
 
-function setup() {
-  const platform = createMemoryPlatform();
-  const deps: AuthDeps = { platform, config: parseAuthConfig(new Map([['AUTH_PUBLIC_BASE_URL', BASE]])) };
-  return { platform, deps };
-}
-
 async function linkToken(platform: MemoryPlatform, to: string, path: string): Promise<string> {
   await platform.mail.deliver();
-  const mail = platform.mail.delivered.filter((m) => m.recipient === to && m.text.includes(`${BASE}${path}?token=`)).at(-1);
+  const mail = platform.mail.delivered.filter((m) => m.recipient === to && m.text.includes(`${TEST_BASE}${path}?token=`)).at(-1);
   if (!mail) throw new Error(`no ${path} mail to ${to}`);
   return /token=([A-Za-z0-9_.-]+)/.exec(mail.text)![1]!;
-}
-
-async function signedIn(platform: MemoryPlatform, deps: AuthDeps, who: typeof alice, register = true) {
-  if (register) await registerWithPassword(deps, who);
-  platform.respond();
-  const login = await loginWithPassword(deps, who);
-  platform.respond();
-  return (await findActiveSession(deps, login.session.sessionId))!;
 }
 
 const code = async (promise: Promise<unknown>) => {
@@ -59,11 +43,9 @@ const code = async (promise: Promise<unknown>) => {
   }
 };
 
-const owner = async (platform: MemoryPlatform, email: string) => findAccountByEmailHash(platform, await sha256Hex(email))?.userId;
-
 describe('requestEmailChange()', () => {
   it('refuses a session without the password or a fresh provider or passkey sign-in, and mails nothing', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     const before = platform.mail.sent.length;
     expect(await code(requestEmailChange(deps, session, 'new@example.com', undefined, CLIENT))).toBe('forbidden');
@@ -73,26 +55,26 @@ describe('requestEmailChange()', () => {
   });
 
   it('with the password: mails a link to the new address, and nothing moves until it is opened', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     const pending = await requestEmailChange(deps, session, 'New@Example.com', alice.password, CLIENT);
     expect(pending.email).toBe('new@example.com');
     expect((await pendingEmailChange(deps, session.userId))?.email).toBe('new@example.com');
-    expect(await owner(platform, alice.email)).toBe(session.userId);
-    expect(await owner(platform, 'new@example.com')).toBeUndefined();
+    expect(await ownerOf(platform, alice.email)).toBe(session.userId);
+    expect(await ownerOf(platform, 'new@example.com')).toBeUndefined();
     await linkToken(platform, 'new@example.com', '/confirm-email-change');
   });
 });
 
 describe('confirmEmailChange()', () => {
   it('moves the claim, keeps the password, verifies the address, mails the old one an undo link; single use', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     await requestEmailChange(deps, session, 'new@example.com', alice.password, CLIENT);
     const token = await linkToken(platform, 'new@example.com', '/confirm-email-change');
     await confirmEmailChange(deps, token, undefined);
-    expect(await owner(platform, 'new@example.com')).toBe(session.userId);
-    expect(await owner(platform, alice.email)).toBeUndefined();
+    expect(await ownerOf(platform, 'new@example.com')).toBe(session.userId);
+    expect(await ownerOf(platform, alice.email)).toBeUndefined();
     expect(findAccountByEmailHash(platform, await sha256Hex('new@example.com'))?.emailVerified).toBe(true);
     // The session now shows the new address; the password signs in with it, not with the old one.
     expect((await findActiveSession(deps, (await loginWithPassword(deps, { email: 'new@example.com', password: alice.password })).session.sessionId))?.email).toBe(
@@ -105,33 +87,33 @@ describe('confirmEmailChange()', () => {
   });
 
   it('refuses a link opened in a browser signed in to another account, and the link keeps working', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     const bobSession = await signedIn(platform, deps, bob);
     await requestEmailChange(deps, session, 'new@example.com', alice.password, CLIENT);
     const token = await linkToken(platform, 'new@example.com', '/confirm-email-change');
     expect(await code(confirmEmailChange(deps, token, bobSession))).toBe('forbidden');
-    expect(await owner(platform, alice.email)).toBe(session.userId);
+    expect(await ownerOf(platform, alice.email)).toBe(session.userId);
     expect(await code(confirmEmailChange(deps, token, session))).toBe('ok');
   });
 
   it('fails cleanly when another account registered the new address meanwhile: the old claim stays', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     await requestEmailChange(deps, session, 'new@example.com', alice.password, CLIENT);
     const token = await linkToken(platform, 'new@example.com', '/confirm-email-change');
     await registerWithPassword(deps, { email: 'new@example.com', password: 'a third long secret' });
     expect(await code(confirmEmailChange(deps, token, undefined))).toBe('conflict');
-    expect(await owner(platform, alice.email)).toBe(session.userId);
-    expect(await owner(platform, 'new@example.com')).not.toBe(session.userId);
+    expect(await ownerOf(platform, alice.email)).toBe(session.userId);
+    expect(await ownerOf(platform, 'new@example.com')).not.toBe(session.userId);
     expect(await code(loginWithPassword(deps, alice))).toBe('ok');
   });
 
   it('a taken old address cannot be registered by another while it is claimed; it can once it is released', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     await registerWithPassword(deps, { email: alice.email, password: 'an intruder password' });
-    expect(await owner(platform, alice.email)).toBe(session.userId);
+    expect(await ownerOf(platform, alice.email)).toBe(session.userId);
     await requestEmailChange(deps, session, 'new@example.com', alice.password, CLIENT);
     await confirmEmailChange(deps, await linkToken(platform, 'new@example.com', '/confirm-email-change'), undefined);
     expect((await registerWithPassword(deps, { email: alice.email, password: 'a newcomer password' })).created).toBe(true);
@@ -140,7 +122,7 @@ describe('confirmEmailChange()', () => {
 
 describe('moveAddress(): one claim at every step', () => {
   it('stopped after the new claim, the old one counts and the new one counts for nobody; a later move takes it up', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     const newHash = await sha256Hex('new@example.com');
     // The new claim is written, then the store fails the record's append: the move stops there.
@@ -152,17 +134,17 @@ describe('moveAddress(): one claim at every step', () => {
     const { recordRevision, own } = await ownClaimOf(deps, session.userId);
     expect(() => moveAddress(deps, session.userId, own, { email: 'new@example.com', emailHash: newHash }, 'change', recordRevision)).toThrow();
     platform.events.append = append;
-    expect(await owner(platform, alice.email)).toBe(session.userId);
-    expect(await owner(platform, 'new@example.com')).toBeUndefined();
+    expect(await ownerOf(platform, alice.email)).toBe(session.userId);
+    expect(await ownerOf(platform, 'new@example.com')).toBeUndefined();
     // The same user moving there again takes up the claim it left.
     await requestEmailChange(deps, session, 'new@example.com', alice.password, CLIENT);
     await confirmEmailChange(deps, await linkToken(platform, 'new@example.com', '/confirm-email-change'), undefined);
-    expect(await owner(platform, 'new@example.com')).toBe(session.userId);
-    expect(await owner(platform, alice.email)).toBeUndefined();
+    expect(await ownerOf(platform, 'new@example.com')).toBe(session.userId);
+    expect(await ownerOf(platform, alice.email)).toBeUndefined();
   });
 
   it('stopped after the record, before the old stream is removed: only the new claim counts', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     const remove = platform.events.removeStream.bind(platform.events);
     platform.events.removeStream = () => {
@@ -172,15 +154,15 @@ describe('moveAddress(): one claim at every step', () => {
     moveAddress(deps, session.userId, own, { email: 'new@example.com', emailHash: await sha256Hex('new@example.com') }, 'change', recordRevision);
     platform.events.removeStream = remove;
     expect(platform.events.readStream(authStreams.email(await sha256Hex(alice.email)), { direction: 'forward', limit: 5 })).not.toHaveLength(0);
-    expect(await owner(platform, alice.email)).toBeUndefined();
-    expect(await owner(platform, 'new@example.com')).toBe(session.userId);
+    expect(await ownerOf(platform, alice.email)).toBeUndefined();
+    expect(await ownerOf(platform, 'new@example.com')).toBe(session.userId);
     expect(await code(loginWithPassword(deps, alice))).toBe('invalid_credentials');
   });
 });
 
 describe('undoEmailChange()', () => {
   it('moves the claim back and ends every session', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     await requestEmailChange(deps, session, 'new@example.com', alice.password, CLIENT);
     await confirmEmailChange(deps, await linkToken(platform, 'new@example.com', '/confirm-email-change'), undefined);
@@ -189,14 +171,14 @@ describe('undoEmailChange()', () => {
     expect(done).toMatchObject({ restored: true });
     expect(done.sessionsEnded).toBeGreaterThanOrEqual(1);
     expect(await findActiveSession(deps, undefined)).toBeUndefined();
-    expect(await owner(platform, alice.email)).toBe(session.userId);
-    expect(await owner(platform, 'new@example.com')).toBeUndefined();
+    expect(await ownerOf(platform, alice.email)).toBe(session.userId);
+    expect(await ownerOf(platform, 'new@example.com')).toBeUndefined();
     expect(await code(loginWithPassword(deps, alice))).toBe('ok');
     expect(await code(undoEmailChange(deps, undo, undefined))).toBe('not_found');
   });
 
   it('when the old address was registered meanwhile: the sessions end, the account keeps its new address', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     await requestEmailChange(deps, session, 'new@example.com', alice.password, CLIENT);
     await confirmEmailChange(deps, await linkToken(platform, 'new@example.com', '/confirm-email-change'), undefined);
@@ -204,14 +186,14 @@ describe('undoEmailChange()', () => {
     await registerWithPassword(deps, { email: alice.email, password: 'a newcomer password' });
     const done = await undoEmailChange(deps, undo, undefined);
     expect(done.restored).toBe(false);
-    expect(await owner(platform, 'new@example.com')).toBe(session.userId);
-    expect(await owner(platform, alice.email)).not.toBe(session.userId);
+    expect(await ownerOf(platform, 'new@example.com')).toBe(session.userId);
+    expect(await ownerOf(platform, alice.email)).not.toBe(session.userId);
   });
 });
 
 describe('provider accounts and erasure', () => {
   it('a provider account changes its address after a fresh sign-in; the provider still signs in to it', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const identity = { provider: 'provider_a', subject: 'sub-1', email: 'pat@example.com', emailVerified: true };
     const linked = await linkOrCreateUserForExternalIdentity(deps, identity);
     platform.respond();
@@ -220,7 +202,7 @@ describe('provider accounts and erasure', () => {
     const session = (await findActiveSession(deps, issued.sessionId))!;
     await requestEmailChange(deps, session, 'pat.new@example.com', undefined, CLIENT);
     await confirmEmailChange(deps, await linkToken(platform, 'pat.new@example.com', '/confirm-email-change'), undefined);
-    expect(await owner(platform, 'pat.new@example.com')).toBe(linked.userId);
+    expect(await ownerOf(platform, 'pat.new@example.com')).toBe(linked.userId);
     expect((await linkOrCreateUserForExternalIdentity(deps, identity)).userId).toBe(linked.userId);
     // Past the 5 minutes a provider session alone changes nothing.
     platform.clock.advance(5 * 60_000 + 1);
@@ -228,7 +210,7 @@ describe('provider accounts and erasure', () => {
   });
 
   it('deleting the account removes the moved claim, a pending change, the address record and the undo records', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     await requestEmailChange(deps, session, 'new@example.com', alice.password, CLIENT);
     await confirmEmailChange(deps, await linkToken(platform, 'new@example.com', '/confirm-email-change'), undefined);
@@ -237,7 +219,7 @@ describe('provider accounts and erasure', () => {
     platform.respond();
     await deleteAccount(deps, current, { password: alice.password, client: CLIENT });
     expect(platform.events.readStream(authStreams.address(session.userId), { direction: 'forward', limit: 5 })).toHaveLength(0);
-    expect(await owner(platform, 'new@example.com')).toBeUndefined();
+    expect(await ownerOf(platform, 'new@example.com')).toBeUndefined();
     const kv = platform.keyValue.dump();
     expect(kv).not.toContain(session.userId);
     expect(kv).not.toContain('new@example.com');
@@ -246,7 +228,7 @@ describe('provider accounts and erasure', () => {
   });
 
   it('deleting the account removes the claim of a move stopped after its first append, which nothing else names', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     await requestEmailChange(deps, session, 'new@example.com', alice.password, CLIENT);
     const token = await linkToken(platform, 'new@example.com', '/confirm-email-change');
@@ -267,7 +249,7 @@ describe('provider accounts and erasure', () => {
   });
 
   it('deleting the account leaves an old address someone registered since, with its links, to its new owner', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     await requestEmailChange(deps, session, 'new@example.com', alice.password, CLIENT);
     await confirmEmailChange(deps, await linkToken(platform, 'new@example.com', '/confirm-email-change'), undefined);
@@ -277,7 +259,7 @@ describe('provider accounts and erasure', () => {
     const linksBefore = verifyLinks();
     const current = (await findActiveSession(deps, (await loginWithPassword(deps, { email: 'new@example.com', password: alice.password })).session.sessionId))!;
     await deleteAccount(deps, current, { password: alice.password, client: CLIENT });
-    expect(newcomer.created && (await owner(platform, alice.email)) === newcomer.userId).toBe(true);
+    expect(newcomer.created && (await ownerOf(platform, alice.email)) === newcomer.userId).toBe(true);
     expect(await code(loginWithPassword(deps, { email: alice.email, password: 'a newcomer password' }))).toBe('ok');
     expect(linksBefore).toBeGreaterThan(1);
     expect(verifyLinks()).toBe(linksBefore);

@@ -4,28 +4,20 @@
  * password once, and the account then signs in with its provider and its password alike.
  */
 import { describe, expect, it } from 'vitest';
-import { createMemoryPlatform, type MemoryPlatform } from '../../platform/testing/memory-platform.ts';
-import { parseAuthConfig } from '../config.ts';
-import { linkOrCreateUserForExternalIdentity, loginWithPassword, requestPasswordReset, resetPassword, type AuthDeps } from './index.ts';
-
-const BASE = 'https://accounts.example.test';
-
-function setup() {
-  const platform = createMemoryPlatform();
-  const deps: AuthDeps = { platform, config: parseAuthConfig(new Map([['AUTH_PUBLIC_BASE_URL', BASE]])) };
-  return { platform, deps };
-}
+import type { MemoryPlatform } from '../../platform/testing/memory-platform.ts';
+import { linkOrCreateUserForExternalIdentity, loginWithPassword, requestPasswordReset, resetPassword } from './index.ts';
+import { memoryAuth, TEST_BASE } from './testing/memory-auth.ts';
 
 async function resetToken(platform: MemoryPlatform, to: string): Promise<string> {
   await platform.mail.deliver();
-  const mail = platform.mail.delivered.filter((m) => m.recipient === to && m.text.includes(`${BASE}/reset-password?token=`)).at(-1);
+  const mail = platform.mail.delivered.filter((m) => m.recipient === to && m.text.includes(`${TEST_BASE}/reset-password?token=`)).at(-1);
   if (!mail) throw new Error(`no reset mail to ${to}`);
   return /token=([A-Za-z0-9_.-]+)/.exec(mail.text)![1]!;
 }
 
 describe('a provider account’s first password', () => {
   it('is set through the mailed link, once; the provider keeps signing it in', async () => {
-    const { platform, deps } = setup();
+    const { platform, deps } = memoryAuth();
     const identity = { provider: 'provider_a', subject: 'sub-1', email: 'pat@example.com', emailVerified: true };
     const account = await linkOrCreateUserForExternalIdentity(deps, identity);
     await expect(loginWithPassword(deps, { email: 'pat@example.com', password: 'a first password' })).rejects.toMatchObject({ code: 'invalid_credentials' });
