@@ -48,8 +48,8 @@ export function enforceGrpcDeadline(logger: HostLogger, ms: number, req: NodeReq
   const expire = () => {
     if (res.writableEnded || res.destroyed) return;
     logger.log('info', 'a gRPC call passed its deadline', { code: 'grpc_deadline_exceeded', path: req.url, timeout_ms: ms });
-    body.fail('the deadline (grpc-timeout) was exceeded');
     const message = 'the deadline (grpc-timeout) was exceeded';
+    body.fail(message);
     if (res.headersSent) answerInTrailers(req, res, GRPC_DEADLINE_EXCEEDED, message);
     else answerTrailersOnly(req, res, GRPC_DEADLINE_EXCEEDED, message);
   };

@@ -4,8 +4,6 @@
  * erasure of what changes leave.
  */
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../errors.ts';
-import type { MemoryPlatform } from '../../platform/testing/memory-platform.ts';
 import { findAccountByEmailHash } from './accounts.ts';
 import { moveAddress, ownClaimOf } from './email-move.ts';
 import {
@@ -21,35 +19,19 @@ import {
   undoEmailChange,
 } from './index.ts';
 import { authStreams } from './streams.ts';
-import { memoryAuth, ownerOf, signedIn, TEST_BASE } from './testing/memory-auth.ts';
+import { errorCode, linkToken, memoryAuth, ownerOf, signedIn } from './testing/memory-auth.ts';
 
 const CLIENT = '203.0.113.9';
 const alice = { email: 'alice@example.com', password: 'correct horse battery' };
 const bob = { email: 'bob@example.com', password: 'another long secret' };
-
-async function linkToken(platform: MemoryPlatform, to: string, path: string): Promise<string> {
-  await platform.mail.deliver();
-  const mail = platform.mail.delivered.filter((m) => m.recipient === to && m.text.includes(`${TEST_BASE}${path}?token=`)).at(-1);
-  if (!mail) throw new Error(`no ${path} mail to ${to}`);
-  return /token=([A-Za-z0-9_.-]+)/.exec(mail.text)![1]!;
-}
-
-const code = async (promise: Promise<unknown>) => {
-  try {
-    await promise;
-    return 'ok';
-  } catch (error) {
-    return error instanceof AppError ? error.code : String(error);
-  }
-};
 
 describe('requestEmailChange()', () => {
   it('refuses a session without the password or a fresh provider or passkey sign-in, and mails nothing', async () => {
     const { platform, deps } = memoryAuth();
     const session = await signedIn(platform, deps, alice);
     const before = platform.mail.sent.length;
-    expect(await code(requestEmailChange(deps, session, 'new@example.com', undefined, CLIENT))).toBe('forbidden');
-    expect(await code(requestEmailChange(deps, session, 'new@example.com', 'wrong password!', CLIENT))).toBe('forbidden');
+    expect(await errorCode(requestEmailChange(deps, session, 'new@example.com', undefined, CLIENT))).toBe('forbidden');
+    expect(await errorCode(requestEmailChange(deps, session, 'new@example.com', 'wrong password!', CLIENT))).toBe('forbidden');
     expect(platform.mail.sent.length).toBe(before);
     expect(await pendingEmailChange(deps, session.userId)).toBeUndefined();
   });
@@ -80,9 +62,9 @@ describe('confirmEmailChange()', () => {
     expect((await findActiveSession(deps, (await loginWithPassword(deps, { email: 'new@example.com', password: alice.password })).session.sessionId))?.email).toBe(
       'new@example.com',
     );
-    expect(await code(loginWithPassword(deps, alice))).toBe('invalid_credentials');
+    expect(await errorCode(loginWithPassword(deps, alice))).toBe('invalid_credentials');
     await linkToken(platform, alice.email, '/undo-email-change');
-    expect(await code(confirmEmailChange(deps, token, undefined))).toBe('not_found');
+    expect(await errorCode(confirmEmailChange(deps, token, undefined))).toBe('not_found');
     expect(await pendingEmailChange(deps, session.userId)).toBeUndefined();
   });
 
@@ -92,9 +74,9 @@ describe('confirmEmailChange()', () => {
     const bobSession = await signedIn(platform, deps, bob);
     await requestEmailChange(deps, session, 'new@example.com', alice.password, CLIENT);
     const token = await linkToken(platform, 'new@example.com', '/confirm-email-change');
-    expect(await code(confirmEmailChange(deps, token, bobSession))).toBe('forbidden');
+    expect(await errorCode(confirmEmailChange(deps, token, bobSession))).toBe('forbidden');
     expect(await ownerOf(platform, alice.email)).toBe(session.userId);
-    expect(await code(confirmEmailChange(deps, token, session))).toBe('ok');
+    expect(await errorCode(confirmEmailChange(deps, token, session))).toBe('ok');
   });
 
   it('fails cleanly when another account registered the new address meanwhile: the old claim stays', async () => {
@@ -103,10 +85,10 @@ describe('confirmEmailChange()', () => {
     await requestEmailChange(deps, session, 'new@example.com', alice.password, CLIENT);
     const token = await linkToken(platform, 'new@example.com', '/confirm-email-change');
     await registerWithPassword(deps, { email: 'new@example.com', password: 'a third long secret' });
-    expect(await code(confirmEmailChange(deps, token, undefined))).toBe('conflict');
+    expect(await errorCode(confirmEmailChange(deps, token, undefined))).toBe('conflict');
     expect(await ownerOf(platform, alice.email)).toBe(session.userId);
     expect(await ownerOf(platform, 'new@example.com')).not.toBe(session.userId);
-    expect(await code(loginWithPassword(deps, alice))).toBe('ok');
+    expect(await errorCode(loginWithPassword(deps, alice))).toBe('ok');
   });
 
   it('a taken old address cannot be registered by another while it is claimed; it can once it is released', async () => {
@@ -156,7 +138,7 @@ describe('moveAddress(): one claim at every step', () => {
     expect(platform.events.readStream(authStreams.email(await sha256Hex(alice.email)), { direction: 'forward', limit: 5 })).not.toHaveLength(0);
     expect(await ownerOf(platform, alice.email)).toBeUndefined();
     expect(await ownerOf(platform, 'new@example.com')).toBe(session.userId);
-    expect(await code(loginWithPassword(deps, alice))).toBe('invalid_credentials');
+    expect(await errorCode(loginWithPassword(deps, alice))).toBe('invalid_credentials');
   });
 });
 
@@ -173,8 +155,8 @@ describe('undoEmailChange()', () => {
     expect(await findActiveSession(deps, undefined)).toBeUndefined();
     expect(await ownerOf(platform, alice.email)).toBe(session.userId);
     expect(await ownerOf(platform, 'new@example.com')).toBeUndefined();
-    expect(await code(loginWithPassword(deps, alice))).toBe('ok');
-    expect(await code(undoEmailChange(deps, undo, undefined))).toBe('not_found');
+    expect(await errorCode(loginWithPassword(deps, alice))).toBe('ok');
+    expect(await errorCode(undoEmailChange(deps, undo, undefined))).toBe('not_found');
   });
 
   it('when the old address was registered meanwhile: the sessions end, the account keeps its new address', async () => {
@@ -206,7 +188,7 @@ describe('provider accounts and erasure', () => {
     expect((await linkOrCreateUserForExternalIdentity(deps, identity)).userId).toBe(linked.userId);
     // Past the 5 minutes a provider session alone changes nothing.
     platform.clock.advance(5 * 60_000 + 1);
-    expect(await code(requestEmailChange(deps, (await findActiveSession(deps, issued.sessionId))!, 'x@example.com', undefined, CLIENT))).toBe('forbidden');
+    expect(await errorCode(requestEmailChange(deps, (await findActiveSession(deps, issued.sessionId))!, 'x@example.com', undefined, CLIENT))).toBe('forbidden');
   });
 
   it('deleting the account removes the moved claim, a pending change, the address record and the undo records', async () => {
@@ -237,7 +219,7 @@ describe('provider accounts and erasure', () => {
       if (stream === authStreams.address(session.userId)) throw new Error('host stopped');
       return append(stream, expected, events);
     };
-    expect(await code(confirmEmailChange(deps, token, undefined))).not.toBe('ok');
+    expect(await errorCode(confirmEmailChange(deps, token, undefined))).not.toBe('ok');
     platform.events.append = append;
     const newStream = authStreams.email(await sha256Hex('new@example.com'));
     expect(platform.events.readStream(newStream, { direction: 'forward', limit: 5 })).toHaveLength(1);
@@ -260,7 +242,7 @@ describe('provider accounts and erasure', () => {
     const current = (await findActiveSession(deps, (await loginWithPassword(deps, { email: 'new@example.com', password: alice.password })).session.sessionId))!;
     await deleteAccount(deps, current, { password: alice.password, client: CLIENT });
     expect(newcomer.created && (await ownerOf(platform, alice.email)) === newcomer.userId).toBe(true);
-    expect(await code(loginWithPassword(deps, { email: alice.email, password: 'a newcomer password' }))).toBe('ok');
+    expect(await errorCode(loginWithPassword(deps, { email: alice.email, password: 'a newcomer password' }))).toBe('ok');
     expect(linksBefore).toBeGreaterThan(1);
     expect(verifyLinks()).toBe(linksBefore);
   });

@@ -4,16 +4,8 @@
  * password once, and the account then signs in with its provider and its password alike.
  */
 import { describe, expect, it } from 'vitest';
-import type { MemoryPlatform } from '../../platform/testing/memory-platform.ts';
 import { linkOrCreateUserForExternalIdentity, loginWithPassword, requestPasswordReset, resetPassword } from './index.ts';
-import { memoryAuth, TEST_BASE } from './testing/memory-auth.ts';
-
-async function resetToken(platform: MemoryPlatform, to: string): Promise<string> {
-  await platform.mail.deliver();
-  const mail = platform.mail.delivered.filter((m) => m.recipient === to && m.text.includes(`${TEST_BASE}/reset-password?token=`)).at(-1);
-  if (!mail) throw new Error(`no reset mail to ${to}`);
-  return /token=([A-Za-z0-9_.-]+)/.exec(mail.text)![1]!;
-}
+import { linkToken, memoryAuth } from './testing/memory-auth.ts';
 
 describe('a provider account’s first password', () => {
   it('is set through the mailed link, once; the provider keeps signing it in', async () => {
@@ -24,7 +16,7 @@ describe('a provider account’s first password', () => {
 
     await requestPasswordReset(deps, 'pat@example.com', '192.0.2.9');
     platform.respond();
-    const token = await resetToken(platform, 'pat@example.com');
+    const token = await linkToken(platform, 'pat@example.com', '/reset-password');
     await expect(resetPassword(deps, token, 'a first password', undefined)).resolves.toMatchObject({ userId: account.userId });
     await expect(loginWithPassword(deps, { email: 'pat@example.com', password: 'a first password' })).resolves.toMatchObject({ userId: account.userId });
     // Used once: the password now set, the link is dead.
