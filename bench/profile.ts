@@ -17,6 +17,7 @@ import { ChangeCounterRequestSchema, CounterViewSchema } from '../src/gen/counte
 import { CounterClient } from '../harness/grpc.ts';
 import { freePort, startHost } from '../harness/host-process.ts';
 import type { Http1Request } from './lib/http1-client.ts';
+import { importTotals, type ImportTotals } from './lib/import-totals.ts';
 import { COUNTER_INCREMENT, runClosedLoop, runLoad, warmupFor, type LoadResult, type LoopSpec } from './lib/load.ts';
 import { ascending, mean, percentile } from './lib/stats.ts';
 import { fmt, markdownTable, OUT_OPTION, publish } from './lib/table.ts';
@@ -51,27 +52,12 @@ const surfaces: Surface[] = [
   },
 ];
 
-/** The host's import histogram: per function (`interface#function`), total seconds and calls. */
-async function importTotals(): Promise<Map<string, { seconds: number; calls: number }>> {
-  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-  const totals = new Map<string, { seconds: number; calls: number }>();
-  for (const line of text.split('\n')) {
-    const match = /^host_wit_import_duration_seconds_(sum|count)\{function="([^"]+)"\} (\S+)/.exec(line);
-    if (!match) continue;
-    const entry = totals.get(match[2]!) ?? { seconds: 0, calls: 0 };
-    if (match[1] === 'sum') entry.seconds = Number(match[3]);
-    else entry.calls = Number(match[3]);
-    totals.set(match[2]!, entry);
-  }
-  return totals;
-}
-
 /**
  * Per function, the host's microseconds and calls per command between two readings. The host
  * times each method of a lease (host/metrics/imports.ts), and `appendAndEnd` calls `append` in
  * it: `nested` marks that one, left out of the sums so it is not counted twice.
  */
-function importsPerCommand(before: Map<string, { seconds: number; calls: number }>, after: Map<string, { seconds: number; calls: number }>, commands: number) {
+function importsPerCommand(before: ImportTotals, after: ImportTotals, commands: number) {
   return [...after]
     .map(([name, a]) => ({ name, us: ((a.seconds - (before.get(name)?.seconds ?? 0)) * 1e6) / commands, calls: (a.calls - (before.get(name)?.calls ?? 0)) / commands }))
     .filter((row) => row.calls > 0)
@@ -109,9 +95,9 @@ try {
       await surface.load({ concurrency, durationMs: warmupFor(durationMs), warmupMs: 0 });
       await new Promise((resolve) => setTimeout(resolve, 300));
       const from = host.output.length;
-      const before = await importTotals();
+      const before = await importTotals(metricsPort);
       const result = await surface.load({ concurrency, durationMs, warmupMs: 0 });
-      const after = await importTotals();
+      const after = await importTotals(metricsPort);
       await new Promise((resolve) => setTimeout(resolve, 300));
       const phases = guestPhases(from, surface.route);
       const totals = phases.get('total') ?? [];

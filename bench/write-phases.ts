@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { freePort, startHost, tempDataDir, type HostProcess } from '../harness/host-process.ts';
 import { COUNTER_INCREMENT, runLoad, warmupFor, type LoadResult } from './lib/load.ts';
 import { CPU_PLACES, cpuByPlace, type CpuPlace } from './lib/cpu-profile.ts';
+import { importTotals } from './lib/import-totals.ts';
 import { processCpuMs } from './lib/proc-cpu.ts';
 import { ascending, mean, median, percentile } from './lib/stats.ts';
 import { fmt, markdownTable, OUT_OPTION, publish } from './lib/table.ts';
@@ -63,22 +64,6 @@ for (const build of builds) {
     process.stderr.write(`error: ${build.root} has no profiling build: run node scripts/build.ts --variant profile there\n`);
     process.exit(2);
   }
-}
-
-type Totals = Map<string, { seconds: number; calls: number }>;
-/** The host's import histogram: per function (`interface#function`), total seconds and calls. */
-async function importTotals(port: number): Promise<Totals> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-  const totals: Totals = new Map();
-  for (const line of text.split('\n')) {
-    const match = /^host_wit_import_duration_seconds_(sum|count)\{function="([^"]+)"\} (\S+)/.exec(line);
-    if (!match) continue;
-    const entry = totals.get(match[2]!) ?? { seconds: 0, calls: 0 };
-    if (match[1] === 'sum') entry.seconds = Number(match[3]);
-    else entry.calls = Number(match[3]);
-    totals.set(match[2]!, entry);
-  }
-  return totals;
 }
 
 /** Per phase, the microseconds of each exchange of ROUTE in the host's `guest_profile` lines since `from`. */
