@@ -17,6 +17,7 @@ import { ChangeCounterRequestSchema, CounterViewSchema } from '../src/gen/counte
 import { CounterClient } from '../harness/grpc.ts';
 import { freePort, startHost } from '../harness/host-process.ts';
 import type { Http1Request } from './lib/http1-client.ts';
+import { guestPhases } from './lib/guest-phases.ts';
 import { importTotals, type ImportTotals } from './lib/import-totals.ts';
 import { COUNTER_INCREMENT, runClosedLoop, runLoad, warmupFor, type LoadResult, type LoopSpec } from './lib/load.ts';
 import { ascending, mean, percentile } from './lib/stats.ts';
@@ -64,28 +65,6 @@ function importsPerCommand(before: ImportTotals, after: ImportTotals, commands: 
     .map((row) => ({ ...row, nested: row.name.endsWith('#Lease.append') && after.has(row.name.replace('#Lease.append', '#Lease.appendAndEnd')) }));
 }
 
-/** Per phase, the microseconds of each exchange of `route` in the `guest_profile` lines since `from`. */
-function guestPhases(from: number, route: string): Map<string, number[]> {
-  const phases = new Map<string, number[]>();
-  for (const line of host.output.slice(from)) {
-    if (!line.includes('"code":"guest_profile"')) continue;
-    const batch = (JSON.parse(line) as { phases: Record<string, number[]> }).phases;
-    const total = batch[`${route} total`];
-    if (total === undefined) continue;
-    for (const [key, samples] of Object.entries(batch)) {
-      if (!key.startsWith(`${route} `)) continue;
-      const name = key.slice(route.length + 1);
-      const kept = phases.get(name) ?? [];
-      // Only this route's exchanges: the batch also holds others' (0 here).
-      samples.forEach((us, i) => {
-        if (total[i]! > 0) kept.push(us);
-      });
-      phases.set(name, kept);
-    }
-  }
-  return phases;
-}
-
 const sections: string[] = [];
 const summary: Array<[string, string, string, string, string, string, string, string]> = [];
 try {
@@ -99,7 +78,7 @@ try {
       const result = await surface.load({ concurrency, durationMs, warmupMs: 0 });
       const after = await importTotals(metricsPort);
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const phases = guestPhases(from, surface.route);
+      const phases = guestPhases(host.output, from, surface.route);
       const totals = phases.get('total') ?? [];
       const guestMean = mean(totals);
       const rows = [...phases]

@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { freePort, startHost, tempDataDir, type HostProcess } from '../harness/host-process.ts';
 import { COUNTER_INCREMENT, runLoad, warmupFor, type LoadResult } from './lib/load.ts';
 import { CPU_PLACES, cpuByPlace, type CpuPlace } from './lib/cpu-profile.ts';
+import { guestPhases } from './lib/guest-phases.ts';
 import { importTotals } from './lib/import-totals.ts';
 import { processCpuMs } from './lib/proc-cpu.ts';
 import { ascending, mean, median, percentile } from './lib/stats.ts';
@@ -66,26 +67,6 @@ for (const build of builds) {
   }
 }
 
-/** Per phase, the microseconds of each exchange of ROUTE in the host's `guest_profile` lines since `from`. */
-function guestPhases(host: HostProcess, from: number): Map<string, number[]> {
-  const phases = new Map<string, number[]>();
-  for (const line of host.output.slice(from)) {
-    if (!line.includes('"code":"guest_profile"')) continue;
-    const batch = (JSON.parse(line) as { phases: Record<string, number[]> }).phases;
-    const total = batch[`${ROUTE} total`];
-    if (total === undefined) continue;
-    for (const [key, samples] of Object.entries(batch)) {
-      if (!key.startsWith(`${ROUTE} `)) continue;
-      const kept = phases.get(key.slice(ROUTE.length + 1)) ?? [];
-      samples.forEach((us, i) => {
-        if (total[i]! > 0) kept.push(us);
-      });
-      phases.set(key.slice(ROUTE.length + 1), kept);
-    }
-  }
-  return phases;
-}
-
 interface Measured {
   result: LoadResult;
   cpuUs: number;
@@ -112,7 +93,7 @@ async function measure(build: Build, concurrency: number): Promise<void> {
   // The last batches' lines (each instance writes one per 50 exchanges).
   await new Promise((r) => setTimeout(r, 300));
   const commands = result.requests + result.errors;
-  const raw = guestPhases(host, from);
+  const raw = guestPhases(host.output, from, ROUTE);
   const exchanges = raw.get('total')?.length ?? 0;
   const phases = new Map(
     [...raw].map(([name, samples]) => [
